@@ -1,0 +1,206 @@
+"""The offline `referee` command: resolve procedures in the terminal, print their JSON, explain the games.
+
+Game commands and their flags are generated from each game's declared options
+(rules_core.registry), so a new game appears here without changes to this file.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from bot.data import load_samples
+from bot.render.terminal import print_report
+from rules_core import ENGINE_VERSION, RefereeError, all_games, get_game, resolve
+from rules_core.options import OptionSpec, OptionType
+from rules_core.registry import Game
+
+EXIT_BAD_INPUT = 2
+
+
+def example_command(game: Game) -> str:
+    words = [
+        "referee",
+        *command_path(game),
+        "--attacker",
+        game.example_attacker,
+        "--defender",
+        game.example_defender,
+    ]
+    for name, value in game.example_options.items():
+        words += ["--" + name.replace("_", "-"), str(value)]
+    return shlex.join(words)
+
+
+def command_path(game: Game) -> list[str]:
+    return [game.command, game.id] if game.command == "assault" else [game.command]
+
+
+def _option_param(spec: OptionSpec) -> click.Option:
+    text = spec.help
+    if spec.type is OptionType.BOOL:
+        if spec.default:
+            negative = "--no-" + spec.flag[2:]
+            return click.Option([f"{spec.flag}/{negative}", spec.name], default=True, help=text + " [default: on]")
+        return click.Option([spec.flag, spec.name], is_flag=True, default=False, help=text)
+    if spec.type is OptionType.CHOICE:
+        text += f" [{' | '.join(spec.choices)}; default: {spec.default}]"
+    elif spec.default is not None:
+        text += f" [{spec.describe_range()}; default: {spec.default}]"
+    else:
+        text += f" [{spec.describe_range()}]"
+    # Values reach rules_core as typed text so that its one-line errors (with an example) apply.
+    return click.Option([spec.flag, spec.name], default=None, metavar=spec.type.value.upper(), help=text)
+
+
+def _game_command(game: Game) -> click.Command:
+    def run(attacker: str, defender: str, seed: str | None, as_json: bool, **raw: Any) -> None:
+        options = {name: value for name, value in raw.items() if value is not None}
+        report = resolve(game, attacker, defender, seed=_seed(seed), **options)
+        if as_json:
+            click.echo(report.to_json())
+        else:
+            print_report(report, Console(highlight=False))
+
+    params: list[click.Parameter] = [
+        click.Option(
+            ["--attacker"],
+            required=True,
+            metavar="SPEC",
+            help=f"The attacking side's units (see 'referee help {game.id}').",
+        ),
+        click.Option(["--defender"], required=True, metavar="SPEC", help="The defending side's units."),
+        *(_option_param(spec) for spec in game.options),
+        click.Option(["--seed"], default=None, metavar="N", help="Replay with this seed (default: a fresh one)."),
+        click.Option(["--json", "as_json"], is_flag=True, default=False, help="Print the report as JSON."),
+    ]
+    return click.Command(
+        game.id,
+        callback=run,
+        params=params,
+        help=f"{game.title}. {game.summary}",
+        epilog=f"Example: {example_command(game)}",
+        short_help=game.title,
+    )
+
+
+def _seed(text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise RefereeError(
+            f"The seed must be a whole number, not {text!r}.", token=text, example="--seed 12345"
+        ) from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(ENGINE_VERSION, prog_name="referee")
+def cli() -> None:
+    """A dice referee for tabletop wargames: close combat resolved with real, auditable dice."""
+
+
+@cli.group()
+def assault() -> None:
+    """Resolve an assault (40K, and the formation games as they arrive)."""
+
+
+def _register_game_commands() -> None:
+    for game in all_games():
+        command = _game_command(game)
+        if game.command == "assault":
+            assault.add_command(command)
+        else:
+            command.name = game.command
+            cli.add_command(command)
+
+
+@cli.command("games")
+def games_command() -> None:
+    """List the games the referee knows."""
+    table = Table("game", "aliases", "command", "what it resolves")
+    for game in all_games():
+        table.add_row(game.id, ", ".join(game.aliases), "referee " + " ".join(command_path(game)), game.title)
+    Console().print(table)
+
+
+@cli.command("help")
+@click.argument("game", required=False)
+def help_command(game: str | None) -> None:
+    """Every spec token and option of GAME, with examples (no GAME: the list of games)."""
+    console = Console(highlight=False)
+    if game is None:
+        console.print("Games (referee help GAME for its tokens and options):")
+        for known in all_games():
+            console.print(f"  {known.id:<12} referee {' '.join(command_path(known)):<22} {known.title}")
+        return
+    chosen = get_game(game)
+    console.print(f"[bold]{chosen.title}[/bold] ({chosen.id}; also: {', '.join(chosen.aliases)})")
+    console.print(chosen.summary)
+    console.print(
+        "\n[bold]Spec shape[/bold]: units separated by '|', groups of a unit by ';', each group '[N x] name: tokens'."
+    )
+    tokens = Table("token", "kind", "meaning", "example", title="Tokens", title_justify="left")
+    for token in chosen.tokens:
+        tokens.add_row(token.token, token.kind, token.help, token.example)
+    console.print(tokens)
+    options = Table("flag", "values", "default", "meaning", title="Options", title_justify="left")
+    for spec in chosen.options:
+        options.add_row(spec.flag, spec.describe_range(), str(spec.default), spec.help)
+    options.add_row("--seed", "0 to 2^53-1", "fresh", "Replay a resolution exactly.")
+    options.add_row("--json", "flag", "off", "Print the report as JSON.")
+    console.print(options)
+    console.print(f"\n[bold]Example[/bold]\n  {example_command(chosen)}")
+    console.print(f"\nEvery rule decision is written down in {chosen.docs_page}.")
+
+
+@cli.command("samples")
+@click.argument("game", required=False)
+def samples_command(game: str | None) -> None:
+    """Sample units shipped with the referee, ready to paste after --attacker or --defender."""
+    wanted = get_game(game).id if game else None
+    console = Console(highlight=False)
+    for sample_file in load_samples():
+        if wanted and get_game(sample_file.game).id != wanted:
+            continue
+        console.print(f"[bold]{sample_file.game}[/bold]")
+        for sample in sample_file.samples:
+            console.print(f"  {sample.key}: {sample.description}\n    [cyan]{sample.spec}[/cyan]")
+
+
+_register_game_commands()
+
+
+def _usage_example(error: click.UsageError) -> str:
+    ctx = error.ctx
+    if ctx is not None and ctx.command is not None and ctx.command.epilog:
+        return " " + ctx.command.epilog
+    return " Example: referee help 40k"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point: one line naming the problem and a correct example on bad input, exit status 2."""
+    err: Callable[[str], None] = lambda text: click.echo(text, err=True)  # noqa: E731
+    try:
+        code = cli.main(args=list(argv) if argv is not None else None, prog_name="referee", standalone_mode=False)
+    except RefereeError as error:
+        err(f"error: {error.one_line()}")
+        sys.exit(EXIT_BAD_INPUT)
+    except click.UsageError as error:
+        err(f"error: {error.format_message()}{_usage_example(error)}")
+        sys.exit(EXIT_BAD_INPUT)
+    except click.exceptions.Abort:
+        err("aborted")
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

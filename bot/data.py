@@ -1,0 +1,68 @@
+"""The data files shipped with the install (``data/`` in the repository, ``referee_data`` once installed)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Any
+
+import yaml
+
+SAMPLES_SCHEMA = "referee-samples/1"
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    key: str
+    description: str
+    spec: str
+
+
+@dataclass(frozen=True, slots=True)
+class SampleFile:
+    game: str
+    samples: tuple[Sample, ...]
+
+
+class DataFileError(ValueError):
+    """A shipped data file that does not match its schema."""
+
+
+def data_root() -> Traversable:
+    return resources.files("referee_data")
+
+
+def sample_files() -> list[Traversable]:
+    folder = data_root() / "samples"
+    return sorted((f for f in folder.iterdir() if f.name.endswith(".yaml")), key=lambda f: f.name)
+
+
+def parse_sample_file(text: str, *, name: str) -> SampleFile:
+    """Check a samples file against its schema (version, game, and a spec and description per sample)."""
+    data: Any = yaml.safe_load(text)
+    if not isinstance(data, dict):
+        raise DataFileError(f"{name}: the top level must be a mapping")
+    if data.get("schema") != SAMPLES_SCHEMA:
+        raise DataFileError(f"{name}: 'schema' must be {SAMPLES_SCHEMA!r}")
+    game = data.get("game")
+    if not isinstance(game, str) or not game:
+        raise DataFileError(f"{name}: 'game' must name a game")
+    units = data.get("units")
+    if not isinstance(units, dict) or not units:
+        raise DataFileError(f"{name}: 'units' must map names to samples")
+    samples = []
+    for key, entry in units.items():
+        if not isinstance(entry, dict) or set(entry) != {"description", "spec"}:
+            raise DataFileError(f"{name}: sample {key!r} needs exactly 'description' and 'spec'")
+        if not all(isinstance(entry[field], str) and entry[field].strip() for field in ("description", "spec")):
+            raise DataFileError(f"{name}: sample {key!r} has an empty description or spec")
+        samples.append(Sample(str(key), entry["description"].strip(), " ".join(entry["spec"].split())))
+    extra = set(data) - {"schema", "game", "units"}
+    if extra:
+        raise DataFileError(f"{name}: unknown top-level keys {sorted(extra)}")
+    return SampleFile(game, tuple(samples))
+
+
+def load_samples() -> list[SampleFile]:
+    return [parse_sample_file(f.read_text(encoding="utf-8"), name=f.name) for f in sample_files()]

@@ -1,0 +1,52 @@
+"""Game-agnostic words for a report's result, shared by every renderer."""
+
+from __future__ import annotations
+
+from rules_core.report import Report, Roll
+
+_LOSER_FATE = {
+    "held": "held its ground",
+    "fell_back": "fell back",
+    "some_fell_back": "partly fell back (some units held)",
+    "destroyed": "was destroyed",
+}
+
+
+def headline(report: Report) -> str:
+    result = report.result
+    outcome = str(result.outcome)
+    if result.winner == "none":
+        return "No combat: " + outcome.replace("_", " ")
+    if result.winner == "draw":
+        if outcome == "both_destroyed":
+            return "Draw: both sides were wiped out"
+        return "Draw: the combat continues next turn"
+    loser = "defender" if result.winner == "attacker" else "attacker"
+    fate = _LOSER_FATE.get(outcome, outcome.replace("_", " "))
+    return f"The {result.winner} wins; the {loser} {fate}"
+
+
+def tally(report: Report) -> str:
+    parts = []
+    for name in ("attacker", "defender"):
+        side = report.result.attacker if name == "attacker" else report.result.defender
+        part = f"{name}: lost {side.lost}, {side.remaining} remaining"
+        wounds = side.extra.get("wounds_inflicted")
+        if wounds is not None:
+            part += f", inflicted {wounds} wound{'s' if wounds != 1 else ''}"
+        parts.append(part)
+    return "; ".join(parts)
+
+
+def roll_text(roll: Roll) -> tuple[str, str]:
+    """(what was needed, how it came out) for one roll, in plain words."""
+    need = "" if roll.target is None else f"{roll.target.value}{'+' if roll.target.op == '>=' else ' or less'}"
+    if roll.combine == "each":
+        outcome = f"{roll.successes} success{'es' if roll.successes != 1 else ''}"
+    else:
+        total = sum(roll.dice) if roll.combine == "sum" else max(roll.dice)
+        word = "total" if roll.combine == "sum" else "highest"
+        outcome = f"{word} {total}"
+        if roll.target is not None:
+            outcome += ": " + ("passed" if roll.successes else "failed")
+    return need, outcome

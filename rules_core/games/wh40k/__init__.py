@@ -1,0 +1,290 @@
+"""Warhammer 40,000 assault phase (the c.2003 "Trial Assault Rules" draft).
+
+Specification: ``shared/rules/40k-trial-assault-rules.txt``, gaps filled from
+``shared/rules/REFERENCE.md`` section 000. User documentation: docs/games/40k.md.
+
+Decisions on unclear or unstated points (each also in docs/games/40k.md):
+
+1. Step 5's "go to step 9" means the combat continues: skip to the pile-in step.
+2. The break-off test named in the step-6 summary is not a separate roll; the
+   sweeping-advance comparison is the only break-off mechanic.
+3. The danger zone (the models that can be hit) is fixed at the start of the fight
+   from the players' ``engaged``/``supporting`` counts, per unit; models beyond it
+   neither fight nor can be hit, and wounds beyond it are discarded.
+4. Power fist: strikes at Initiative 1 (the weapon entry); the dual-weapon note's
+   "initiative 0" is read as the same.
+5. Morale: 2D6 <= the highest Leadership in the unit, no modifier by default;
+   ``morale_modifier=per_wound`` applies the 4th-edition -1 per wound the side lost
+   by; ``double_one_passes`` makes a double 1 always pass.
+6. The sweeping advance compares the winner's 2D6 with the loser's fall-back roll
+   as rolled (before halving for difficult terrain), and must be strictly greater.
+7. A drawn combat, or one whose loser held, continues next turn (``round`` 2 and
+   later): no charge bonus and no cover advantage.
+8. Majorities (WS, T, save) are taken over the unit's living models at the start
+   of each strike step; "majority" means the most common value. WS with no
+   majority uses the lowest (the rule); tied T or saves are the owner's choice:
+   by default the highest T and the save best against the attacks being resolved;
+   ``tie-t=N`` / ``tie-save=N+`` choose otherwise.
+9. Saves: one roll per wound, with the better of the usable armour save (none
+   against power weapons, fists, claws, force weapons and monstrous creatures; at
+   best 4+ against heavy close combat weapons) and the invulnerable save. Rending
+   6s to hit wound automatically and allow only invulnerable saves.
+10. Which models die (owner's choice): first models with the save that was used
+    (the rule), then ``dies-first`` groups, ordinary groups, ``dies-last`` groups;
+    within those a model already wounded, then supporting models before those in
+    base contact, then the largest group first. Each batch of unsaved wounds is
+    allocated one model at a time; only wounds beyond the last model in reach are
+    lost.
+11. Weapons: a model strikes with all its special weapons' effects, except that a
+    power fist with another hand weapon is the player's choice; the default is the
+    fist (I1, S x2), the other weapon counting as an additional close combat weapon
+    (+1 attack). ``strike-with=NAME`` picks the weapon, ``strike-with=none`` attacks
+    normally. A single lightning claw never gets the two-weapon bonus; a pair
+    (``lightning-claws``) does. Supporting models use none of this.
+12. Cover (round 1, ``defender_in_cover``): every model of a charged defending unit
+    strikes first, power fists included ("regardless of Initiative"). A charging
+    unit with frag grenades strikes in that first step too; a charging unit with
+    plasma grenades makes the defenders it fights strike in Initiative order. A
+    unit with both uses plasma when it would strike first in Initiative order, frag
+    otherwise (``grenades=frag|plasma`` chooses).
+13. Force weapons: after the force-weapon attacks of a step, each psyker takes one
+    psychic test (2D6 <= Ld) against a different enemy it wounded that survived; no
+    test when none survived (it could only risk Perils). Perils of the Warp (option
+    ``perils``, on by default) on a double 1 or double 6: the psyker takes a wound,
+    invulnerable save only; it does not count for the assault result.
+14. One charge per resolution: ``charge_distance`` and ``difficult_terrain`` are one
+    fact for the charging side, and one 2D6-pick-highest roll decides it.
+    ``difficult_terrain`` needs ``charge_distance``.
+15. Several units: each unit fights the enemy unit its ``vs=`` names (default the
+    first). Attacks at a unit with no model left in reach are lost. A winning unit
+    sweeps (one 2D6 against its own target's fall-back roll, or the first fleeing
+    unit it is engaged with) and consolidates only when every enemy unit it is
+    engaged with fell back or was destroyed; in a sweep every model in reach makes
+    its full attacks with its weapons, no charge bonus, hitting automatically.
+16. Independent characters are written as units of their own (one model); they
+    fight, are hit and test morale separately.
+17. A unit falls back 3D6" only when every living model has ``bike`` or ``jump-pack``.
+18. Frag and plasma grenades carried by any group count for the whole unit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules_core.dice import DiceSource
+from rules_core.games.wh40k import spec
+from rules_core.games.wh40k.engine import resolve
+from rules_core.options import OptionSpec, OptionType, OptionValue
+from rules_core.registry import Game, TokenDoc, register
+from rules_core.report import Report
+
+OPTIONS = (
+    OptionSpec(
+        "charge_distance",
+        OptionType.FLOAT,
+        None,
+        "Inches from the nearest charger to the enemy. Omitted: assumed within reach. Over 6: no charge.",
+        minimum=0.0,
+        maximum=100.0,
+        example="--charge-distance 4.5",
+    ),
+    OptionSpec(
+        "difficult_terrain",
+        OptionType.BOOL,
+        False,
+        "The charge crosses difficult terrain: roll 2D6, the highest die must reach the charge distance.",
+        example="--charge-distance 4 --difficult-terrain",
+    ),
+    OptionSpec(
+        "shot_this_turn",
+        OptionType.BOOL,
+        False,
+        "The charging unit fired this turn: declaring the charge is illegal.",
+        example="--shot-this-turn",
+    ),
+    OptionSpec(
+        "defender_in_cover",
+        OptionType.BOOL,
+        False,
+        "The charged defenders are in or behind cover: they strike first in round 1.",
+        example="--defender-in-cover",
+    ),
+    OptionSpec(
+        "round",
+        OptionType.INT,
+        1,
+        "1 = the charge turn; 2 or more = the combat continues (no charge bonus, no cover).",
+        minimum=1,
+        maximum=50,
+        example="--round 2",
+    ),
+    OptionSpec(
+        "morale_modifier",
+        OptionType.CHOICE,
+        "none",
+        "none: 2D6 <= Ld (the rules text). per_wound: -1 Ld per wound the side lost by (4th edition).",
+        choices=("none", "per_wound"),
+        example="--morale-modifier per_wound",
+    ),
+    OptionSpec(
+        "double_one_passes",
+        OptionType.BOOL,
+        False,
+        "A Leadership roll of double 1 always passes (4th edition's Insane Heroism).",
+        example="--double-one-passes",
+    ),
+    OptionSpec(
+        "perils",
+        OptionType.BOOL,
+        True,
+        "Perils of the Warp on a psychic test of double 1 or double 6 (force weapons).",
+        example="--no-perils",
+    ),
+)
+
+TOKENS = (
+    TokenDoc(
+        "WS S T W I A Ld",
+        "stat",
+        "Weapon Skill, Strength, Toughness, Wounds, Initiative, Attacks, Leadership (all required; A may be 0).",
+        "WS4 S4 T4 W1 I4 A1 Ld8",
+    ),
+    TokenDoc("Sv", "stat", "Armour save, 2+ to 6+, or Sv- for none (required).", "Sv3+"),
+    TokenDoc("Inv", "stat", "Invulnerable save, usable even when armour is ignored.", "Inv4+"),
+    TokenDoc("power-weapon", "keyword", "Ignores armour saves.", "1x Sergeant: ... power-weapon"),
+    TokenDoc(
+        "power-fist",
+        "keyword",
+        "Doubles Strength (max 10), ignores armour, strikes at Initiative 1.",
+        "1x Sergeant: ... power-fist",
+    ),
+    TokenDoc(
+        "lightning-claw",
+        "keyword",
+        "One claw: ignores armour, re-rolls failed wounds; no extra attack.",
+        "1x Sergeant: ... lightning-claw",
+    ),
+    TokenDoc(
+        "lightning-claws",
+        "keyword",
+        "A pair: as a claw, plus the +1 attack for two weapons.",
+        "5x Terminator: ... lightning-claws",
+    ),
+    TokenDoc(
+        "force-weapon",
+        "keyword",
+        "A power weapon; after wounding, a psychic test slays a wounded foe.",
+        "1x Librarian: ... force-weapon",
+    ),
+    TokenDoc(
+        "heavy-ccw",
+        "keyword",
+        "Heavy close combat weapon: armour saves are at best 4+.",
+        "10x Berserker: ... heavy-ccw",
+    ),
+    TokenDoc(
+        "rending",
+        "keyword",
+        "A 6 to hit wounds automatically with no armour save.",
+        "8x Genestealer: ... rending",
+    ),
+    TokenDoc(
+        "poisoned",
+        "keyword",
+        "Wounds on 4+ whatever the Toughness (poisoned=2+ for lethal venom).",
+        "10x Wych: ... poisoned",
+    ),
+    TokenDoc("monstrous", "keyword", "A monstrous creature: ignores armour saves.", "1x Carnifex: ... monstrous"),
+    TokenDoc(
+        "two-weapons",
+        "keyword",
+        "A close combat weapon or pistol in each hand: +1 attack in base contact.",
+        "10x Assault Marine: ... two-weapons",
+    ),
+    TokenDoc(
+        "frag-grenades",
+        "keyword",
+        "Charging enemy in cover: strike simultaneously with them.",
+        "10x Tactical Marine: ... frag-grenades",
+    ),
+    TokenDoc(
+        "plasma-grenades",
+        "keyword",
+        "Charging enemy in cover: everyone fights in Initiative order.",
+        "5x Banshee: ... plasma-grenades",
+    ),
+    TokenDoc("bike / jump-pack", "keyword", 'Falls back 3D6" instead of 2D6".', "5x Assault Marine: ... jump-pack"),
+    TokenDoc(
+        "independent-character",
+        "keyword",
+        "Fights and is hit as a unit of its own (write it as one model after '|').",
+        "| 1x Warlock: ... independent-character",
+    ),
+    TokenDoc(
+        "dies-first / dies-last",
+        "keyword",
+        "Which models the owner removes first or last as casualties.",
+        "1x Sergeant: ... dies-last",
+    ),
+    TokenDoc("vehicle", "keyword", "Not supported yet: vehicles in assault give a clear error.", ""),
+    TokenDoc(
+        "engaged=N",
+        "setting",
+        "Models of the group in base contact (default: all of them).",
+        "10x Tactical Marine: ... engaged=6 supporting=4",
+    ),
+    TokenDoc(
+        "supporting=N",
+        "setting",
+        'Models within 2" of an engaged friend: 1 attack each (default 0). The rest neither fight nor can be hit.',
+        "supporting=4",
+    ),
+    TokenDoc("vs=K", "setting", "The unit fights the K-th enemy unit (default 1).", "vs=2"),
+    TokenDoc(
+        "strike-with=NAME",
+        "setting",
+        "Which special weapon the group strikes with, or none.",
+        "strike-with=power-weapon",
+    ),
+    TokenDoc(
+        "tie-t=N / tie-save=N+",
+        "setting",
+        "The owner's pick when the unit's Toughness or saves are tied.",
+        "tie-save=4+",
+    ),
+    TokenDoc("grenades=frag|plasma", "setting", "Which grenades a unit carrying both uses.", "grenades=plasma"),
+)
+
+
+class Warhammer40kAssault(Game):
+    id = "40k"
+    aliases = ("wh40k", "40000", "warhammer40k", "tar")
+    title = "Warhammer 40,000 assault phase (Trial Assault Rules)"
+    command = "assault"
+    summary = (
+        "The whole assault: charge, who strikes first, hits, wounds, saves, casualties, the result, "
+        "morale, fall back, sweeping advance, consolidation and pile-in."
+    )
+    docs_page = "docs/games/40k.md"
+    options = OPTIONS
+    tokens = TOKENS
+    example_attacker = "10x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ frag-grenades"
+    example_defender = "12x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"
+    example_options: Mapping[str, OptionValue] = {"charge_distance": 4}
+
+    def parse_side(self, text: str) -> spec.Side:
+        return spec.parse_side(text)
+
+    def format_side(self, side: Any) -> str:
+        return spec.format_side(side)
+
+    def resolve_sides(
+        self, attacker: Any, defender: Any, options: Mapping[str, OptionValue], dice: DiceSource
+    ) -> Report:
+        return resolve(attacker, defender, options, dice)
+
+
+GAME = register(Warhammer40kAssault())
+
+__all__ = ["GAME", "OPTIONS", "TOKENS", "Warhammer40kAssault"]

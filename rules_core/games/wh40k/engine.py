@@ -1,0 +1,1182 @@
+"""The 40K assault phase, resolved step by step (decisions: see the package docstring)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import IntEnum, StrEnum
+
+from rules_core.charts import to_hit_by_weapon_skill, to_wound
+from rules_core.dice import DiceSource
+from rules_core.errors import IllegalDeclarationError, OptionError
+from rules_core.games.wh40k.spec import (
+    ARMOUR_IGNORING,
+    BIKE,
+    DIES_FIRST,
+    DIES_LAST,
+    FORCE_WEAPON,
+    FRAG,
+    HAND_WEAPONS,
+    HEAVY_CCW,
+    JUMP_PACK,
+    LIGHTNING_CLAW,
+    LIGHTNING_CLAWS,
+    MONSTROUS,
+    NO_ARMOUR,
+    PLASMA,
+    POISONED,
+    POWER_FIST,
+    RENDING,
+    TWO_WEAPONS,
+    Grenades,
+    Group,
+    Side,
+    Unit,
+    format_side,
+)
+from rules_core.options import OptionValue
+from rules_core.report import (
+    Combine,
+    Event,
+    FrozenMap,
+    Inputs,
+    Json,
+    Op,
+    Report,
+    Reroll,
+    Result,
+    Roll,
+    SideName,
+    SideResult,
+    Step,
+    Target,
+    Winner,
+    event,
+)
+
+GAME_ID = "40k"
+MAX_CHARGE = 6.0
+FALL_BACK_DICE = 2
+FAST_FALL_BACK_DICE = 3
+CONSOLIDATE_INCHES = 3
+PILE_IN_INCHES = 6
+
+
+class Role(IntEnum):
+    ENGAGED = 0
+    SUPPORTING = 1
+    OUT = 2
+
+
+class Outcome(StrEnum):
+    NO_CHARGE = "no_charge"
+    DRAWN = "drawn"
+    HELD = "held"
+    FELL_BACK = "fell_back"
+    SOME_FELL_BACK = "some_fell_back"
+    DESTROYED = "destroyed"
+    BOTH_DESTROYED = "both_destroyed"
+
+
+# --------------------------------------------------------------------------- state
+
+
+class GroupState:
+    __slots__ = ("full_wounds", "group", "roles", "unit", "wounds")
+
+    def __init__(self, group: Group, unit: UnitState) -> None:
+        self.group = group
+        self.unit = unit
+        self.full_wounds = group.profile.w
+        self.wounds = [group.profile.w] * group.count
+        self.roles = (
+            [Role.ENGAGED] * group.engaged + [Role.SUPPORTING] * group.supporting + [Role.OUT] * group.out_of_fight
+        )
+
+    def alive(self, role: Role | None = None) -> int:
+        if role is None:
+            return sum(1 for w in self.wounds if w > 0)
+        return sum(1 for w, r in zip(self.wounds, self.roles, strict=True) if w > 0 and r is role)
+
+
+class UnitState:
+    __slots__ = ("groups", "index", "initial", "label", "side", "target", "unit")
+
+    def __init__(self, unit: Unit, side: SideName, index: int, label: str) -> None:
+        self.unit = unit
+        self.side = side
+        self.index = index
+        self.label = label
+        self.groups = [GroupState(group, self) for group in unit.groups]
+        self.initial = unit.models
+        self.target: UnitState | None = None
+
+    def alive(self) -> int:
+        return sum(group.alive() for group in self.groups)
+
+    def alive_in_zone(self) -> int:
+        return sum(group.alive(Role.ENGAGED) + group.alive(Role.SUPPORTING) for group in self.groups)
+
+    def highest_leadership(self) -> int:
+        return max(g.group.profile.ld for g in self.groups if g.alive())
+
+    def alive_profiles(self) -> list[tuple[Group, int]]:
+        return [(g.group, g.alive()) for g in self.groups if g.alive()]
+
+
+@dataclass(frozen=True, slots=True)
+class AttackProfile:
+    ws: int
+    strength: int
+    initiative: int
+    attacks: int
+    weapons: frozenset[str]
+    ignores_armour: bool
+    heavy: bool
+    rending: bool
+    poisoned: int | None
+    reroll_wounds: bool
+    force: bool
+    ld: int
+    bonuses: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class Pool:
+    unit: UnitState
+    group: GroupState
+    role: Role
+    target: UnitState
+    profile: AttackProfile
+    priority: tuple[int, int]
+    phase: str
+
+
+@dataclass(slots=True)
+class SideTally:
+    wounds_inflicted: int = 0
+    morale: list[dict[str, Json]] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- weapons
+
+
+def active_weapons(group: Group) -> tuple[frozenset[str], str | None]:
+    """The weapons a group strikes with, and a policy note when the referee chose for the player."""
+    weapons = frozenset(group.weapons)
+    if group.strike_with == "none":
+        return frozenset(), None
+    if group.strike_with is not None:
+        return frozenset({group.strike_with}), None
+    others = [w for w in HAND_WEAPONS if w in weapons and w != POWER_FIST]
+    if POWER_FIST in weapons and others:
+        note = (
+            f"{group.name} strikes with the power fist at Initiative 1, counting the {others[0]} as an additional "
+            f"close combat weapon (default policy; strike-with={others[0]} strikes in Initiative order instead)."
+        )
+        return frozenset({POWER_FIST}), note
+    return weapons, None
+
+
+def two_weapon_bonus(group: Group) -> int:
+    """+1 attack for a weapon in each hand, at most +1; a single lightning claw pairs only with another claw."""
+    keywords = group.keywords
+    if LIGHTNING_CLAW in keywords:
+        return 0
+    if LIGHTNING_CLAWS in keywords or TWO_WEAPONS in keywords:
+        return 1
+    return 1 if sum(1 for w in HAND_WEAPONS if w in keywords) >= 2 else 0
+
+
+def engaged_profile(group: Group, *, charged: bool, sweep: bool = False) -> AttackProfile:
+    p = group.profile
+    weapons, _ = active_weapons(group)
+    bonus = two_weapon_bonus(group)
+    attacks = p.a + bonus + (1 if charged and not sweep else 0)
+    bonuses: list[str] = []
+    if charged and not sweep:
+        bonuses.append("+1 charged")
+    if bonus:
+        bonuses.append("+1 two weapons")
+    fist = POWER_FIST in weapons
+    return AttackProfile(
+        ws=p.ws,
+        strength=min(2 * p.s, 10) if fist else p.s,
+        initiative=1 if fist else p.i,
+        attacks=attacks,
+        weapons=weapons,
+        ignores_armour=bool(weapons & ARMOUR_IGNORING) or MONSTROUS in group.keywords,
+        heavy=HEAVY_CCW in weapons,
+        rending=RENDING in weapons,
+        poisoned=group.poisoned if POISONED in weapons else None,
+        reroll_wounds=bool(weapons & {LIGHTNING_CLAW, LIGHTNING_CLAWS}),
+        force=FORCE_WEAPON in weapons,
+        ld=p.ld,
+        bonuses=tuple(bonuses),
+    )
+
+
+def supporting_profile(group: Group) -> AttackProfile:
+    """Within 2" of an engaged friend: one attack, no bonuses, no special attack forms."""
+    p = group.profile
+    return AttackProfile(p.ws, p.s, p.i, 1, frozenset(), False, False, False, None, False, False, p.ld)
+
+
+def describe_profile(profile: AttackProfile, base_attacks: int) -> str:
+    parts = [f"{profile.attacks} attack{'s' if profile.attacks != 1 else ''} each"]
+    if profile.bonuses:
+        parts.append(f"(A{base_attacks} " + " ".join(profile.bonuses) + ")")
+    if profile.weapons:
+        parts.append("with " + ", ".join(sorted(profile.weapons)))
+    parts.append(f"WS{profile.ws} S{profile.strength}")
+    if profile.ignores_armour:
+        parts.append("ignoring armour")
+    return " ".join(parts)
+
+
+# --------------------------------------------------------------------------- majorities
+
+
+def majority(values: Counter[int], *, on_tie: str) -> tuple[int, list[int]]:
+    """The most common value, and the tied values when there is no single majority."""
+    top = max(values.values())
+    tied = sorted(value for value, count in values.items() if count == top)
+    if len(tied) == 1:
+        return tied[0], []
+    return (tied[0] if on_tie == "lowest" else tied[-1]), tied
+
+
+@dataclass(frozen=True, slots=True)
+class TargetSnapshot:
+    """Majority values of a target unit, fixed at the start of a strike step."""
+
+    ws: int
+    t: int
+    t_note: str | None
+    save_counts: tuple[tuple[tuple[int | None, int | None], int], ...]
+
+
+def snapshot(unit: UnitState) -> TargetSnapshot:
+    profiles = unit.alive_profiles()
+    ws_counts: Counter[int] = Counter()
+    t_counts: Counter[int] = Counter()
+    save_counts: Counter[tuple[int | None, int | None]] = Counter()
+    for group, alive in profiles:
+        ws_counts[group.profile.ws] += alive
+        t_counts[group.profile.t] += alive
+        save_counts[group.profile.save_type] += alive
+    ws, _ = majority(ws_counts, on_tie="lowest")
+    t, tied = majority(t_counts, on_tie="highest")
+    t_note = None
+    if tied:
+        chosen = unit.unit.tie_t if unit.unit.tie_t in tied else t
+        how = "tie-t" if chosen == unit.unit.tie_t else "default policy: the highest"
+        t_note = f"{unit.label}: Toughness tied between {', '.join(map(str, tied))}; the owner uses T{chosen} ({how})."
+        t = chosen
+    return TargetSnapshot(ws, t, t_note, tuple(save_counts.items()))
+
+
+def _effective_save(save_type: tuple[int | None, int | None], profile: AttackProfile) -> tuple[int | None, str]:
+    sv, inv = save_type
+    armour = None if profile.ignores_armour or sv is None else (max(sv, 4) if profile.heavy else sv)
+    if armour is not None and (inv is None or armour <= inv):
+        return armour, "armour save"
+    if inv is not None:
+        return inv, "invulnerable save"
+    return None, "no save"
+
+
+def choose_save_type(
+    snap: TargetSnapshot, unit: UnitState, profile: AttackProfile
+) -> tuple[tuple[int | None, int | None], str | None]:
+    counts = dict(snap.save_counts)
+    top = max(counts.values())
+    tied = [save_type for save_type, count in counts.items() if count == top]
+    if len(tied) == 1:
+        return tied[0], None
+
+    def goodness(save_type: tuple[int | None, int | None]) -> int:
+        value, _ = _effective_save(save_type, profile)
+        return 7 if value is None else value
+
+    chosen_from = tied
+    how = "default policy: the best save against these attacks"
+    if unit.unit.tie_save is not None:
+        wanted = [s for s in tied if (NO_ARMOUR if s[0] is None else s[0]) == unit.unit.tie_save]
+        if wanted:
+            chosen_from, how = wanted, "tie-save"
+    chosen = min(chosen_from, key=goodness)
+    names = ", ".join(_save_type_text(s) for s in tied)
+    return (
+        chosen,
+        f"{unit.label}: saves tied between {names}; the owner uses {_save_type_text(chosen)} ({how}).",
+    )
+
+
+def _save_type_text(save_type: tuple[int | None, int | None]) -> str:
+    sv, inv = save_type
+    text = "Sv-" if sv is None else f"Sv{sv}+"
+    return text + (f" Inv{inv}+" if inv is not None else "")
+
+
+# --------------------------------------------------------------------------- the resolver
+
+
+class Assault:
+    """One resolution: the mutable state of the fight and the steps written so far."""
+
+    def __init__(self, attacker: Side, defender: Side, options: Mapping[str, OptionValue], dice: DiceSource) -> None:
+        self.inputs = Inputs(format_side(attacker), format_side(defender), FrozenMap(dict(options)))
+        self.options = options
+        self.dice = dice
+        self.steps: list[Step] = []
+        self.round = int(_opt_int(options, "round"))
+        self.units: dict[SideName, list[UnitState]] = {
+            SideName.ATTACKER: self._make_units(attacker, SideName.ATTACKER),
+            SideName.DEFENDER: self._make_units(defender, SideName.DEFENDER),
+        }
+        for side in SideName:
+            enemies = self.units[side.other]
+            for state in self.units[side]:
+                if state.unit.vs > len(enemies):
+                    raise OptionError(
+                        f"{state.label} fights vs={state.unit.vs}, but the {side.other.value} has only "
+                        f"{len(enemies)} unit{'s' if len(enemies) != 1 else ''}.",
+                        token=f"vs={state.unit.vs}",
+                        example="... | 5x Ork Nob: WS4 S4 T4 W1 I3 A2 Ld7 Sv6+ vs=2",
+                    )
+                state.target = enemies[state.unit.vs - 1]
+        self.tally = {SideName.ATTACKER: SideTally(), SideName.DEFENDER: SideTally()}
+        self.charged = False
+
+    @staticmethod
+    def _make_units(side: Side, name: SideName) -> list[UnitState]:
+        seen: Counter[str] = Counter(unit.name for unit in side.units)
+        numbering: Counter[str] = Counter()
+        states = []
+        for index, unit in enumerate(side.units):
+            label = unit.name
+            if seen[unit.name] > 1:
+                numbering[unit.name] += 1
+                label = f"{unit.name} #{numbering[unit.name]}"
+            states.append(UnitState(unit, name, index, label))
+        return states
+
+    # ----------------------------------------------------------------- dice helpers
+
+    def roll_each(self, purpose: str, count: int, need: int, *, reroll_failures: bool = False) -> Roll:
+        faces = self.dice.d6(count)
+        rerolls: list[Reroll] = []
+        if reroll_failures:
+            failed = [index for index, face in enumerate(faces) if face < need]
+            if failed:
+                again = self.dice.d6(len(failed))
+                for index, face in zip(failed, again, strict=True):
+                    rerolls.append(Reroll(index, faces[index], face))
+                    faces[index] = face
+        success = tuple(face >= need for face in faces)
+        return Roll(purpose, tuple(faces), Target(Op.AT_LEAST, need), success, sum(success), tuple(rerolls))
+
+    def roll_2d6_test(
+        self,
+        purpose: str,
+        target: Target,
+        *,
+        combine: Combine = Combine.SUM,
+        count: int = 2,
+        auto_pass: bool = False,
+    ) -> Roll:
+        faces = self.dice.d6(count)
+        total = sum(faces) if combine is Combine.SUM else max(faces)
+        passed = auto_pass or target.met_by(total)
+        return Roll(purpose, tuple(faces), target, (passed,), int(passed), (), combine)
+
+    def roll_distance(self, purpose: str, count: int) -> Roll:
+        faces = self.dice.d6(count)
+        return Roll(purpose, tuple(faces), None, (), 0, (), Combine.SUM)
+
+    # ----------------------------------------------------------------- procedure
+
+    def run(self) -> Report:
+        if not self.charge_step():
+            return self.report(Outcome.NO_CHARGE, Winner.NONE)
+        pools = self.who_fights_step()
+        for priority in sorted({pool.priority for pool in pools}):
+            self.strike_step([pool for pool in pools if pool.priority == priority])
+        winner = self.result_step()
+        if winner in (Winner.ATTACKER, Winner.DEFENDER):
+            winning = SideName(winner.value)
+            fallen = self.morale_step(winning.other)
+            if fallen:
+                self.sweeping_advance_step(winning, fallen)
+        else:
+            fallen = {}
+        outcome = self.outcome(winner, fallen)
+        self.next_step(winner, fallen)
+        return self.report(outcome, winner)
+
+    def charge_step(self) -> bool:
+        distance = self.options.get("charge_distance")
+        difficult = bool(self.options.get("difficult_terrain"))
+        if self.round > 1:
+            if distance is not None or difficult:
+                raise OptionError(
+                    f"Round {self.round} is a later round of a combat already fought: nobody charges, so "
+                    "charge_distance and difficult_terrain do not apply.",
+                    token="charge_distance" if distance is not None else "difficult_terrain",
+                    example="referee assault 40k --attacker ... --defender ... --round 2",
+                )
+            if self.options.get("shot_this_turn"):
+                raise IllegalDeclarationError(
+                    "Units locked in close combat may not shoot, so shot_this_turn cannot apply to a later round.",
+                    token="shot_this_turn",
+                    example="referee assault 40k --attacker ... --defender ... --round 2",
+                )
+            self.steps.append(
+                Step(
+                    f"Round {self.round}: the combat continues",
+                    events=(
+                        event(
+                            "continuing",
+                            round=self.round,
+                            note="No charge this turn: no +1 attack for charging and no cover advantage.",
+                        ),
+                    ),
+                )
+            )
+            return True
+        if self.options.get("shot_this_turn"):
+            raise IllegalDeclarationError(
+                "A unit that fired in the shooting phase of this turn may not declare a charge.",
+                token="shot_this_turn",
+                example="referee assault 40k --attacker ... --defender ... --charge-distance 4",
+            )
+        if difficult and distance is None:
+            raise OptionError(
+                "A charge through difficult terrain needs the distance to the enemy (charge_distance), "
+                "to compare with the 2D6 roll.",
+                token="difficult_terrain",
+                example="--charge-distance 4 --difficult-terrain",
+            )
+        events: list[Event] = []
+        rolls: list[Roll] = []
+        if distance is None:
+            events.append(
+                event(
+                    "assumed",
+                    fact="in_reach",
+                    note='No charge distance given: the chargers are assumed to be within 6".',
+                )
+            )
+        else:
+            inches = float(distance)
+            if inches > MAX_CHARGE:
+                events.append(
+                    event(
+                        "no_charge",
+                        distance=inches,
+                        note=f'The enemy is {inches:g}" away, more than 6": the charge does not happen.',
+                    )
+                )
+                self.steps.append(Step("Charge", events=tuple(events)))
+                return False
+            if difficult:
+                need = max(1, math.ceil(inches))
+                roll = self.roll_2d6_test(
+                    "charge through difficult terrain", Target(Op.AT_LEAST, need), combine=Combine.HIGHEST
+                )
+                rolls.append(roll)
+                if not roll.successes:
+                    events.append(
+                        event(
+                            "no_charge",
+                            distance=inches,
+                            moved=max(roll.dice),
+                            note=f"Difficult terrain: the highest die is {max(roll.dice)}, short of "
+                            f'{inches:g}": the charge does not proceed and nobody moves.',
+                        )
+                    )
+                    self.steps.append(Step("Charge", tuple(rolls), tuple(events)))
+                    return False
+            events.append(event("charge", distance=inches, note=f'The chargers reach the enemy {inches:g}" away.'))
+        self.charged = True
+        events.append(
+            event(
+                "charged",
+                side=SideName.ATTACKER.value,
+                note="The attacker charged: its models in base contact get +1 attack this turn.",
+            )
+        )
+        self.steps.append(Step("Charge", tuple(rolls), tuple(events)))
+        return True
+
+    def grenades_used(self, state: UnitState, pools: list[Pool]) -> tuple[Grenades, str | None]:
+        unit = state.unit
+        has_frag, has_plasma = unit.carries(FRAG), unit.carries(PLASMA)
+        if has_frag and has_plasma:
+            if unit.grenades is not None:
+                return unit.grenades, None
+            own = max((p.profile.initiative for p in pools if p.unit is state), default=0)
+            target = state.target
+            theirs = max((p.profile.initiative for p in pools if p.unit is target), default=0)
+            choice = Grenades.PLASMA if own > theirs else Grenades.FRAG
+            why = (
+                "it strikes before them in Initiative order"
+                if choice is Grenades.PLASMA
+                else ("it would not strike first in Initiative order")
+            )
+            return choice, (
+                f"{state.label} carries frag and plasma grenades and uses {choice.value} grenades: {why} "
+                "(default policy; grenades=frag or grenades=plasma chooses)."
+            )
+        if has_plasma:
+            return Grenades.PLASMA, None
+        if has_frag:
+            return Grenades.FRAG, None
+        return Grenades.NONE, None
+
+    def who_fights_step(self) -> list[Pool]:
+        events: list[Event] = []
+        pools: list[Pool] = []
+        for side in SideName:
+            charged = self.charged and side is SideName.ATTACKER
+            for state in self.units[side]:
+                assert state.target is not None
+                for group_state in state.groups:
+                    group = group_state.group
+                    if group.engaged:
+                        profile = engaged_profile(group, charged=charged)
+                        pools.append(
+                            Pool(
+                                state,
+                                group_state,
+                                Role.ENGAGED,
+                                state.target,
+                                profile,
+                                (1, -profile.initiative),
+                                f"Initiative {profile.initiative}",
+                            )
+                        )
+                        _, note = active_weapons(group)
+                        if note:
+                            events.append(
+                                event(
+                                    "policy",
+                                    choice="strike_with",
+                                    side=side.value,
+                                    unit=state.label,
+                                    note=note,
+                                )
+                            )
+                    if group.supporting:
+                        profile = supporting_profile(group)
+                        pools.append(
+                            Pool(
+                                state,
+                                group_state,
+                                Role.SUPPORTING,
+                                state.target,
+                                profile,
+                                (1, -profile.initiative),
+                                f"Initiative {profile.initiative}",
+                            )
+                        )
+                events.append(
+                    event(
+                        "fighting",
+                        side=side.value,
+                        unit=state.label,
+                        target=state.target.label,
+                        engaged=sum(g.group.engaged for g in state.groups),
+                        supporting=sum(g.group.supporting for g in state.groups),
+                        out_of_fight=sum(g.group.out_of_fight for g in state.groups),
+                        note=self._fighting_note(state, charged),
+                    )
+                )
+        cover = self.charged and bool(self.options.get("defender_in_cover"))
+        if cover:
+            events.extend(self._apply_cover(pools))
+        events.append(
+            event(
+                "policy",
+                choice="casualties",
+                note="Which models die (the owner's choice): first models with the save that was used (the rule), "
+                "then dies-first groups before others and dies-last groups last; within those a model already "
+                "wounded, then supporting models before those in base contact, then the largest group (the rank "
+                'and file before a sergeant). Only models in base contact or within 2" of them (the danger zone, '
+                "fixed now) can be hit.",
+            )
+        )
+        order = " then ".join(
+            sorted({p.phase for p in pools}, key=lambda phase: min(p.priority for p in pools if p.phase == phase))
+        )
+        events.append(event("strike_order", order=order, note=f"Strike order: {order}."))
+        self.steps.append(Step("Who fights and who strikes first", events=tuple(events)))
+        return pools
+
+    def _fighting_note(self, state: UnitState, charged: bool) -> str:
+        parts = []
+        for g in state.groups:
+            group = g.group
+            if group.engaged:
+                profile = engaged_profile(group, charged=charged)
+                parts.append(
+                    f"{group.engaged} {group.name} in base contact: "
+                    + describe_profile(profile, group.profile.a)
+                    + (f", at Initiative {profile.initiative}" if profile.initiative != group.profile.i else "")
+                )
+            if group.supporting:
+                parts.append(f'{group.supporting} {group.name} within 2": 1 attack each')
+            if group.out_of_fight:
+                parts.append(f"{group.out_of_fight} {group.name} out of reach (do not fight, cannot be hit)")
+        return f"{state.label} fights {state.target.label if state.target else '?'}: " + "; ".join(parts) + "."
+
+    def _apply_cover(self, pools: list[Pool]) -> list[Event]:
+        events: list[Event] = []
+        grenades: dict[int, Grenades] = {}
+        for state in self.units[SideName.ATTACKER]:
+            used, note = self.grenades_used(state, pools)
+            grenades[id(state)] = used
+            if note:
+                events.append(event("policy", choice="grenades", side="attacker", unit=state.label, note=note))
+        for pool in pools:
+            if pool.unit.side is SideName.DEFENDER:
+                if grenades[id(pool.target)] is not Grenades.PLASMA:
+                    pool.priority, pool.phase = (0, 0), "Cover"
+            elif grenades[id(pool.unit)] is Grenades.FRAG:
+                pool.priority, pool.phase = (0, 0), "Cover"
+        for state in self.units[SideName.DEFENDER]:
+            assert state.target is not None
+            used = grenades[id(state.target)]
+            if used is Grenades.PLASMA:
+                note = (
+                    f"{state.label} is in cover, but {state.target.label} assaults with plasma grenades: "
+                    "they fight in Initiative order."
+                )
+            elif used is Grenades.FRAG:
+                note = (
+                    f"{state.label} is in cover and strikes first, but {state.target.label} throws frag grenades "
+                    "and strikes simultaneously with them."
+                )
+            else:
+                note = f"{state.label} was charged in cover: all its models strike first, regardless of Initiative."
+            events.append(event("cover", side="defender", unit=state.label, grenades=used.value, note=note))
+        return events
+
+    # ----------------------------------------------------------------- striking
+
+    def strike_step(self, pools: list[Pool]) -> None:
+        """Everyone in one step strikes simultaneously: attacks are counted before any casualty is removed."""
+        counts = [(pool, pool.group.alive(pool.role)) for pool in pools]
+        snapshots: dict[int, TargetSnapshot] = {}
+        for pool, models in counts:
+            if models and id(pool.target) not in snapshots and pool.target.alive():
+                snapshots[id(pool.target)] = snapshot(pool.target)
+        for pool, models in counts:
+            if not models or not pool.profile.attacks:
+                continue
+            inflicted = self.strike(pool, models, snapshots.get(id(pool.target)), sweep=False)
+            self.tally[pool.unit.side].wounds_inflicted += inflicted
+
+    def strike(self, pool: Pool, models: int, snap: TargetSnapshot | None, *, sweep: bool) -> int:
+        profile, target = pool.profile, pool.target
+        role_text = "" if pool.role is Role.ENGAGED else " (supporting)"
+        attacks = models * profile.attacks
+        title = f"{pool.phase}: {pool.group.group.name} ×{models}{role_text} → {target.label}"
+        events: list[Event] = [
+            event(
+                "strike",
+                side=pool.unit.side.value,
+                unit=pool.unit.label,
+                group=pool.group.group.name,
+                models=models,
+                attacks=attacks,
+                target=target.label,
+                note=f"{models} {pool.group.group.name}{role_text}: "
+                + describe_profile(profile, pool.group.group.profile.a if pool.role is Role.ENGAGED else 1)
+                + ".",
+            )
+        ]
+        rolls: list[Roll] = []
+        if snap is None or target.alive_in_zone() == 0 or attacks == 0:
+            events.append(
+                event(
+                    "no_target",
+                    unit=target.label,
+                    note=f"No model of {target.label} is left within reach: the attacks are lost.",
+                )
+            )
+            self.steps.append(Step(title, tuple(rolls), tuple(events)))
+            return 0
+        # To hit.
+        if sweep:
+            hits = attacks
+            rends = 0
+            if profile.rending:
+                check = self.roll_each("rending check (hits are automatic)", attacks, 6)
+                rolls.append(check)
+                rends = check.successes
+            events.append(
+                event(
+                    "automatic_hits",
+                    hits=attacks,
+                    note=f"Sweeping advance: all {attacks} attacks hit automatically.",
+                )
+            )
+        else:
+            need_hit = to_hit_by_weapon_skill(profile.ws, snap.ws)
+            hit_roll = self.roll_each(f"to hit (WS{profile.ws} vs WS{snap.ws})", attacks, need_hit)
+            rolls.append(hit_roll)
+            hits = hit_roll.successes
+            rends = sum(1 for face in hit_roll.dice if face == 6) if profile.rending else 0
+        normal_hits = hits - rends
+        if rends:
+            events.append(
+                event(
+                    "rending",
+                    hits=rends,
+                    note=f"{rends} rending 6{'s' if rends != 1 else ''} to hit: automatic wounds, no armour save.",
+                )
+            )
+        # To wound.
+        wounds = 0
+        if normal_hits:
+            if profile.poisoned is not None:
+                need_wound: int | None = profile.poisoned
+                purpose = f"to wound (poisoned {profile.poisoned}+)"
+            else:
+                need_wound = to_wound(profile.strength, snap.t)
+                purpose = f"to wound (S{profile.strength} vs T{snap.t})"
+            if snap.t_note:
+                events.append(event("policy", choice="tied_toughness", unit=target.label, note=snap.t_note))
+            if need_wound is None:
+                events.append(
+                    event(
+                        "no_effect",
+                        hits=normal_hits,
+                        note=f"S{profile.strength} cannot hurt T{snap.t}: the hits have no effect.",
+                    )
+                )
+            else:
+                wound_roll = self.roll_each(purpose, normal_hits, need_wound, reroll_failures=profile.reroll_wounds)
+                rolls.append(wound_roll)
+                wounds = wound_roll.successes
+        # Saves.
+        save_type, save_note = choose_save_type(snap, target, profile)
+        if save_note and (wounds or rends):
+            events.append(event("policy", choice="tied_save", unit=target.label, note=save_note))
+        unsaved = 0
+        for count, rend in ((wounds, False), (rends, True)):
+            if not count:
+                continue
+            if rend:
+                value, kind = (save_type[1], "invulnerable save") if save_type[1] is not None else (None, "no save")
+            else:
+                value, kind = _effective_save(save_type, profile)
+            if value is None:
+                unsaved += count
+                events.append(
+                    event(
+                        "no_save",
+                        wounds=count,
+                        note=f"{count} wound{'s' if count != 1 else ''}: no save possible.",
+                    )
+                )
+                continue
+            save_roll = self.roll_each(kind, count, value)
+            rolls.append(save_roll)
+            unsaved += count - save_roll.successes
+        # Casualties.
+        inflicted = 0
+        if unsaved:
+            inflicted, killed, discarded, survivors = allocate(target, unsaved, save_type)
+            events.append(_wounds_event(target, unsaved, inflicted, discarded))
+            if killed:
+                events.append(event("casualty", side=target.side.value, unit=target.label, models=killed))
+            if profile.force and inflicted and pool.role is Role.ENGAGED:
+                self.force_weapon(pool, models, survivors, rolls, events)
+        self.steps.append(Step(title, tuple(rolls), tuple(events)))
+        return inflicted
+
+    def force_weapon(
+        self,
+        pool: Pool,
+        psykers: int,
+        survivors: list[tuple[GroupState, int]],
+        rolls: list[Roll],
+        events: list[Event],
+    ) -> None:
+        if not survivors:
+            events.append(
+                event(
+                    "policy",
+                    choice="force_test",
+                    note=(
+                        "Every model wounded by the force weapon is already dead: no psychic test is taken "
+                        "(it could only risk Perils of the Warp)."
+                    ),
+                )
+            )
+            return
+        for group_state, index in survivors[:psykers]:
+            test = self.dice.d6(2)
+            passed = sum(test) <= pool.profile.ld
+            rolls.append(
+                Roll(
+                    "psychic test (force weapon)",
+                    tuple(test),
+                    Target(Op.AT_MOST, pool.profile.ld),
+                    (passed,),
+                    int(passed),
+                    (),
+                    Combine.SUM,
+                )
+            )
+            if self.options.get("perils") and test[0] == test[1] and test[0] in (1, 6):
+                self.perils(pool, rolls, events)
+            if passed:
+                group_state.wounds[index] = 0
+                target = group_state.unit
+                events.append(
+                    event(
+                        "slain_outright",
+                        side=target.side.value,
+                        unit=target.label,
+                        model=group_state.group.name,
+                        note=f"The force weapon slays a {group_state.group.name} outright (only the "
+                        "wounds actually inflicted count for the result).",
+                    )
+                )
+                events.append(event("casualty", side=target.side.value, unit=target.label, models=1))
+
+    def perils(self, pool: Pool, rolls: list[Roll], events: list[Event]) -> None:
+        psyker = pool.group
+        inv = psyker.group.profile.inv
+        events.append(
+            event(
+                "perils",
+                unit=pool.unit.label,
+                note="Perils of the Warp: the psyker takes a wound (invulnerable saves only).",
+            )
+        )
+        if inv is not None:
+            save = self.roll_each("invulnerable save (Perils of the Warp)", 1, inv)
+            rolls.append(save)
+            if save.successes:
+                return
+        for index, (wounds, role) in enumerate(zip(psyker.wounds, psyker.roles, strict=True)):
+            if wounds > 0 and role is Role.ENGAGED:
+                psyker.wounds[index] -= 1
+                if psyker.wounds[index] == 0:
+                    events.append(event("casualty", side=pool.unit.side.value, unit=pool.unit.label, models=1))
+                return
+
+    # ----------------------------------------------------------------- result and after
+
+    def result_step(self) -> Winner:
+        attacker_left = sum(u.alive() for u in self.units[SideName.ATTACKER])
+        defender_left = sum(u.alive() for u in self.units[SideName.DEFENDER])
+        a = self.tally[SideName.ATTACKER].wounds_inflicted
+        d = self.tally[SideName.DEFENDER].wounds_inflicted
+        if attacker_left == 0 and defender_left == 0:
+            winner, note = Winner.DRAW, "Both sides are wiped out."
+        elif defender_left == 0:
+            winner, note = Winner.ATTACKER, "The attacker destroyed the enemy and wins automatically."
+        elif attacker_left == 0:
+            winner, note = Winner.DEFENDER, "The defender destroyed the enemy and wins automatically."
+        elif a > d:
+            winner, note = Winner.ATTACKER, f"The attacker inflicted more wounds ({a} to {d}) and wins."
+        elif d > a:
+            winner, note = Winner.DEFENDER, f"The defender inflicted more wounds ({d} to {a}) and wins."
+        else:
+            winner, note = (
+                Winner.DRAW,
+                f"Both sides inflicted {a} wounds: the combat is drawn and continues next turn.",
+            )
+        self.steps.append(
+            Step(
+                "Assault result",
+                events=(event("result", winner=winner.value, attacker_wounds=a, defender_wounds=d, note=note),),
+            )
+        )
+        return winner
+
+    def morale_step(self, losing: SideName) -> dict[int, tuple[UnitState, int]]:
+        """Each surviving losing unit tests Leadership; returns the units that fall back with their roll."""
+        winning = losing.other
+        margin = self.tally[winning].wounds_inflicted - self.tally[losing].wounds_inflicted
+        per_wound = self.options.get("morale_modifier") == "per_wound"
+        double_one = bool(self.options.get("double_one_passes"))
+        rolls: list[Roll] = []
+        events: list[Event] = []
+        failed: list[UnitState] = []
+        for state in self.units[losing]:
+            if not state.alive():
+                continue
+            ld = state.highest_leadership()
+            modifier = max(margin, 0) if per_wound else 0
+            target = Target(Op.AT_MOST, ld - modifier)
+            faces = self.dice.d6(2)
+            passed = target.met_by(sum(faces)) or (double_one and faces == [1, 1])
+            rolls.append(
+                Roll(
+                    f"Leadership ({state.label})",
+                    tuple(faces),
+                    target,
+                    (passed,),
+                    int(passed),
+                    (),
+                    Combine.SUM,
+                )
+            )
+            self.tally[losing].morale.append(
+                {"unit": state.label, "dice": list(faces), "target": target.value, "passed": passed}
+            )
+            detail = f"Ld{ld}" + (f" -{modifier} (lost by {modifier})" if modifier else "")
+            if double_one and faces == [1, 1] and not target.met_by(sum(faces)):
+                detail += "; a double 1 always passes"
+            events.append(
+                event(
+                    "morale",
+                    side=losing.value,
+                    unit=state.label,
+                    passed=passed,
+                    note=f"{state.label} {'holds its ground' if passed else 'fails'} ({sum(faces)} against {detail}).",
+                )
+            )
+            if not passed:
+                failed.append(state)
+        self.steps.append(Step("Loser checks morale", tuple(rolls), tuple(events)))
+        if not failed:
+            return {}
+        rolls, events = [], []
+        fallen: dict[int, tuple[UnitState, int]] = {}
+        for state in failed:
+            fast = all(BIKE in g.group.keywords or JUMP_PACK in g.group.keywords for g in state.groups if g.alive())
+            count = FAST_FALL_BACK_DICE if fast else FALL_BACK_DICE
+            roll = self.roll_distance(f"fall back ({state.label})", count)
+            rolls.append(roll)
+            distance = sum(roll.dice)
+            fallen[id(state)] = (state, distance)
+            events.append(
+                event(
+                    "fall_back",
+                    side=losing.value,
+                    unit=state.label,
+                    distance=distance,
+                    dice=count,
+                    note=f'{state.label} falls back {count}D6 = {distance}" straight toward its own table edge, '
+                    "staying coherent; halve the distance through difficult terrain. If it cannot make the full move "
+                    'without coming within 1" of the enemy, it is destroyed (Trapped!).',
+                )
+            )
+        self.steps.append(Step("Fall back", tuple(rolls), tuple(events)))
+        return fallen
+
+    def engaged_with(self, state: UnitState) -> list[UnitState]:
+        enemies = self.units[state.side.other]
+        return [e for e in enemies if state.target is e or e.target is state]
+
+    def sweeping_advance_step(self, winning: SideName, fallen: dict[int, tuple[UnitState, int]]) -> None:
+        for state in self.units[winning]:
+            if not state.alive():
+                continue
+            engaged = self.engaged_with(state)
+            fleeing = [e for e in engaged if id(e) in fallen and e.alive()]
+            if not fleeing or any(e.alive() and id(e) not in fallen for e in engaged):
+                continue
+            victim = state.target if state.target in fleeing else fleeing[0]
+            assert victim is not None
+            fall_back = fallen[id(victim)][1]
+            roll = self.roll_2d6_test(f"sweeping advance ({state.label})", Target(Op.AT_LEAST, fall_back + 1))
+            events = [
+                event(
+                    "sweeping_advance",
+                    side=winning.value,
+                    unit=state.label,
+                    target=victim.label,
+                    roll=sum(roll.dice),
+                    fall_back=fall_back,
+                    success=bool(roll.successes),
+                    note=(
+                        f"{state.label} rolls {sum(roll.dice)} against the fall-back roll of {fall_back}: "
+                        + (
+                            "greater, so it cuts them down as they flee."
+                            if roll.successes
+                            else "not greater, so they get away."
+                        )
+                    ),
+                )
+            ]
+            self.steps.append(Step(f"Sweeping advance: {state.label}", (roll,), tuple(events)))
+            if not roll.successes:
+                continue
+            snap = snapshot(victim)
+            for group_state in state.groups:
+                models = group_state.alive(Role.ENGAGED) + group_state.alive(Role.SUPPORTING)
+                if not models or not victim.alive():
+                    continue
+                profile = engaged_profile(group_state.group, charged=False, sweep=True)
+                pool = Pool(state, group_state, Role.ENGAGED, victim, profile, (2, 0), "Sweeping advance")
+                self.strike(pool, models, snap, sweep=True)
+
+    def outcome(self, winner: Winner, fallen: dict[int, tuple[UnitState, int]]) -> str:
+        if winner is Winner.DRAW:
+            both_gone = all(not u.alive() for side in SideName for u in self.units[side])
+            return Outcome.BOTH_DESTROYED if both_gone else Outcome.DRAWN
+        losing = SideName(winner.value).other
+        survivors = [u for u in self.units[losing] if u.alive()]
+        if not survivors:
+            return Outcome.DESTROYED
+        fled = [u for u in survivors if id(u) in fallen]
+        if len(fled) == len(survivors):
+            return Outcome.FELL_BACK
+        return Outcome.SOME_FELL_BACK if fled else Outcome.HELD
+
+    def next_step(self, winner: Winner, fallen: dict[int, tuple[UnitState, int]]) -> None:
+        events: list[Event] = []
+        still_fighting: list[UnitState] = []
+        for side in SideName:
+            for state in self.units[side]:
+                if not state.alive() or id(state) in fallen:
+                    continue
+                engaged = [e for e in self.engaged_with(state) if e.alive()]
+                if engaged and any(id(e) not in fallen for e in engaged):
+                    still_fighting.append(state)
+                elif winner.value == side.value:
+                    events.append(
+                        event(
+                            "consolidate",
+                            side=side.value,
+                            unit=state.label,
+                            distance=CONSOLIDATE_INCHES,
+                            note=f'{state.label} may consolidate up to {CONSOLIDATE_INCHES}" in any direction, '
+                            "ignoring difficult terrain; it may not move into contact with the enemy.",
+                        )
+                    )
+        if still_fighting:
+            events.append(
+                event(
+                    "continues",
+                    next_round=self.round + 1,
+                    note=f"The combat continues next turn as round {self.round + 1} (no charge bonus, no cover "
+                    "advantage).",
+                )
+            )
+            for state in sorted(still_fighting, key=lambda s: s.side is not SideName.ATTACKER):
+                events.append(
+                    event(
+                        "pile_in",
+                        side=state.side.value,
+                        unit=state.label,
+                        distance=PILE_IN_INCHES,
+                        note=f'{state.label}: models not in base contact must move up to {PILE_IN_INCHES}" to contact '
+                        "the enemy their unit is engaged with (the player whose turn it is moves first).",
+                    )
+                )
+        if events:
+            self.steps.append(Step("What happens next", events=tuple(events)))
+
+    def report(self, outcome: str, winner: Winner) -> Report:
+        def side_result(side: SideName) -> SideResult:
+            initial = sum(u.initial for u in self.units[side])
+            remaining = sum(u.alive() for u in self.units[side])
+            tally = self.tally[side]
+            return SideResult(
+                initial - remaining,
+                remaining,
+                FrozenMap(wounds_inflicted=tally.wounds_inflicted, morale=tally.morale),
+            )
+
+        return Report(
+            game=GAME_ID,
+            seed=self.dice_seed(),
+            inputs=self.inputs,
+            steps=tuple(self.steps),
+            result=Result(outcome, winner, side_result(SideName.ATTACKER), side_result(SideName.DEFENDER)),
+        )
+
+    def dice_seed(self) -> int:
+        seed = getattr(self.dice, "seed", 0)
+        return int(seed) if isinstance(seed, int) else 0
+
+
+def _wounds_event(target: UnitState, unsaved: int, inflicted: int, discarded: int) -> Event:
+    note = f"{unsaved} unsaved wound{'s' if unsaved != 1 else ''} on {target.label}"
+    if inflicted != unsaved:
+        extra = unsaved - inflicted - discarded
+        parts = []
+        if extra:
+            parts.append(f"{extra} lost beyond a model's Wounds")
+        if discarded:
+            parts.append(f"{discarded} discarded: no model left within reach")
+        note += f" ({inflicted} count; " + "; ".join(parts) + ")"
+    return event(
+        "wounds",
+        side=target.side.value,
+        unit=target.label,
+        unsaved=unsaved,
+        inflicted=inflicted,
+        discarded=discarded,
+        note=note + ".",
+    )
+
+
+def allocate(
+    target: UnitState, wounds: int, save_type: tuple[int | None, int | None]
+) -> tuple[int, int, int, list[tuple[GroupState, int]]]:
+    """Allocate unsaved wounds one model at a time within the danger zone.
+
+    Returns (wounds actually inflicted, models killed, wounds discarded for want of a
+    model in reach, models wounded by these wounds that survived).
+    """
+    inflicted = killed = 0
+    wounded_here: dict[tuple[int, int], tuple[GroupState, int]] = {}
+    candidates = []
+    for group_index, g in enumerate(target.groups):
+        group = g.group
+        priority = 0 if DIES_FIRST in group.keywords else 2 if DIES_LAST in group.keywords else 1
+        for index, role in enumerate(g.roles):
+            if role is not Role.OUT:
+                candidates.append((g, index, group_index, priority))
+    while wounds > 0:
+        best = None
+        best_key: tuple[int, ...] | None = None
+        for g, index, group_index, priority in candidates:
+            left = g.wounds[index]
+            if left <= 0:
+                continue
+            # The rule first (models with the save that was used), then the owner's choices.
+            key = (
+                0 if g.group.profile.save_type == save_type else 1,
+                priority,
+                0 if left < g.full_wounds else 1,
+                int(g.roles[index] is Role.ENGAGED),
+                -g.group.count,
+                group_index,
+            )
+            if best_key is None or key < best_key:
+                best_key, best = key, (g, index)
+        if best is None:
+            break
+        g, index = best
+        taken = min(wounds, g.wounds[index])
+        g.wounds[index] -= taken
+        wounds -= taken
+        inflicted += taken
+        wounded_here[(id(g), index)] = (g, index)
+        if g.wounds[index] == 0:
+            killed += 1
+    survivors = [(g, index) for g, index in wounded_here.values() if g.wounds[index] > 0]
+    return inflicted, killed, wounds, survivors
+
+
+def _opt_int(options: Mapping[str, OptionValue], name: str) -> int:
+    value = options.get(name)
+    return int(value) if isinstance(value, int | float) else 1
+
+
+def resolve(attacker: Side, defender: Side, options: Mapping[str, OptionValue], dice: DiceSource) -> Report:
+    return Assault(attacker, defender, options, dice).run()

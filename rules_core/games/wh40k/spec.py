@@ -1,0 +1,443 @@
+"""40K unit specs: typed profiles, the parser and the canonical formatter.
+
+Shape (DESIGN.md): ``[N x] name: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ [Inv5+] keywords settings``,
+groups of a unit separated by ``;``, units of a side by ``|``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rules_core.errors import SpecError, UnsupportedError
+from rules_core.spec import MAX_UNITS_PER_SIDE, GroupSpec, Token, TokenKind, UnitSpec, parse_side_spec
+
+EXAMPLE_GROUP = "10x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
+EXAMPLE_SIDE = (
+    "4x Guardian: WS3 S3 T3 W1 I4 A1 Ld8 Sv5+ | "
+    "1x Warlock: WS4 S3 T3 W1 I4 A1 Ld8 Sv5+ Inv4+ force-weapon independent-character"
+)
+
+# Stat tokens, exactly as written in the rules, with their ranges.
+STATS: dict[str, tuple[int, int, str]] = {
+    "WS": (1, 10, "Weapon Skill"),
+    "S": (1, 10, "Strength"),
+    "T": (1, 10, "Toughness"),
+    "W": (1, 10, "Wounds"),
+    "I": (1, 10, "Initiative"),
+    "A": (0, 10, "Attacks"),
+    "Ld": (1, 10, "Leadership"),
+}
+REQUIRED_STATS = ("WS", "S", "T", "W", "I", "A", "Ld", "Sv")
+
+# Close-combat weapons. Each is a special attack form a model may choose not to use.
+POWER_FIST = "power-fist"
+POWER_WEAPON = "power-weapon"
+LIGHTNING_CLAW = "lightning-claw"
+LIGHTNING_CLAWS = "lightning-claws"
+FORCE_WEAPON = "force-weapon"
+HEAVY_CCW = "heavy-ccw"
+RENDING = "rending"
+POISONED = "poisoned"
+WEAPONS = (
+    POWER_FIST,
+    POWER_WEAPON,
+    LIGHTNING_CLAW,
+    LIGHTNING_CLAWS,
+    FORCE_WEAPON,
+    HEAVY_CCW,
+    RENDING,
+    POISONED,
+)
+# Weapons held in a hand: two of them make a model count as having two weapons (the dual-weapon note).
+HAND_WEAPONS = (POWER_FIST, POWER_WEAPON, LIGHTNING_CLAW, LIGHTNING_CLAWS, FORCE_WEAPON)
+ARMOUR_IGNORING = frozenset({POWER_FIST, POWER_WEAPON, LIGHTNING_CLAW, LIGHTNING_CLAWS, FORCE_WEAPON})
+
+MONSTROUS = "monstrous"
+TWO_WEAPONS = "two-weapons"
+FRAG = "frag-grenades"
+PLASMA = "plasma-grenades"
+BIKE = "bike"
+JUMP_PACK = "jump-pack"
+INDEPENDENT_CHARACTER = "independent-character"
+DIES_FIRST = "dies-first"
+DIES_LAST = "dies-last"
+
+KEYWORDS = (
+    *WEAPONS,
+    MONSTROUS,
+    TWO_WEAPONS,
+    FRAG,
+    PLASMA,
+    BIKE,
+    JUMP_PACK,
+    INDEPENDENT_CHARACTER,
+    DIES_FIRST,
+    DIES_LAST,
+)
+# Keyword order in the canonical form.
+_KEYWORD_ORDER = {keyword: position for position, keyword in enumerate(KEYWORDS)}
+
+GROUP_SETTINGS = ("engaged", "supporting", "poisoned", "strike-with", "vs", "tie-t", "tie-save", "grenades")
+UNIT_SETTINGS = ("vs", "tie-t", "tie-save", "grenades")
+
+_SAVE = re.compile(r"^([2-6])\+$")
+_NUMBER = re.compile(r"^\d{1,3}$")
+
+
+class Grenades(StrEnum):
+    NONE = "none"
+    FRAG = "frag"
+    PLASMA = "plasma"
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    ws: int
+    s: int
+    t: int
+    w: int
+    i: int
+    a: int
+    ld: int
+    sv: int | None
+    inv: int | None
+
+    @property
+    def save_type(self) -> tuple[int | None, int | None]:
+        return (self.sv, self.inv)
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    count: int
+    name: str
+    profile: Profile
+    keywords: frozenset[str]
+    poisoned: int | None  # the score a poisoned weapon wounds on, None when not poisoned
+    engaged: int
+    supporting: int
+    strike_with: str | None  # a weapon keyword, "none", or None for the default policy
+
+    @property
+    def weapons(self) -> tuple[str, ...]:
+        return tuple(weapon for weapon in WEAPONS if weapon in self.keywords)
+
+    @property
+    def out_of_fight(self) -> int:
+        return self.count - self.engaged - self.supporting
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    groups: tuple[Group, ...]
+    vs: int  # 1-based index of the enemy unit it fights
+    tie_t: int | None
+    tie_save: int | None  # armour value chosen on a tied save majority; 7 stands for "no armour save"
+    grenades: Grenades | None  # explicit choice when it carries both kinds
+
+    @property
+    def name(self) -> str:
+        return self.groups[0].name
+
+    @property
+    def models(self) -> int:
+        return sum(group.count for group in self.groups)
+
+    @property
+    def independent_character(self) -> bool:
+        return any(INDEPENDENT_CHARACTER in group.keywords for group in self.groups)
+
+    def carries(self, keyword: str) -> bool:
+        return any(keyword in group.keywords for group in self.groups)
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    units: tuple[Unit, ...]
+
+    @property
+    def models(self) -> int:
+        return sum(unit.models for unit in self.units)
+
+
+NO_ARMOUR = 7  # tie-save=- : the owner picks the models with no armour save
+
+
+def _error(message: str, token: str, example: str = EXAMPLE_GROUP) -> SpecError:
+    return SpecError(message, token=token, example=example)
+
+
+def _suggest(word: str, candidates: tuple[str, ...]) -> str:
+    match = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
+    if not match:
+        lowered = {candidate.lower(): candidate for candidate in candidates}
+        found = lowered.get(word.lower())
+        match = [found] if found else []
+    return f" Did you mean '{match[0]}'?" if match else ""
+
+
+def _int_setting(token: Token, low: int, high: int, group: str) -> int:
+    if not _NUMBER.match(token.value) or not low <= int(token.value) <= high:
+        raise _error(
+            f"'{token.text}' on '{group}': {token.key} must be a whole number from {low} to {high}.",
+            token.text,
+            f"{EXAMPLE_GROUP} {token.key}={max(low, 1)}",
+        )
+    return int(token.value)
+
+
+def _save_value(token: Token, group: str) -> int | None:
+    if token.value == "-":
+        return None
+    match = _SAVE.match(token.value)
+    if match is None:
+        raise _error(
+            f"'{token.text}' on '{group}': a save is written {token.key}2+ to {token.key}6+"
+            + (" (or Sv- for none)." if token.key == "Sv" else "."),
+            token.text,
+        )
+    return int(match.group(1))
+
+
+def _parse_group(spec: GroupSpec) -> tuple[Group, dict[str, Token]]:
+    stats: dict[str, int | None] = {}
+    keywords: set[str] = set()
+    settings: dict[str, Token] = {}
+    for token in spec.tokens:
+        if token.kind is TokenKind.STAT:
+            if token.key in ("Sv", "Inv"):
+                if token.key == "Inv" and token.value == "-":
+                    raise _error(
+                        f"'{token.text}' on '{spec.name}': leave Inv out for no invulnerable save.",
+                        token.text,
+                    )
+                value: int | None = _save_value(token, spec.name)
+            elif token.key in STATS:
+                low, high, long_name = STATS[token.key]
+                if not _NUMBER.match(token.value) or not low <= int(token.value) <= high:
+                    raise _error(
+                        f"'{token.text}' on '{spec.name}': {long_name} ({token.key}) must be {low} to {high}.",
+                        token.text,
+                    )
+                value = int(token.value)
+            else:
+                hint = _suggest(token.key, (*STATS, "Sv", "Inv"))
+                raise _error(
+                    f"Unknown stat '{token.text}' on '{spec.name}'. 40K stats are WS S T W I A Ld Sv Inv.{hint}",
+                    token.text,
+                )
+            if token.key in stats:
+                raise _error(f"'{spec.name}' gives {token.key} twice.", token.text)
+            stats[token.key] = value
+        elif token.kind is TokenKind.KEYWORD:
+            if token.key == "vehicle":
+                raise UnsupportedError(
+                    "Vehicles in assault are not supported yet: give only models with a profile (WS S T W I A Ld Sv).",
+                    token=token.text,
+                    example=EXAMPLE_GROUP,
+                )
+            if token.key not in KEYWORDS:
+                hint = _suggest(token.key, KEYWORDS)
+                raise _error(
+                    f"Unknown keyword '{token.text}' on '{spec.name}'.{hint} See 'referee help 40k' for every keyword.",
+                    token.text,
+                )
+            if token.key in keywords:
+                raise _error(f"'{spec.name}' gives the keyword {token.key} twice.", token.text)
+            keywords.add(token.key)
+        else:
+            if token.key not in GROUP_SETTINGS:
+                hint = _suggest(token.key, GROUP_SETTINGS)
+                raise _error(
+                    f"Unknown setting '{token.text}' on '{spec.name}'.{hint} 40K settings: "
+                    + ", ".join(f"{name}=" for name in GROUP_SETTINGS)
+                    + ".",
+                    token.text,
+                )
+            if token.key in settings:
+                raise _error(f"'{spec.name}' gives {token.key}= twice.", token.text)
+            settings[token.key] = token
+    missing = [name for name in REQUIRED_STATS if name not in stats]
+    if missing:
+        raise _error(
+            f"'{spec.name}' is missing {', '.join(missing)}: every 40K group needs "
+            "WS S T W I A Ld and Sv (Sv- for no armour save).",
+            spec.name,
+        )
+    if LIGHTNING_CLAW in keywords and LIGHTNING_CLAWS in keywords:
+        raise _error(
+            f"'{spec.name}' has both lightning-claw and lightning-claws: use lightning-claws for a pair.",
+            LIGHTNING_CLAW,
+        )
+    poisoned: int | None = None
+    if "poisoned" in settings:
+        token = settings["poisoned"]
+        match = _SAVE.match(token.value)
+        if match is None:
+            raise _error(
+                f"'{token.text}' on '{spec.name}': a poisoned weapon wounds on 2+ to 6+.",
+                token.text,
+                f"{EXAMPLE_GROUP} poisoned=2+",
+            )
+        poisoned = int(match.group(1))
+        keywords.add(POISONED)
+    elif POISONED in keywords:
+        poisoned = 4
+    engaged = _int_setting(settings["engaged"], 0, spec.count, spec.name) if "engaged" in settings else None
+    supporting = _int_setting(settings["supporting"], 0, spec.count, spec.name) if "supporting" in settings else 0
+    if engaged is None:
+        engaged = spec.count - supporting
+    if engaged + supporting > spec.count:
+        raise _error(
+            f"'{spec.name}' has {spec.count} models but engaged={engaged} and supporting={supporting} "
+            f"make {engaged + supporting}.",
+            settings.get("supporting", settings.get("engaged", spec.tokens[0])).text,
+            "10x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ engaged=6 supporting=4",
+        )
+    strike_with: str | None = None
+    if "strike-with" in settings:
+        token = settings["strike-with"]
+        strike_with = token.value
+        weapons = [w for w in WEAPONS if w in keywords]
+        if strike_with != "none" and strike_with not in weapons:
+            choices = ", ".join([*weapons, "none"])
+            raise _error(
+                f"'{token.text}' on '{spec.name}': it can strike with {choices}.",
+                token.text,
+                "1x Sergeant: WS4 S4 T4 W1 I4 A2 Ld9 Sv3+ power-fist power-weapon strike-with=power-weapon",
+            )
+    if INDEPENDENT_CHARACTER in keywords and spec.count != 1:
+        raise _error(
+            f"'{spec.name}' is an independent character: write it as one model ('1x {spec.name}').",
+            f"{spec.count}x",
+            "1x Warlock: WS4 S3 T3 W1 I4 A1 Ld8 Sv5+ Inv4+ independent-character",
+        )
+    if DIES_FIRST in keywords and DIES_LAST in keywords:
+        raise _error(f"'{spec.name}' cannot be both dies-first and dies-last.", DIES_LAST)
+    profile = Profile(
+        ws=_req(stats, "WS"),
+        s=_req(stats, "S"),
+        t=_req(stats, "T"),
+        w=_req(stats, "W"),
+        i=_req(stats, "I"),
+        a=_req(stats, "A"),
+        ld=_req(stats, "Ld"),
+        sv=stats["Sv"],
+        inv=stats.get("Inv"),
+    )
+    group = Group(spec.count, spec.name, profile, frozenset(keywords), poisoned, engaged, supporting, strike_with)
+    return group, {key: token for key, token in settings.items() if key in UNIT_SETTINGS}
+
+
+def _req(stats: dict[str, int | None], key: str) -> int:
+    value = stats[key]
+    assert value is not None  # only Sv and Inv may be None
+    return value
+
+
+def _parse_unit(spec: UnitSpec, position: int, enemy_units: int | None) -> Unit:
+    groups: list[Group] = []
+    unit_settings: dict[str, Token] = {}
+    for group_spec in spec.groups:
+        group, settings = _parse_group(group_spec)
+        for key, token in settings.items():
+            earlier = unit_settings.get(key)
+            if earlier is not None and earlier.value != token.value:
+                raise _error(
+                    f"Unit {position} gives {key}= twice with different values "
+                    f"({earlier.text}, {token.text}); it is one setting for the whole unit.",
+                    token.text,
+                )
+            unit_settings[key] = token
+        groups.append(group)
+    name = groups[0].name
+    if len(groups) > 1 and any(INDEPENDENT_CHARACTER in g.keywords for g in groups):
+        raise _error(
+            f"Unit {position} ('{name}') mixes an independent character with other groups: independent "
+            "characters fight and are hit as units of their own, so give the character its own unit after '|'.",
+            INDEPENDENT_CHARACTER,
+            EXAMPLE_SIDE,
+        )
+    if sum(g.engaged for g in groups) == 0:
+        raise _error(
+            f"Unit {position} ('{name}') has no model in base contact (engaged=0). A unit that is not in "
+            "base contact takes no part in the combat: leave it out.",
+            "engaged=0",
+            "10x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ engaged=4 supporting=6",
+        )
+    vs = 1
+    if "vs" in unit_settings:
+        token = unit_settings["vs"]
+        high = enemy_units if enemy_units is not None else MAX_UNITS_PER_SIDE
+        vs = _int_setting(token, 1, high, name)
+    tie_t = _int_setting(unit_settings["tie-t"], 1, 10, name) if "tie-t" in unit_settings else None
+    tie_save: int | None = None
+    if "tie-save" in unit_settings:
+        token = unit_settings["tie-save"]
+        armour = _save_value(Token(token.text, TokenKind.STAT, "tie-save=", token.value), name)
+        tie_save = NO_ARMOUR if armour is None else armour
+    grenades: Grenades | None = None
+    if "grenades" in unit_settings:
+        token = unit_settings["grenades"]
+        if token.value not in ("frag", "plasma"):
+            raise _error(
+                f"'{token.text}' on '{name}': grenades= is frag or plasma.",
+                token.text,
+                f"{EXAMPLE_GROUP} frag-grenades plasma-grenades grenades=plasma",
+            )
+        grenades = Grenades(token.value)
+    return Unit(tuple(groups), vs, tie_t, tie_save, grenades)
+
+
+def parse_side(text: str, *, enemy_units: int | None = None) -> Side:
+    """Parse a 40K side. ``enemy_units`` bounds ``vs=`` when the other side is known."""
+    side_spec = parse_side_spec(text, example=EXAMPLE_SIDE)
+    return Side(tuple(_parse_unit(unit, n, enemy_units) for n, unit in enumerate(side_spec.units, start=1)))
+
+
+def _save_text(key: str, value: int | None) -> str:
+    return f"{key}-" if value is None else f"{key}{value}+"
+
+
+def format_group(group: Group, unit: Unit | None) -> str:
+    p = group.profile
+    words = [
+        f"WS{p.ws}",
+        f"S{p.s}",
+        f"T{p.t}",
+        f"W{p.w}",
+        f"I{p.i}",
+        f"A{p.a}",
+        f"Ld{p.ld}",
+        _save_text("Sv", p.sv),
+    ]
+    if p.inv is not None:
+        words.append(_save_text("Inv", p.inv))
+    for keyword in sorted(group.keywords, key=_KEYWORD_ORDER.__getitem__):
+        if keyword == POISONED and group.poisoned != 4:
+            words.append(f"poisoned={group.poisoned}+")
+        else:
+            words.append(keyword)
+    words += [f"engaged={group.engaged}", f"supporting={group.supporting}"]
+    if group.strike_with is not None:
+        words.append(f"strike-with={group.strike_with}")
+    if unit is not None:
+        words.append(f"vs={unit.vs}")
+        if unit.tie_t is not None:
+            words.append(f"tie-t={unit.tie_t}")
+        if unit.tie_save is not None:
+            words.append("tie-save=-" if unit.tie_save == NO_ARMOUR else f"tie-save={unit.tie_save}+")
+        if unit.grenades is not None:
+            words.append(f"grenades={unit.grenades.value}")
+    return f"{group.count}x {group.name}: " + " ".join(words)
+
+
+def format_side(side: Side) -> str:
+    """Canonical text: every default written out, so it re-parses to the same side."""
+    return " | ".join(
+        " ; ".join(format_group(group, unit if index == 0 else None) for index, group in enumerate(unit.groups))
+        for unit in side.units
+    )

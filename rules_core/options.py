@@ -1,0 +1,132 @@
+"""Game options, declared once and validated in one place.
+
+Each game declares its options as :class:`OptionSpec` (name, type, default,
+choices, range, help). The Python keyword (``charge_distance``), the CLI flag
+(``--charge-distance``) and the slash-command option are the same words; the
+CLI and the bot are generated from these declarations.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rules_core.errors import OptionError
+
+OptionValue = bool | int | float | str | None
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+class OptionType(StrEnum):
+    BOOL = "bool"
+    INT = "int"
+    FLOAT = "float"
+    CHOICE = "choice"
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    name: str
+    type: OptionType
+    default: OptionValue
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+    example: str = ""
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    def describe_range(self) -> str:
+        if self.type is OptionType.CHOICE:
+            return " | ".join(self.choices)
+        if self.type is OptionType.BOOL:
+            return "on or off"
+        low = "" if self.minimum is None else f"{self.minimum:g}"
+        high = "" if self.maximum is None else f"{self.maximum:g}"
+        return f"{low} to {high}".strip()
+
+    def convert(self, value: object) -> OptionValue:
+        """Check and convert one value; raise :class:`OptionError` naming the option."""
+        example = self.example or f"{self.flag} {self.default}"
+        if value is None:
+            if self.default is None:
+                return None
+            raise OptionError(
+                f"The option {self.name} needs a value ({self.describe_range()}).",
+                token=self.name,
+                example=example,
+            )
+        if self.type is OptionType.BOOL:
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+                return value.strip().lower() in _TRUE
+            raise OptionError(
+                f"The option {self.name} is on or off (true/false), not {value!r}.",
+                token=self.name,
+                example=example,
+            )
+        if self.type is OptionType.CHOICE:
+            text = str(value).strip().lower().replace("-", "_")
+            for choice in self.choices:
+                if text == choice.replace("-", "_"):
+                    return choice
+            raise OptionError(
+                f"The option {self.name} is one of {', '.join(self.choices)}, not {value!r}.",
+                token=self.name,
+                example=example,
+            )
+        number: float
+        try:
+            if isinstance(value, bool):
+                raise ValueError
+            number = float(value) if isinstance(value, int | float | str) else float("nan")
+        except ValueError:
+            number = float("nan")
+        if not math.isfinite(number):
+            raise OptionError(
+                f"The option {self.name} is a number ({self.describe_range()}), not {value!r}.",
+                token=self.name,
+                example=example,
+            )
+        if self.type is OptionType.INT:
+            if number != int(number):
+                raise OptionError(
+                    f"The option {self.name} is a whole number, not {value!r}.",
+                    token=self.name,
+                    example=example,
+                )
+            number = int(number)
+        if (self.minimum is not None and number < self.minimum) or (self.maximum is not None and number > self.maximum):
+            raise OptionError(
+                f"The option {self.name} must be {self.describe_range()}, not {value!r}.",
+                token=self.name,
+                example=example,
+            )
+        return int(number) if self.type is OptionType.INT else float(number)
+
+
+def validate_options(specs: tuple[OptionSpec, ...], given: Mapping[str, object]) -> dict[str, OptionValue]:
+    """Every declared option with its checked value, defaults filled in, in declaration order."""
+    by_name = {spec.name: spec for spec in specs}
+    normalised: dict[str, object] = {}
+    for raw_name, value in given.items():
+        name = raw_name.replace("-", "_")
+        if name not in by_name:
+            known = ", ".join(spec.name for spec in specs) or "none"
+            raise OptionError(
+                f"Unknown option '{raw_name}'. This game's options: {known}.",
+                token=raw_name,
+                example=specs[0].example if specs else None,
+            )
+        normalised[name] = value
+    return {
+        spec.name: spec.convert(normalised[spec.name]) if spec.name in normalised else spec.default for spec in specs
+    }
