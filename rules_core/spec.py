@@ -136,7 +136,7 @@ def _parse_group(text: str, *, example: str) -> GroupSpec:
         count = int(count_text)
         if count < 1:
             raise SpecError(
-                f"'{name}' has a model count of {count}; a group needs at least one model.",
+                f"'{count_text}x {name}' has a model count of {count}; a group needs at least one model.",
                 token=f"{count_text}x",
                 example=example,
             )
@@ -156,6 +156,13 @@ def parse_side_spec(text: str, *, example: str) -> SideSpec:
         )
     if not text.strip():
         raise SpecError("The side is empty: give at least one unit.", token="", example=example)
+    if text.strip().startswith("@"):
+        raise SpecError(
+            f"'{text.strip()[:40]}' is a saved roster reference, and saved rosters are not available in this version "
+            "yet: write the units out.",
+            token=text.strip()[:40],
+            example=example,
+        )
     unit_texts = text.split("|")
     if len(unit_texts) > MAX_UNITS_PER_SIDE:
         raise LimitError(

@@ -79,8 +79,9 @@ def test_both_grenades_use_plasma_when_striking_first_and_frag_otherwise() -> No
 
 def test_highest_initiative_strikes_first_and_casualties_cannot_strike_back() -> None:
     # The Eldar (I5) kill 2 of 3 Orks (I2) first; only 1 Ork strikes back.
-    faces = [3, 3, 3, 2, 2, 2] + [1, 1]  # 3 hits (WS4 v WS4 needs 4: 3,3,3 miss!)
-    faces = [4, 4, 1, 6, 6] + [1]  # 3 attacks: 2 hit; 2 wound (S3 v T4 needs 5+); no save (Sv-): 2 dead; 1 Ork left
+    faces = [4, 4, 1]  # 3 attacks (WS4 v WS4 needs 4+): 2 hit
+    faces += [6, 6]  # both wound (S3 v T4 needs 5+); Sv-: 2 Orks dead
+    faces += [1]  # the one Ork left strikes back and misses
     faces += [1, 1]  # the Orks lost and hold their ground
     report = run("3x Eldar: WS4 S3 T3 W1 I5 A1 Ld8 Sv5+", "3x Ork: WS4 S3 T4 W1 I2 A1 Ld7 Sv-", faces, round=2)
     ork_strike = rolls(report, "to hit")[1]
@@ -105,11 +106,10 @@ def test_strike_order_is_stated_in_the_report() -> None:
 
 def test_multi_wound_models_absorb_wounds_one_model_at_a_time() -> None:
     # 3 unsaved wounds on W2 Nobs: one dies, one is wounded.
-    faces = [4, 4, 4, 4, 4, 4, 1, 1, 1]  # 3 hits, 3 wounds, 3 failed saves
-    faces += [1, 1, 1]  # the 2 surviving Nobs (one wounded) strike back: A1... 3 models? no: 2 Nobs left, A1 each
-    report = run(
-        "3x Marine: WS4 S4 T4 W1 I5 A1 Ld8 Sv3+", "3x Nob: WS4 S4 T4 W2 I2 A1 Ld7 Sv6+", faces[:-1] + [1, 1], round=2
-    )
+    faces = [4, 4, 4] + [4, 4, 4] + [1, 1, 1]  # 3 hits, 3 wounds, 3 failed saves
+    faces += [1, 1]  # the 2 surviving Nobs (one of them wounded) strike back and miss
+    faces += [1, 1]  # the Nobs lost 3-0 and hold
+    report = run("3x Marine: WS4 S4 T4 W1 I5 A1 Ld8 Sv3+", "3x Nob: WS4 S4 T4 W2 I2 A1 Ld7 Sv6+", faces, round=2)
     (wounds,) = events(report, "wounds")
     assert wounds.get("inflicted") == 3
     assert report.result.defender.lost == 1
@@ -118,14 +118,15 @@ def test_multi_wound_models_absorb_wounds_one_model_at_a_time() -> None:
 
 
 def test_a_wounded_model_takes_the_next_wound_first() -> None:
-    # Step 1 (I5): 1 wound on a W2 Nob. Step 2 (I4): 1 more wound: it goes to the wounded Nob, which dies.
-    faces = [4, 4, 1]  # Eldar I5: hit, wound (S4 v T4), save fails
-    faces += [4, 4, 1]  # Marine I4: the same
-    faces += [1, 1]  # the Nob left strikes back: 1 attack? 2 Nobs, 1 dead: 1 Nob, A1 -> 1 die; then Leadership
+    # Step 1 (I5): 1 wound on a W2 Nob. Step 2 (I4): 1 more wound goes to the same Nob, which dies.
+    faces = [4, 4, 1]  # Eldar at I5: hit, wound (S4 v T4), the 6+ save fails
+    faces += [4, 4, 1]  # Marine at I4: the same
+    faces += [1]  # the one Nob left strikes back (A1) and misses
+    faces += [1, 1]  # Leadership: holds
     report = run(
         "1x Eldar: WS4 S4 T4 W1 I5 A1 Ld8 Sv5+ | 1x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+",
         "2x Nob: WS4 S4 T4 W2 I2 A1 Ld7 Sv6+",
-        faces[:-1] + [1, 1],
+        faces,
         round=2,
     )
     assert report.result.defender.lost == 1
@@ -243,12 +244,12 @@ def test_duplicate_unit_names_are_numbered() -> None:
 def test_every_losing_unit_tests_and_winners_sweep_only_when_all_their_foes_fall_back() -> None:
     attacker = "2x Marine: WS4 S4 T4 W1 I5 A2 Ld8 Sv3+ | 2x Scout: WS4 S4 T4 W1 I5 A1 Ld8 Sv3+ vs=2"
     defender = "3x Boy: WS4 S3 T4 W1 I1 A0 Ld7 Sv- | 3x Grot: WS2 S2 T2 W1 I1 A0 Ld5 Sv- vs=2"
-    faces = [4, 4, 4, 4] + [4, 4, 4, 4]  # Marines: 4 hits, 4 wounds (S4 v T4 4+), no save: 3 Boys dead
+    faces = [4, 4, 4, 4] + [4, 4, 4, 4]  # Marines: 4 hits, 4 wounds (S4 v T4), no save: all 3 Boys dead
     faces += [3, 3] + [2, 2]  # Scouts: 2 hits (WS4 v WS2 3+), 2 wounds (S4 v T2 2+): 2 Grots dead
-    faces += [6, 6, 1, 1]  # the Grots (the only losing unit left) fail Leadership, fall back 2"
+    faces += [6, 6, 1, 1]  # the Grots (the only losing unit left) fail Leadership and fall back 2"
     faces += [1, 2]  # the Scouts' sweeping advance roll of 3 beats 2
-    faces += [2]  # one automatic hit (A1, the second Scout? 2 Scouts x A1 = 2 hits) ...
-    report = run(attacker, defender, faces[:-1] + [2, 2], round=2)
+    faces += [2, 2]  # 2 Scouts x A1 hit automatically and wound on 2+: the last Grot dies
+    report = run(attacker, defender, faces, round=2)
     assert [m["unit"] for m in report.result.defender.extra["morale"]] == ["Grot"]
     assert titles(report).count("Sweeping advance: Scout") == 1
     assert report.result.outcome == "destroyed"

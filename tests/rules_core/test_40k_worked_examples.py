@@ -72,7 +72,7 @@ def test_example_4_through_a_resolution() -> None:
 
 def test_example_5_power_fist_doubles_strength_ignores_armour_and_strikes_at_initiative_1() -> None:
     report = run(f"1x Sergeant: {MARINE} power-fist", f"1x Marine: {MARINE}", [1, 4, 2], round=2)
-    marine_hit, fist_hit = rolls(report, "to hit")
+    marine_hit, _fist_hit = rolls(report, "to hit")
     assert marine_hit.dice == (1,)  # the defending Marine strikes first at I4
     (wound,) = rolls(report, "to wound")
     assert wound.purpose.startswith("to wound (S8 vs T4)")

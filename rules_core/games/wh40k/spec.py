@@ -85,6 +85,7 @@ UNIT_SETTINGS = ("vs", "tie-t", "tie-save", "grenades")
 
 _SAVE = re.compile(r"^([2-6])\+$")
 _NUMBER = re.compile(r"^\d{1,3}$")
+_LOWER_STAT = re.compile(r"^([a-z]{1,3})(\d.*)$")
 
 
 class Grenades(StrEnum):
@@ -238,6 +239,14 @@ def _parse_group(spec: GroupSpec) -> tuple[Group, dict[str, Token]]:
                     "Vehicles in assault are not supported yet: give only models with a profile (WS S T W I A Ld Sv).",
                     token=token.text,
                     example=EXAMPLE_GROUP,
+                )
+            lower_stat = _LOWER_STAT.match(token.key)
+            if lower_stat is not None and _suggest(lower_stat.group(1), (*STATS, "Sv", "Inv")):
+                key = _suggest(lower_stat.group(1), (*STATS, "Sv", "Inv")).split("'")[1]
+                raise _error(
+                    f"'{token.text}' on '{spec.name}': stats are written with capitals, "
+                    f"like {key}{lower_stat.group(2)}. Did you mean '{key}'?",
+                    token.text,
                 )
             if token.key not in KEYWORDS:
                 hint = _suggest(token.key, KEYWORDS)
