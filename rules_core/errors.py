@@ -13,9 +13,11 @@ class RefereeError(Exception):
     """Base class of every error the referee raises on bad input."""
 
     def __init__(self, message: str, *, token: str | None = None, example: str | None = None) -> None:
-        self.message = message
-        self.token = token
-        self.example = example
+        # Messages quote what the user typed, which may hold newlines: fold all white space so that an
+        # error is always one line.
+        self.message = " ".join(message.split())
+        self.token = None if token is None else " ".join(token.split())
+        self.example = None if example is None else " ".join(example.split())
         super().__init__(self.one_line())
 
     def one_line(self) -> str:
