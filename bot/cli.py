@@ -147,17 +147,19 @@ def help_command(game: str | None) -> None:
     console.print(
         "\n[bold]Spec shape[/bold]: units separated by '|', groups of a unit by ';', each group '[N x] name: tokens'."
     )
-    tokens = Table("token", "kind", "meaning", "example", title="Tokens", title_justify="left")
+    console.print("\n[bold]Tokens[/bold]")
     for token in chosen.tokens:
-        tokens.add_row(token.token, token.kind, token.help, token.example)
-    console.print(tokens)
-    options = Table("flag", "values", "default", "meaning", title="Options", title_justify="left")
+        console.print(f"  [cyan]{token.token}[/cyan] ({token.kind}): {token.help}", soft_wrap=True)
+        if token.example:
+            console.print(f"      e.g. {token.example}", soft_wrap=True)
+    console.print("\n[bold]Options[/bold]")
     for spec in chosen.options:
-        options.add_row(spec.flag, spec.describe_range(), str(spec.default), spec.help)
-    options.add_row("--seed", "0 to 2^53-1", "fresh", "Replay a resolution exactly.")
-    options.add_row("--json", "flag", "off", "Print the report as JSON.")
-    console.print(options)
-    console.print(f"\n[bold]Example[/bold]\n  {example_command(chosen)}")
+        console.print(
+            f"  [cyan]{spec.flag}[/cyan] ({spec.describe_range()}; default {spec.default}): {spec.help}", soft_wrap=True
+        )
+    console.print("  [cyan]--seed N[/cyan]: replay a resolution exactly (default: a fresh seed).", soft_wrap=True)
+    console.print("  [cyan]--json[/cyan]: print the report as JSON.", soft_wrap=True)
+    console.print(f"\n[bold]Example[/bold]\n  {example_command(chosen)}", soft_wrap=True)
     console.print(f"\nEvery rule decision is written down in {chosen.docs_page}.")
 
 
