@@ -33,9 +33,11 @@ class FrozenMap(Mapping[str, Json]):
     __slots__ = ("_items",)
 
     def __init__(self, items: Mapping[str, Json] | None = None, /, **kwargs: Json) -> None:
-        merged = dict(items or {})
-        merged.update(kwargs)
-        self._items: dict[str, Json] = {str(key): freeze(value) for key, value in merged.items()}
+        self._items: dict[str, Json] = {}
+        for source in (items, kwargs):
+            if source:
+                for key, value in source.items():
+                    self._items[str(key)] = value if type(value) in _SCALARS else freeze(value)
 
     def __getitem__(self, key: str) -> Json:
         return self._items[key]
@@ -53,14 +55,21 @@ class FrozenMap(Mapping[str, Json]):
         return f"FrozenMap({self._items!r})"
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def freeze(value: Json) -> Json:
     """Turn JSON-like data (dicts, lists) into immutable, hashable equivalents."""
+    if type(value) in _SCALARS:  # the common case, without the costly ABC checks below
+        return value
     if isinstance(value, FrozenMap):
         return value
     if isinstance(value, Mapping):
         return FrozenMap(value)
     if isinstance(value, list | tuple):
         return tuple(freeze(item) for item in value)
+    if isinstance(value, StrEnum):
+        return value.value
     if value is None or isinstance(value, str | int | float | bool):
         return value
     raise TypeError(f"not JSON data: {value!r}")
@@ -68,6 +77,8 @@ def freeze(value: Json) -> Json:
 
 def thaw(value: Json) -> Json:
     """The plain-JSON form of frozen data (dicts and lists)."""
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, StrEnum):
         return value.value
     if isinstance(value, Mapping):
@@ -175,7 +186,7 @@ class Event:
 
 
 def event(kind: str, **fields: Json) -> Event:
-    return Event(kind, FrozenMap({k: thaw(v) for k, v in fields.items()}))
+    return Event(kind, FrozenMap(fields))
 
 
 @dataclass(frozen=True, slots=True)

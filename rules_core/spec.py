@@ -10,9 +10,11 @@ any expensive work, so no input can make the parser hang.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NoReturn
 
 from rules_core.errors import LimitError, SpecError
 
@@ -66,21 +68,36 @@ class SideSpec:
 
 def classify_token(text: str, *, example: str) -> Token:
     """Classify one whitespace-free token, or raise :class:`SpecError` naming it."""
+    token = _classify_cached(text)
+    if token is None:
+        _raise_unreadable(text, example)
+    return token
+
+
+@functools.lru_cache(maxsize=4096)
+def _classify_cached(text: str) -> Token | None:
+    # Specs repeat a small vocabulary (WS4, Sv3+, power-fist...): classification is pure, so cache it.
     if "=" in text:
         match = _SETTING.match(text)
         if match is None:
-            raise SpecError(
-                f"Cannot read the setting '{text}': settings are written key=value, "
-                "with a lower-case key and no spaces around '='.",
-                token=text,
-                example=example,
-            )
+            return None
         return Token(text, TokenKind.SETTING, match.group(1), match.group(2))
     match = _STAT.match(text)
     if match is not None:
         return Token(text, TokenKind.STAT, match.group(1), match.group(2))
     if _KEYWORD.match(text):
         return Token(text, TokenKind.KEYWORD, text)
+    return None
+
+
+def _raise_unreadable(text: str, example: str) -> NoReturn:
+    if "=" in text:
+        raise SpecError(
+            f"Cannot read the setting '{text}': settings are written key=value, "
+            "with a lower-case key and no spaces around '='.",
+            token=text,
+            example=example,
+        )
     raise SpecError(
         f"Cannot read the token '{text}': write stats as KEYvalue (WS4, Sv3+), "
         "settings as key=value (engaged=3) and keywords in kebab-case (power-fist).",

@@ -84,7 +84,7 @@ class Outcome(StrEnum):
 
 
 class GroupState:
-    __slots__ = ("full_wounds", "group", "roles", "unit", "wounds")
+    __slots__ = ("alive_by_role", "full_wounds", "group", "roles", "unit", "wounds")
 
     def __init__(self, group: Group, unit: UnitState) -> None:
         self.group = group
@@ -94,11 +94,21 @@ class GroupState:
         self.roles = (
             [Role.ENGAGED] * group.engaged + [Role.SUPPORTING] * group.supporting + [Role.OUT] * group.out_of_fight
         )
+        self.alive_by_role = [group.engaged, group.supporting, group.out_of_fight]
 
     def alive(self, role: Role | None = None) -> int:
         if role is None:
-            return sum(1 for w in self.wounds if w > 0)
-        return sum(1 for w, r in zip(self.wounds, self.roles, strict=True) if w > 0 and r is role)
+            return self.alive_by_role[0] + self.alive_by_role[1] + self.alive_by_role[2]
+        return self.alive_by_role[role]
+
+    def wound(self, index: int, amount: int) -> bool:
+        """Take ``amount`` wounds on model ``index`` (at most what it has left); True when it dies."""
+        left = self.wounds[index]
+        self.wounds[index] = max(left - amount, 0)
+        if left > 0 and self.wounds[index] == 0:
+            self.alive_by_role[self.roles[index]] -= 1
+            return True
+        return False
 
 
 class UnitState:
@@ -837,7 +847,7 @@ class Assault:
             if self.options.get("perils") and test[0] == test[1] and test[0] in (1, 6):
                 self.perils(pool, rolls, events)
             if passed:
-                group_state.wounds[index] = 0
+                group_state.wound(index, group_state.wounds[index])
                 target = group_state.unit
                 events.append(
                     event(
@@ -868,8 +878,7 @@ class Assault:
                 return
         for index, (wounds, role) in enumerate(zip(psyker.wounds, psyker.roles, strict=True)):
             if wounds > 0 and role is Role.ENGAGED:
-                psyker.wounds[index] -= 1
-                if psyker.wounds[index] == 0:
+                if psyker.wound(index, 1):
                     events.append(event("casualty", side=pool.unit.side.value, unit=pool.unit.label, models=1))
                 return
 
@@ -1134,41 +1143,45 @@ def allocate(
     """
     inflicted = killed = 0
     wounded_here: dict[tuple[int, int], tuple[GroupState, int]] = {}
-    candidates = []
+    # Sort once by everything but "already wounded" (the rule first: the save that was used; then the
+    # owner's choices). Only the model a batch stops on is left partly wounded, so the wounded are few and
+    # are tracked apart; each pick is the better of the first unwounded model and the best wounded one.
+    order: list[tuple[tuple[int, int, int, int, int], GroupState, int]] = []
+    wounded: list[tuple[tuple[int, int, int, int, int], GroupState, int]] = []
     for group_index, g in enumerate(target.groups):
         group = g.group
         priority = 0 if DIES_FIRST in group.keywords else 2 if DIES_LAST in group.keywords else 1
+        mismatch = 0 if group.profile.save_type == save_type else 1
         for index, role in enumerate(g.roles):
-            if role is not Role.OUT:
-                candidates.append((g, index, group_index, priority))
-    while wounds > 0:
-        best = None
-        best_key: tuple[int, ...] | None = None
-        for g, index, group_index, priority in candidates:
             left = g.wounds[index]
-            if left <= 0:
+            if role is Role.OUT or left <= 0:
                 continue
-            # The rule first (models with the save that was used), then the owner's choices.
-            key = (
-                0 if g.group.profile.save_type == save_type else 1,
-                priority,
-                0 if left < g.full_wounds else 1,
-                int(g.roles[index] is Role.ENGAGED),
-                -g.group.count,
-                group_index,
-            )
-            if best_key is None or key < best_key:
-                best_key, best = key, (g, index)
-        if best is None:
+            entry = ((mismatch, priority, int(role is Role.ENGAGED), -group.count, group_index), g, index)
+            (wounded if left < g.full_wounds else order).append(entry)
+    order.sort(key=lambda entry: entry[0])
+    position = 0
+    while wounds > 0:
+        wounded = [entry for entry in wounded if entry[1].wounds[entry[2]] > 0]
+        while position < len(order) and order[position][1].wounds[order[position][2]] <= 0:
+            position += 1
+        choices = wounded[:]
+        if position < len(order):
+            choices.append(order[position])
+        if not choices:
             break
-        g, index = best
+        # Among equal rule-and-choice ranks a wounded model goes first.
+        best = min(
+            choices, key=lambda entry: (entry[0][:2], entry[1].wounds[entry[2]] == entry[1].full_wounds, entry[0][2:])
+        )
+        _, g, index = best
         taken = min(wounds, g.wounds[index])
-        g.wounds[index] -= taken
         wounds -= taken
         inflicted += taken
         wounded_here[(id(g), index)] = (g, index)
-        if g.wounds[index] == 0:
+        if g.wound(index, taken):
             killed += 1
+        elif best not in wounded:
+            wounded.append(best)
     survivors = [(g, index) for g, index in wounded_here.values() if g.wounds[index] > 0]
     return inflicted, killed, wounds, survivors
 
