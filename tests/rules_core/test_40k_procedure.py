@@ -344,3 +344,40 @@ def test_charge_facts_in_a_later_round_are_an_error() -> None:
 def test_difficult_terrain_needs_a_distance() -> None:
     with pytest.raises(OptionError, match="charge_distance"):
         run(f"1x Marine: {MARINE}", f"1x Marine: {MARINE}", [], difficult_terrain=True)
+
+
+def test_a_sweep_with_rending_rolls_only_to_find_the_sixes() -> None:
+    attacker = "2x Genestealer: WS6 S4 T4 W1 I6 A1 Ld10 Sv5+ rending"
+    defender = "5x Guardsman: WS3 S3 T3 W1 I1 A0 Ld7 Sv5+"
+    faces = [3, 3] + [3, 3] + [1, 1]  # 2 hits (WS6 v WS3), 2 wounds (S4 v T3), saves fail: 2 dead
+    faces += [6, 6, 2, 2]  # Leadership 12 fails; fall back 4"
+    faces += [3, 3]  # sweep roll 6 > 4
+    faces += [6, 1]  # rending check: one 6 (automatic wound, no armour save), one plain automatic hit
+    faces += [3]  # the plain hit wounds on 3+
+    faces += [1]  # its armour save fails (the rending wound has no save: Sv5+ only)
+    report = run(attacker, defender, faces, round=2)
+    (check,) = rolls(report, "rending check")
+    assert check.successes == 1
+    assert report.result.defender.lost == 4
+
+
+def test_some_units_hold_while_others_fall_back() -> None:
+    attacker = "4x Marine: WS4 S4 T4 W1 I5 A1 Ld8 Sv3+ | 2x Scout: WS4 S4 T4 W1 I5 A1 Ld8 Sv3+ vs=2"
+    defender = "3x Boy: WS4 S3 T4 W1 I1 A0 Ld7 Sv- | 3x Grot: WS2 S2 T2 W1 I1 A0 Ld5 Sv- vs=2"
+    faces = [4, 4, 1, 1] + [4, 4]  # Marines: 2 hits, 2 wounds: 2 Boys dead
+    faces += [1, 1]  # Scouts miss
+    faces += [1, 1] + [6, 6, 3, 3]  # the Boys hold; the Grots fail and fall back 6"
+    faces += [1, 1]  # the Scouts (all their foes fled) roll to sweep: 2 is not more than 6
+    report = run(attacker, defender, faces, round=2)
+    assert report.result.outcome == "some_fell_back"
+    # The Marines' foes held: no sweep and no consolidation for them; they pile in and fight on.
+    assert [r.purpose for r in rolls(report, "sweeping advance")] == ["sweeping advance (Scout)"]
+    assert [e.get("unit") for e in events(report, "consolidate")] == ["Scout"]
+    assert {e.get("unit") for e in events(report, "pile_in")} == {"Marine", "Boy"}
+
+
+def test_jump_packs_fall_back_3d6() -> None:
+    report = run(
+        *LOSE[:1], "5x Raptor: WS3 S3 T3 W1 I1 A1 Ld2 Sv- jump-pack", [*LOSE_FACES, 6, 6, 1, 1, 1, 1, 1], round=2
+    )
+    assert len(rolls(report, "fall back")[0].dice) == 3
