@@ -15,6 +15,7 @@ from rules_core import get_game, resolve
 
 ATTACKER = "10x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ frag-grenades"
 DEFENDER = "12x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"
+ASSAULT = ("assault", "40k", "--attacker", ATTACKER, "--defender", DEFENDER)
 
 
 def referee(*args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -26,12 +27,7 @@ def referee(*args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, s
 
 def test_json_output_is_the_report_and_byte_identical_for_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
     args = (
-        "assault",
-        "40k",
-        "--attacker",
-        ATTACKER,
-        "--defender",
-        DEFENDER,
+        *ASSAULT,
         "--charge-distance",
         "4",
         "--defender-in-cover",
@@ -49,9 +45,7 @@ def test_json_output_is_the_report_and_byte_identical_for_a_seed(capsys: pytest.
 
 
 def test_text_output_shows_the_summary_then_every_step(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = referee(
-        "assault", "40k", "--attacker", ATTACKER, "--defender", DEFENDER, "--seed", "3", capsys=capsys
-    )
+    code, out, _ = referee(*ASSAULT, "--seed", "3", capsys=capsys)
     assert code == 0
     report = resolve("40k", ATTACKER, DEFENDER, seed=3)
     assert out.index("seed 3") < out.index("Charge")
@@ -62,12 +56,7 @@ def test_text_output_shows_the_summary_then_every_step(capsys: pytest.CaptureFix
 
 def test_a_charge_from_too_far_reports_no_charge(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = referee(
-        "assault",
-        "40k",
-        "--attacker",
-        ATTACKER,
-        "--defender",
-        DEFENDER,
+        *ASSAULT,
         "--charge-distance",
         "9",
         "--json",
