@@ -30,7 +30,9 @@ def new_seed() -> int:
 
 @runtime_checkable
 class DiceSource(Protocol):
-    """What a resolver needs from dice: D6 faces, and a check at the end."""
+    """What a resolver needs from dice: D6 faces, the seed to report, and a check at the end."""
+
+    seed: int
 
     def d6(self, count: int) -> list[int]:
         """Roll ``count`` six-sided dice."""

@@ -50,31 +50,17 @@ def test_plasma_grenades_put_everyone_in_initiative_order() -> None:
     assert events(report, "cover")[0].get("grenades") == "plasma"
 
 
-def test_both_grenades_use_plasma_when_striking_first_and_frag_otherwise() -> None:
-    quick = run(
-        f"5x Banshee: {MARINE} frag-grenades plasma-grenades",
-        ORKS_IN_COVER,
-        [1] * 12,
-        charge_distance=3,
-        defender_in_cover=True,
-    )
-    assert events(quick, "cover")[0].get("grenades") == "plasma"
-    slow = run(
-        "5x Slow: WS4 S4 T4 W1 I1 A1 Ld8 Sv3+ frag-grenades plasma-grenades",
-        ORKS_IN_COVER,
-        [1] * 12,
-        charge_distance=3,
-        defender_in_cover=True,
-    )
-    assert events(slow, "cover")[0].get("grenades") == "frag"
-    chosen = run(
-        "5x Slow: WS4 S4 T4 W1 I1 A1 Ld8 Sv3+ frag-grenades plasma-grenades grenades=plasma",
-        ORKS_IN_COVER,
-        [1] * 12,
-        charge_distance=3,
-        defender_in_cover=True,
-    )
-    assert events(chosen, "cover")[0].get("grenades") == "plasma"
+@pytest.mark.parametrize(
+    ("attacker", "used"),
+    [
+        (f"5x Banshee: {MARINE} frag-grenades plasma-grenades", "plasma"),  # I4 strikes before the Orks' I2
+        ("5x Slow: WS4 S4 T4 W1 I1 A1 Ld8 Sv3+ frag-grenades plasma-grenades", "frag"),  # I1 would not
+        ("5x Slow: WS4 S4 T4 W1 I1 A1 Ld8 Sv3+ frag-grenades plasma-grenades grenades=plasma", "plasma"),  # chosen
+    ],
+)
+def test_both_grenades_use_plasma_when_striking_first_and_frag_otherwise(attacker: str, used: str) -> None:
+    report = run(attacker, ORKS_IN_COVER, [1] * 12, charge_distance=3, defender_in_cover=True)
+    assert events(report, "cover")[0].get("grenades") == used
 
 
 def test_highest_initiative_strikes_first_and_casualties_cannot_strike_back() -> None:
@@ -381,3 +367,14 @@ def test_jump_packs_fall_back_3d6() -> None:
         *LOSE[:1], "5x Raptor: WS3 S3 T3 W1 I1 A1 Ld2 Sv- jump-pack", [*LOSE_FACES, 6, 6, 1, 1, 1, 1, 1], round=2
     )
     assert len(rolls(report, "fall back")[0].dice) == 3
+
+
+def test_a_sweeping_group_with_no_attacks_does_not_strike() -> None:
+    attacker = "2x Marine: WS4 S4 T4 W1 I5 A1 Ld8 Sv3+ ; 1x Servitor: WS1 S3 T3 W1 I1 A0 Ld8 Sv4+ dies-last"
+    faces = [*LOSE_FACES, 6, 6, 1, 1]  # the Guardsmen fail Leadership and fall back 2"
+    faces += [3, 3]  # the sweep roll 6 beats 2
+    faces += [3, 3]  # the Marines' 2 automatic hits wound on 3+; the Servitor (A0) makes no attack
+    report = run(attacker, LOSE[1], faces, round=2)
+    sweep_steps = [t for t in titles(report) if t.startswith("Sweeping advance:") and "→" in t]
+    assert sweep_steps == ["Sweeping advance: Marine ×2 → Guardsman"]
+    assert not events(report, "no_target")

@@ -395,12 +395,12 @@ class Assault:
         target: Target,
         *,
         combine: Combine = Combine.SUM,
-        count: int = 2,
-        auto_pass: bool = False,
+        double_one_passes: bool = False,
     ) -> Roll:
-        faces = self.dice.d6(count)
+        """A 2D6 test read as a total (or the highest die); one success entry for the combined result."""
+        faces = self.dice.d6(2)
         total = sum(faces) if combine is Combine.SUM else max(faces)
-        passed = auto_pass or target.met_by(total)
+        passed = target.met_by(total) or (double_one_passes and faces == [1, 1])
         return Roll(purpose, tuple(faces), target, (passed,), int(passed), (), combine)
 
     def roll_distance(self, purpose: str, count: int) -> Roll:
@@ -710,7 +710,7 @@ class Assault:
             )
         ]
         rolls: list[Roll] = []
-        if snap is None or target.alive_in_zone() == 0 or attacks == 0:
+        if snap is None or target.alive_in_zone() == 0:
             events.append(
                 event(
                     "no_target",
@@ -831,19 +831,9 @@ class Assault:
             )
             return
         for group_state, index in survivors[:psykers]:
-            test = self.dice.d6(2)
-            passed = sum(test) <= pool.profile.ld
-            rolls.append(
-                Roll(
-                    "psychic test (force weapon)",
-                    tuple(test),
-                    Target(Op.AT_MOST, pool.profile.ld),
-                    (passed,),
-                    int(passed),
-                    (),
-                    Combine.SUM,
-                )
-            )
+            roll = self.roll_2d6_test("psychic test (force weapon)", Target(Op.AT_MOST, pool.profile.ld))
+            rolls.append(roll)
+            test, passed = roll.dice, bool(roll.successes)
             if self.options.get("perils") and test[0] == test[1] and test[0] in (1, 6):
                 self.perils(pool, rolls, events)
             if passed:
@@ -867,6 +857,7 @@ class Assault:
         events.append(
             event(
                 "perils",
+                side=pool.unit.side.value,
                 unit=pool.unit.label,
                 note="Perils of the Warp: the psyker takes a wound (invulnerable saves only).",
             )
@@ -927,19 +918,9 @@ class Assault:
             ld = state.highest_leadership()
             modifier = max(margin, 0) if per_wound else 0
             target = Target(Op.AT_MOST, ld - modifier)
-            faces = self.dice.d6(2)
-            passed = target.met_by(sum(faces)) or (double_one and faces == [1, 1])
-            rolls.append(
-                Roll(
-                    f"Leadership ({state.label})",
-                    tuple(faces),
-                    target,
-                    (passed,),
-                    int(passed),
-                    (),
-                    Combine.SUM,
-                )
-            )
+            roll = self.roll_2d6_test(f"Leadership ({state.label})", target, double_one_passes=double_one)
+            rolls.append(roll)
+            faces, passed = list(roll.dice), bool(roll.successes)
             self.tally[losing].morale.append(
                 {"unit": state.label, "dice": list(faces), "target": target.value, "passed": passed}
             )
@@ -1028,6 +1009,8 @@ class Assault:
                 if not models or not victim.alive():
                     continue
                 profile = engaged_profile(group_state.group, charged=False, sweep=True)
+                if not profile.attacks:
+                    continue
                 pool = Pool(state, group_state, Role.ENGAGED, victim, profile, (2, 0), "Sweeping advance")
                 self.strike(pool, models, snap, sweep=True)
 
@@ -1101,15 +1084,11 @@ class Assault:
 
         return Report(
             game=GAME_ID,
-            seed=self.dice_seed(),
+            seed=self.dice.seed,
             inputs=self.inputs,
             steps=tuple(self.steps),
             result=Result(outcome, winner, side_result(SideName.ATTACKER), side_result(SideName.DEFENDER)),
         )
-
-    def dice_seed(self) -> int:
-        seed = getattr(self.dice, "seed", 0)
-        return int(seed) if isinstance(seed, int) else 0
 
 
 def _wounds_event(target: UnitState, unsaved: int, inflicted: int, discarded: int) -> Event:
