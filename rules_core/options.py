@@ -26,6 +26,7 @@ class OptionType(StrEnum):
     INT = "int"
     FLOAT = "float"
     CHOICE = "choice"
+    TEXT = "text"  # free text a game parses itself (a supporting formation's spec)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,8 @@ class OptionSpec:
             return " | ".join(self.choices)
         if self.type is OptionType.BOOL:
             return "on or off"
+        if self.type is OptionType.TEXT:
+            return "text"
         low = "" if self.minimum is None else f"{self.minimum:g}"
         high = "" if self.maximum is None else f"{self.maximum:g}"
         return f"{low} to {high}".strip()
@@ -73,6 +76,14 @@ class OptionSpec:
                 token=self.name,
                 example=example,
             )
+        if self.type is OptionType.TEXT:
+            if not isinstance(value, str) or not value.strip():
+                raise OptionError(
+                    f"The option {self.name} is text and cannot be empty, not {value!r}.",
+                    token=self.name,
+                    example=example,
+                )
+            return value
         if self.type is OptionType.CHOICE:
             text = str(value).strip().lower().replace("-", "_")
             for choice in self.choices:

@@ -2,8 +2,9 @@
 
 A side is units separated by ``|``; a unit is groups separated by ``;``; a
 group is ``[N x] name: tokens``. Tokens are ``KEYvalue`` stats (``WS4``,
-``Sv3+``, ``Sv-``), ``key=value`` settings (``engaged=3``) and kebab-case
-keywords (``power-fist``). This module only splits and classifies; what the
+``Sv3+``, ``Sv-``), ``key=value`` settings (``engaged=3``; keys are
+case-insensitive), kebab-case keywords (``power-fist``) and unit types in
+capitals (``INF``, ``WE``). This module only splits and classifies; what the
 tokens mean is each game's business. It also enforces the input limits, before
 any expensive work, so no input can make the parser hang.
 """
@@ -26,7 +27,8 @@ MAX_MODELS_PER_SIDE = 200
 _GROUP = re.compile(r"^\s*(?:(\d+)\s*[x×]\s+)?([^:]*?)\s*:(.*)$", re.DOTALL | re.IGNORECASE)
 _STAT = re.compile(r"^([A-Z][A-Za-z]*)([0-9+\-].*)$")
 _KEYWORD = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
-_SETTING = re.compile(r"^([a-z][a-z0-9]*(?:-[a-z0-9]+)*)=(\S+)$")
+_TYPE_KEYWORD = re.compile(r"^[A-Z]{2,5}$")  # unit types written in capitals: INF, LV, AV, WE
+_SETTING = re.compile(r"^([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)=(\S+)$")
 _NAME = re.compile(r"^[\w][\w '’.()/&+,-]*$")
 
 
@@ -81,11 +83,12 @@ def _classify_cached(text: str) -> Token | None:
         match = _SETTING.match(text)
         if match is None:
             return None
-        return Token(text, TokenKind.SETTING, match.group(1), match.group(2))
+        # Setting keys are case-insensitive (DC=3 and dc=3 are the same setting).
+        return Token(text, TokenKind.SETTING, match.group(1).lower(), match.group(2))
     match = _STAT.match(text)
     if match is not None:
         return Token(text, TokenKind.STAT, match.group(1), match.group(2))
-    if _KEYWORD.match(text):
+    if _KEYWORD.match(text) or _TYPE_KEYWORD.match(text):
         return Token(text, TokenKind.KEYWORD, text)
     return None
 

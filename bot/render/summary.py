@@ -9,6 +9,7 @@ _LOSER_FATE = {
     "fell_back": "fell back",
     "some_fell_back": "partly fell back (some units held)",
     "destroyed": "was destroyed",
+    "broken": "is Broken and must withdraw",
 }
 
 
@@ -20,6 +21,8 @@ def headline(report: Report) -> str:
     if result.winner == "draw":
         if outcome == "both_destroyed":
             return "Draw: both sides were wiped out"
+        if outcome == "tied":
+            return "Draw: still tied after the last round; both sides hold"
         return "Draw: the combat continues next turn"
     loser = "defender" if result.winner == "attacker" else "attacker"
     fate = _LOSER_FATE.get(outcome, outcome.replace("_", " "))
@@ -34,6 +37,12 @@ def tally(report: Report) -> str:
         wounds = side.extra.get("wounds_inflicted")
         if wounds is not None:
             part += f", inflicted {wounds} wound{'s' if wounds != 1 else ''}"
+        for key, word in (("blast_markers", "Blast marker"), ("shock", "Shock")):
+            markers = side.extra.get(key)
+            if markers is not None:
+                part += f", {markers} {word}{'s' if markers != 1 and word != 'Shock' else ''}"
+        if side.extra.get("broken"):
+            part += ", Broken"
         parts.append(part)
     return "; ".join(parts)
 

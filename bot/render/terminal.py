@@ -10,6 +10,8 @@ from rich.text import Text
 from bot.render.summary import headline, roll_text, tally
 from rules_core.report import Report, Roll, Step
 
+_LEADING = frozenset({"strike", "allocation"})
+
 
 def _roll_line(roll: Roll) -> Text:
     need, outcome = roll_text(roll)
@@ -33,14 +35,15 @@ def _roll_line(roll: Roll) -> Text:
 
 def render_step(step: Step) -> RenderableType:
     parts: list[RenderableType] = [Rule(Text(step.title, style="bold"), align="left")]
-    # "strike" events say who attacks with what: they read best before the dice.
-    leading = [ev for ev in step.events if ev.kind == "strike"]
+    # "strike" events say who attacks with what, "allocation" events where the hits fall: they read best
+    # before the dice.
+    leading = [ev for ev in step.events if ev.kind in _LEADING]
     for ev in leading:
         parts.append(Text("  " + str(ev.get("note", "")), style="italic"))
     for roll in step.rolls:
         parts.append(_roll_line(roll))
     for ev in step.events:
-        if ev.kind == "strike":
+        if ev.kind in _LEADING:
             continue
         note = ev.get("note")
         if note:

@@ -45,7 +45,6 @@ from rules_core.report import (
     Json,
     Op,
     Report,
-    Reroll,
     Result,
     Roll,
     SideName,
@@ -55,6 +54,7 @@ from rules_core.report import (
     Winner,
     event,
 )
+from rules_core.rolling import roll_combined_test, roll_each, roll_unchecked
 
 GAME_ID = "40k"
 MAX_CHARGE = 6.0
@@ -377,17 +377,7 @@ class Assault:
     # ----------------------------------------------------------------- dice helpers
 
     def roll_each(self, purpose: str, count: int, need: int, *, reroll_failures: bool = False) -> Roll:
-        faces = self.dice.d6(count)
-        rerolls: list[Reroll] = []
-        if reroll_failures:
-            failed = [index for index, face in enumerate(faces) if face < need]
-            if failed:
-                again = self.dice.d6(len(failed))
-                for index, face in zip(failed, again, strict=True):
-                    rerolls.append(Reroll(index, faces[index], face))
-                    faces[index] = face
-        success = tuple(face >= need for face in faces)
-        return Roll(purpose, tuple(faces), Target(Op.AT_LEAST, need), success, sum(success), tuple(rerolls))
+        return roll_each(self.dice, purpose, count, Target(Op.AT_LEAST, need), reroll_failures=reroll_failures)
 
     def roll_2d6_test(
         self,
@@ -398,14 +388,10 @@ class Assault:
         double_one_passes: bool = False,
     ) -> Roll:
         """A 2D6 test read as a total (or the highest die); one success entry for the combined result."""
-        faces = self.dice.d6(2)
-        total = sum(faces) if combine is Combine.SUM else max(faces)
-        passed = target.met_by(total) or (double_one_passes and faces == [1, 1])
-        return Roll(purpose, tuple(faces), target, (passed,), int(passed), (), combine)
+        return roll_combined_test(self.dice, purpose, target, combine=combine, double_one_passes=double_one_passes)
 
     def roll_distance(self, purpose: str, count: int) -> Roll:
-        faces = self.dice.d6(count)
-        return Roll(purpose, tuple(faces), None, (), 0, (), Combine.SUM)
+        return roll_unchecked(self.dice, purpose, count)
 
     # ----------------------------------------------------------------- procedure
 

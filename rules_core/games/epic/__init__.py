@@ -1,0 +1,122 @@
+"""Epic: Armageddon assaults, A1-A8 (the "EA Rules Revamp" wording of step A4).
+
+Specification: ``shared/rules/epic-armageddon-A4.txt``, gaps filled from
+``shared/rules/REFERENCE.md`` section 001. The procedure is the shared
+formation engine (``rules_core.games.formation``); this module holds Epic's
+rules table and options. User documentation: docs/games/epic.md.
+
+Decisions on unclear or unstated points (each also in docs/games/epic.md):
+
+1. The referee runs A1-A8. A1-A3 (target, charge, counter-charges) happen on the
+   table: players give each group's position (``contact=N`` in base contact,
+   ``ff=N`` within 15cm with a line of fire). A group with neither is all in base
+   contact; the rest of a group given a position is not directly engaged.
+2. A side is one formation: formations drawn in by counter-charges fight as one
+   "for all rules purposes", so ``;`` and ``|`` both separate its groups.
+   Supporting formations are options, one formation per ``|``.
+3. Hits are allocated as for shooting: units in base contact first, then those in
+   range, each in the order the groups are listed (nearest first); no unit takes a
+   second hit before every eligible unit has one; only directly engaged units. A
+   war engine takes up to its remaining damage capacity in each pass.
+4. Macro-weapon hits are allocated apart, after the other hits, from the front
+   again. They deny armour saves and so the reinforced-armour re-roll; cover and
+   invulnerable saves still apply. ``macro-weapon`` covers all of a group's attacks.
+5. Saves: D6 >= Sv; ``reinforced-armour`` re-rolls a failed armour save once;
+   after a failed or denied armour save the unit takes one second save, the better
+   of its cover save (the defending side's infantry only) and ``invulnerable`` (6+).
+6. A unit with FF- within 15cm is directly engaged (it can be hit) but cannot attack.
+7. The immediate outcomes are checked after the combat attacks and again after
+   supporting fire. When the defending formation is destroyed the attacker wins
+   if any of its units survive, and the assault is drawn (both_destroyed) if none
+   does; otherwise, when every directly engaged attacker is destroyed, the
+   defender wins. An immediate win is followed by A7/A8 like a won result roll.
+8. The result roll is 2D6 keeping the highest die (the text); ``result_dice=sum``
+   adds them (the published rulebook).
+9. Modifiers: kills include supporting fire and earlier rounds; units remaining
+   count the whole formation (never the supporting formations); "more than twice"
+   is strictly more than 2x; Blast markers are the ones given (none are placed
+   during the assault) and a Broken formation counts as many as its units; each
+   surviving directly engaged Inspiring unit, and each Inspiring unit of a
+   supporting formation able to fire, adds +1.
+10. The loser's extra hits take no save of any kind and fall on the whole losing
+    formation: base contact first, then in range, then the rest; hits beyond the
+    last unit are lost.
+11. A tie starts a new round with the survivors in the positions they had
+    (counter-charges are moves the referee cannot see), up to ``max_rounds``
+    (default 5). Still tied: a draw; neither side withdraws, and each side not
+    already Broken gains a Blast marker per unit lost (Broken if that reaches its
+    units).
+12. The loser is Broken and withdraws, or is destroyed if it was Broken already;
+    a Broken formation is reported with Blast markers equal to its units left.
+    Each of the losing side's supporting formations gains 1 Blast marker.
+13. The winner gains 1 Blast marker per unit it lost unless it was Broken before
+    the assault; with Blast markers >= its units it is Broken but does not withdraw.
+14. War engines (``WE DC=N``): each unsaved hit removes one damage capacity; 0 is
+    destroyed. For the result, Blast markers and breaking a war engine counts as
+    units equal to its remaining DC and each DC it lost counts as a unit killed;
+    the result's ``lost``/``remaining`` count it as one unit.
+15. ``extra-attacks=N`` adds N dice to every attack of the unit, in contact, in
+    range and in supporting fire.
+16. Withdrawal (two moves, ignoring zones of control; units ending within 15cm
+    of an enemy are destroyed), consolidation (5cm, not into a zone of control)
+    and rallying are instructions, not resolved.
+17. No first-strike special (it is not in the rules text). ``cover=`` on an
+    attacking group or on vehicles is ignored with a note, so one roster serves
+    for either side.
+18. An assault in which no attacking unit is directly engaged does not take place
+    (outcome ``no_assault``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rules_core.games.formation.game import FormationGame, common_options, token_docs
+from rules_core.games.formation.rules import DoubleMeans, FormationRules
+from rules_core.options import OptionValue
+from rules_core.registry import register
+from rules_core.report import Op
+
+RULES = FormationRules(
+    game_id="epic",
+    game_name="Epic: Armageddon",
+    hit_op=Op.AT_LEAST,
+    engagement_range="15cm",
+    marker="Blast marker",
+    markers="Blast markers",
+    marker_key="blast_markers",
+    inspiring_modifier=True,
+    double_means=DoubleMeans.MORE_THAN,
+    consolidation="The winner's units may make a 5cm consolidation move; they may not enter an enemy zone of control.",
+    withdrawal="Withdrawal: two moves, ignoring zones of control; any unit that ends within 15cm of an enemy is "
+    "destroyed.",
+    counter_charge="Both sides may counter-charge, the attacker first; the referee keeps each survivor in its position "
+    "(contact= / ff=).",
+    example_group="6x Tactical: CC4+ FF4+ Sv4+ INF contact=2 ff=4",
+    example_side="6x Tactical: CC4+ FF4+ Sv4+ INF contact=4 ff=2 ; 2x Rhino: CC6+ FF6+ Sv5+ AV ff=2",
+)
+
+OPTIONS = common_options(RULES, "4x Devastator: FF3+ | 1x Warhound Titan: FF3+ WE DC=3")
+
+
+class EpicAssault(FormationGame):
+    id = "epic"
+    aliases = ("ea", "epic-armageddon", "netea")
+    title = "Epic: Armageddon assault (A1-A8)"
+    summary = (
+        "A whole formation assault: combat attacks with CC and FF values, hits, saves, the immediate outcomes, "
+        "supporting fire, the result roll with every modifier, extra hits, ties, Blast markers, Broken formations, "
+        "withdrawal and consolidation."
+    )
+    docs_page = "docs/games/epic.md"
+    rules = RULES
+    options = OPTIONS
+    tokens = token_docs(RULES)
+    example_attacker = RULES.example_side
+    example_defender = "8x Ork Boyz: CC4+ FF6+ Sv6+ INF contact=5 ff=3 cover=5+ ; 2x Nobz: CC3+ FF5+ Sv6+ INF ff=2"
+    example_options: Mapping[str, OptionValue] = {"defender_blast_markers": 1}
+
+
+GAME = register(EpicAssault())
+
+__all__ = ["GAME", "OPTIONS", "RULES", "EpicAssault"]

@@ -1,0 +1,5 @@
+"""The formation-assault engine shared by Epic: Armageddon and Reikhammer.
+
+``rules`` holds the per-game table, ``spec`` the parser, ``engine`` the
+procedure and ``game`` the registry class the two thin game modules subclass.
+"""

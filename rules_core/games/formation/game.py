@@ -1,0 +1,198 @@
+"""The registry face of a formation game: options, tokens, parsing and resolving from one rules table.
+
+A formation game module declares its :class:`FormationRules`, the options that
+differ (Reikhammer's ``double_means`` and ``save_direction``) and its decisions;
+this class does the rest, so the two game modules hold no procedure code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules_core.dice import DiceSource
+from rules_core.errors import RefereeError
+from rules_core.games.formation.engine import resolve
+from rules_core.games.formation.rules import DoubleMeans, FormationRules, FormationSettings, SaveDirection
+from rules_core.games.formation.spec import Formation, FormationSpecParser, Support
+from rules_core.options import OptionSpec, OptionType, OptionValue
+from rules_core.registry import Game, TokenDoc
+from rules_core.report import Combine, FrozenMap, Inputs, Op, Report
+
+SIDES = ("attacker", "defender")
+MAX_MARKERS = 200
+MAX_ROUNDS = 20
+
+
+def common_options(rules: FormationRules, support_example: str) -> tuple[OptionSpec, ...]:
+    """The options both formation games declare, named after the game's own markers."""
+    key, markers = rules.marker_key, rules.markers
+    options: list[OptionSpec] = []
+    for side in SIDES:
+        options.append(
+            OptionSpec(
+                f"{side}_{key}",
+                OptionType.INT,
+                0,
+                f"{markers} on the {side}'s formation before the assault.",
+                minimum=0,
+                maximum=MAX_MARKERS,
+                example=f"--{side}-{key.replace('_', '-')} 2",
+            )
+        )
+    for side in SIDES:
+        options.append(
+            OptionSpec(
+                f"{side}_broken",
+                OptionType.BOOL,
+                False,
+                f"The {side}'s formation is Broken before the assault (destroyed if it loses).",
+                example=f"--{side}-broken",
+            )
+        )
+    for side in SIDES:
+        options.append(
+            OptionSpec(
+                f"{side}_support",
+                OptionType.TEXT,
+                None,
+                f"The {side}'s formations able to lend supporting fire (within {rules.engagement_range} of a "
+                "directly engaged enemy, not Broken, not Marched): a spec, formations separated by '|'.",
+                example=f'--{side}-support "{support_example}"',
+            )
+        )
+    options.append(
+        OptionSpec(
+            "result_dice",
+            OptionType.CHOICE,
+            "highest",
+            "highest: 2D6 keep the highest die (the rules text). sum: add both dice (the published rulebook).",
+            choices=("highest", "sum"),
+            example="--result-dice sum",
+        )
+    )
+    options.append(
+        OptionSpec(
+            "max_rounds",
+            OptionType.INT,
+            5,
+            "Tied results fight another round, up to this many rounds; then the assault is a draw.",
+            minimum=1,
+            maximum=MAX_ROUNDS,
+            example="--max-rounds 3",
+        )
+    )
+    return tuple(options)
+
+
+def token_docs(rules: FormationRules) -> tuple[TokenDoc, ...]:
+    v = rules.value_text
+    over = rules.value_suffix == "+"
+    cc, ff = (v(4), v(4)) if over else (v(4), v(3))
+    hit_rule = "a hit on that roll or more" if over else "a hit on a roll equal to or under it"
+    docs = [
+        TokenDoc(
+            "CC FF",
+            "stat",
+            f"Close combat value (units in base contact) and firefight value (within {rules.engagement_range} with a "
+            f"line of fire): {hit_rule}. FF- for units with assault weapons only.",
+            f"CC{cc} FF{ff}",
+        ),
+        TokenDoc(
+            "Sv",
+            "stat",
+            "Armour save, 2+ to 6+, or Sv- for none." + ("" if over else " Rolled over by default (save_direction)."),
+            "Sv4+",
+        ),
+        TokenDoc(
+            "INF LV AV WE",
+            "keyword",
+            "The unit type (required): infantry, light or armoured vehicle, war engine.",
+            "INF",
+        ),
+        TokenDoc("DC=N", "setting", "A war engine's damage capacity (required for WE).", "WE DC=3"),
+        TokenDoc(
+            "contact=N / ff=N",
+            "setting",
+            f"Units of the group in base contact / within {rules.engagement_range} with a line of fire. Neither "
+            "given: the whole group is in contact; the rest of a group given a position is not directly engaged.",
+            "6x Tactical: ... contact=2 ff=4",
+        ),
+        TokenDoc("extra-attacks=N", "setting", "N more attack dice per unit.", "extra-attacks=1"),
+        TokenDoc("macro-weapon", "keyword", "Its hits deny armour saves (allocated after the other hits).", ""),
+        TokenDoc(
+            "reinforced-armour", "keyword", "Re-rolls a failed armour save (never against macro-weapon hits).", ""
+        ),
+        TokenDoc(
+            "invulnerable",
+            "keyword",
+            "A second save of 6+ after a failed (or denied) armour save; a unit with cover too takes the better one.",
+            "",
+        ),
+        TokenDoc(
+            "cover=N+",
+            "setting",
+            "A defending infantry group's cover save, taken after a failed or denied armour save (never for the "
+            "attacking side).",
+            "cover=4+",
+        ),
+    ]
+    if rules.inspiring_modifier:
+        docs.append(TokenDoc("inspiring", "keyword", "+1 to the result roll per surviving unit that took part.", ""))
+    docs.append(
+        TokenDoc(
+            "groups",
+            "syntax",
+            "Groups are listed nearest the enemy first (';' or '|' between them): hits are allocated in that order.",
+            rules.example_side,
+        )
+    )
+    return tuple(docs)
+
+
+class FormationGame(Game):
+    """A formation game: everything but the rules table, the options and the docs is shared."""
+
+    rules: FormationRules
+    command = "assault"
+
+    def __init__(self) -> None:
+        self.parser = FormationSpecParser(self.rules)
+
+    def parse_side(self, text: str) -> Formation:
+        return self.parser.parse_formation(text)
+
+    def format_side(self, side: Any) -> str:
+        return self.parser.format_formation(side)
+
+    def parse_support(self, name: str, value: OptionValue) -> Support | None:
+        if value is None:
+            return None
+        try:
+            return self.parser.parse_support(str(value))
+        except RefereeError as error:
+            raise type(error)(f"In {name}: {error.message}", token=error.token, example=error.example) from None
+
+    def resolve_sides(
+        self, attacker: Any, defender: Any, options: Mapping[str, OptionValue], dice: DiceSource
+    ) -> Report:
+        key = self.rules.marker_key
+        support = (
+            self.parse_support("attacker_support", options.get("attacker_support")),
+            self.parse_support("defender_support", options.get("defender_support")),
+        )
+        settings = FormationSettings(
+            markers=(int(options[f"attacker_{key}"] or 0), int(options[f"defender_{key}"] or 0)),
+            broken=(bool(options["attacker_broken"]), bool(options["defender_broken"])),
+            result_dice=Combine(str(options["result_dice"])),
+            double_means=DoubleMeans(str(options.get("double_means", self.rules.double_means))),
+            save_op=Op.AT_MOST if options.get("save_direction") == SaveDirection.UNDER else Op.AT_LEAST,
+            max_rounds=int(options["max_rounds"] or 1),
+        )
+        normalised = dict(options)
+        for name, parsed in zip(("attacker_support", "defender_support"), support, strict=True):
+            normalised[name] = None if parsed is None else self.parser.format_support(parsed)
+        inputs = Inputs(self.format_side(attacker), self.format_side(defender), FrozenMap(normalised))
+        return resolve(
+            self.rules, settings, attacker=attacker, defender=defender, support=support, inputs=inputs, dice=dice
+        )

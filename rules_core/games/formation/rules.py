@@ -1,0 +1,71 @@
+"""The per-game rules table of the formation-assault engine, and the per-resolution settings.
+
+Epic: Armageddon and Reikhammer run the same procedure; everything in which
+they differ is a field of :class:`FormationRules`. The engine reads nothing
+else about the game, so a third formation game is one more table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rules_core.report import Combine, Op, SideName
+
+
+class DoubleMeans(StrEnum):
+    """What 'double units remaining' asks for."""
+
+    AT_LEAST = "at_least"  # at least twice as many (>= 2x)
+    MORE_THAN = "more_than"  # more than twice as many (> 2x)
+
+
+class SaveDirection(StrEnum):
+    OVER = "over"  # a save succeeds on a roll equal to or over its value
+    UNDER = "under"  # ... equal to or under it
+
+
+@dataclass(frozen=True, slots=True)
+class FormationRules:
+    """How one formation game differs from the others."""
+
+    game_id: str
+    game_name: str
+    hit_op: Op  # Epic: a hit on a roll >= the value; Reikhammer: <= the value
+    engagement_range: str  # how far a unit may be to use its FF value ("15cm", "4 tiles")
+    marker: str  # singular, as the rules name it: "Blast marker", "Shock"
+    markers: str  # plural: "Blast markers", "Shock"
+    marker_key: str  # the report's key: "blast_markers", "shock"
+    inspiring_modifier: bool  # the result table has +1 per Inspiring unit
+    double_means: DoubleMeans  # what the text's 'twice/double as many units' means (an option may override)
+    consolidation: str  # the winner's free move, as an instruction
+    withdrawal: str  # what a withdrawing formation does, as an instruction
+    counter_charge: str  # what a new round after a tie starts with, as an instruction
+    example_group: str  # a correct group, for error messages
+    example_side: str
+
+    @property
+    def value_suffix(self) -> str:
+        """Epic writes CC4+ (roll over); Reikhammer writes CC4 (roll under)."""
+        return "+" if self.hit_op is Op.AT_LEAST else ""
+
+    def value_text(self, value: int | None) -> str:
+        return "-" if value is None else f"{value}{self.value_suffix}"
+
+
+@dataclass(frozen=True, slots=True)
+class FormationSettings:
+    """One resolution's options, read from the game's declared options by its module."""
+
+    markers: tuple[int, int]  # (attacker, defender) Blast markers / Shock at the start
+    broken: tuple[bool, bool]  # (attacker, defender) Broken at the start
+    result_dice: Combine  # HIGHEST (2D6 keep the highest die) or SUM
+    double_means: DoubleMeans
+    save_op: Op
+    max_rounds: int
+
+    def markers_of(self, side: SideName) -> int:
+        return self.markers[0 if side is SideName.ATTACKER else 1]
+
+    def broken_at_start(self, side: SideName) -> bool:
+        return self.broken[0 if side is SideName.ATTACKER else 1]

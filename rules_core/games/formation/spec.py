@@ -1,0 +1,369 @@
+"""Formation specs (Epic: Armageddon, Reikhammer): typed groups, the parser and the canonical formatter.
+
+A side is one formation (formations drawn into the assault fight as one, as both
+rules texts say): its groups are separated by ``;`` or ``|`` and listed nearest
+to the enemy first. A supporting-fire spec is one or more formations separated
+by ``|``, each of groups separated by ``;``.
+
+Group shape: ``[N x] name: CC4+ FF4+ Sv4+ INF [contact=N] [ff=N] [specials]``
+(Reikhammer writes ``CC4 FF3``: it hits on a roll equal to or under the value).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+
+from rules_core.errors import SpecError
+from rules_core.games.formation.rules import FormationRules
+from rules_core.report import Op
+from rules_core.spec import GroupSpec, Token, TokenKind, parse_side_spec
+
+MACRO_WEAPON = "macro-weapon"
+REINFORCED_ARMOUR = "reinforced-armour"
+INVULNERABLE = "invulnerable"
+INSPIRING = "inspiring"
+SPECIALS = (MACRO_WEAPON, REINFORCED_ARMOUR, INVULNERABLE, INSPIRING)
+SETTINGS = ("contact", "ff", "extra-attacks", "cover", "dc")
+INVULNERABLE_SAVE = 6
+MAX_DC = 20
+MAX_EXTRA_ATTACKS = 10
+
+_NUMBER = re.compile(r"^\d{1,3}$")
+_VALUE = re.compile(r"^(\d{1,2})(\+?)$")
+
+
+class UnitType(StrEnum):
+    INFANTRY = "INF"
+    LIGHT_VEHICLE = "LV"
+    ARMOURED_VEHICLE = "AV"
+    WAR_ENGINE = "WE"
+
+
+class Position(IntEnum):
+    """Where a unit stands after the charge and counter-charges; also the order hits are allocated in."""
+
+    CONTACT = 0  # base contact: attacks with CC
+    IN_RANGE = 1  # within the engagement range with a line of fire: attacks with FF
+    OUT = 2  # in the formation but not directly engaged: neither attacks nor can be hit (bar result hits)
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    count: int
+    name: str
+    cc: int | None  # None: no CC value (cannot attack in contact)
+    ff: int | None  # None: FF- (assault weapons only)
+    save: int | None  # None: no armour save
+    unit_type: UnitType | None  # None only in supporting formations, where it is never needed
+    dc: int  # damage capacity of each war engine; 1 for every other unit
+    contact: int
+    in_range: int
+    extra_attacks: int
+    cover: int | None
+    specials: frozenset[str]
+
+    @property
+    def out_of_fight(self) -> int:
+        return self.count - self.contact - self.in_range
+
+    @property
+    def war_engine(self) -> bool:
+        return self.unit_type is UnitType.WAR_ENGINE
+
+    def at(self, position: Position) -> int:
+        return (self.contact, self.in_range, self.out_of_fight)[position]
+
+
+@dataclass(frozen=True, slots=True)
+class Formation:
+    groups: tuple[Group, ...]
+
+    @property
+    def name(self) -> str:
+        return self.groups[0].name
+
+    @property
+    def units(self) -> int:
+        return sum(group.count for group in self.groups)
+
+
+@dataclass(frozen=True, slots=True)
+class Support:
+    """Supporting formations: each fires with FF and gains a marker if its side loses."""
+
+    formations: tuple[Formation, ...]
+
+
+class FormationSpecParser:
+    """Parses and formats sides for one formation game's rules table."""
+
+    def __init__(self, rules: FormationRules) -> None:
+        self.rules = rules
+        self.specials = SPECIALS if rules.inspiring_modifier else tuple(s for s in SPECIALS if s != INSPIRING)
+        self.support_example = f"3x Devastators: FF{rules.value_text(3 if rules.hit_op is Op.AT_LEAST else 4)}"
+
+    # ------------------------------------------------------------------ errors
+
+    def _error(self, message: str, token: str, example: str | None = None) -> SpecError:
+        return SpecError(message, token=token, example=example or self.rules.example_group)
+
+    def _suggest(self, word: str, candidates: tuple[str, ...]) -> str:
+        match = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
+        if not match:
+            found = {c.lower(): c for c in candidates}.get(word.lower())
+            match = [found] if found else []
+        return f" Did you mean '{match[0]}'?" if match else ""
+
+    # ------------------------------------------------------------------ values
+
+    def _value(self, token: Token, group: str, what: str) -> int | None:
+        """CC / FF: Epic's 2+ to 6+ (roll over), Reikhammer's 1 to 6 (roll under); '-' for none."""
+        if token.value == "-":
+            return None
+        match = _VALUE.match(token.value)
+        rules = self.rules
+        if rules.hit_op is Op.AT_LEAST:
+            if match is None or match.group(2) != "+" or not 2 <= int(match.group(1)) <= 6:
+                hint = f" Did you mean {token.key}{match.group(1)}+?" if match and not match.group(2) else ""
+                raise self._error(
+                    f"'{token.text}' on '{group}': {rules.game_name} {what} values are 2+ to 6+ "
+                    f"(a hit on that roll or more), or {token.key}- for none.{hint}",
+                    token.text,
+                )
+        elif match is None or match.group(2) == "+" or not 1 <= int(match.group(1)) <= 6:
+            hint = f" Did you mean {token.key}{match.group(1)}?" if match and match.group(2) else ""
+            raise self._error(
+                f"'{token.text}' on '{group}': {rules.game_name} hits on a roll equal to or under the value, "
+                f"so {what} is written 1 to 6 without '+', or {token.key}- for none.{hint}",
+                token.text,
+            )
+        return int(match.group(1))
+
+    def _save(self, text: str, value: str, group: str, *, setting: bool = False) -> int:
+        match = _VALUE.match(value)
+        needs_plus = self.rules.hit_op is Op.AT_LEAST
+        if match is None or (needs_plus and match.group(2) != "+") or not 2 <= int(match.group(1)) <= 6:
+            form = "cover=4+" if setting else "Sv4+"
+            raise self._error(
+                f"'{text}' on '{group}': a save is written {form}, from 2+ to 6+"
+                + ("." if setting else " (or Sv- for none)."),
+                text,
+            )
+        return int(match.group(1))
+
+    def _int_setting(self, token: Token, low: int, high: int, group: str) -> int:
+        if not _NUMBER.match(token.value) or not low <= int(token.value) <= high:
+            raise self._error(
+                f"'{token.text}' on '{group}': {token.key} must be a whole number from {low} to {high}.",
+                token.text,
+                f"{self.rules.example_group} {token.key}={max(low, 1)}",
+            )
+        return int(token.value)
+
+    # ------------------------------------------------------------------ groups
+
+    def parse_group(self, spec: GroupSpec, *, supporting: bool) -> Group:
+        stats: dict[str, int | None] = {}
+        specials: set[str] = set()
+        settings: dict[str, Token] = {}
+        unit_type: UnitType | None = None
+        for token in spec.tokens:
+            if token.kind is TokenKind.STAT:
+                self._read_stat(token, spec.name, stats)
+            elif token.kind is TokenKind.KEYWORD:
+                upper = token.key.upper()
+                if upper in UnitType.__members__.values():
+                    if unit_type is not None:
+                        raise self._error(f"'{spec.name}' gives a unit type twice.", token.text)
+                    unit_type = UnitType(upper)
+                elif token.key in self.specials:
+                    if token.key in specials:
+                        raise self._error(f"'{spec.name}' gives {token.key} twice.", token.text)
+                    specials.add(token.key)
+                elif token.key == INSPIRING:
+                    raise self._error(
+                        f"'{token.text}' on '{spec.name}': {self.rules.game_name}'s assault result has no Inspiring "
+                        "modifier, so the keyword would change nothing.",
+                        token.text,
+                    )
+                else:
+                    known = (*(t.value for t in UnitType), *self.specials)
+                    raise self._error(
+                        f"Unknown keyword '{token.text}' on '{spec.name}'.{self._suggest(token.key, known)} "
+                        f"Unit types: INF LV AV WE; specials: {' '.join(self.specials)}.",
+                        token.text,
+                    )
+            else:
+                if token.key not in SETTINGS:
+                    raise self._error(
+                        f"Unknown setting '{token.text}' on '{spec.name}'.{self._suggest(token.key, SETTINGS)} "
+                        "Settings: " + ", ".join(f"{name}=" for name in SETTINGS) + ".",
+                        token.text,
+                    )
+                if token.key in settings:
+                    raise self._error(f"'{spec.name}' gives {token.key}= twice.", token.text)
+                settings[token.key] = token
+        if "DC" in stats:
+            if "dc" in settings:
+                raise self._error(f"'{spec.name}' gives its damage capacity twice.", "dc")
+            settings["dc"] = Token(f"DC={stats['DC']}", TokenKind.SETTING, "dc", str(stats.pop("DC")))
+        return self._build_group(spec, stats, specials, settings, unit_type, supporting=supporting)
+
+    def _read_stat(self, token: Token, group: str, stats: dict[str, int | None]) -> None:
+        key = token.key
+        if key in ("CC", "FF"):
+            value = self._value(token, group, key)
+        elif key == "Sv":
+            value = None if token.value == "-" else self._save(token.text, token.value, group)
+        elif key == "DC":
+            if not _NUMBER.match(token.value) or not 1 <= int(token.value) <= MAX_DC:
+                raise self._error(f"'{token.text}' on '{group}': DC must be 1 to {MAX_DC}.", token.text)
+            value = int(token.value)
+        else:
+            hint = self._suggest(key, ("CC", "FF", "Sv", "DC"))
+            raise self._error(
+                f"Unknown stat '{token.text}' on '{group}'. {self.rules.game_name} stats are CC FF Sv "
+                f"(and DC for war engines).{hint}",
+                token.text,
+            )
+        if key in stats:
+            raise self._error(f"'{group}' gives {key} twice.", token.text)
+        stats[key] = value
+
+    def _build_group(
+        self,
+        spec: GroupSpec,
+        stats: dict[str, int | None],
+        specials: set[str],
+        settings: dict[str, Token],
+        unit_type: UnitType | None,
+        *,
+        supporting: bool,
+    ) -> Group:
+        name = spec.name
+        if supporting:
+            if "FF" not in stats or stats["FF"] is None:
+                raise self._error(
+                    f"'{name}' is in a supporting formation, which fires with its FF value: give it one.",
+                    name,
+                    self.support_example,
+                )
+            if "contact" in settings:
+                raise self._error(
+                    f"'{name}' is in a supporting formation: supporting units are never in base contact "
+                    "(use ff=N for how many can fire).",
+                    settings["contact"].text,
+                    self.support_example,
+                )
+        else:
+            missing = [key for key in ("CC", "FF", "Sv") if key not in stats]
+            if missing or unit_type is None:
+                missing += [] if unit_type is not None else ["a unit type (INF, LV, AV or WE)"]
+                raise self._error(
+                    f"'{name}' is missing {', '.join(missing)}: every {self.rules.game_name} group needs "
+                    "CC, FF (FF- for assault weapons only), Sv (Sv- for none) and its type.",
+                    name,
+                )
+        dc = 1
+        if unit_type is UnitType.WAR_ENGINE:
+            if "dc" not in settings:
+                raise self._error(
+                    f"'{name}' is a war engine: give its damage capacity, e.g. DC=3.", name, _war_engine_example(self)
+                )
+            dc = self._int_setting(settings["dc"], 1, MAX_DC, name)
+        elif "dc" in settings:
+            raise self._error(
+                f"'{settings['dc'].text}' on '{name}': only war engines (WE) have a damage capacity.",
+                settings["dc"].text,
+                _war_engine_example(self),
+            )
+        contact = self._int_setting(settings["contact"], 0, spec.count, name) if "contact" in settings else None
+        in_range = self._int_setting(settings["ff"], 0, spec.count, name) if "ff" in settings else None
+        if supporting:
+            contact, in_range = 0, spec.count if in_range is None else in_range
+        elif contact is None and in_range is None:
+            contact, in_range = spec.count, 0
+        contact, in_range = contact or 0, in_range or 0
+        if contact + in_range > spec.count:
+            raise self._error(
+                f"'{name}' has {spec.count} units but contact={contact} and ff={in_range} make {contact + in_range}.",
+                settings.get("ff", settings.get("contact", spec.tokens[0])).text,
+                self.rules.example_group,
+            )
+        extra = (
+            self._int_setting(settings["extra-attacks"], 1, MAX_EXTRA_ATTACKS, name)
+            if "extra-attacks" in settings
+            else 0
+        )
+        cover = None
+        if "cover" in settings:
+            cover = self._save(settings["cover"].text, settings["cover"].value, name, setting=True)
+        return Group(
+            count=spec.count,
+            name=name,
+            cc=stats.get("CC"),
+            ff=stats.get("FF"),
+            save=stats.get("Sv"),
+            unit_type=unit_type,
+            dc=dc,
+            contact=contact,
+            in_range=in_range,
+            extra_attacks=extra,
+            cover=cover,
+            specials=frozenset(specials),
+        )
+
+    # ------------------------------------------------------------------ sides
+
+    def parse_formation(self, text: str) -> Formation:
+        side = parse_side_spec(text, example=self.rules.example_side)
+        groups = tuple(self.parse_group(g, supporting=False) for unit in side.units for g in unit.groups)
+        return Formation(groups)
+
+    def parse_support(self, text: str) -> Support:
+        side = parse_side_spec(text, example=self.support_example)
+        return Support(
+            tuple(Formation(tuple(self.parse_group(g, supporting=True) for g in unit.groups)) for unit in side.units)
+        )
+
+    def format_group(self, group: Group, *, supporting: bool) -> str:
+        rules = self.rules
+        words = []
+        if group.cc is not None or not supporting:
+            words.append(f"CC{rules.value_text(group.cc)}")
+        words.append(f"FF{rules.value_text(group.ff)}")
+        if group.save is not None or not supporting:
+            words.append("Sv-" if group.save is None else f"Sv{group.save}+")
+        if group.unit_type is not None:
+            words.append(group.unit_type.value)
+        if group.war_engine:
+            words.append(f"DC={group.dc}")
+        if supporting:
+            words.append(f"ff={group.in_range}")
+        else:
+            words += [f"contact={group.contact}", f"ff={group.in_range}"]
+        if group.extra_attacks:
+            words.append(f"extra-attacks={group.extra_attacks}")
+        if group.cover is not None:
+            words.append(f"cover={group.cover}+")
+        words += [special for special in SPECIALS if special in group.specials]
+        return f"{group.count}x {group.name}: " + " ".join(words)
+
+    def format_formation(self, formation: Formation) -> str:
+        """Canonical text: every default written out, so it re-parses to the same formation."""
+        return " ; ".join(self.format_group(group, supporting=False) for group in formation.groups)
+
+    def format_support(self, support: Support) -> str:
+        return " | ".join(
+            " ; ".join(self.format_group(group, supporting=True) for group in formation.groups)
+            for formation in support.formations
+        )
+
+
+def _war_engine_example(parser: FormationSpecParser) -> str:
+    v = parser.rules.value_text
+    high, low = (3, 4) if parser.rules.hit_op is Op.AT_LEAST else (4, 3)
+    return f"1x Warhound Titan: CC{v(high)} FF{v(low)} Sv5+ WE DC=3 reinforced-armour"

@@ -1,0 +1,140 @@
+"""Reikhammer formation assaults (steps I-VII; a fan game derived from Epic: Armageddon, on tiles, with Shock).
+
+Specification: ``shared/rules/reikhammer-assaults.txt``, gaps filled from
+``shared/rules/REFERENCE.md`` section 004. The procedure is the shared formation
+engine (``rules_core.games.formation``); this module holds Reikhammer's rules
+table and options. User documentation: docs/games/reikhammer.md.
+
+Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
+
+1. The referee runs steps IV-VII. Choosing the target, the charge and the
+   counter-charges (I-III) happen on the table: players give each group's
+   position (``contact=N`` in close contact, ``ff=N`` within 4 tiles with a line
+   of fire). A group with neither is all in contact; the rest of a group given a
+   position is not directly engaged.
+2. A side is one formation: formations drawn in by counter-charges are "a single
+   formation for all rules purposes", so ``;`` and ``|`` both separate its groups.
+   Supporting formations are options, one formation per ``|``.
+3. Attacks hit on a D6 equal to or under the value (the text), so values are
+   written without '+': ``CC4 FF3``.
+4. Saves: the text says only "as when allocating hits from shooting", and the
+   save direction cannot be found: D6 >= Sv by default (as in Epic:
+   Armageddon), ``save_direction=under`` for D6 <= Sv (cover saves follow it).
+   ``Sv5+`` and ``Sv5`` are the same value.
+5. Hits are allocated as for shooting: units in contact first, then those in
+   range, in the order the groups are listed; no unit takes a second hit before
+   every eligible unit has one; only directly engaged units. A war engine takes
+   up to its remaining damage capacity in each pass.
+6. The specials are Epic: Armageddon's (the text names none): macro-weapon hits
+   are allocated apart after the others and deny armour saves and re-rolls;
+   ``reinforced-armour`` re-rolls a failed armour save; after a failed or denied
+   armour save one second save, the better of cover (not for the charging
+   formation's infantry: the text) and ``invulnerable`` (always 6+, whatever the
+   save direction). Reikhammer's result has no Inspiring modifier, so
+   ``inspiring`` is refused rather than silently ignored.
+7. A unit with FF- within 4 tiles is directly engaged (it can be hit) but cannot
+   attack.
+8. The immediate outcomes (the text): every defending unit killed and at least
+   one attacker alive, the attacker wins; every directly engaged attacker killed,
+   the defender wins. Checked after the attacks and again after supporting fire;
+   both formations gone is a draw (both_destroyed). An immediate win is followed
+   by steps VI-VII like a won result roll.
+9. The result roll is 2D6 dropping the lowest (the text); ``result_dice=sum``
+   adds them.
+10. Modifiers: kills include supporting fire and earlier rounds; units remaining
+    count the whole formation (never the supporting formations); "double units
+    remaining" means at least twice as many by default (``double_means=more_than``
+    for strictly more); Shock is the Shock given (none is applied during the
+    assault, the text) and a Broken formation counts Shock equal to its units.
+11. The loser's extra hits take no save and fall on the whole losing formation:
+    contact first, then in range, then the rest; hits beyond the last unit are lost.
+12. A tie repeats from step III with the survivors in the positions they had, up
+    to ``max_rounds`` (default 5). Still tied: a draw; neither side withdraws, and
+    each side not already Broken gains Shock per unit lost.
+13. The loser is Broken and withdraws, or is destroyed if it was Broken already;
+    a Broken formation is reported with Shock equal to its units left. Each of the
+    losing side's supporting formations gains 1 Shock.
+14. The winner gains 1 Shock per unit it lost unless it was Broken before the
+    assault. A formation is Broken when its Shock reaches its units (the Epic
+    analogy; the threshold is not on the assault page); a winner Broken so does
+    not withdraw.
+15. War engines (``WE DC=N``) as in Epic: Armageddon: each unsaved hit removes one
+    damage capacity; for the result, Shock and breaking they count their
+    remaining DC as units and each DC lost as a unit killed.
+16. ``extra-attacks=N`` adds N dice to every attack of the unit.
+17. The withdrawal (the rules for broken formations, not on the assault page) and
+    the winner's 1-tile move are instructions, not resolved.
+18. An assault in which no attacking unit is within 4 tiles does not take place
+    (outcome ``no_assault``), as the text says of the charge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rules_core.games.formation.game import FormationGame, common_options, token_docs
+from rules_core.games.formation.rules import DoubleMeans, FormationRules
+from rules_core.options import OptionSpec, OptionType, OptionValue
+from rules_core.registry import register
+from rules_core.report import Op
+
+RULES = FormationRules(
+    game_id="reikhammer",
+    game_name="Reikhammer",
+    hit_op=Op.AT_MOST,
+    engagement_range="4 tiles",
+    marker="Shock",
+    markers="Shock",
+    marker_key="shock",
+    inspiring_modifier=False,
+    double_means=DoubleMeans.AT_LEAST,
+    consolidation="Any units on the winning side may move 1 tile; they may not enter an enemy zone of control.",
+    withdrawal="The survivors make an immediate withdrawal as the rules for broken formations explain.",
+    counter_charge="Both sides may counter-charge, the attacker first; the referee keeps each survivor in its position "
+    "(contact= / ff=).",
+    example_group="6x Line Infantry: CC4 FF3 Sv5+ INF contact=2 ff=4",
+    example_side="6x Line Infantry: CC4 FF3 Sv5+ INF contact=4 ff=2 ; 2x Field Gun: CC1 FF4 Sv6+ LV ff=2",
+)
+
+OPTIONS = (
+    *common_options(RULES, "4x Handgunners: FF3 | 1x Steam Tank: FF4 WE DC=3"),
+    OptionSpec(
+        "double_means",
+        OptionType.CHOICE,
+        "at_least",
+        "'Double units remaining': at_least twice as many (>= 2x), or more_than twice (> 2x, as in Epic).",
+        choices=("at_least", "more_than"),
+        example="--double-means more_than",
+    ),
+    OptionSpec(
+        "save_direction",
+        OptionType.CHOICE,
+        "over",
+        "over: a save succeeds on D6 >= Sv (as in Epic: Armageddon). under: on D6 <= Sv.",
+        choices=("over", "under"),
+        example="--save-direction under",
+    ),
+)
+
+
+class ReikhammerAssault(FormationGame):
+    id = "reikhammer"
+    aliases = ("reik", "rh")
+    title = "Reikhammer formation assault"
+    summary = (
+        "A whole formation assault on tiles: roll-under combat attacks, hits, saves, the immediate outcomes, "
+        "supporting fire, the result roll with every modifier, extra hits, ties, Shock, Broken formations, "
+        "withdrawal and the winner's move."
+    )
+    docs_page = "docs/games/reikhammer.md"
+    rules = RULES
+    options = OPTIONS
+    tokens = token_docs(RULES)
+    example_attacker = RULES.example_side
+    example_defender = "8x Spearmen: CC4 FF1 Sv6+ INF contact=5 ff=3 cover=5+ ; 2x Archers: CC2 FF4 Sv6+ INF ff=2"
+    example_options: Mapping[str, OptionValue] = {"defender_shock": 1}
+
+
+GAME = register(ReikhammerAssault())
+
+__all__ = ["GAME", "OPTIONS", "RULES", "ReikhammerAssault"]
