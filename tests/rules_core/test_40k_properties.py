@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from rules_core import RefereeError, resolve
 from rules_core.games.wh40k.spec import KEYWORDS, format_side, parse_side
 from rules_core.report import Report
+from tests.rules_core.checks import check_rolls
 
 VOCABULARY = [
     "10x",
@@ -179,12 +180,7 @@ def check_consistent(report: Report, attacker: str, defender: str) -> None:
         for entry in side.extra["morale"]:
             total = sum(entry["dice"])
             assert entry["passed"] == (total <= entry["target"]) or tuple(entry["dice"]) == (1, 1)
-    for step in report.steps:
-        for roll in step.rolls:
-            assert all(1 <= face <= 6 for face in roll.dice)
-            if roll.combine == "each" and roll.target is not None:
-                assert roll.success == tuple(roll.target.met_by(face) for face in roll.dice)
-                assert roll.successes == sum(roll.success)
+    check_rolls(report)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
-from math import comb
 
 import pytest
 from scipy.stats import chi2
 
 from rules_core import resolve
+from tests.rules_core.checks import binomial, chi_square_p
 
 ATTACKER = "20x Marine: WS4 S4 T4 W1 I5 A1 Ld10 Sv3+"
 DEFENDER = "30x Guardsman: WS3 S3 T3 W1 I1 A0 Ld7 Sv5+"
@@ -18,8 +18,7 @@ RESOLUTIONS = 4_000
 
 def exact_distribution() -> list[float]:
     # Each of 20 attacks kills independently: hit 3+ (WS4 v WS3), wound 3+ (S4 v T3), save 5+ fails 4 times in 6.
-    p = Fraction(4, 6) * Fraction(4, 6) * Fraction(4, 6)
-    return [float(comb(20, k) * p**k * (1 - p) ** (20 - k)) for k in range(21)]
+    return binomial(20, Fraction(4, 6) * Fraction(4, 6) * Fraction(4, 6))
 
 
 def first_strike_casualties(seed: int) -> int:
@@ -31,29 +30,15 @@ def first_strike_casualties(seed: int) -> int:
 @pytest.mark.slow
 def test_casualties_follow_the_exact_binomial() -> None:
     observed = Counter(first_strike_casualties(seed) for seed in range(RESOLUTIONS))
-    expected = [p * RESOLUTIONS for p in exact_distribution()]
-    # Pool the tails so every bin expects at least 5.
-    bins: list[tuple[float, int]] = []
-    expected_acc = observed_acc = 0.0
-    for k, e in enumerate(expected):
-        expected_acc += e
-        observed_acc += observed.get(k, 0)
-        if expected_acc >= 5 and sum(expected[k + 1 :]) >= 5:
-            bins.append((expected_acc, int(observed_acc)))
-            expected_acc = observed_acc = 0.0
-    bins.append((expected_acc, int(observed_acc)))
-    statistic = sum((o - e) ** 2 / e for e, o in bins)
-    p_value = chi2.sf(statistic, df=len(bins) - 1)
-    assert sum(o for _, o in bins) == RESOLUTIONS
-    assert p_value > 0.001, f"chi-square {statistic:.1f} on {len(bins) - 1} df, p = {p_value:.2g}"
+    p_value = chi_square_p(observed, exact_distribution(), RESOLUTIONS)
+    assert p_value > 0.001, f"p = {p_value:.2g}"
     mean = sum(k * n for k, n in observed.items()) / RESOLUTIONS
     assert abs(mean - 20 * 8 / 27) < 0.15
 
 
 def test_the_test_would_catch_a_wrong_chart() -> None:
     # The same statistic against a distribution with a wrong to-wound chance (4+ instead of 3+) is rejected.
-    p_wrong = Fraction(4, 6) * Fraction(3, 6) * Fraction(4, 6)
-    wrong = [float(comb(20, k) * p_wrong**k * (1 - p_wrong) ** (20 - k)) for k in range(21)]
+    wrong = binomial(20, Fraction(4, 6) * Fraction(3, 6) * Fraction(4, 6))
     observed = Counter(first_strike_casualties(seed) for seed in range(500))
     statistic = sum((observed.get(k, 0) - 500 * p) ** 2 / (500 * p) for k, p in enumerate(wrong) if 500 * p >= 5)
     assert chi2.sf(statistic, df=8) < 1e-6

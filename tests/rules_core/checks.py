@@ -1,0 +1,43 @@
+"""Checks and statistics shared by the games' tests."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from math import comb
+
+from scipy.stats import chi2
+
+from rules_core.report import Report
+
+
+def check_rolls(report: Report) -> None:
+    """Every die is a D6 face, and every per-die roll's successes agree with its target."""
+    for step in report.steps:
+        for roll in step.rolls:
+            assert all(1 <= face <= 6 for face in roll.dice)
+            if roll.combine == "each" and roll.target is not None:
+                assert roll.success == tuple(roll.target.met_by(face) for face in roll.dice)
+                assert roll.successes == sum(roll.success)
+
+
+def binomial(n: int, p: Fraction) -> list[float]:
+    """The exact Binomial(n, p) probabilities of 0..n successes."""
+    return [float(comb(n, k) * p**k * (1 - p) ** (n - k)) for k in range(n + 1)]
+
+
+def chi_square_p(observed: Counter[int], expected_p: list[float], total: int) -> float:
+    """Pearson's chi-square p-value of counts against probabilities, tails pooled so every bin expects >= 5."""
+    expected = [p * total for p in expected_p]
+    bins: list[tuple[float, int]] = []
+    expected_acc = observed_acc = 0.0
+    for k, e in enumerate(expected):
+        expected_acc += e
+        observed_acc += observed.get(k, 0)
+        if expected_acc >= 5 and sum(expected[k + 1 :]) >= 5:
+            bins.append((expected_acc, int(observed_acc)))
+            expected_acc = observed_acc = 0.0
+    bins.append((expected_acc, int(observed_acc)))
+    assert sum(o for _, o in bins) == total
+    statistic = sum((o - e) ** 2 / e for e, o in bins)
+    return float(chi2.sf(statistic, df=len(bins) - 1))
