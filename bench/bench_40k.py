@@ -7,10 +7,9 @@ Target (issue 2): median under 1 ms per resolution.
 from __future__ import annotations
 
 import argparse
-import os
-import statistics
-import time
 from collections.abc import Callable
+
+from timing import median_ms, pin_to_one_core
 
 from rules_core import resolve
 
@@ -32,24 +31,11 @@ def resolution(seed: int) -> object:
     return resolve("40k", ATTACKER, DEFENDER, seed=seed, charge_distance=4, defender_in_cover=True)
 
 
-def median_ms(work: Callable[[int], object], runs: int) -> tuple[float, float]:
-    for seed in range(min(runs, 200)):  # warm up
-        work(seed)
-    times = []
-    for seed in range(runs):
-        start = time.perf_counter_ns()
-        work(seed)
-        times.append(time.perf_counter_ns() - start)
-    times.sort()
-    return statistics.median(times) / 1e6, times[int(len(times) * 0.9)] / 1e6
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=3000)
     args = parser.parse_args()
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+    pin_to_one_core()
     cases: list[tuple[str, Callable[[int], object]]] = [
         ("resolution: parse, fight, full Report", resolution),
         ("  + compact JSON (as stored)", lambda seed: resolution(seed).to_json(indent=None)),  # type: ignore[attr-defined]
