@@ -144,9 +144,7 @@ def help_command(game: str | None) -> None:
     chosen = get_game(game)
     console.print(f"[bold]{chosen.title}[/bold] ({chosen.id}; also: {', '.join(chosen.aliases)})")
     console.print(chosen.summary)
-    console.print(
-        "\n[bold]Spec shape[/bold]: units separated by '|', groups of a unit by ';', each group '[N x] name: tokens'."
-    )
+    console.print(f"\n[bold]Spec shape[/bold]: {chosen.spec_shape}", soft_wrap=True)
     console.print("\n[bold]Tokens[/bold]")
     for token in chosen.tokens:
         console.print(f"  [cyan]{token.token}[/cyan] ({token.kind}): {token.help}", soft_wrap=True)

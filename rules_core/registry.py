@@ -42,6 +42,7 @@ class Game(ABC):
     example_attacker: str
     example_defender: str
     example_options: Mapping[str, OptionValue] = {}
+    spec_shape: str = "units separated by '|', groups of a unit by ';', each group '[N x] name: tokens'."
 
     @abstractmethod
     def parse_side(self, text: str) -> Any:

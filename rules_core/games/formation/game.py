@@ -155,6 +155,10 @@ class FormationGame(Game):
 
     rules: FormationRules
     command = "assault"
+    spec_shape = (
+        "a side is one formation: groups '[N x] name: tokens' separated by ';' (or '|'), nearest the enemy first. "
+        "Supporting formations (options) are separated by '|'."
+    )
 
     def __init__(self) -> None:
         self.parser = FormationSpecParser(self.rules)
