@@ -113,13 +113,14 @@ def test_units_not_directly_engaged_neither_attack_nor_take_hits() -> None:
         "epic",
         "2x Tactical: CC4+ FF4+ Sv- INF",
         "3x Guard: CC5+ FF5+ Sv- INF contact=0 ff=0",
-        [6, 6, 1, 1, 1, 1],  # 2 hits with no target; the result ties (1 + 1 v 1 + 1 more units)
+        [6, 6, 1, 1, 1, 1],  # 2 hits with no target; the result: 1 + 1 (no BMs) v 1 + 2 (more units, no BMs)
         max_rounds=1,
     )
     (lost,) = events(report, "hits_lost")
     assert lost.get("hits") == 2
     assert report.result.defender.lost == 0
     assert rolls(report, "to hit: Guard") == []
+    assert report.result.winner == "defender"
 
 
 def test_an_ff_dash_unit_in_range_can_be_hit_but_cannot_attack() -> None:
@@ -132,6 +133,12 @@ def test_an_ff_dash_unit_in_range_can_be_hit_but_cannot_attack() -> None:
     assert any("cannot attack" in str(ev.get("note")) for ev in events(report, "policy"))
     assert rolls(report, "to hit: Berserker") == []
     assert report.result.winner == "attacker"
+
+
+def test_a_cc_dash_unit_in_contact_can_be_hit_but_cannot_attack() -> None:
+    report = run("epic", "1x Tactical: CC4+ FF4+ Sv- INF", "1x Gun: CC- FF4+ Sv- LV", [6])
+    assert any("no CC value" in str(ev.get("note")) for ev in events(report, "policy"))
+    assert rolls(report, "to hit: Gun") == []
 
 
 def test_extra_attacks_add_dice_to_each_unit() -> None:

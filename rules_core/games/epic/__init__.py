@@ -24,7 +24,8 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
 5. Saves: D6 >= Sv; ``reinforced-armour`` re-rolls a failed armour save once;
    after a failed or denied armour save the unit takes one second save, the better
    of its cover save (the defending side's infantry only) and ``invulnerable`` (6+).
-6. A unit with FF- within 15cm is directly engaged (it can be hit) but cannot attack.
+6. A unit with FF- within 15cm (or CC- in base contact) is directly engaged (it can
+   be hit) but cannot attack.
 7. The immediate outcomes are checked after the combat attacks and again after
    supporting fire. When the defending formation is destroyed the attacker wins
    if any of its units survive, and the assault is drawn (both_destroyed) if none

@@ -178,8 +178,8 @@ def allocate(targets: list[UnitState], hits: int, *, one_pass: bool = False) -> 
     return order
 
 
-def _plural(count: int, word: str, plural: str | None = None) -> str:
-    return f"{count} {word if count == 1 else (plural or word + 's')}"
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word if count == 1 else word + 's'}"
 
 
 # --------------------------------------------------------------------------- the procedure
@@ -247,8 +247,9 @@ class FormationAssault:
         events: list[Event] = []
         rules = self.rules
         for side in self.sides.values():
-            state = f"Broken, counting {rules.markers} equal to its units" if side.broken_at_start else ""
-            if not side.broken_at_start:
+            if side.broken_at_start:
+                state = f"Broken, counting {rules.markers} equal to its units"
+            else:
                 state = f"{side.markers_at_start} {rules.marker if side.markers_at_start == 1 else rules.markers}"
             events.append(
                 event(
@@ -316,14 +317,17 @@ class FormationAssault:
                 unit=group.name,
                 note=f"{group.name}: cover={group.cover}+ ignored: only infantry take cover saves.",
             )
-        if group.in_range and group.ff is None:
-            yield event(
-                "policy",
-                side=side.value,
-                unit=group.name,
-                note=f"{group.name}: the {group.in_range} in range have no FF value (assault weapons only): "
-                "they can be hit but cannot attack.",
-            )
+        for units, value, where, stat in (
+            (group.contact, group.cc, "in base contact", "CC"),
+            (group.in_range, group.ff, "in range", "FF"),
+        ):
+            if units and value is None:
+                yield event(
+                    "policy",
+                    side=side.value,
+                    unit=group.name,
+                    note=f"{group.name}: the {units} {where} have no {stat} value: they can be hit but cannot attack.",
+                )
 
     # ------------------------------------------------------------------ one round
 
@@ -852,18 +856,3 @@ class FormationAssault:
             steps=tuple(self.steps),
             result=Result(outcome.value, winner, side_result(ATTACKER), side_result(DEFENDER)),
         )
-
-
-def resolve(
-    rules: FormationRules,
-    settings: FormationSettings,
-    *,
-    attacker: Formation,
-    defender: Formation,
-    support: tuple[Support | None, Support | None],
-    inputs: Inputs,
-    dice: DiceSource,
-) -> Report:
-    return FormationAssault(
-        rules, settings, attacker=attacker, defender=defender, support=support, inputs=inputs, dice=dice
-    ).run()

@@ -12,7 +12,7 @@ from typing import Any
 
 from rules_core.dice import DiceSource
 from rules_core.errors import RefereeError
-from rules_core.games.formation.engine import resolve
+from rules_core.games.formation.engine import FormationAssault
 from rules_core.games.formation.rules import DoubleMeans, FormationRules, FormationSettings, SaveDirection
 from rules_core.games.formation.spec import Formation, FormationSpecParser, Support
 from rules_core.options import OptionSpec, OptionType, OptionValue
@@ -87,7 +87,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
 
 def token_docs(rules: FormationRules) -> tuple[TokenDoc, ...]:
     v = rules.value_text
-    over = rules.value_suffix == "+"
+    over = rules.hit_op is Op.AT_LEAST
     cc, ff = (v(4), v(4)) if over else (v(4), v(3))
     hit_rule = "a hit on that roll or more" if over else "a hit on a roll equal to or under it"
     docs = [
@@ -95,7 +95,8 @@ def token_docs(rules: FormationRules) -> tuple[TokenDoc, ...]:
             "CC FF",
             "stat",
             f"Close combat value (units in base contact) and firefight value (within {rules.engagement_range} with a "
-            f"line of fire): {hit_rule}. FF- for units with assault weapons only.",
+            f"line of fire): {hit_rule}. FF- for units with assault weapons only; CC- or FF- units can be hit "
+            "but cannot attack.",
             f"CC{cc} FF{ff}",
         ),
         TokenDoc(
@@ -197,6 +198,7 @@ class FormationGame(Game):
         for name, parsed in zip(("attacker_support", "defender_support"), support, strict=True):
             normalised[name] = None if parsed is None else self.parser.format_support(parsed)
         inputs = Inputs(self.format_side(attacker), self.format_side(defender), FrozenMap(normalised))
-        return resolve(
+        assault = FormationAssault(
             self.rules, settings, attacker=attacker, defender=defender, support=support, inputs=inputs, dice=dice
         )
+        return assault.run()

@@ -42,6 +42,9 @@ class UnitType(StrEnum):
     WAR_ENGINE = "WE"
 
 
+_UNIT_TYPES = frozenset(unit_type.value for unit_type in UnitType)
+
+
 class Position(IntEnum):
     """Where a unit stands after the charge and counter-charges; also the order hits are allocated in."""
 
@@ -175,7 +178,7 @@ class FormationSpecParser:
                 self._read_stat(token, spec.name, stats)
             elif token.kind is TokenKind.KEYWORD:
                 upper = token.key.upper()
-                if upper in UnitType.__members__.values():
+                if upper in _UNIT_TYPES:
                     if unit_type is not None:
                         raise self._error(f"'{spec.name}' gives a unit type twice.", token.text)
                     unit_type = UnitType(upper)

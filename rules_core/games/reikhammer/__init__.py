@@ -32,8 +32,8 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
    formation's infantry: the text) and ``invulnerable`` (always 6+, whatever the
    save direction). Reikhammer's result has no Inspiring modifier, so
    ``inspiring`` is refused rather than silently ignored.
-7. A unit with FF- within 4 tiles is directly engaged (it can be hit) but cannot
-   attack.
+7. A unit with FF- within 4 tiles (or CC- in contact) is directly engaged (it can
+   be hit) but cannot attack.
 8. The immediate outcomes (the text): every defending unit killed and at least
    one attacker alive, the attacker wins; every directly engaged attacker killed,
    the defender wins. Checked after the attacks and again after supporting fire;
