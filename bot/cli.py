@@ -15,7 +15,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from bot.data import load_samples
+from bot.data import game_with_data, load_samples
 from bot.render.terminal import print_report
 from rules_core import ENGINE_VERSION, RefereeError, all_games, get_game, resolve
 from rules_core.options import OptionSpec, OptionType
@@ -62,7 +62,7 @@ def _option_param(spec: OptionSpec) -> click.Option:
 def _game_command(game: Game) -> click.Command:
     def run(attacker: str, defender: str, seed: str | None, as_json: bool, **raw: Any) -> None:
         options = {name: value for name, value in raw.items() if value is not None}
-        report = resolve(game, attacker, defender, seed=_seed(seed), **options)
+        report = resolve(game_with_data(game), attacker, defender, seed=_seed(seed), **options)
         if as_json:
             click.echo(report.to_json())
         else:
@@ -141,7 +141,7 @@ def help_command(game: str | None) -> None:
         for known in all_games():
             console.print(f"  {known.id:<12} referee {' '.join(command_path(known)):<22} {known.title}")
         return
-    chosen = get_game(game)
+    chosen = game_with_data(get_game(game))
     console.print(f"[bold]{chosen.title}[/bold] ({chosen.id}; also: {', '.join(chosen.aliases)})")
     console.print(chosen.summary)
     console.print(f"\n[bold]Spec shape[/bold]: {chosen.spec_shape}", soft_wrap=True)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
 import yaml
+
+from rules_core import get_game
+from rules_core.registry import Game
 
 SAMPLES_SCHEMA = "referee-samples/1"
 
@@ -66,3 +70,31 @@ def parse_sample_file(text: str, *, name: str) -> SampleFile:
 
 def load_samples() -> list[SampleFile]:
     return [parse_sample_file(f.read_text(encoding="utf-8"), name=f.name) for f in sample_files()]
+
+
+def read_data_file(path: str) -> Any:
+    """One YAML file under data/ (``weapons/duel.yaml``), parsed."""
+    target = data_root()
+    for part in path.split("/"):
+        target = target / part
+    try:
+        return yaml.safe_load(target.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as error:
+        raise DataFileError(f"{path}: cannot read it: {error}") from error
+
+
+@functools.cache
+def _bound(game_id: str) -> Game:
+    game = get_game(game_id)
+    if not game.data_files:
+        return game
+    data = {name: read_data_file(path) for name, path in game.data_files.items()}
+    try:
+        return game.with_data(data)
+    except ValueError as error:  # the game's schema check names the file and the entry
+        raise DataFileError(str(error)) from error
+
+
+def game_with_data(game: str | Game) -> Game:
+    """The game bound to the data files it declares (its weapon table...), loaded once per process."""
+    return _bound(game if isinstance(game, str) else game.id)

@@ -43,6 +43,13 @@ class Game(ABC):
     example_defender: str
     example_options: Mapping[str, OptionValue] = {}
     spec_shape: str = "units separated by '|', groups of a unit by ';', each group '[N x] name: tokens'."
+    # Game data this game reads from YAML files under data/ (name -> path), e.g. a weapon table. rules_core
+    # does no I/O: bot/ loads each file and hands the parsed data to with_data().
+    data_files: Mapping[str, str] = {}
+
+    def with_data(self, data: Mapping[str, Any]) -> Game:  # noqa: ARG002 (a game with no data files ignores it)
+        """This game bound to its data files' parsed contents (``data`` has one entry per ``data_files`` key)."""
+        return self
 
     @abstractmethod
     def parse_side(self, text: str) -> Any:

@@ -10,6 +10,15 @@ _LOSER_FATE = {
     "some_fell_back": "partly fell back (some units held)",
     "destroyed": "was destroyed",
     "broken": "is Broken and must withdraw",
+    "killed": "lost a model",
+    "wounded": "took wounds",
+    "broke_off": "lost more wounds; a model broke off",
+}
+_DRAWN = {
+    "both_destroyed": "Draw: both sides were wiped out",
+    "tied": "Draw: still tied after the last round; both sides hold",
+    "killed": "Draw: equal wounds inflicted, and a model was slain",
+    "broke_off": "Draw: equal wounds inflicted, and a model broke off",
 }
 
 
@@ -19,11 +28,7 @@ def headline(report: Report) -> str:
     if result.winner == "none":
         return "No combat: " + outcome.replace("_", " ")
     if result.winner == "draw":
-        if outcome == "both_destroyed":
-            return "Draw: both sides were wiped out"
-        if outcome == "tied":
-            return "Draw: still tied after the last round; both sides hold"
-        return "Draw: the combat continues next turn"
+        return _DRAWN.get(outcome, "Draw: the combat continues next turn")
     loser = "defender" if result.winner == "attacker" else "attacker"
     fate = _LOSER_FATE.get(outcome, outcome.replace("_", " "))
     return f"The {result.winner} wins; the {loser} {fate}"

@@ -1,0 +1,178 @@
+"""Warhammer 40,000 2nd edition (1993) hand-to-hand combat: duels and multiple combats.
+
+Specification: ``shared/rules/2nd-edition-hand-to-hand.txt``, "damage and armour
+saves as normal" filled from ``shared/rules/REFERENCE.md`` section 002. User
+documentation: docs/games/duel.md.
+
+Decisions on unclear or unstated points (each also in docs/games/duel.md):
+
+1. One resolution fights one Hand-to-Hand phase: one model against one, or a lone
+   model against up to ten (a multiple combat). When both sides hold several models
+   the fight is not one combat around one model, and the referee says so.
+2. Multiple combat order: the outnumbering side's models fight in the order its
+   spec lists them (the rules let that player choose). The k-th of them rolls
+   k-1 extra attack dice; it only fights at all if the lone model survived the
+   earlier rounds, so the bonus always applies to the rounds that happen.
+3. Attack dice: A, +1 for two or more weapons with the Close Combat rule
+   (``cc``), plus the multiple-combat bonus. Pistols in the weapon table carry
+   ``cc``; basic weapons (bolter, lasgun) do not and are never used.
+4. Parries: each weapon with ``parry`` is one parry; a model breaking off has
+   none. Parries cancel one for one and the surplus side forces re-rolls of the
+   opponent's highest die, one per parry, one after another (each re-roll of the
+   then-highest die, the new result standing). ``parry=auto`` (default) parries
+   while the opponent's highest die is 4 or more, ``always`` always, ``never``
+   never. Fumbles and criticals are counted on the dice after any parry.
+5. Criticals: every 6 after the first; fumbles: every 1, each giving the
+   opponent +1. ``obstacle`` (charged an opponent behind an obstacle, -1)
+   requires ``charged`` (+1): a model with both scores +0 from them.
+6. Tied scores go to the higher Initiative (1 hit); equal Initiative is a
+   stalemate. A model breaking off fights with WS 0 but keeps its Initiative.
+7. Which weapon the winner strikes with (the player's choice): ``weapon-choice``
+   names it; by default the Close Combat weapon with the most expected wounds
+   against this opponent (to wound x failing the save x damage, capped at the
+   wounds it has left), the first listed of equals. A model with no Close Combat
+   weapon strikes with its own Strength.
+8. Save modifiers: the weapon's own ``sv``; a weapon with none (sword, knife,
+   club, a model's own Strength) takes it from the Strength table of option
+   ``strength_save_table``: ``whfb`` (default; S3 or less 0, S4 -1 ... S10 -7) or
+   ``none``. A save needing more than 6 is not rolled.
+9. Damage: each unsaved wound takes its weapon's Damage in wounds (a D3 is half a
+   D6, rounded up); damage beyond the model's last wound is lost, and no damage
+   dice are rolled for unsaved wounds once the model is slain.
+10. Breaking off: declared with ``breaking-off`` on the model; it fights every one
+    of its rounds at WS 0 without parrying, and if it survives it moves 2D6"
+    away (one roll, after all the rounds) and its squad is Broken.
+11. Follow-up: every model whose hand-to-hand opponents are all slain (by it or a
+    friend) may make the 2" Follow-Up Move; the referee states it as an
+    instruction. Models still in contact fight again next phase.
+12. Result: ``winner`` is the side that took more wounds off the other (wounds
+    actually lost, damage beyond a model's last wound not counted), ``draw`` when
+    equal. ``outcome`` is ``killed`` when any model was slain, else ``broke_off``
+    when a model escaped, else ``wounded`` when any wound was lost, else
+    ``stalemate`` (nobody lost a wound: tied rounds, or every hit failed to wound
+    or was saved). Each round's winner and scores are in its step's ``round`` event.
+13. Weapons may be table names (``chainsword``) or inline definitions
+    (``weapon=claw/S+1/dmg=D3/sv=-1/parry/cc``); the canonical spec writes every
+    weapon inline, so a stored resolution replays without the table. rules_core
+    does no I/O: ``bot/`` loads ``data/weapons/duel.yaml`` and binds it with
+    :meth:`DuelGame.with_data`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules_core.dice import DiceSource
+from rules_core.games.duel import spec
+from rules_core.games.duel.engine import resolve
+from rules_core.games.duel.weapons import EMPTY_ARMOURY, Armoury, parse_weapon_table
+from rules_core.options import OptionSpec, OptionType, OptionValue
+from rules_core.registry import Game, TokenDoc, register
+from rules_core.report import Report
+
+OPTIONS = (
+    OptionSpec(
+        "strength_save_table",
+        OptionType.CHOICE,
+        "whfb",
+        "Save modifier of a hit whose weapon lists none: whfb (S4 -1, S5 -2 ... S10 -7) or none.",
+        choices=("whfb", "none"),
+        example="--strength-save-table none",
+    ),
+)
+
+TOKENS = (
+    TokenDoc(
+        "WS S T W I A", "stat", "Weapon Skill, Strength, Toughness, Wounds, Initiative, Attacks.", "WS4 S4 T4 W1 I4 A1"
+    ),
+    TokenDoc("Sv", "stat", "Armour save 2+ to 6+, or Sv- for none (required).", "Sv3+"),
+    TokenDoc("M BS Ld", "stat", "Optional; kept so a pasted profile reads, not used in hand-to-hand.", "M4 BS4 Ld8"),
+    TokenDoc("charged", "keyword", "The model charged this turn: +1 to its combat score.", "charged"),
+    TokenDoc("high-ground", "keyword", "On terrain above its opponent: +1.", "high-ground"),
+    TokenDoc("encumbered", "keyword", "Carries Wargear (usually a heavy weapon) that encumbers it: -1.", "encumbered"),
+    TokenDoc(
+        "obstacle",
+        "keyword",
+        "It charged an opponent behind an obstacle: -1 (give charged too).",
+        "charged obstacle",
+    ),
+    TokenDoc(
+        "breaking-off",
+        "keyword",
+        'Tries to escape: fights at WS 0 without parrying; if it survives it moves 2D6" away, its squad Broken.',
+        "breaking-off",
+    ),
+    TokenDoc(
+        "weapon=NAME/fields",
+        "setting",
+        "A weapon defined inline: S5 | S+1 | S=user, dmg=1 | D3 | D6 | 2D6 | D3+1, sv=-1 (leave out for the "
+        "Strength table), parry, cc (the Close Combat rule). Repeat for more weapons.",
+        "weapon=claw/S+1/dmg=D3/sv=-1/parry/cc",
+    ),
+    TokenDoc(
+        "parry=auto|always|never",
+        "setting",
+        "When to use parries: auto (default) while the opponent's highest die is 4 or more.",
+        "parry=always",
+    ),
+    TokenDoc(
+        "weapon-choice=NAME",
+        "setting",
+        "The Close Combat weapon it strikes with when it wins (default: its best against the opponent).",
+        "weapon-choice=bolt-pistol",
+    ),
+)
+
+
+class DuelGame(Game):
+    id = "duel"
+    aliases = ("40k2", "wh40k2", "hand-to-hand", "2nd-edition")
+    title = "Warhammer 40,000 2nd edition hand-to-hand combat"
+    command = "duel"
+    summary = (
+        "One Hand-to-Hand phase, model against model or one against several: attack dice, parries, fumbles, "
+        "criticals, combat scores, hits, wounds, saves, damage, breaking off and the follow-up move."
+    )
+    docs_page = "docs/games/duel.md"
+    options = OPTIONS
+    example_attacker = "Marine Sergeant: WS4 S4 T4 W1 I4 A2 Sv3+ chainsword bolt-pistol charged"
+    example_defender = "3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife"
+    spec_shape = (
+        "models separated by '|', each '[N x] name: tokens' (N identical models fight one after another). "
+        "One side holds a single model; the other one or several (a multiple combat, fought in the order given)."
+    )
+    data_files: Mapping[str, str] = {"weapons": "weapons/duel.yaml"}
+
+    def __init__(self, armoury: Armoury = EMPTY_ARMOURY) -> None:
+        self.armoury = armoury
+        names = ", ".join(armoury.names) if armoury.names else "none loaded here (define weapons inline)"
+        self.tokens = (
+            *TOKENS[:3],
+            TokenDoc(
+                "weapon names",
+                "keyword",
+                f"Weapons from the weapon table: {names}.",
+                "chainsword bolt-pistol",
+            ),
+            *TOKENS[3:],
+        )
+
+    def with_data(self, data: Mapping[str, Any]) -> DuelGame:
+        return DuelGame(parse_weapon_table(data["weapons"], name=self.data_files["weapons"]))
+
+    def parse_side(self, text: str) -> spec.Side:
+        return spec.parse_side(text, self.armoury)
+
+    def format_side(self, side: Any) -> str:
+        return spec.format_side(side)
+
+    def resolve_sides(
+        self, attacker: Any, defender: Any, options: Mapping[str, OptionValue], dice: DiceSource
+    ) -> Report:
+        return resolve(attacker, defender, options, dice)
+
+
+GAME = register(DuelGame())
+
+__all__ = ["GAME", "OPTIONS", "TOKENS", "DuelGame"]
