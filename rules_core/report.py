@@ -234,7 +234,8 @@ class Result:
     defender: SideResult
 
     def side(self, name: SideName) -> SideResult:
-        return self.attacker if name is SideName.ATTACKER else self.defender
+        # == rather than `is`: a plain "attacker" string (from JSON) must find the attacker too.
+        return self.attacker if name == SideName.ATTACKER else self.defender
 
     def to_dict(self) -> dict[str, Json]:
         return {

@@ -1,0 +1,307 @@
+"""The duel's procedure, one rule at a time, with scripted dice."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules_core import OptionError, SpecError
+from rules_core.report import Op, Target
+from tests.rules_core.helpers_duel import duel, events, rolls, rounds, score
+
+# Models that cannot wound each other (S1 against T5) keep a round's dice to the attack dice alone.
+HARMLESS = "S1 T5 W1 Sv-"
+
+
+def notes(report, kind: str) -> list[str]:  # type: ignore[no-untyped-def]
+    return [str(ev.get("note")) for ev in events(report, kind)]
+
+
+# --- parries -------------------------------------------------------------------------------------------------
+
+
+def test_auto_parries_when_the_opponents_highest_die_is_4_or_more() -> None:
+    report = duel(f"A: WS4 I4 A1 {HARMLESS} sword", f"B: WS4 I4 A1 {HARMLESS}", [2, 4, 1])
+    (b_dice,) = rolls(report, "attack dice: B")
+    assert b_dice.dice == (1,)
+    assert [(r.before, r.after) for r in b_dice.rerolls] == [(4, 1)]
+    assert score(report, "B") == 1 + 4
+    assert score(report, "A") == 2 + 4 + 1  # B's re-rolled 1 is a fumble
+
+
+def test_auto_does_not_parry_a_highest_die_of_3() -> None:
+    report = duel(f"A: WS4 I4 A1 {HARMLESS} sword", f"B: WS4 I4 A1 {HARMLESS}", [2, 3])
+    assert rolls(report, "attack dice: B")[0].rerolls == ()
+    assert any("does not parry" in note for note in notes(report, "parry"))
+
+
+def test_always_parries_even_a_low_die_and_the_new_result_stands_even_if_better() -> None:
+    report = duel(f"A: WS4 I4 A1 {HARMLESS} sword parry=always", f"B: WS4 I4 A1 {HARMLESS}", [2, 1, 5])
+    assert rolls(report, "attack dice: B")[0].dice == (5,)
+    assert score(report, "B") == 5 + 4
+    assert score(report, "A") == 2 + 4  # the fumble was parried away
+
+
+def test_never_declines_a_parry() -> None:
+    report = duel(f"A: WS4 I4 A1 {HARMLESS} sword parry=never", f"B: WS4 I4 A1 {HARMLESS}", [2, 6])
+    assert rolls(report, "attack dice: B")[0].rerolls == ()
+    assert any("parry=never" in note for note in notes(report, "parry"))
+
+
+def test_equal_parries_cancel_out() -> None:
+    report = duel(f"A: WS4 I4 A1 {HARMLESS} sword parry=always", f"B: WS4 I4 A1 {HARMLESS} sword parry=always", [2, 6])
+    assert all(roll.rerolls == () for roll in rolls(report, "attack dice"))
+    assert any("cancel out" in note for note in notes(report, "parry"))
+
+
+def test_two_usable_parries_re_roll_the_highest_die_twice() -> None:
+    report = duel(f"A: WS4 I4 A1 {HARMLESS} sword sword parry=always", f"B: WS4 I4 A1 {HARMLESS}", [2, 2, 6, 5, 4])
+    (b_dice,) = rolls(report, "attack dice: B")
+    assert b_dice.dice == (4,)
+    assert [(r.before, r.after) for r in b_dice.rerolls] == [(6, 5), (5, 4)]
+
+
+def test_a_parry_re_rolls_the_highest_of_several_dice() -> None:
+    report = duel(f"A: WS4 I4 A1 {HARMLESS} sword", f"B: WS4 I4 A3 {HARMLESS}", [2, 2, 6, 3, 1])
+    (b_dice,) = rolls(report, "attack dice: B")
+    assert b_dice.dice == (2, 1, 3)
+    assert [(r.index, r.before, r.after) for r in b_dice.rerolls] == [(1, 6, 1)]
+    assert score(report, "A") == 2 + 4 + 1  # the re-rolled 1 is a fumble: counted after the parry
+
+
+# --- fumbles and criticals -----------------------------------------------------------------------------------
+
+
+def test_every_6_after_the_first_is_a_critical_and_every_1_a_fumble() -> None:
+    report = duel(f"A: WS4 I4 A3 {HARMLESS}", f"B: WS4 I4 A2 {HARMLESS}", [6, 6, 6, 1, 1])
+    a = next(ev for ev in events(report, "score") if ev.get("model") == "A")
+    assert (a.get("criticals"), a.get("fumbles"), a.get("score")) == (2, 2, 6 + 4 + 2 + 2)
+    assert score(report, "B") == 1 + 4
+
+
+def test_a_single_6_is_not_a_critical() -> None:
+    report = duel(f"A: WS4 I4 A2 {HARMLESS}", f"B: WS4 I4 A1 {HARMLESS}", [6, 5, 3])
+    assert score(report, "A") == 6 + 4
+
+
+# --- modifiers, ties -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("flags", "modifier"),
+    [("charged", 1), ("high-ground", 1), ("encumbered", -1), ("charged obstacle", 0), ("charged high-ground", 2)],
+)
+def test_combat_score_modifiers(flags: str, modifier: int) -> None:
+    report = duel(f"A: WS4 I4 A1 {HARMLESS} {flags}", f"B: WS4 I4 A1 {HARMLESS}", [3, 3])
+    assert score(report, "A") == 3 + 4 + modifier
+
+
+def test_a_tie_goes_to_the_defender_when_it_has_the_higher_initiative() -> None:
+    report = duel("A: WS4 S4 T4 W1 I3 A1 Sv-", "B: WS4 S4 T4 W1 I5 A1 Sv-", [3, 3, 2])
+    (round_event,) = rounds(report)
+    assert (round_event.get("winner"), round_event.get("hits"), round_event.get("decided_by")) == (
+        "defender",
+        1,
+        "initiative",
+    )
+    assert len(rolls(report, "to wound")[0].dice) == 1
+
+
+# --- breaking off --------------------------------------------------------------------------------------------
+
+
+def test_breaking_off_fights_at_ws_0_cannot_parry_and_escapes_2d6() -> None:
+    report = duel(
+        f"A: WS5 I4 A1 {HARMLESS} sword breaking-off",
+        f"B: WS4 I4 A1 {HARMLESS} sword",
+        [5, 2, 3, 3, 4],  # A's die, B's die, B's parry re-roll of A's 5, A's escape 2D6
+    )
+    assert rolls(report, "attack dice: A")[0].dice == (3,)
+    assert score(report, "A") == 3 + 0
+    assert any("breaking off and may not parry" in note for note in notes(report, "parry"))
+    (escape,) = events(report, "broke_off")
+    assert escape.get("inches") == 7
+    assert report.result.outcome == "broke_off"
+    assert report.result.attacker.extra["broken"] is True
+    assert report.result.defender.extra["broken"] is False
+
+
+def test_a_model_slain_while_breaking_off_does_not_escape() -> None:
+    report = duel("A: WS4 S4 T4 W1 I4 A1 Sv- breaking-off", "B: WS4 S4 T4 W1 I4 A1 Sv-", [3, 3, 6, 1, 1, 1])
+    assert events(report, "broke_off") == []
+    assert report.result.outcome == "killed"
+    assert report.result.attacker.extra["broken"] is False
+
+
+def test_a_lone_model_breaking_off_fights_every_round_at_ws_0_and_escapes_once() -> None:
+    report = duel(
+        f"Lone: WS6 I4 A1 {HARMLESS} breaking-off",
+        f"2x Foe: WS3 I3 A1 {HARMLESS}",
+        [6, 1, 6, 1, 1, 2, 2],
+    )
+    assert [score(report, "Lone", n) for n in (1, 2)] == [6 + 0 + 1, 6 + 0 + 2]
+    assert [ev.get("inches") for ev in events(report, "broke_off")] == [4]
+
+
+# --- multiple combat -----------------------------------------------------------------------------------------
+
+
+def test_when_the_lone_model_dies_the_rest_do_not_fight_and_may_follow_up() -> None:
+    report = duel(
+        "Lone: WS3 S3 T3 W1 I3 A1 Sv-",
+        "3x Foe: WS3 S3 T3 W1 I3 A1 Sv-",
+        [3, 3, 3, 6, 4, 4, 1, 1],  # round 1: a stalemate; round 2: Foe 2 (two dice) wins 9 to 6, 3 hits, 1 wounds
+    )
+    assert len(rounds(report)) == 2
+    assert report.result.defender.lost == 0
+    assert report.result.attacker.lost == 1
+    statuses = [m["status"] for m in report.result.defender.extra["models"]]
+    assert statuses == ["fought", "fought", "did_not_fight"]
+    follow = notes(report, "follow_up")
+    assert any(note.startswith("Foe 1 has killed all") for note in follow)
+    assert any(note.startswith("Foe 2 has killed all") for note in follow)
+    assert any("Foe 3 did not fight" in note for note in notes(report, "instruction"))
+
+
+def test_several_attackers_against_a_lone_defender_fight_in_the_attackers_order() -> None:
+    report = duel(
+        f"First: WS3 I3 A1 {HARMLESS} | Second: WS3 I3 A1 {HARMLESS}",
+        f"Lone: WS3 I3 A1 {HARMLESS}",
+        [2, 2, 2, 2, 2],  # round 1: one die each; round 2: Second rolls 2
+    )
+    assert [ev.get("attacker_model") for ev in rounds(report)] == ["First", "Second"]
+    assert [len(r.dice) for r in rolls(report, "attack dice: Second")] == [2]
+
+
+def test_both_sides_with_several_models_is_refused() -> None:
+    with pytest.raises(SpecError, match="one against several"):
+        duel(f"2x A: WS3 I3 A1 {HARMLESS}", f"2x B: WS3 I3 A1 {HARMLESS}", [])
+
+
+# --- hits, wounds, saves, damage -----------------------------------------------------------------------------
+
+
+def test_d3_damage_against_a_multi_wound_model_stops_when_it_dies() -> None:
+    report = duel(
+        "A: WS5 S4 T4 W1 I4 A1 Sv- weapon=axe/S=user/dmg=D3/sv=-1/cc",
+        "B: WS3 S3 T4 W3 I3 A1 Sv6+",
+        [5, 5, 4, 4, 5],  # 10 v 8: 2 hits; both wound; no saves possible (6+ -1); the first D3 (a 3) slays B
+    )
+    (damage,) = rolls(report, "damage")
+    assert damage.dice == (5,)
+    (wounds,) = events(report, "wounds")
+    assert (wounds.get("wounds"), wounds.get("left")) == (3, 0)
+    assert "1 further unsaved wound is lost" in str(wounds.get("note"))
+    assert report.result.attacker.extra["wounds_inflicted"] == 3
+    assert report.result.outcome == "killed"
+
+
+def test_fixed_damage_above_the_wounds_left_counts_only_the_wounds_lost() -> None:
+    report = duel(
+        "A: WS6 S4 T4 W1 I4 A1 Sv- weapon=maul/S=user/dmg=2/cc",
+        "B: WS3 S3 T4 W3 I3 A1 Sv-",
+        [5, 6, 4, 4],  # 11 v 9: 2 hits; both wound: 2 + 2 damage on 3 wounds
+    )
+    assert report.result.attacker.extra["wounds_inflicted"] == 3
+    assert report.result.defender.extra["models"][0]["wounds_left"] == 0
+
+
+def test_d6_damage_reads_the_die_and_a_surviving_model_keeps_its_wounds() -> None:
+    report = duel(
+        "A: WS6 S4 T4 W1 I4 A1 Sv- weapon=lance/S=user/dmg=D6/cc",
+        "B: WS3 S3 T4 W10 I3 A1 Sv-",
+        [4, 6, 4, 2],  # 10 v 9: 1 hit, wounds, D6 damage of 2
+    )
+    assert report.result.defender.extra["models"][0]["wounds_left"] == 8
+    assert report.result.outcome == "wounded"
+    assert report.result.winner == "attacker"
+
+
+@pytest.mark.parametrize(
+    ("attacker", "options", "save_needed"),
+    [
+        ("S4 sword", {}, 4),  # S4, no listed modifier: -1 from the Strength table
+        ("S4 sword", {"strength_save_table": "none"}, 3),
+        ("S3 sword", {}, 3),
+        ("S5", {}, 5),  # no weapon: its own Strength, -2
+        ("S3 weapon=blade/S+2/cc", {}, 5),  # S5 from the weapon, no listed modifier: -2
+        ("S3 chainsword", {"strength_save_table": "none"}, 4),  # the weapon's own -1 applies either way
+    ],
+)
+def test_save_modifiers_come_from_the_weapon_or_the_strength_table(
+    attacker: str, options: dict[str, object], save_needed: int
+) -> None:
+    report = duel(
+        f"A: WS4 T4 W1 I4 A1 Sv- {attacker}",
+        "B: WS3 S3 T3 W1 I3 A1 Sv3+",
+        [3, 3, 6, 6],  # 7 v 6: 1 hit; it wounds; the save is made
+        **options,
+    )
+    assert rolls(report, "armour save")[0].target == Target(Op.AT_LEAST, save_needed)
+
+
+def test_a_save_needing_more_than_6_is_not_rolled() -> None:
+    report = duel("A: WS4 S4 T4 W1 I4 A1 Sv- power-fist", "B: WS3 S3 T3 W1 I3 A1 Sv3+", [3, 3, 2])
+    assert rolls(report, "armour save") == []
+    assert any("no save is possible" in note for note in notes(report, "no_save"))
+    assert report.result.outcome == "killed"
+
+
+def test_a_strength_four_below_the_toughness_cannot_wound() -> None:
+    report = duel("A: WS4 S3 T4 W1 I4 A1 Sv-", "B: WS3 S3 T7 W1 I3 A1 Sv-", [6, 1])
+    assert rolls(report, "to wound") == []
+    assert notes(report, "no_effect")
+
+
+# --- weapons -------------------------------------------------------------------------------------------------
+
+
+def test_the_default_weapon_is_the_best_against_this_opponent() -> None:
+    report = duel(
+        "A: WS4 S4 T4 W1 I4 A1 Sv- bolt-pistol power-sword",
+        "B: WS3 S3 T4 W1 I3 A1 Sv3+",
+        [2, 2, 2, 3, 6],  # A's two dice (two Close Combat weapons), B's die; 6 v 5: 1 hit; wounds; saved on 6+
+    )
+    (strike,) = events(report, "strike")
+    assert "power-sword" in str(strike.get("note"))
+    assert rolls(report, "to wound")[0].target == Target(Op.AT_LEAST, 3)  # S5 v T4
+
+
+def test_weapon_choice_picks_the_weapon() -> None:
+    report = duel(
+        "A: WS4 S4 T4 W1 I4 A1 Sv- bolt-pistol power-sword weapon-choice=bolt-pistol",
+        "B: WS3 S3 T4 W1 I3 A1 Sv3+",
+        [2, 2, 2, 3],
+    )
+    assert "bolt-pistol" in str(events(report, "strike")[0].get("note"))
+    assert rolls(report, "to wound")[0].target == Target(Op.AT_LEAST, 4)
+
+
+def test_a_model_with_no_close_combat_weapon_strikes_with_its_own_strength() -> None:
+    report = duel("A: WS4 S4 T4 W1 I4 A1 Sv- bolter", "B: WS3 S3 T3 W1 I3 A1 Sv-", [3, 3, 2])
+    assert "own Strength S4" in str(events(report, "strike")[0].get("note"))
+    assert rolls(report, "to wound")[0].target == Target(Op.AT_LEAST, 3)
+    assert [len(r.dice) for r in rolls(report, "attack dice: A")] == [1]  # a bolter is not a Close Combat weapon
+
+
+def test_an_inline_weapon_with_relative_strength_damage_and_parry() -> None:
+    report = duel(
+        "A: WS4 S4 T4 W1 I4 A1 Sv- weapon=claw/S+1/dmg=D3/sv=-1/parry/cc parry=always",
+        "B: WS3 S3 T5 W3 I3 A1 Sv4+",
+        [4, 2, 3, 4, 1, 2, 6],  # A 8; B's 2 parried to 3: 6; 2 hits at S5 v T5 (4+): one wounds; 5+ save fails
+    )
+    assert rolls(report, "attack dice: B")[0].rerolls
+    assert rolls(report, "to wound")[0].target == Target(Op.AT_LEAST, 4)
+    assert rolls(report, "armour save")[0].target == Target(Op.AT_LEAST, 5)
+    (damage,) = rolls(report, "damage")
+    assert damage.purpose.startswith("damage D3")
+    assert report.result.defender.extra["models"][0]["wounds_left"] == 0
+
+
+def test_two_close_combat_weapons_give_one_more_attack_die() -> None:
+    report = duel(f"A: WS4 I4 A1 {HARMLESS} chainsword bolt-pistol", f"B: WS4 I4 A1 {HARMLESS}", [2, 2, 2])
+    assert [len(r.dice) for r in rolls(report, "attack dice: A")] == [2]
+
+
+def test_an_unknown_option_value_names_the_option() -> None:
+    with pytest.raises(OptionError, match="strength_save_table"):
+        duel(f"A: WS4 I4 A1 {HARMLESS}", f"B: WS4 I4 A1 {HARMLESS}", [], strength_save_table="40k")
