@@ -33,11 +33,13 @@ class FrozenMap(Mapping[str, Json]):
     __slots__ = ("_items",)
 
     def __init__(self, items: Mapping[str, Json] | None = None, /, **kwargs: Json) -> None:
-        self._items: dict[str, Json] = {}
-        for source in (items, kwargs):
-            if source:
-                for key, value in source.items():
-                    self._items[str(key)] = value if type(value) in _SCALARS else freeze(value)
+        # Reports build many small maps (one per event): one comprehension, scalars passed through untouched.
+        source = {**items, **kwargs} if items and kwargs else (items or kwargs)
+        scalars = _SCALARS
+        self._items: dict[str, Json] = {
+            key if type(key) is str else str(key): value if type(value) in scalars else freeze(value)
+            for key, value in source.items()
+        }
 
     def __getitem__(self, key: str) -> Json:
         return self._items[key]

@@ -25,6 +25,7 @@ from rules_core.games.duel.spec import (
     OBSTACLE,
     ModelGroup,
     ParryPolicy,
+    Profile,
     Side,
     format_side,
 )
@@ -50,6 +51,7 @@ from rules_core.report import (
 from rules_core.rolling import roll_each, roll_unchecked
 
 GAME_ID = "duel"
+ATTACKER, DEFENDER = SideName.ATTACKER, SideName.DEFENDER  # enum attribute lookups are slow in a hot loop
 UNARMED = Damage(0, 0, 1)
 PARRY_THRESHOLD = 4  # parry=auto parries when the opponent's highest die is this or more
 
@@ -83,23 +85,20 @@ def expected_wounds(
     return Fraction(7 - need, 6) * unsaved * taken
 
 
-@dataclass(slots=True, eq=False)
-class Fighter:
-    group: ModelGroup
-    side: SideName
-    label: str
-    wounds_left: int
-    opponents: list[Fighter] = field(default_factory=list)
-    wounds_inflicted: int = 0
-    escaped_inches: int | None = None
-
-    @property
-    def alive(self) -> bool:
-        return self.wounds_left > 0
-
-    @property
-    def breaking_off(self) -> bool:
-        return self.group.has(BREAKING_OFF)
+@functools.lru_cache(maxsize=64)
+def _situational(flags: frozenset[str]) -> tuple[int, str]:
+    """The combat score modifiers a model's flags give, and how the score line shows them."""
+    total, text = 0, ""
+    for value, why, flag in (
+        (1, "charged", CHARGED),
+        (1, "high ground", HIGH_GROUND),
+        (-1, "encumbered", ENCUMBERED),
+        (-1, "charged behind an obstacle", OBSTACLE),
+    ):
+        if flag in flags:
+            total += value
+            text += f" {'+' if value > 0 else '-'} 1 ({why})"
+    return total, text
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,12 +110,78 @@ class Strike:
     note: str
 
 
+def _save_modifier(weapon: Weapon, strength: int, table: str) -> int:
+    return weapon.save_modifier if weapon.save_modifier is not None else strength_save_modifier(strength, table)
+
+
+@functools.lru_cache(maxsize=1024)
+def choose_weapon(striker: ModelGroup, target: Profile, wounds_left: int, table: str) -> Strike:
+    """The weapon a winner strikes with (the player's choice: ``weapon-choice``, else its best against ``target``)."""
+    usable = striker.close_combat_weapons
+    user_s = striker.profile.s
+    if not usable:
+        carried = " (it carries no weapon with the Close Combat rule)" if striker.weapons else ""
+        note = f"strikes with its own Strength S{user_s}{carried}."
+        return Strike(None, user_s, strength_save_modifier(user_s, table), UNARMED, note)
+    if striker.weapon_choice is not None:
+        weapon = next(w for w in usable if w.name == striker.weapon_choice)
+        note = f"strikes with {weapon.describe(user_s)} (weapon-choice)."
+    elif len(usable) == 1:
+        weapon = usable[0]
+        note = f"strikes with {weapon.describe(user_s)}."
+    else:
+
+        def value(weapon: Weapon) -> Fraction:
+            strength = weapon.strength_for(user_s)
+            return expected_wounds(
+                strength,
+                _save_modifier(weapon, strength, table),
+                weapon.damage,
+                toughness=target.t,
+                save=target.sv,
+                wounds_left=wounds_left,
+            )
+
+        weapon = max(usable, key=value)  # max keeps the first of equals: the order the player listed them
+        save = "Sv-" if target.sv is None else f"Sv{target.sv}+"
+        note = (
+            f"strikes with {weapon.describe(user_s)}, its best weapon against T{target.t} {save} "
+            "(weapon-choice=NAME picks another)."
+        )
+    strength = weapon.strength_for(user_s)
+    return Strike(weapon, strength, _save_modifier(weapon, strength, table), weapon.damage, note)
+
+
+# Sides are immutable and often fought again (replays, the odds): format each once.
+canonical = functools.lru_cache(maxsize=256)(format_side)
+
+
+@dataclass(slots=True, eq=False)
+class Fighter:
+    group: ModelGroup
+    side: SideName
+    label: str
+    wounds_left: int
+    side_name: str = ""
+    opponents: list[Fighter] = field(default_factory=list)
+    wounds_inflicted: int = 0
+    escaped_inches: int | None = None
+
+    @property
+    def alive(self) -> bool:
+        return self.wounds_left > 0
+
+    breaking_off: bool = False
+
+
 def _fighters(side: Side, name: SideName) -> list[Fighter]:
     fighters = []
     for group in side.groups:
         for number in range(1, group.count + 1):
             label = group.name if group.count == 1 else f"{group.name} {number}"
-            fighters.append(Fighter(group, name, label, group.profile.w))
+            fighters.append(
+                Fighter(group, name, label, group.profile.w, name.value, breaking_off=group.has(BREAKING_OFF))
+            )
     return fighters
 
 
@@ -126,8 +191,8 @@ class Duel:
         self.options = options
         self.table = str(options["strength_save_table"])
         self.dice = dice
-        self.attackers = _fighters(attacker, SideName.ATTACKER)
-        self.defenders = _fighters(defender, SideName.DEFENDER)
+        self.attackers = _fighters(attacker, ATTACKER)
+        self.defenders = _fighters(defender, DEFENDER)
         self.steps: list[Step] = []
 
     # --- the phase ------------------------------------------------------------------------------------------
@@ -149,7 +214,7 @@ class Duel:
                 break
             # The lone model survived every earlier round: each later foe rolls one more die per round fought.
             bonus = number - 1
-            if lone.side is SideName.ATTACKER:
+            if lone.side is ATTACKER:
                 self._round(number, lone, foe, bonus_for=foe, bonus=bonus)
             else:
                 self._round(number, foe, lone, bonus_for=foe, bonus=bonus)
@@ -175,7 +240,7 @@ class Duel:
                 events.append(
                     event(
                         "bonus",
-                        side=fighter.side.value,
+                        side=fighter.side_name,
                         model=fighter.label,
                         dice=extra,
                         note=f"Multiple combat: {fighter.label} rolls +{extra} attack "
@@ -203,11 +268,11 @@ class Duel:
             )
             for side in (first.side, second.side)
         )
-        a_score, d_score = scores[SideName.ATTACKER], scores[SideName.DEFENDER]
+        a_score, d_score = scores[ATTACKER], scores[DEFENDER]
         by_side = {first.side: first, second.side: second}
         winner: Fighter | None
         if a_score != d_score:
-            winner = by_side[SideName.ATTACKER if a_score > d_score else SideName.DEFENDER]
+            winner = by_side[ATTACKER if a_score > d_score else DEFENDER]
             hits = abs(a_score - d_score)
             decided = "score"
             verdict = f"{winner.label} wins {max(a_score, d_score)} to {min(a_score, d_score)}: {hits} hit" + (
@@ -228,21 +293,18 @@ class Duel:
             event(
                 "round",
                 round=number,
-                attacker_model=by_side[SideName.ATTACKER].label,
-                defender_model=by_side[SideName.DEFENDER].label,
+                attacker_model=by_side[ATTACKER].label,
+                defender_model=by_side[DEFENDER].label,
                 attacker_score=a_score,
                 defender_score=d_score,
-                winner=winner.side.value if winner else "none",
+                winner=winner.side_name if winner else "none",
                 winner_model=winner.label if winner else None,
                 hits=hits,
                 decided_by=decided,
                 note=verdict + ".",
             )
         )
-        title = (
-            f"Round {number}: {by_side[SideName.ATTACKER].label} {a_score} v {d_score} "
-            f"{by_side[SideName.DEFENDER].label}"
-        )
+        title = f"Round {number}: {by_side[ATTACKER].label} {a_score} v {d_score} {by_side[DEFENDER].label}"
         self.steps.append(Step(title, rolls, tuple(events)))
         if winner is not None:
             loser = second if winner is first else first
@@ -263,7 +325,7 @@ class Duel:
                 events.append(
                     event(
                         "parry",
-                        side=fighter.side.value,
+                        side=fighter.side_name,
                         model=fighter.label,
                         parries=0,
                         note=f"{fighter.label} is breaking off and may not parry.",
@@ -296,7 +358,7 @@ class Duel:
                     events.append(
                         event(
                             "parry",
-                            side=parrier.side.value,
+                            side=parrier.side_name,
                             model=parrier.label,
                             used=False,
                             note=f"{parrier.label} does not parry ({reason}).",
@@ -310,7 +372,7 @@ class Duel:
                 events.append(
                     event(
                         "parry",
-                        side=parrier.side.value,
+                        side=parrier.side_name,
                         model=parrier.label,
                         used=True,
                         before=highest,
@@ -325,27 +387,18 @@ class Duel:
         ws = 0 if fighter.breaking_off else group.profile.ws
         fumbles = opponent.count(1)
         criticals = max(0, own.count(6) - 1)
-        situational = [
-            (1, "charged", group.has(CHARGED)),
-            (1, "high ground", group.has(HIGH_GROUND)),
-            (-1, "encumbered", group.has(ENCUMBERED)),
-            (-1, "charged behind an obstacle", group.has(OBSTACLE)),
-        ]
+        modifier, modifier_text = _situational(group.flags)
         text = f"highest die {highest} + WS{ws}" + (" (breaking off)" if fighter.breaking_off else "")
         if fumbles:
             text += f" + {fumbles} (opponent's fumble{'s' if fumbles > 1 else ''})"
         if criticals:
             text += f" + {criticals} (critical hit{'s' if criticals > 1 else ''})"
-        modifier = 0
-        for value, why, applies in situational:
-            if applies:
-                modifier += value
-                text += f" {'+' if value > 0 else '-'} {abs(value)} ({why})"
+        text += modifier_text
         score = highest + ws + fumbles + criticals + modifier
         events.append(
             event(
                 "score",
-                side=fighter.side.value,
+                side=fighter.side_name,
                 model=fighter.label,
                 highest=highest,
                 ws=ws,
@@ -360,54 +413,11 @@ class Duel:
 
     # --- hits -----------------------------------------------------------------------------------------------
 
-    def _choose(self, striker: Fighter, target: Fighter) -> Strike:
-        group = striker.group
-        usable = group.close_combat_weapons
-        user_s = group.profile.s
-        if not usable:
-            modifier = strength_save_modifier(user_s, self.table)
-            carried = " (it carries no weapon with the Close Combat rule)" if group.weapons else ""
-            return Strike(
-                None, user_s, modifier, UNARMED, f"{striker.label} strikes with its own Strength S{user_s}{carried}."
-            )
-        if group.weapon_choice is not None:
-            weapon = next(w for w in usable if w.name == group.weapon_choice)
-            note = f"{striker.label} strikes with {weapon.describe(user_s)} (weapon-choice)."
-        elif len(usable) == 1:
-            weapon = usable[0]
-            note = f"{striker.label} strikes with {weapon.describe(user_s)}."
-        else:
-            profile = target.group.profile
-
-            def value(weapon: Weapon) -> Fraction:
-                strength = weapon.strength_for(user_s)
-                modifier = self._modifier(weapon, strength)
-                return expected_wounds(
-                    strength,
-                    modifier,
-                    weapon.damage,
-                    toughness=profile.t,
-                    save=profile.sv,
-                    wounds_left=target.wounds_left,
-                )
-
-            weapon = max(usable, key=value)  # max keeps the first of equals: the order the player listed them
-            note = (
-                f"{striker.label} strikes with {weapon.describe(user_s)}, its best weapon against "
-                f"T{profile.t} {'Sv-' if profile.sv is None else f'Sv{profile.sv}+'} "
-                f"(weapon-choice=NAME picks another)."
-            )
-        strength = weapon.strength_for(user_s)
-        return Strike(weapon, strength, self._modifier(weapon, strength), weapon.damage, note)
-
-    def _modifier(self, weapon: Weapon, strength: int) -> int:
-        if weapon.save_modifier is not None:
-            return weapon.save_modifier
-        return strength_save_modifier(strength, self.table)
-
     def _hits(self, winner: Fighter, loser: Fighter, hits: int) -> None:
-        strike = self._choose(winner, loser)
-        events: list[Event] = [event("strike", side=winner.side.value, model=winner.label, note=strike.note)]
+        strike = choose_weapon(winner.group, loser.group.profile, loser.wounds_left, self.table)
+        events: list[Event] = [
+            event("strike", side=winner.side_name, model=winner.label, note=f"{winner.label} {strike.note}")
+        ]
         rolls: list[Roll] = []
         profile = loser.group.profile
         weapon_name = strike.weapon.name if strike.weapon else "its own Strength"
@@ -482,7 +492,7 @@ class Duel:
         events.append(
             event(
                 "wounds",
-                side=loser.side.value,
+                side=loser.side_name,
                 model=loser.label,
                 unsaved=unsaved,
                 wounds=taken,
@@ -495,7 +505,7 @@ class Duel:
             events.append(
                 event(
                     "casualty",
-                    side=loser.side.value,
+                    side=loser.side_name,
                     unit=loser.label,
                     models=1,
                     note=f"{loser.label} is slain by {winner.label}.",
@@ -522,7 +532,7 @@ class Duel:
                     (
                         event(
                             "broke_off",
-                            side=fighter.side.value,
+                            side=fighter.side_name,
                             model=fighter.label,
                             inches=fighter.escaped_inches,
                             note=note,
@@ -583,11 +593,8 @@ class Duel:
 
     def _report(self) -> Report:
         fighters = (*self.attackers, *self.defenders)
-        inflicted = {
-            name: sum(f.wounds_inflicted for f in fighters if f.side is name)
-            for name in (SideName.ATTACKER, SideName.DEFENDER)
-        }
-        a, d = inflicted[SideName.ATTACKER], inflicted[SideName.DEFENDER]
+        inflicted = {name: sum(f.wounds_inflicted for f in fighters if f.side is name) for name in (ATTACKER, DEFENDER)}
+        a, d = inflicted[ATTACKER], inflicted[DEFENDER]
         winner = Winner.ATTACKER if a > d else Winner.DEFENDER if d > a else Winner.DRAW
         if any(not f.alive for f in fighters):
             outcome = Outcome.KILLED
@@ -598,7 +605,7 @@ class Duel:
         else:
             outcome = Outcome.STALEMATE
         sides = {}
-        for name, members in ((SideName.ATTACKER, self.attackers), (SideName.DEFENDER, self.defenders)):
+        for name, members in ((ATTACKER, self.attackers), (DEFENDER, self.defenders)):
             escaped = [f for f in members if f.escaped_inches is not None]
             sides[name] = SideResult(
                 lost=sum(not f.alive for f in members),
@@ -624,11 +631,11 @@ class Duel:
                 ),
             )
         inputs = Inputs(
-            format_side(self.attacker_side),
-            format_side(self.defender_side),
+            canonical(self.attacker_side),
+            canonical(self.defender_side),
             FrozenMap(self.options),
         )
-        result = Result(outcome, winner, sides[SideName.ATTACKER], sides[SideName.DEFENDER])
+        result = Result(outcome, winner, sides[ATTACKER], sides[DEFENDER])
         return Report(GAME_ID, self.dice.seed, inputs, tuple(self.steps), result)
 
 

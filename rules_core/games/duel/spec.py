@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from rules_core.errors import LimitError, SpecError
@@ -86,14 +86,13 @@ class ModelGroup:
     flags: frozenset[str]
     parry: ParryPolicy
     weapon_choice: str | None
+    # Derived once (every combat round reads them).
+    close_combat_weapons: tuple[Weapon, ...] = field(init=False, compare=False, repr=False)
+    parries: int = field(init=False, compare=False, repr=False)
 
-    @property
-    def close_combat_weapons(self) -> tuple[Weapon, ...]:
-        return tuple(weapon for weapon in self.weapons if weapon.close_combat)
-
-    @property
-    def parries(self) -> int:
-        return sum(weapon.parry for weapon in self.weapons)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "close_combat_weapons", tuple(w for w in self.weapons if w.close_combat))
+        object.__setattr__(self, "parries", sum(weapon.parry for weapon in self.weapons))
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
