@@ -8,17 +8,13 @@ from parsed sides. Parsing the spec text and the compact JSON are timed beside i
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
-from pathlib import Path
 
 from timing import median_ms, pin_to_one_core
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bot.data import game_with_data  # noqa: E402
-from rules_core import SeededDice  # noqa: E402
-from rules_core.options import validate_options  # noqa: E402
+from bot.data import game_with_data
+from rules_core import SeededDice
+from rules_core.options import validate_options
 
 LONE = "Captain: WS6 S4 T4 W3 I6 A3 Sv3+ power-sword bolt-pistol charged"
 FOES = "3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife weapon=choppa/S+1/dmg=1/sv=-1/cc"
