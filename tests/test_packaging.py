@@ -45,7 +45,10 @@ def test_an_installed_copy_finds_its_data_away_from_the_source_tree(wheel: Path,
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)], check=True
     )
-    code = "import bot.data, rules_core; print(rules_core.__file__); print(len(bot.data.load_samples()))"
+    code = (
+        "import bot.data, rules_core; print(rules_core.__file__); print(len(bot.data.load_samples())); "
+        "print(len(bot.data.game_with_data('duel').armoury.names))"
+    )
     result = subprocess.run(
         [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(target)!r}); {code}"],
         capture_output=True,
@@ -54,6 +57,7 @@ def test_an_installed_copy_finds_its_data_away_from_the_source_tree(wheel: Path,
         env={**os.environ},
         check=True,
     )
-    module_path, count = result.stdout.split()
+    module_path, count, weapons = result.stdout.split()
     assert module_path.startswith(str(target))
     assert int(count) >= 1
+    assert int(weapons) >= 10  # the duel's weapon table, read from the installed data package

@@ -55,7 +55,9 @@ def tally(report: Report) -> str:
 def roll_text(roll: Roll) -> tuple[str, str]:
     """(what was needed, how it came out) for one roll, in plain words."""
     need = "" if roll.target is None else f"{roll.target.value}{'+' if roll.target.op == '>=' else ' or less'}"
-    if roll.combine == "each":
+    if roll.combine == "each" and roll.target is None:
+        outcome = "rolled"  # dice read for their value (damage dice): the events say what they meant
+    elif roll.combine == "each":
         outcome = f"{roll.successes} success{'es' if roll.successes != 1 else ''}"
     else:
         total = sum(roll.dice) if roll.combine == "sum" else max(roll.dice)

@@ -44,6 +44,7 @@ def test_every_pair_of_dice_gives_the_enumerated_winner(veteran: int, recruit: i
     assert round_event.get("winner") == expected
 
 
+@pytest.mark.slow
 def test_the_frequency_over_seeded_rounds_falls_inside_the_exact_bounds() -> None:
     runs = 4000
     p = exact_win_probability()

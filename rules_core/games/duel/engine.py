@@ -421,7 +421,8 @@ class Duel:
         rolls: list[Roll] = []
         profile = loser.group.profile
         weapon_name = strike.weapon.name if strike.weapon else "its own Strength"
-        title = f"{winner.label} hits {loser.label} {hits} time{'s' if hits != 1 else ''} ({weapon_name})"
+        times = "once" if hits == 1 else f"{hits} times"
+        title = f"{winner.label} hits {loser.label} {times} ({weapon_name})"
         need = to_wound(strike.strength, profile.t)
         if need is None:
             events.append(
