@@ -162,7 +162,8 @@ class Fighter:
     side: SideName
     label: str
     wounds_left: int
-    side_name: str = ""
+    side_name: str = ""  # side.value, kept as plain text for the events
+    breaking_off: bool = False
     opponents: list[Fighter] = field(default_factory=list)
     wounds_inflicted: int = 0
     escaped_inches: int | None = None
@@ -170,8 +171,6 @@ class Fighter:
     @property
     def alive(self) -> bool:
         return self.wounds_left > 0
-
-    breaking_off: bool = False
 
 
 def _fighters(side: Side, name: SideName) -> list[Fighter]:
@@ -223,6 +222,7 @@ class Duel:
         return self._report()
 
     def _round(self, number: int, first: Fighter, second: Fighter, *, bonus_for: Fighter, bonus: int) -> None:
+        """One combat round; ``first`` is the attacking side's model (its dice are rolled first)."""
         first.opponents.append(second)
         second.opponents.append(first)
         events: list[Event] = []
