@@ -11,6 +11,7 @@ any expensive work, so no input can make the parser hang.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 from dataclasses import dataclass
@@ -66,6 +67,15 @@ class SideSpec:
     @property
     def models(self) -> int:
         return sum(group.count for unit in self.units for group in unit.groups)
+
+
+def did_you_mean(word: str, candidates: tuple[str, ...]) -> str:
+    """`` Did you mean 'X'?`` for the closest candidate (a near spelling, or the same word in other case), or ''."""
+    match = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
+    if not match:
+        found = {candidate.lower(): candidate for candidate in candidates}.get(word.lower())
+        match = [found] if found else []
+    return f" Did you mean '{match[0]}'?" if match else ""
 
 
 def classify_token(text: str, *, example: str) -> Token:

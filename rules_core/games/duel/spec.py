@@ -9,7 +9,6 @@ canonical form writes every weapon inline, so a stored spec replays without the 
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -23,7 +22,7 @@ from rules_core.games.duel.weapons import (
     WeaponError,
     parse_inline_weapon,
 )
-from rules_core.spec import GroupSpec, TokenKind, parse_side_spec
+from rules_core.spec import GroupSpec, TokenKind, did_you_mean, parse_side_spec
 
 EXAMPLE_MODEL = "Marine Sergeant: WS4 S4 T4 W1 I4 A2 Sv3+ chainsword bolt-pistol charged"
 EXAMPLE_SIDE = "3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ weapon=choppa/S=user/dmg=1/cc"
@@ -111,11 +110,6 @@ def _error(message: str, token: str, example: str = EXAMPLE_MODEL) -> SpecError:
     return SpecError(message, token=token, example=example)
 
 
-def _hint(word: str, candidates: tuple[str, ...]) -> str:
-    match = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
-    return f" Did you mean '{match[0]}'?" if match else ""
-
-
 def _stat(key: str, value: str, text: str, name: str) -> int | None:
     if key == "Sv":
         if value == "-":
@@ -139,7 +133,7 @@ def _parse_group(spec: GroupSpec, armoury: Armoury) -> ModelGroup:
     for token in spec.tokens:
         if token.kind is TokenKind.STAT:
             if token.key not in STATS and token.key not in UNUSED_STATS and token.key != "Sv":
-                hint = _hint(token.key, (*STAT_ORDER, "Sv"))
+                hint = did_you_mean(token.key, (*STAT_ORDER, "Sv"))
                 raise _error(
                     f"Unknown stat '{token.text}' on '{spec.name}'. Duel stats are WS S T W I A Sv "
                     f"(M BS Ld may be given and are not used).{hint}",
@@ -157,7 +151,7 @@ def _parse_group(spec: GroupSpec, armoury: Armoury) -> ModelGroup:
             weapon = armoury.get(token.key)
             if weapon is None:
                 known = armoury.names
-                hint = _hint(token.key, (*FLAGS, *known))
+                hint = did_you_mean(token.key, (*FLAGS, *known))
                 where = (
                     f"It is neither a flag ({', '.join(FLAGS)}) nor a weapon in the table ({', '.join(known)})."
                     if known
@@ -196,7 +190,7 @@ def _parse_group(spec: GroupSpec, armoury: Armoury) -> ModelGroup:
                 raise _error(f"'{spec.name}' gives weapon-choice= twice.", token.text)
             weapon_choice = token.value
         else:
-            hint = _hint(token.key, SETTINGS)
+            hint = did_you_mean(token.key, SETTINGS)
             raise _error(
                 f"Unknown setting '{token.text}' on '{spec.name}'.{hint} Duel settings: weapon=, parry=, "
                 "weapon-choice=.",

@@ -11,7 +11,6 @@ Group shape: ``[N x] name: CC4+ FF4+ Sv4+ INF [contact=N] [ff=N] [specials]``
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
@@ -19,7 +18,7 @@ from enum import IntEnum, StrEnum
 from rules_core.errors import SpecError
 from rules_core.games.formation.rules import FormationRules
 from rules_core.report import Op
-from rules_core.spec import GroupSpec, Token, TokenKind, parse_side_spec
+from rules_core.spec import GroupSpec, Token, TokenKind, did_you_mean, parse_side_spec
 
 MACRO_WEAPON = "macro-weapon"
 REINFORCED_ARMOUR = "reinforced-armour"
@@ -113,13 +112,6 @@ class FormationSpecParser:
     def _error(self, message: str, token: str, example: str | None = None) -> SpecError:
         return SpecError(message, token=token, example=example or self.rules.example_group)
 
-    def _suggest(self, word: str, candidates: tuple[str, ...]) -> str:
-        match = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
-        if not match:
-            found = {c.lower(): c for c in candidates}.get(word.lower())
-            match = [found] if found else []
-        return f" Did you mean '{match[0]}'?" if match else ""
-
     # ------------------------------------------------------------------ values
 
     def _value(self, token: Token, group: str, what: str) -> int | None:
@@ -195,14 +187,14 @@ class FormationSpecParser:
                 else:
                     known = (*(t.value for t in UnitType), *self.specials)
                     raise self._error(
-                        f"Unknown keyword '{token.text}' on '{spec.name}'.{self._suggest(token.key, known)} "
+                        f"Unknown keyword '{token.text}' on '{spec.name}'.{did_you_mean(token.key, known)} "
                         f"Unit types: INF LV AV WE; specials: {' '.join(self.specials)}.",
                         token.text,
                     )
             else:
                 if token.key not in SETTINGS:
                     raise self._error(
-                        f"Unknown setting '{token.text}' on '{spec.name}'.{self._suggest(token.key, SETTINGS)} "
+                        f"Unknown setting '{token.text}' on '{spec.name}'.{did_you_mean(token.key, SETTINGS)} "
                         "Settings: " + ", ".join(f"{name}=" for name in SETTINGS) + ".",
                         token.text,
                     )
@@ -226,7 +218,7 @@ class FormationSpecParser:
                 raise self._error(f"'{token.text}' on '{group}': DC must be 1 to {MAX_DC}.", token.text)
             value = int(token.value)
         else:
-            hint = self._suggest(key, ("CC", "FF", "Sv", "DC"))
+            hint = did_you_mean(key, ("CC", "FF", "Sv", "DC"))
             raise self._error(
                 f"Unknown stat '{token.text}' on '{group}'. {self.rules.game_name} stats are CC FF Sv "
                 f"(and DC for war engines).{hint}",

@@ -6,13 +6,20 @@ groups of a unit separated by ``;``, units of a side by ``|``.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from enum import StrEnum
 
 from rules_core.errors import SpecError, UnsupportedError
-from rules_core.spec import MAX_UNITS_PER_SIDE, GroupSpec, Token, TokenKind, UnitSpec, parse_side_spec
+from rules_core.spec import (
+    MAX_UNITS_PER_SIDE,
+    GroupSpec,
+    Token,
+    TokenKind,
+    UnitSpec,
+    did_you_mean,
+    parse_side_spec,
+)
 
 EXAMPLE_GROUP = "10x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
 EXAMPLE_SIDE = (
@@ -171,15 +178,6 @@ def _error(message: str, token: str, example: str = EXAMPLE_GROUP) -> SpecError:
     return SpecError(message, token=token, example=example)
 
 
-def _suggest(word: str, candidates: tuple[str, ...]) -> str:
-    match = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
-    if not match:
-        lowered = {candidate.lower(): candidate for candidate in candidates}
-        found = lowered.get(word.lower())
-        match = [found] if found else []
-    return f" Did you mean '{match[0]}'?" if match else ""
-
-
 def _int_setting(token: Token, low: int, high: int, group: str) -> int:
     if not _NUMBER.match(token.value) or not low <= int(token.value) <= high:
         raise _error(
@@ -225,7 +223,7 @@ def _parse_group(spec: GroupSpec) -> tuple[Group, dict[str, Token]]:
                     )
                 value = int(token.value)
             else:
-                hint = _suggest(token.key, (*STATS, "Sv", "Inv"))
+                hint = did_you_mean(token.key, (*STATS, "Sv", "Inv"))
                 raise _error(
                     f"Unknown stat '{token.text}' on '{spec.name}'. 40K stats are WS S T W I A Ld Sv Inv.{hint}",
                     token.text,
@@ -241,15 +239,15 @@ def _parse_group(spec: GroupSpec) -> tuple[Group, dict[str, Token]]:
                     example=EXAMPLE_GROUP,
                 )
             lower_stat = _LOWER_STAT.match(token.key)
-            if lower_stat is not None and _suggest(lower_stat.group(1), (*STATS, "Sv", "Inv")):
-                key = _suggest(lower_stat.group(1), (*STATS, "Sv", "Inv")).split("'")[1]
+            if lower_stat is not None and did_you_mean(lower_stat.group(1), (*STATS, "Sv", "Inv")):
+                key = did_you_mean(lower_stat.group(1), (*STATS, "Sv", "Inv")).split("'")[1]
                 raise _error(
                     f"'{token.text}' on '{spec.name}': stats are written with capitals, "
                     f"like {key}{lower_stat.group(2)}. Did you mean '{key}'?",
                     token.text,
                 )
             if token.key not in KEYWORDS:
-                hint = _suggest(token.key, KEYWORDS)
+                hint = did_you_mean(token.key, KEYWORDS)
                 raise _error(
                     f"Unknown keyword '{token.text}' on '{spec.name}'.{hint} See 'referee help 40k' for every keyword.",
                     token.text,
@@ -259,7 +257,7 @@ def _parse_group(spec: GroupSpec) -> tuple[Group, dict[str, Token]]:
             keywords.add(token.key)
         else:
             if token.key not in GROUP_SETTINGS:
-                hint = _suggest(token.key, GROUP_SETTINGS)
+                hint = did_you_mean(token.key, GROUP_SETTINGS)
                 raise _error(
                     f"Unknown setting '{token.text}' on '{spec.name}'.{hint} 40K settings: "
                     + ", ".join(f"{name}=" for name in GROUP_SETTINGS)
