@@ -13,12 +13,15 @@ _LOSER_FATE = {
     "killed": "lost a model",
     "wounded": "took wounds",
     "broke_off": "lost more wounds; a model broke off",
+    "shot_down": "was shot down by reaction fire",
+    "failed_morale": "failed its morale check under fire and was destroyed",
 }
 _DRAWN = {
     "both_destroyed": "Draw: both sides were wiped out",
     "tied": "Draw: still tied after the last round; both sides hold",
     "killed": "Draw: equal wounds inflicted, and a model was slain",
     "broke_off": "Draw: equal wounds inflicted, and a model broke off",
+    "undecided": "Undecided: the referee stopped after its limit of drawn rounds",
 }
 
 
@@ -42,6 +45,9 @@ def tally(report: Report) -> str:
         wounds = side.extra.get("wounds_inflicted")
         if wounds is not None:
             part += f", inflicted {wounds} wound{'s' if wounds != 1 else ''}"
+        caused = side.extra.get("casualties_caused")
+        if caused is not None:
+            part += f", caused {caused} casualt{'ies' if caused != 1 else 'y'}"
         for key, word in (("blast_markers", "Blast marker"), ("shock", "Shock")):
             markers = side.extra.get(key)
             if markers is not None:

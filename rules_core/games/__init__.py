@@ -1,5 +1,5 @@
 """One module (or package) per game; importing this package registers them all."""
 
-from rules_core.games import duel, epic, reikhammer, wh40k
+from rules_core.games import boltaction, duel, epic, reikhammer, wh40k
 
-__all__ = ["duel", "epic", "reikhammer", "wh40k"]
+__all__ = ["boltaction", "duel", "epic", "reikhammer", "wh40k"]
