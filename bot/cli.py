@@ -152,8 +152,11 @@ def help_command(game: str | None) -> None:
             console.print(f"      e.g. {token.example}", soft_wrap=True)
     console.print("\n[bold]Options[/bold]")
     for spec in chosen.options:
+        flag = spec.flag
+        if spec.type is OptionType.BOOL and spec.default:
+            flag += f" / --no-{spec.flag[2:]}"  # an option that is on by default is turned off with --no-...
         console.print(
-            f"  [cyan]{spec.flag}[/cyan] ({spec.describe_range()}; default {spec.default}): {spec.help}", soft_wrap=True
+            f"  [cyan]{flag}[/cyan] ({spec.describe_range()}; default {spec.default}): {spec.help}", soft_wrap=True
         )
     console.print("  [cyan]--seed N[/cyan]: replay a resolution exactly (default: a fresh seed).", soft_wrap=True)
     console.print("  [cyan]--json[/cyan]: print the report as JSON.", soft_wrap=True)

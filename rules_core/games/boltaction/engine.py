@@ -77,7 +77,6 @@ class UnitState:
     side_name: str = ""
     caused: int = 0  # casualties this unit inflicted by damage rolls (reaction fire and close quarters)
     surrendered: int = 0  # survivors removed when the unit lost
-    destroyed: bool = False
     regroup_inches: int | None = None
     start: int = field(init=False)
 
@@ -258,7 +257,6 @@ class CloseQuarters:
                 )
             )
             if not target.alive:
-                target.destroyed = True
                 events.append(
                     event(
                         "shot_down", note=f"The reaction fire wipes {target.name} out before they reach {shooter.name}."
@@ -289,7 +287,7 @@ class CloseQuarters:
         )
         if passed:
             return None
-        unit.surrendered, unit.destroyed = unit.alive, True
+        unit.surrendered = unit.alive
         unit.men.clear()
         return Outcome.FAILED_MORALE
 
@@ -478,7 +476,7 @@ class CloseQuarters:
         )
 
     def _destroy(self, loser: UnitState) -> None:
-        loser.surrendered, loser.destroyed = loser.alive, True
+        loser.surrendered = loser.alive
         loser.men.clear()
         note = f"{loser.name} lose and are destroyed"
         note += (
@@ -518,7 +516,7 @@ class CloseQuarters:
                 extra=FrozenMap(
                     casualties_caused=state.caused,
                     surrendered=state.surrendered,
-                    destroyed=state.destroyed,
+                    destroyed=state.alive == 0,  # wiped out, or destroyed with its survivors
                     pins=state.pins,
                     regroup_inches=state.regroup_inches,
                 ),
