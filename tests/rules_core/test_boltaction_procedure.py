@@ -138,6 +138,29 @@ def test_a_drawn_round_is_fought_again_simultaneously() -> None:
     assert report.result.winner == "attacker"
 
 
+def test_draws_repeat_until_one_side_loses() -> None:
+    report = run(
+        "3x A: regular",
+        "3x B: regular",
+        [6, 1, 1, 6, 1, 6, 1, 6, 1, 6, 1, 2],  # 1-1; at once 1-1 again; at once 1-0: B are wiped out
+    )
+    assert rounds(report) == [(1, 1, "none"), (1, 1, "none"), (1, 0, "attacker")]
+    assert report.result.outcome == "destroyed"
+    assert report.result.attacker.remaining == 1
+
+
+def test_reaction_fire_exceptional_damage_lets_the_firers_pick_the_assaulters_nco() -> None:
+    report = run(
+        "4x A: regular nco",
+        "6x B: regular",
+        [4, 1, 1, 6, 6, 6, 6, 6, 1, 1, 1, 3],  # 1 hit of 3 shots; a 6 to damage, a 6 again; 3 kill 3; 3 miss
+        distance=9,
+        reaction_shots=3,
+    )
+    assert "B pick the NCO" in notes(report, "casualty")[0]
+    assert rolls(report, "exceptional damage")[0].dice == (6,)
+
+
 def test_a_side_wiped_out_loses_even_when_it_caused_more_casualties() -> None:
     report = run(
         "2x A: regular tough-fighters",
