@@ -8,7 +8,17 @@ from math import comb
 
 from scipy.stats import chi2
 
-from rules_core.report import Report
+from rules_core.report import Event, Report, Roll
+
+
+def rolls(report: Report, purpose: str) -> list[Roll]:
+    """Every roll whose purpose starts with ``purpose``, in order."""
+    return [roll for step in report.steps for roll in step.rolls if roll.purpose.startswith(purpose)]
+
+
+def events(report: Report, kind: str) -> list[Event]:
+    """Every event of ``kind``, in order."""
+    return [ev for step in report.steps for ev in step.events if ev.kind == kind]
 
 
 def check_rolls(report: Report) -> None:

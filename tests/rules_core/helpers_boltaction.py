@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 from rules_core import ScriptedDice, resolve
-from rules_core.report import Event, Report, Roll
+from rules_core.report import Report
+from tests.rules_core.checks import events, rolls  # noqa: F401  (re-exported for this game\'s tests)
 
 
 def run(attacker: str, defender: str, faces: list[int], **options: object) -> Report:
     """Resolve with exactly these dice: too many or too few fails the test."""
     return resolve("boltaction", attacker, defender, rng=ScriptedDice(faces), **options)
-
-
-def rolls(report: Report, purpose: str) -> list[Roll]:
-    return [roll for step in report.steps for roll in step.rolls if roll.purpose.startswith(purpose)]
-
-
-def events(report: Report, kind: str) -> list[Event]:
-    return [ev for step in report.steps for ev in step.events if ev.kind == kind]
 
 
 def notes(report: Report, kind: str) -> list[str]:

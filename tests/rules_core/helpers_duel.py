@@ -9,7 +9,8 @@ import yaml
 from rules_core import ScriptedDice, resolve
 from rules_core.games.duel import DuelGame
 from rules_core.games.duel.weapons import parse_weapon_table
-from rules_core.report import Event, Report, Roll
+from rules_core.report import Event, Report
+from tests.rules_core.checks import events, rolls  # noqa: F401  (re-exported for this game\'s tests)
 
 TABLE_PATH = Path(__file__).resolve().parents[2] / "data" / "weapons" / "duel.yaml"
 # rules_core does no I/O; the tests, like bot/, read the table and hand it in.
@@ -20,14 +21,6 @@ GAME = DuelGame(ARMOURY)
 def duel(attacker: str, defender: str, faces: list[int], **options: object) -> Report:
     """Resolve with exactly these dice: too many or too few fails the test."""
     return resolve(GAME, attacker, defender, rng=ScriptedDice(faces), **options)
-
-
-def rolls(report: Report, purpose: str) -> list[Roll]:
-    return [roll for step in report.steps for roll in step.rolls if roll.purpose.startswith(purpose)]
-
-
-def events(report: Report, kind: str) -> list[Event]:
-    return [ev for step in report.steps for ev in step.events if ev.kind == kind]
 
 
 def rounds(report: Report) -> list[Event]:
