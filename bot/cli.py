@@ -6,6 +6,7 @@ Game commands and their flags are generated from each game's declared options
 
 from __future__ import annotations
 
+import asyncio
 import shlex
 import sys
 from collections.abc import Callable, Sequence
@@ -16,12 +17,16 @@ from rich.console import Console
 from rich.table import Table
 
 from bot.data import game_with_data, load_samples
+from bot.recording import record_report, with_store
 from bot.render.terminal import print_report
+from bot.storage import LOCAL_USER, RecordNotFound, StorageError
+from bot.storage.db import create_engine, database_url, head_revision, is_sqlite, upgrade
 from rules_core import ENGINE_VERSION, RefereeError, all_games, get_game, resolve
 from rules_core.options import OptionSpec, OptionType
 from rules_core.registry import Game
 
 EXIT_BAD_INPUT = 2
+EXIT_STORAGE = 3  # the database cannot be used as configured
 
 
 def example_command(game: Game) -> str:
@@ -67,6 +72,13 @@ def _game_command(game: Game) -> click.Command:
             click.echo(report.to_json())
         else:
             print_report(report, Console(highlight=False))
+        # Shown first, stored second: a failed write never takes the result away.
+        recorded = record_report(report)
+        if recorded.record_id is None:
+            click.echo(f"warning: not recorded ({recorded.problem}); the result above stands.", err=True)
+        else:
+            click.echo(f"Recorded as #{recorded.record_id}: 'referee replay {recorded.record_id}' shows it again, "
+                       f"'referee verify {recorded.record_id}' re-runs it from its seed.", err=True)  # fmt: skip
 
     params: list[click.Parameter] = [
         click.Option(
@@ -178,6 +190,130 @@ def samples_command(game: str | None) -> None:
             console.print(f"  {sample.key}: {sample.description}\n    [cyan]{sample.spec}[/cyan]")
 
 
+@cli.group("db")
+def db_group() -> None:
+    """The database of combat records and rosters (SQLite file by default, DATABASE_URL for PostgreSQL)."""
+
+
+@db_group.command("upgrade")
+def db_upgrade() -> None:
+    """Create or migrate the database to the latest schema (run once per upgrade, from one process)."""
+    url = database_url()
+
+    async def run() -> None:
+        engine = create_engine(url)
+        try:
+            await upgrade(engine)
+        finally:
+            await engine.dispose()
+
+    asyncio.run(run())
+    where = "the SQLite file " + url.split("///", 1)[-1] if is_sqlite(url) else "PostgreSQL"
+    click.echo(f"The database ({where}) is at the latest schema ({head_revision()}).")
+
+
+@cli.command("history")
+@click.option("--game", default=None, help="Only this game (id or alias).")
+@click.option("--user", "requested_by", default=None, help="Only records requested by this user id ('local' offline).")
+@click.option("--guild", default=None, help="Only records of this Discord guild id.")
+@click.option("--before", type=int, default=None, help="Page back: records older than this id.")
+@click.option("--limit", type=click.IntRange(1, 200), default=20, show_default=True)
+@click.option("--hide-voided", is_flag=True, help="Leave voided records out.")
+def history_command(  # noqa: PLR0917 (click passes every option positionally by name)
+    game: str | None, requested_by: str | None, guild: str | None, before: int | None, limit: int, hide_voided: bool
+) -> None:
+    """Recent combat records, newest first."""
+    game_id = get_game(game).id if game else None
+    rows = with_store(
+        lambda store: store.history(
+            game=game_id,
+            requested_by=requested_by,
+            guild_id=guild,
+            before_id=before,
+            limit=limit,
+            include_voided=not hide_voided,
+        )
+    )
+    if not rows:
+        click.echo("No combat records match.")
+        return
+    table = Table("#", "when (UTC)", "game", "attacker v defender", "outcome", "winner", "by")
+    for row in rows:
+        outcome = row.outcome + (" [VOID]" if row.voided else "")
+        when = row.created_at.strftime("%Y-%m-%d %H:%M")
+        table.add_row(str(row.id), when, row.game, f"{row.attacker} v {row.defender}", outcome, row.winner,
+                      row.requested_by)  # fmt: skip
+    Console(highlight=False).print(table)
+
+
+def _load(record_id: int) -> Any:
+    return with_store(lambda store: store.get(record_id))
+
+
+@cli.command("replay")
+@click.argument("record_id", type=int)
+@click.option("--json", "as_json", is_flag=True, help="Print the stored report as JSON.")
+def replay_command(record_id: int, as_json: bool) -> None:
+    """Show a stored combat again, exactly as it was resolved."""
+    stored = _load(record_id)
+    if as_json:
+        click.echo(stored.report.to_json())
+        return
+    console = Console(highlight=False)
+    print_report(stored.report, console)
+    console.print(f"Record #{stored.id}, {stored.created_at:%Y-%m-%d %H:%M} UTC, requested by {stored.requested_by}.")
+    for note in stored.history:
+        label = "VOIDED" if note.kind == "void" else "Note"
+        console.print(f"{label} by {note.actor} at {note.at:%Y-%m-%d %H:%M} UTC: {note.reason}", soft_wrap=True)
+
+
+@cli.command("verify")
+@click.argument("record_id", type=int)
+def verify_command(record_id: int) -> None:
+    """Re-run a stored combat from its seed and inputs and check it gives the very same report."""
+    stored = _load(record_id)
+    report = stored.report
+    if report.engine_version != ENGINE_VERSION:
+        click.echo(
+            f"Record #{record_id} was resolved by engine {report.engine_version}; this is engine {ENGINE_VERSION}. "
+            "Only the same engine version can re-run it exactly: verify it with that version.",
+        )
+        sys.exit(1)
+    game = game_with_data(report.game)
+    options = dict(report.to_dict()["inputs"]["options"])
+    rerun = resolve(game, report.inputs.attacker, report.inputs.defender, seed=report.seed, **options)
+    if rerun.to_json(indent=None) == stored.report_json:
+        click.echo(f"Record #{record_id} verified: re-running seed {report.seed} gives the identical report.")
+        return
+    click.echo(f"Record #{record_id} does NOT match a re-run from its seed and inputs: it has been altered.")
+    sys.exit(1)
+
+
+def _note(record_id: int, kind: str, reason: str) -> None:
+    text = " ".join(reason.split())
+    if not text:
+        raise click.UsageError("Give a reason: what was wrong, or what the note says.")
+    with_store(lambda store: store.add_note(record_id, kind, actor=LOCAL_USER, reason=text[:1000]))
+
+
+@cli.command("void")
+@click.argument("record_id", type=int)
+@click.option("--reason", required=True, help="Why the combat does not count (kept in its history).")
+def void_command(record_id: int, reason: str) -> None:
+    """Void a mistaken combat: it stays on record, marked void, with who, when and why."""
+    _note(record_id, "void", reason)
+    click.echo(f"Record #{record_id} is void. 'referee replay {record_id}' shows it with its history.")
+
+
+@cli.command("annotate")
+@click.argument("record_id", type=int)
+@click.option("--note", "text", required=True, help="The note to add to the record's history.")
+def annotate_command(record_id: int, text: str) -> None:
+    """Add a note to a combat record (the record itself never changes)."""
+    _note(record_id, "note", text)
+    click.echo(f"Note added to record #{record_id}.")
+
+
 _register_game_commands()
 
 
@@ -199,6 +335,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     except click.UsageError as error:
         err(f"error: {error.format_message()}{_usage_example(error)}")
         sys.exit(EXIT_BAD_INPUT)
+    except RecordNotFound as error:
+        err(f"error: {error}")
+        sys.exit(EXIT_BAD_INPUT)
+    except StorageError as error:
+        err(f"error: {error}")
+        sys.exit(EXIT_STORAGE)
     except click.exceptions.Abort:
         err("aborted")
         sys.exit(1)

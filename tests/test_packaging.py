@@ -37,6 +37,8 @@ def test_the_wheel_carries_the_data_files(wheel: Path) -> None:
     for data_file in (ROOT / "data").rglob("*.yaml"):
         assert "referee_data/" + data_file.relative_to(ROOT / "data").as_posix() in names
     assert "rules_core/py.typed" in names
+    assert "bot/migrations/script.py.mako" in names
+    assert any(name.startswith("bot/migrations/versions/0001_") for name in names)
     assert any(name.endswith("entry_points.txt") for name in names)
 
 
@@ -47,7 +49,10 @@ def test_an_installed_copy_finds_its_data_away_from_the_source_tree(wheel: Path,
     )
     code = (
         "import bot.data, rules_core; print(rules_core.__file__); print(len(bot.data.load_samples())); "
-        "print(len(bot.data.game_with_data('duel').armoury.names))"
+        "print(len(bot.data.game_with_data('duel').armoury.names)); "
+        "import asyncio, bot.storage; "
+        "store = asyncio.run(bot.storage.Store.open('sqlite+aiosqlite:///installed.db')); asyncio.run(store.close()); "
+        "print((__import__('pathlib').Path('installed.db')).exists())"
     )
     result = subprocess.run(
         [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(target)!r}); {code}"],
@@ -57,7 +62,8 @@ def test_an_installed_copy_finds_its_data_away_from_the_source_tree(wheel: Path,
         env={**os.environ},
         check=True,
     )
-    module_path, count, weapons = result.stdout.split()
+    module_path, count, weapons, migrated = result.stdout.split()
     assert module_path.startswith(str(target))
     assert int(count) >= 1
     assert int(weapons) >= 10  # the duel's weapon table, read from the installed data package
+    assert migrated == "True"  # the migrations ship inside the package and create the SQLite store

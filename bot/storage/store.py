@@ -1,0 +1,237 @@
+"""The store: combat records (append-only, with void and note events) and rosters, on SQLite or PostgreSQL.
+
+Everything here is async (one ``async_sessionmaker`` per store, ``expire_on_commit=False``) and returns plain
+frozen records, never ORM objects. Writes are one transaction each, so a failure leaves nothing half-written.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import exists, select
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+
+from bot.storage.db import create_engine, database_url, ensure_schema
+from bot.storage.models import CombatRecord, RecordEvent
+from rules_core.report import Report
+
+LOCAL_USER = "local"  # the owner and requester for everything done through the offline `referee` command
+EVENT_KINDS = ("void", "note")
+_GROUP_NAME = re.compile(r"^\s*(?:\d+\s*[x×]\s+)?([^:]*?)\s*:", re.IGNORECASE)
+
+
+class RecordNotFound(LookupError):
+    def __init__(self, record_id: int) -> None:
+        super().__init__(f"There is no combat record #{record_id}. 'referee history' lists the recent ones.")
+        self.record_id = record_id
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def side_name(spec: str) -> str:
+    """The first group's name of a canonical spec, for short listings (``10x Tactical Marine: ...``)."""
+    match = _GROUP_NAME.match(spec)
+    return match.group(1) if match else spec[:30]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordNote:
+    kind: str  # "void" or "note"
+    actor: str
+    reason: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class StoredCombat:
+    id: int
+    game: str
+    report: Report
+    report_json: str
+    requested_by: str
+    opponent: str | None
+    guild_id: str | None
+    channel_id: str | None
+    created_at: datetime
+    history: tuple[RecordNote, ...]
+
+    @property
+    def voided(self) -> bool:
+        return any(note.kind == "void" for note in self.history)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordSummary:
+    id: int
+    game: str
+    attacker: str
+    defender: str
+    outcome: str
+    winner: str
+    requested_by: str
+    opponent: str | None
+    guild_id: str | None
+    created_at: datetime
+    voided: bool
+
+
+def _aware(moment: datetime) -> datetime:
+    # SQLite hands back naive datetimes for timezone-aware columns; everything stored is UTC.
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+class Store:
+    """One database. Open it with :meth:`open` (which checks or upgrades the schema) and :meth:`close` it."""
+
+    def __init__(self, engine: AsyncEngine, url: str) -> None:
+        self.engine = engine
+        self.url = url
+        self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+
+    @classmethod
+    async def open(cls, url: str | None = None) -> Store:
+        chosen = url or database_url()
+        engine = create_engine(chosen)
+        try:
+            await ensure_schema(engine, chosen)
+        except BaseException:
+            await engine.dispose()
+            raise
+        return cls(engine, chosen)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.close()
+
+    # --- combat records -------------------------------------------------------------------------------------
+
+    async def record(
+        self,
+        report: Report,
+        *,
+        requested_by: str,
+        opponent: str | None = None,
+        guild_id: str | None = None,
+        channel_id: str | None = None,
+        at: datetime | None = None,
+    ) -> int:
+        """Store one resolution; returns its record id."""
+        row = CombatRecord(
+            game=report.game,
+            attacker_spec=report.inputs.attacker,
+            defender_spec=report.inputs.defender,
+            options_json=json.dumps(dict(report.to_dict()["inputs"]["options"]), sort_keys=True),
+            seed=report.seed,
+            engine_version=report.engine_version,
+            report_json=report.to_json(indent=None),
+            outcome=report.result.outcome,
+            winner=report.result.winner.value,
+            requested_by=requested_by,
+            opponent=opponent,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            created_at=at or now(),
+        )
+        async with self.sessions.begin() as session:
+            session.add(row)
+            await session.flush()
+            return row.id
+
+    async def get(self, record_id: int) -> StoredCombat:
+        async with self.sessions() as session:
+            row = await session.get(CombatRecord, record_id)
+            if row is None:
+                raise RecordNotFound(record_id)
+            notes = (
+                await session.scalars(
+                    select(RecordEvent).where(RecordEvent.record_id == record_id).order_by(RecordEvent.id)
+                )
+            ).all()
+        return StoredCombat(
+            id=row.id,
+            game=row.game,
+            report=Report.from_json(row.report_json),
+            report_json=row.report_json,
+            requested_by=row.requested_by,
+            opponent=row.opponent,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            created_at=_aware(row.created_at),
+            history=tuple(RecordNote(n.kind, n.actor, n.reason, _aware(n.created_at)) for n in notes),
+        )
+
+    async def add_note(self, record_id: int, kind: str, *, actor: str, reason: str, at: datetime | None = None) -> None:
+        """Void or annotate a record: the record itself never changes; the note joins its history."""
+        if kind not in EVENT_KINDS:
+            raise ValueError(f"a record note is one of {EVENT_KINDS}, not {kind!r}")
+        async with self.sessions.begin() as session:
+            if await session.get(CombatRecord, record_id) is None:
+                raise RecordNotFound(record_id)
+            session.add(RecordEvent(record_id=record_id, kind=kind, actor=actor, reason=reason, created_at=at or now()))
+
+    async def history(
+        self,
+        *,
+        game: str | None = None,
+        requested_by: str | None = None,
+        guild_id: str | None = None,
+        include_voided: bool = True,
+        before_id: int | None = None,
+        limit: int = 20,
+    ) -> list[RecordSummary]:
+        """The most recent records first, filtered; ``before_id`` pages back."""
+        voided = exists().where(RecordEvent.record_id == CombatRecord.id, RecordEvent.kind == "void")
+        query = select(
+            CombatRecord.id,
+            CombatRecord.game,
+            CombatRecord.attacker_spec,
+            CombatRecord.defender_spec,
+            CombatRecord.outcome,
+            CombatRecord.winner,
+            CombatRecord.requested_by,
+            CombatRecord.opponent,
+            CombatRecord.guild_id,
+            CombatRecord.created_at,
+            voided.label("voided"),
+        )
+        if game is not None:
+            query = query.where(CombatRecord.game == game)
+        if requested_by is not None:
+            query = query.where(CombatRecord.requested_by == requested_by)
+        if guild_id is not None:
+            query = query.where(CombatRecord.guild_id == guild_id)
+        if before_id is not None:
+            query = query.where(CombatRecord.id < before_id)
+        if not include_voided:
+            query = query.where(~voided)
+        query = query.order_by(CombatRecord.id.desc()).limit(max(1, min(limit, 200)))
+        async with self.sessions() as session:
+            rows: Sequence[Any] = (await session.execute(query)).all()
+        return [
+            RecordSummary(
+                id=int(str(r[0])),
+                game=str(r[1]),
+                attacker=side_name(str(r[2])),
+                defender=side_name(str(r[3])),
+                outcome=str(r[4]),
+                winner=str(r[5]),
+                requested_by=str(r[6]),
+                opponent=None if r[7] is None else str(r[7]),
+                guild_id=None if r[8] is None else str(r[8]),
+                created_at=_aware(r[9]),
+                voided=bool(r[10]),
+            )
+            for r in rows
+        ]

@@ -1,0 +1,83 @@
+"""Combat records on both backends: stored exactly, listed, voided and annotated, never lost or duplicated."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.storage import RecordNotFound, Store
+from rules_core import resolve
+from rules_core.report import Report
+
+MARINES = "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
+ORKS = "6x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"
+
+
+def a_report(seed: int = 1, game: str = "40k") -> Report:
+    if game == "duel":
+        return resolve("duel", "A: WS4 S4 T4 W1 I4 A1 Sv3+", "B: WS3 S3 T3 W1 I3 A1 Sv-", seed=seed)
+    return resolve("40k", MARINES, ORKS, seed=seed, charge_distance=4)
+
+
+async def test_a_record_keeps_the_report_byte_for_byte(store: Store) -> None:
+    report = a_report()
+    at = datetime(2026, 11, 1, 20, 30, tzinfo=UTC)
+    record_id = await store.record(report, requested_by="111", opponent="222", guild_id="g", channel_id="c", at=at)
+    stored = await store.get(record_id)
+    assert stored.report == report
+    assert stored.report_json == report.to_json(indent=None)
+    assert (stored.requested_by, stored.opponent, stored.guild_id, stored.channel_id) == ("111", "222", "g", "c")
+    assert stored.created_at == at
+    assert stored.history == ()
+    assert not stored.voided
+
+
+async def test_an_unknown_record_is_a_clear_error(store: Store) -> None:
+    with pytest.raises(RecordNotFound, match="no combat record #42"):
+        await store.get(42)
+    with pytest.raises(RecordNotFound):
+        await store.add_note(42, "void", actor="me", reason="x")
+
+
+async def test_voids_and_notes_join_the_history_and_the_record_never_changes(store: Store) -> None:
+    report = a_report()
+    record_id = await store.record(report, requested_by="111")
+    await store.add_note(record_id, "note", actor="222", reason="Dice rolled on the table agreed.")
+    await store.add_note(record_id, "void", actor="111", reason="Wrong unit entered.")
+    stored = await store.get(record_id)
+    assert [(n.kind, n.actor) for n in stored.history] == [("note", "222"), ("void", "111")]
+    assert stored.voided
+    assert stored.report_json == report.to_json(indent=None)
+    with pytest.raises(ValueError, match="one of"):
+        await store.add_note(record_id, "edit", actor="111", reason="x")
+
+
+async def test_history_is_newest_first_with_filters_and_paging(store: Store) -> None:
+    start = datetime(2026, 11, 1, tzinfo=UTC)
+    ids = []
+    for n in range(6):
+        game = "duel" if n % 2 else "40k"
+        ids.append(await store.record(a_report(n, game), requested_by=f"user{n % 3}", guild_id="g1" if n < 4 else "g2",
+                                      at=start + timedelta(minutes=n)))  # fmt: skip
+    await store.add_note(ids[5], "void", actor="x", reason="mistake")
+    everything = await store.history()
+    assert [row.id for row in everything] == ids[::-1]
+    assert everything[0].voided and not everything[1].voided
+    assert everything[-1].attacker == "Marine" and everything[-1].defender == "Ork Boy"
+    assert [row.id for row in await store.history(game="duel")] == [ids[5], ids[3], ids[1]]
+    assert [row.id for row in await store.history(requested_by="user0")] == [ids[3], ids[0]]
+    assert [row.id for row in await store.history(guild_id="g2")] == [ids[5], ids[4]]
+    assert [row.id for row in await store.history(include_voided=False, limit=2)] == [ids[4], ids[3]]
+    assert [row.id for row in await store.history(before_id=ids[2])] == [ids[1], ids[0]]
+
+
+async def test_200_combats_recorded_concurrently_are_all_there_once(store: Store) -> None:
+    reports = [a_report(seed) for seed in range(200)]
+    ids = await asyncio.gather(*(store.record(report, requested_by="load") for report in reports))
+    assert len(set(ids)) == 200
+    rows = await store.history(requested_by="load", limit=200)
+    assert len(rows) == 200
+    stored = await asyncio.gather(*(store.get(record_id) for record_id in ids))
+    assert [s.report.seed for s in stored] == list(range(200))

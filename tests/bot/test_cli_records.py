@@ -1,0 +1,99 @@
+"""Every resolution through `referee` is recorded; history, replay, verify, void and annotate read it back."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tests.bot.test_cli import ATTACKER, DEFENDER, referee
+
+DUEL = ("duel", "--attacker", "A: WS4 S4 T4 W1 I4 A1 Sv3+", "--defender", "B: WS3 S3 T3 W1 I3 A1 Sv-")
+
+
+def sqlite_path(url: str) -> Path:
+    return Path(url.split("///", 1)[1])
+
+
+def test_a_resolution_is_recorded_and_replays_exactly(capsys: pytest.CaptureFixture[str]) -> None:
+    code, shown, err = referee("assault", "40k", "--attacker", ATTACKER, "--defender", DEFENDER, "--seed", "9",
+                               "--json", capsys=capsys)  # fmt: skip
+    assert code == 0
+    assert "Recorded as #1" in err
+    assert json.loads(shown)["seed"] == 9  # stdout stays pure JSON
+    code, replayed, _ = referee("replay", "1", "--json", capsys=capsys)
+    assert code == 0
+    assert replayed == shown
+    code, out, _ = referee("verify", "1", capsys=capsys)
+    assert (code, "verified" in out) == (0, True)
+
+
+def test_history_lists_records_newest_first_with_filters(capsys: pytest.CaptureFixture[str]) -> None:
+    referee(*DUEL, "--seed", "1", capsys=capsys)
+    referee("assault", "40k", "--attacker", ATTACKER, "--defender", DEFENDER, "--seed", "2", capsys=capsys)
+    code, out, _ = referee("history", capsys=capsys)
+    assert code == 0
+    assert out.index("40k") < out.index("duel")
+    _, out, _ = referee("history", "--game", "hand-to-hand", capsys=capsys)
+    assert "duel" in out and "40k" not in out
+    _, out, _ = referee("history", "--user", "somebody-else", capsys=capsys)
+    assert "No combat records match" in out
+
+
+def test_void_and_annotate_add_to_the_history_shown_on_replay(capsys: pytest.CaptureFixture[str]) -> None:
+    referee(*DUEL, "--seed", "1", capsys=capsys)
+    assert referee("annotate", "1", "--note", "Agreed at the table.", capsys=capsys)[0] == 0
+    assert referee("void", "1", "--reason", "Wrong weapon entered.", capsys=capsys)[0] == 0
+    _, out, _ = referee("replay", "1", capsys=capsys)
+    flat = " ".join(out.split())
+    assert "Note by local" in flat and "Agreed at the table." in flat
+    assert "VOIDED by local" in flat and "Wrong weapon entered." in flat
+    _, out, _ = referee("history", "--hide-voided", capsys=capsys)
+    assert "No combat records match" in out
+    code, _, err = referee("void", "1", "--reason", "  ", capsys=capsys)
+    assert code == 2 and "Give a reason" in err
+
+
+def test_verify_finds_an_altered_record(private_database: str, capsys: pytest.CaptureFixture[str]) -> None:
+    referee(*DUEL, "--seed", "4", capsys=capsys)
+    with sqlite3.connect(sqlite_path(private_database)) as connection:
+        row = connection.execute("SELECT report_json FROM combat_records WHERE id = 1").fetchone()
+        altered = json.loads(row[0])
+        altered["result"]["winner"] = "attacker" if altered["result"]["winner"] != "attacker" else "defender"
+        connection.execute("UPDATE combat_records SET report_json = ? WHERE id = 1", (json.dumps(altered),))
+    code, out, _ = referee("verify", "1", capsys=capsys)
+    assert code == 1
+    assert "does NOT match" in out
+
+
+def test_an_unknown_record_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = referee("replay", "77", capsys=capsys)
+    assert code == 2
+    assert err.strip() == "error: There is no combat record #77. 'referee history' lists the recent ones."
+
+
+def test_a_failed_write_keeps_the_result_and_says_not_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{tmp_path / 'missing' / 'dir' / 'referee.db'}")
+    code, out, err = referee(*DUEL, "--seed", "1", capsys=capsys)
+    assert code == 0
+    assert "Round 1" in out
+    assert "warning: not recorded" in err and "the result above stands" in err
+
+
+def test_an_unusable_database_url_is_a_clear_error(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    monkeypatch.setenv("DATABASE_URL", "mysql+pymysql://user@localhost/referee")
+    code, _, err = referee("history", capsys=capsys)
+    assert code == 3
+    assert "supports sqlite+aiosqlite and postgresql+asyncpg" in err
+
+
+def test_db_upgrade_reports_the_schema(private_database: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = referee("db", "upgrade", capsys=capsys)
+    assert code == 0
+    assert "latest schema" in out
+    assert sqlite_path(private_database).exists()
