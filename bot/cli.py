@@ -10,6 +10,7 @@ import asyncio
 import shlex
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import click
@@ -19,8 +20,18 @@ from rich.table import Table
 from bot.data import game_with_data, load_samples
 from bot.recording import record_report, with_store
 from bot.render.terminal import print_report
+from bot.rosters import (
+    MAX_ROSTER_FILE_BYTES,
+    RosterError,
+    check_roster,
+    dump_roster_file,
+    expand,
+    parse_roster_file,
+    split_reference,
+)
 from bot.storage import LOCAL_USER, RecordNotFound, StorageError
 from bot.storage.db import create_engine, database_url, head_revision, is_sqlite, upgrade
+from bot.storage.store import RosterExists, RosterNotFound
 from rules_core import ENGINE_VERSION, RefereeError, all_games, get_game, resolve
 from rules_core.options import OptionSpec, OptionType
 from rules_core.registry import Game
@@ -67,6 +78,7 @@ def _option_param(spec: OptionSpec) -> click.Option:
 def _game_command(game: Game) -> click.Command:
     def run(attacker: str, defender: str, seed: str | None, as_json: bool, **raw: Any) -> None:
         options = {name: value for name, value in raw.items() if value is not None}
+        attacker, defender, options = _expand_references(game, attacker, defender, options)
         report = resolve(game_with_data(game), attacker, defender, seed=_seed(seed), **options)
         if as_json:
             click.echo(report.to_json())
@@ -100,6 +112,27 @@ def _game_command(game: Game) -> click.Command:
         epilog=f"Example: {example_command(game)}",
         short_help=game.title,
     )
+
+
+def _expand_references(
+    game: Game, attacker: str, defender: str, options: dict[str, Any]
+) -> tuple[str, str, dict[str, Any]]:
+    """Replace @roster references (in the sides and in text options such as supporting formations) by their units."""
+    texts = {"attacker": attacker, "defender": defender}
+    texts |= {name: value for name, value in options.items() if isinstance(value, str)}
+    wanted = {key: value for key, value in texts.items() if split_reference(value) is not None}
+    if not wanted:
+        return attacker, defender, options
+
+    async def work(store: Any) -> dict[str, str]:
+        async def lookup(game_id: str, name: str) -> Any:
+            return await store.get_roster(LOCAL_USER, game_id, name)
+
+        return {key: await expand(value, game.id, lookup) for key, value in wanted.items()}
+
+    expanded = with_store(work)
+    options = {**options, **{k: v for k, v in expanded.items() if k in options}}
+    return expanded.get("attacker", attacker), expanded.get("defender", defender), options
 
 
 def _seed(text: str | None) -> int | None:
@@ -314,6 +347,89 @@ def annotate_command(record_id: int, text: str) -> None:
     click.echo(f"Note added to record #{record_id}.")
 
 
+@cli.group("roster")
+def roster_group() -> None:
+    """Saved rosters: named units for one game, used anywhere a spec goes as @name or @name/unit."""
+
+
+@roster_group.command("save")
+@click.argument("name")
+@click.option("--game", required=True, help="The game the units are for (id or alias).")
+@click.option("--spec", required=True, help="The units, exactly as after --attacker.")
+@click.option("--description", default="", help="A line saying what the roster is.")
+def roster_save(name: str, game: str, spec: str, description: str) -> None:
+    """Save a roster (checked by the game's parser first); saving a name again replaces it."""
+    roster = check_roster(game, name, spec, description)
+    saved = with_store(lambda store: store.save_roster(LOCAL_USER, roster))
+    click.echo(f"Saved the {saved.game} roster '{saved.name}'. Use it as @{saved.name} (or @{saved.name}/1 for its "
+               "first unit).")  # fmt: skip
+
+
+@roster_group.command("show")
+@click.argument("name")
+@click.option("--game", required=True, help="The game the roster is for.")
+def roster_show(name: str, game: str) -> None:
+    """Print a roster's units."""
+    roster = with_store(lambda store: store.get_roster(LOCAL_USER, get_game(game).id, name))
+    click.echo(f"{roster.name} ({roster.game}){': ' + roster.description if roster.description else ''}")
+    for number, unit in enumerate(roster.spec.split("|"), start=1):
+        click.echo(f"  {number}. {unit.strip()}")
+
+
+@roster_group.command("list")
+@click.option("--game", default=None, help="Only this game's rosters.")
+def roster_list(game: str | None) -> None:
+    """Your saved rosters."""
+    game_id = get_game(game).id if game else None
+    rosters = with_store(lambda store: store.list_rosters(LOCAL_USER, game=game_id))
+    if not rosters:
+        click.echo("No saved rosters. 'referee roster import' loads the samples in data/rosters/.")
+        return
+    table = Table("game", "name", "units", "description")
+    for roster in rosters:
+        table.add_row(roster.game, roster.name, str(roster.spec.count("|") + 1), roster.description)
+    Console(highlight=False).print(table)
+
+
+@roster_group.command("delete")
+@click.argument("name")
+@click.option("--game", required=True, help="The game the roster is for.")
+def roster_delete(name: str, game: str) -> None:
+    """Delete a saved roster (combat records that used it keep their own copy of the units)."""
+    game_id = get_game(game).id
+    with_store(lambda store: store.delete_roster(LOCAL_USER, game_id, name))
+    click.echo(f"Deleted the {game_id} roster '{name}'.")
+
+
+@roster_group.command("import")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--replace", is_flag=True, help="Overwrite rosters of the same name instead of refusing.")
+def roster_import(path: str, replace: bool) -> None:
+    """Import a roster file (schema referee-rosters/1): every roster in it, or none."""
+    file = Path(path)
+    if file.stat().st_size > MAX_ROSTER_FILE_BYTES:
+        raise RosterError(f"{file.name} is over {MAX_ROSTER_FILE_BYTES // 1024} KiB.", token=file.name)
+    rosters = parse_roster_file(file.read_text(encoding="utf-8", errors="replace"), source=file.name)
+    saved = with_store(lambda store: store.import_rosters(LOCAL_USER, rosters, replace=replace))
+    click.echo(f"Imported {len(saved)} roster{'s' if len(saved) != 1 else ''}: "
+               + ", ".join(f"{r.name} ({r.game})" for r in saved) + ".")  # fmt: skip
+
+
+@roster_group.command("export")
+@click.option("--game", default=None, help="Only this game's rosters.")
+@click.option("--output", type=click.Path(dir_okay=False, writable=True), default=None, help="Write to a file.")
+def roster_export(game: str | None, output: str | None) -> None:
+    """Write your rosters as a roster file (re-import it with 'referee roster import')."""
+    game_id = get_game(game).id if game else None
+    rosters = with_store(lambda store: store.list_rosters(LOCAL_USER, game=game_id))
+    text = dump_roster_file(rosters)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        Path(output).write_text(text, encoding="utf-8")
+        click.echo(f"Wrote {len(rosters)} roster{'s' if len(rosters) != 1 else ''} to {output}.")
+
+
 _register_game_commands()
 
 
@@ -335,7 +451,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except click.UsageError as error:
         err(f"error: {error.format_message()}{_usage_example(error)}")
         sys.exit(EXIT_BAD_INPUT)
-    except RecordNotFound as error:
+    except (RecordNotFound, RosterNotFound, RosterExists) as error:
         err(f"error: {error}")
         sys.exit(EXIT_BAD_INPUT)
     except StorageError as error:

@@ -188,8 +188,8 @@ def parse_side_spec(text: str, *, example: str) -> SideSpec:
         raise SpecError("The side is empty: give at least one unit.", token="", example=example)
     if text.strip().startswith("@"):
         raise SpecError(
-            f"'{text.strip()[:40]}' is a saved roster reference, and saved rosters are not available in this version "
-            "yet: write the units out.",
+            f"'{text.strip()[:40]}' is a saved roster reference: the referee command and the bot look rosters up "
+            "before the rules engine sees them; here, write the units out.",
             token=text.strip()[:40],
             example=example,
         )

@@ -14,10 +14,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import exists, select
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.storage.db import create_engine, database_url, ensure_schema
-from bot.storage.models import CombatRecord, RecordEvent
+from bot.storage.models import CombatRecord, RecordEvent, Roster
 from rules_core.report import Report
 
 LOCAL_USER = "local"  # the owner and requester for everything done through the offline `referee` command
@@ -87,7 +87,157 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-class Store:
+# --- rosters --------------------------------------------------------------------------------------------------
+
+
+class RosterNotFound(LookupError):
+    pass
+
+
+class RosterExists(ValueError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class RosterInput:
+    """A roster to save: already checked by its game's parser (bot.rosters does that)."""
+
+    game: str
+    name: str
+    spec: str
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SavedRoster:
+    owner: str
+    game: str
+    name: str
+    spec: str
+    description: str
+    guild_id: str | None
+    created_at: datetime
+    updated_at: datetime
+
+
+def _saved(row: Roster) -> SavedRoster:
+    return SavedRoster(
+        row.owner,
+        row.game,
+        row.name,
+        row.spec,
+        row.description,
+        row.guild_id,
+        _aware(row.created_at),
+        _aware(row.updated_at),
+    )
+
+
+async def _save_in(
+    session: AsyncSession, owner: str, roster: RosterInput, *, guild_id: str | None, at: datetime, replace: bool
+) -> Roster:
+    existing = await session.scalar(
+        select(Roster).where(Roster.owner == owner, Roster.game == roster.game, Roster.name == roster.name)
+    )
+    if existing is not None:
+        if not replace:
+            raise RosterExists(f"You already have a {roster.game} roster named '{roster.name}'.")
+        existing.spec, existing.description, existing.guild_id, existing.updated_at = (
+            roster.spec,
+            roster.description,
+            guild_id,
+            at,
+        )
+        return existing
+    row = Roster(
+        owner=owner,
+        game=roster.game,
+        name=roster.name,
+        spec=roster.spec,
+        description=roster.description,
+        guild_id=guild_id,
+        created_at=at,
+        updated_at=at,
+    )
+    session.add(row)
+    return row
+
+
+class RosterStore:
+    """Roster operations, mixed into :class:`Store`."""
+
+    sessions: async_sessionmaker[AsyncSession]
+
+    async def save_roster(
+        self,
+        owner: str,
+        roster: RosterInput,
+        *,
+        guild_id: str | None = None,
+        replace: bool = True,
+        at: datetime | None = None,
+    ) -> SavedRoster:
+        """Save (or, with ``replace``, overwrite) one roster; ``guild_id`` shares it with that guild."""
+        async with self.sessions.begin() as session:
+            row = await _save_in(session, owner, roster, guild_id=guild_id, at=at or now(), replace=replace)
+            await session.flush()
+            return _saved(row)
+
+    async def import_rosters(
+        self, owner: str, rosters: Sequence[RosterInput], *, replace: bool = False, at: datetime | None = None
+    ) -> list[SavedRoster]:
+        """Save several rosters in one transaction: all of them, or (on any failure) none."""
+        moment = at or now()
+        async with self.sessions.begin() as session:
+            rows = [
+                await _save_in(session, owner, roster, guild_id=None, at=moment, replace=replace) for roster in rosters
+            ]
+            await session.flush()
+            return [_saved(row) for row in rows]
+
+    async def get_roster(self, owner: str, game: str, name: str, *, guild_id: str | None = None) -> SavedRoster:
+        """The owner's roster of that name, else one shared with ``guild_id``."""
+        async with self.sessions() as session:
+            row = await session.scalar(
+                select(Roster).where(Roster.owner == owner, Roster.game == game, Roster.name == name)
+            )
+            if row is None and guild_id is not None:
+                row = await session.scalar(
+                    select(Roster)
+                    .where(Roster.guild_id == guild_id, Roster.game == game, Roster.name == name)
+                    .order_by(Roster.id)
+                    .limit(1)
+                )
+        if row is None:
+            raise RosterNotFound(
+                f"There is no {game} roster named '{name}'. 'referee roster list --game {game}' shows yours."
+            )
+        return _saved(row)
+
+    async def list_rosters(
+        self, owner: str, *, game: str | None = None, guild_id: str | None = None
+    ) -> list[SavedRoster]:
+        """The owner's rosters, and those shared with ``guild_id``, by game then name."""
+        query = select(Roster)
+        visible = Roster.owner == owner if guild_id is None else (Roster.owner == owner) | (Roster.guild_id == guild_id)
+        query = query.where(visible)
+        if game is not None:
+            query = query.where(Roster.game == game)
+        async with self.sessions() as session:
+            rows = (await session.scalars(query.order_by(Roster.game, Roster.name, Roster.id))).all()
+        return [_saved(row) for row in rows]
+
+    async def delete_roster(self, owner: str, game: str, name: str) -> None:
+        async with self.sessions.begin() as session:
+            row = await session.scalar(
+                select(Roster).where(Roster.owner == owner, Roster.game == game, Roster.name == name)
+            )
+            if row is None:
+                raise RosterNotFound(f"You have no {game} roster named '{name}'.")
+            await session.delete(row)
+
+
+class Store(RosterStore):
     """One database. Open it with :meth:`open` (which checks or upgrades the schema) and :meth:`close` it."""
 
     def __init__(self, engine: AsyncEngine, url: str) -> None:

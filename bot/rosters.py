@@ -1,0 +1,166 @@
+"""Rosters as people write them: names, the YAML file format, validation by each game's parser, @references.
+
+A roster is stored as the spec text the commands accept. It is checked by its game's parser when saved or
+imported, so a stored roster always parses. ``@name`` stands for a whole roster and ``@name/unit`` for one of
+its units (by the unit's name or its position), anywhere a spec is accepted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import yaml
+
+from bot.data import game_with_data
+from bot.storage.store import RosterInput, SavedRoster
+from rules_core import RefereeError, get_game
+
+ROSTER_SCHEMA = "referee-rosters/1"
+MAX_ROSTER_FILE_BYTES = 256 * 1024
+MAX_ROSTERS_PER_FILE = 200
+NAME_EXAMPLE = "ultramarines-tactical"
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,59}$")
+_REFERENCE = re.compile(r"^@([^/\s]+)(?:/(.+))?$")
+_GROUP_NAME = re.compile(r"^\s*(?:\d+\s*[x×]\s+)?([^:]*?)\s*:", re.IGNORECASE)
+
+
+class RosterError(RefereeError):
+    """A roster that cannot be saved, imported or referenced, with what was wrong and a correct example."""
+
+
+def check_name(name: str) -> str:
+    if not _NAME.match(name):
+        raise RosterError(
+            f"'{name[:40]}' is not a roster name: use 1-60 lower-case letters, digits, '-' or '_' (no spaces or '/').",
+            token=name[:40],
+            example=f"referee roster save {NAME_EXAMPLE} --game 40k --spec '...'",
+        )
+    return name
+
+
+def check_roster(game: str, name: str, spec: str, description: str = "") -> RosterInput:
+    """A roster ready to store: a known game, a valid name, and units its game's parser accepts one by one."""
+    chosen = game_with_data(get_game(game))
+    check_name(name)
+    text = " ".join(str(spec).split())
+    if text.startswith("@"):
+        raise RosterError("A roster holds units, not a reference to another roster.", token=text[:40])
+    # Each unit must parse on its own: a roster may hold more units than one side takes (a Bolt Action platoon, several
+    # Epic formations), and @name/unit picks one of them. A whole-roster @name is checked again when it is used.
+    units = text.split("|")
+    for number, unit in enumerate(units, start=1):
+        try:
+            chosen.parse_side(unit)
+        except RefereeError as error:
+            where = f"Unit {number} of the roster: " if len(units) > 1 else ""
+            raise RosterError(where + error.message, token=error.token, example=error.example) from None
+    return RosterInput(chosen.id, name, text, " ".join(str(description).split())[:500])
+
+
+def parse_roster_file(text: str, *, source: str = "the file") -> list[RosterInput]:
+    """Check a roster file (schema ``referee-rosters/1``) entirely before anything is saved."""
+    if len(text.encode("utf-8")) > MAX_ROSTER_FILE_BYTES:
+        raise RosterError(
+            f"{source} is over {MAX_ROSTER_FILE_BYTES // 1024} KiB; split it into smaller files.", token=source
+        )
+    try:
+        data: Any = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+        raise RosterError(f"{source} is not valid YAML{where}.", token=source, example=_FILE_EXAMPLE) from None
+    if not isinstance(data, dict) or data.get("schema") != ROSTER_SCHEMA:
+        raise RosterError(f"{source} is not a roster file: it must start with 'schema: {ROSTER_SCHEMA}'.",
+                          token=source, example=_FILE_EXAMPLE)  # fmt: skip
+    extra = set(data) - {"schema", "rosters"}
+    entries = data.get("rosters")
+    if extra or not isinstance(entries, list) or not entries:
+        raise RosterError(f"{source} needs a non-empty 'rosters' list (and nothing else beside 'schema').",
+                          token=source, example=_FILE_EXAMPLE)  # fmt: skip
+    if len(entries) > MAX_ROSTERS_PER_FILE:
+        raise RosterError(f"{source} holds {len(entries)} rosters; the limit is {MAX_ROSTERS_PER_FILE}.", token=source)
+    rosters: list[RosterInput] = []
+    seen: set[tuple[str, str]] = set()
+    for position, entry in enumerate(entries, start=1):
+        if not isinstance(entry, dict) or not {"name", "game", "spec"} <= set(entry) or not set(entry) <= {
+            "name", "game", "spec", "description"
+        }:  # fmt: skip
+            raise RosterError(f"Roster {position} of {source} needs name, game and spec (and may add description).",
+                              token=f"roster {position}", example=_FILE_EXAMPLE)  # fmt: skip
+        try:
+            roster = check_roster(str(entry["game"]), str(entry["name"]), str(entry["spec"]),
+                                  str(entry.get("description", "")))  # fmt: skip
+        except RefereeError as error:
+            raise RosterError(f"Roster {position} ('{entry['name']}') of {source}: {error.message}",
+                              token=error.token, example=error.example) from None  # fmt: skip
+        key = (roster.game, roster.name)
+        if key in seen:
+            raise RosterError(f"{source} names the {roster.game} roster '{roster.name}' twice.", token=roster.name)
+        seen.add(key)
+        rosters.append(roster)
+    return rosters
+
+
+def dump_roster_file(rosters: Sequence[SavedRoster]) -> str:
+    entries = [
+        {"name": r.name, "game": r.game, "description": r.description, "spec": r.spec} if r.description
+        else {"name": r.name, "game": r.game, "spec": r.spec}
+        for r in rosters
+    ]  # fmt: skip
+    return yaml.safe_dump({"schema": ROSTER_SCHEMA, "rosters": entries}, sort_keys=False, allow_unicode=True, width=120)
+
+
+_FILE_EXAMPLE = f"schema: {ROSTER_SCHEMA} / rosters: [{{name: my-squad, game: 40k, spec: '10x Marine: WS4 ...'}}]"
+
+
+def split_reference(text: str) -> tuple[str, str | None] | None:
+    """(roster name, unit or None) for ``@name`` or ``@name/unit``; None when the text is not a reference."""
+    match = _REFERENCE.match(text.strip())
+    if match is None:
+        return None
+    return match.group(1), match.group(2)
+
+
+def _unit_name(unit: str) -> str:
+    match = _GROUP_NAME.match(unit)
+    return match.group(1).strip() if match else unit.strip()
+
+
+def pick_unit(roster: SavedRoster, unit: str) -> str:
+    """One unit of a roster: by its position (1, 2...) or its name (case and spaces or '-' do not matter)."""
+    units = [part.strip() for part in roster.spec.split("|")]
+    if unit.isdigit() and 1 <= int(unit) <= len(units):
+        return units[int(unit) - 1]
+    wanted = unit.lower().replace("-", " ").strip()
+    for candidate in units:
+        if _unit_name(candidate).lower().replace("-", " ") == wanted:
+            return candidate
+    names = ", ".join(f"{n}: {_unit_name(u)}" for n, u in enumerate(units, start=1))
+    raise RosterError(f"The roster '{roster.name}' has no unit '{unit}'. Its units: {names}.",
+                      token=f"@{roster.name}/{unit}", example=f"@{roster.name}/1")  # fmt: skip
+
+
+async def expand(text: str, game: str, lookup: Callable[[str, str], Awaitable[SavedRoster]]) -> str:
+    """The spec text a reference stands for (or ``text`` unchanged when it is not a reference)."""
+    reference = split_reference(text)
+    if reference is None:
+        return text
+    name, unit = reference
+    roster = await lookup(get_game(game).id, name)
+    return roster.spec if unit is None else pick_unit(roster, unit)
+
+
+__all__ = [
+    "MAX_ROSTER_FILE_BYTES",
+    "ROSTER_SCHEMA",
+    "RosterError",
+    "check_name",
+    "check_roster",
+    "dump_roster_file",
+    "expand",
+    "parse_roster_file",
+    "pick_unit",
+    "split_reference",
+]

@@ -1,0 +1,109 @@
+"""`referee roster ...` and @roster references, through the real entry point."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.data import data_root
+from bot.rosters import ROSTER_SCHEMA, parse_roster_file
+from rules_core import all_games
+from tests.bot.test_cli import referee
+
+ROSTERS = Path(__file__).resolve().parents[2] / "data" / "rosters"
+ORKS = "5x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"
+
+
+def test_every_game_ships_at_least_two_sample_rosters_that_import_as_they_are(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    files = sorted(ROSTERS.glob("*.yaml"))
+    games = set()
+    for file in files:
+        rosters = parse_roster_file(file.read_text(encoding="utf-8"), source=file.name)
+        assert len(rosters) >= 2, file.name
+        games |= {roster.game for roster in rosters}
+        code, out, err = referee("roster", "import", str(file), capsys=capsys)
+        assert code == 0, err
+        assert f"Imported {len(rosters)} rosters" in out
+    assert games == {game.id for game in all_games()}
+    assert {f.name for f in (data_root() / "rosters").iterdir()} >= {f.name for f in files}  # shipped in the package
+
+
+def test_save_show_use_and_delete(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ | 1x Captain: WS5 S4 T4 W2 I5 A3 Ld10 Sv3+ independent-character"
+    code, out, _ = referee("roster", "save", "my-marines", "--game", "wh40k", "--spec", spec, capsys=capsys)
+    assert code == 0 and "@my-marines" in out
+    _, out, _ = referee("roster", "show", "my-marines", "--game", "40k", capsys=capsys)
+    assert "2. 1x Captain" in out
+    code, out, _ = referee("assault", "40k", "--attacker", "@my-marines/captain", "--defender", ORKS, "--seed", "2",
+                           "--json", capsys=capsys)  # fmt: skip
+    assert code == 0
+    assert json.loads(out)["inputs"]["attacker"].startswith("1x Captain:")
+    code, out, _ = referee("assault", "40k", "--attacker", "@my-marines", "--defender", ORKS, "--seed", "2", "--json",
+                           capsys=capsys)  # fmt: skip
+    assert json.loads(out)["inputs"]["attacker"].count("|") == 1
+    assert referee("roster", "delete", "my-marines", "--game", "40k", capsys=capsys)[0] == 0
+    _, out, _ = referee("roster", "list", capsys=capsys)
+    assert "No saved rosters" in out
+
+
+def test_export_then_import_round_trips(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    referee("roster", "import", str(ROSTERS / "duel.yaml"), capsys=capsys)
+    out_file = tmp_path / "mine.yaml"
+    assert referee("roster", "export", "--game", "duel", "--output", str(out_file), capsys=capsys)[0] == 0
+    exported = parse_roster_file(out_file.read_text(encoding="utf-8"))
+    assert exported == parse_roster_file((ROSTERS / "duel.yaml").read_text(encoding="utf-8"))
+    code, _, err = referee("roster", "import", str(out_file), capsys=capsys)
+    assert code == 2 and "already have a duel roster" in err
+    assert referee("roster", "import", str(out_file), "--replace", capsys=capsys)[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
+        ("rosters: [a, b", "not valid YAML (line"),
+        ("schema: something-else/1\nrosters: []", f"schema: {ROSTER_SCHEMA}"),
+        (f"schema: {ROSTER_SCHEMA}\nrosters: []", "non-empty 'rosters' list"),
+        (f"schema: {ROSTER_SCHEMA}\nrosters: [{{name: x, game: chess, spec: 'a: b'}}]", "Unknown game 'chess'"),
+        (f"schema: {ROSTER_SCHEMA}\nrosters: [{{name: x, game: 40k, spec: '5x M: WS4'}}]", "Roster 1 ('x')"),
+        (f"schema: {ROSTER_SCHEMA}\nrosters: [{{name: Bad Name, game: 40k, spec: '{ORKS}'}}]", "not a roster name"),
+        (f"schema: {ROSTER_SCHEMA}\nrosters: [{{name: x, game: 40k}}]", "needs name, game and spec"),
+        (
+            f"schema: {ROSTER_SCHEMA}\nrosters:\n - {{name: x, game: 40k, spec: '{ORKS}'}}\n"
+            f" - {{name: x, game: 40k, spec: '{ORKS}'}}",
+            "twice",
+        ),
+        ("x" * 300_000, "over 256 KiB"),
+    ],
+)
+def test_a_bad_roster_file_is_refused_whole_with_a_clear_message(
+    tmp_path: Path, content: str, fragment: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "bad.yaml"
+    file.write_text(content, encoding="utf-8")
+    code, _, err = referee("roster", "import", str(file), capsys=capsys)
+    assert code == 2
+    assert fragment in err
+    assert len(err.strip().splitlines()) == 1
+    _, out, _ = referee("roster", "list", capsys=capsys)
+    assert "No saved rosters" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("roster", "save", "x", "--game", "40k", "--spec", "5x M: WS4"), "missing"),
+        (("roster", "save", "x", "--game", "chess", "--spec", ORKS), "Unknown game"),
+        (("roster", "save", "x/y", "--game", "40k", "--spec", ORKS), "not a roster name"),
+        (("roster", "show", "nothing", "--game", "40k"), "no 40k roster named 'nothing'"),
+        (("assault", "40k", "--attacker", "@nothing", "--defender", ORKS), "no 40k roster named 'nothing'"),
+    ],
+)
+def test_roster_errors_are_one_line(args: tuple[str, ...], fragment: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = referee(*args, capsys=capsys)
+    assert code == 2
+    assert fragment in err
+    assert len(err.strip().splitlines()) == 1
