@@ -11,10 +11,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import exists, select
+from sqlalchemy import delete, exists, or_, select, update
+from sqlalchemy.engine import CursorResult
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.orm import selectinload
 
 from bot.storage.db import create_engine, database_url, ensure_schema
 from bot.storage.models import CombatRecord, RecordEvent, Roster
@@ -237,7 +239,117 @@ class RosterStore:
             await session.delete(row)
 
 
-class Store(RosterStore):
+# --- privacy ----------------------------------------------------------------------------------------------------
+
+DELETED_USER = "deleted-user"
+
+
+async def _change(session: AsyncSession, statement: Any) -> int:
+    """Run a bulk DELETE or UPDATE; the number of rows it touched."""
+    result = cast(CursorResult[Any], await session.execute(statement))
+    return int(result.rowcount)
+
+
+def _record_dict(row: CombatRecord) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "game": row.game,
+        "created_at": _aware(row.created_at).isoformat(),
+        "requested_by": row.requested_by,
+        "opponent": row.opponent,
+        "guild_id": row.guild_id,
+        "channel_id": row.channel_id,
+        "report": json.loads(row.report_json),
+        "history": [
+            {"kind": e.kind, "actor": e.actor, "reason": e.reason, "at": _aware(e.created_at).isoformat()}
+            for e in row.events
+        ],
+    }
+
+
+def _roster_dict(row: Roster) -> dict[str, Any]:
+    return {
+        "owner": row.owner,
+        "game": row.game,
+        "name": row.name,
+        "description": row.description,
+        "spec": row.spec,
+        "shared_with_guild": row.guild_id,
+        "created_at": _aware(row.created_at).isoformat(),
+        "updated_at": _aware(row.updated_at).isoformat(),
+    }
+
+
+class PrivacyStore:
+    """Everything stored about one user or one guild: exported, or deleted, in one go. Mixed into Store."""
+
+    sessions: async_sessionmaker[AsyncSession]
+
+    @staticmethod
+    def _scope(user: str | None, guild: str | None) -> tuple[Any, Any]:
+        if (user is None) == (guild is None):
+            raise ValueError("give exactly one of a user or a guild")
+        if user is not None:
+            records = or_(CombatRecord.requested_by == user, CombatRecord.opponent == user)
+            return records, Roster.owner == user
+        return CombatRecord.guild_id == guild, Roster.guild_id == guild
+
+    async def export_data(self, *, user: str | None = None, guild: str | None = None) -> dict[str, Any]:
+        """Every record and roster of the user (records they asked for or were named in) or of the guild."""
+        records_filter, rosters_filter = self._scope(user, guild)
+        async with self.sessions() as session:
+            records = (
+                await session.scalars(
+                    select(CombatRecord)
+                    .where(records_filter)
+                    .options(selectinload(CombatRecord.events))
+                    .order_by(CombatRecord.id)
+                )
+            ).all()
+            rosters = (await session.scalars(select(Roster).where(rosters_filter).order_by(Roster.id))).all()
+        return {
+            "schema": "referee-data-export/1",
+            "subject": {"user": user} if user is not None else {"guild": guild},
+            "exported_at": now().isoformat(),
+            "combat_records": [_record_dict(row) for row in records],
+            "rosters": [_roster_dict(row) for row in rosters],
+        }
+
+    async def delete_data(self, *, user: str | None = None, guild: str | None = None) -> dict[str, int]:
+        """Delete a user's or a guild's data in one transaction; returns what was deleted or anonymised.
+
+        A user: the records they asked for (with their history) and their rosters are deleted; where they were
+        only the named opponent, or wrote a note, their id is replaced by ``deleted-user``. A guild: its records
+        are deleted and rosters shared with it become private again (the rosters belong to their owners).
+        """
+        self._scope(user, guild)
+        async with self.sessions.begin() as session:
+            if user is not None:
+                mine = select(CombatRecord.id).where(CombatRecord.requested_by == user)
+                events = await _change(session, delete(RecordEvent).where(RecordEvent.record_id.in_(mine)))
+                records = await _change(session, delete(CombatRecord).where(CombatRecord.requested_by == user))
+                named = await _change(
+                    session, update(CombatRecord).where(CombatRecord.opponent == user).values(opponent=DELETED_USER)
+                )
+                notes = await _change(
+                    session, update(RecordEvent).where(RecordEvent.actor == user).values(actor=DELETED_USER)
+                )
+                rosters = await _change(session, delete(Roster).where(Roster.owner == user))
+                return {
+                    "combat_records": records,
+                    "record_notes": events,
+                    "records_anonymised": named,
+                    "notes_anonymised": notes,
+                    "rosters": rosters,
+                }
+            theirs = select(CombatRecord.id).where(CombatRecord.guild_id == guild)
+            events = await _change(session, delete(RecordEvent).where(RecordEvent.record_id.in_(theirs)))
+            records = await _change(session, delete(CombatRecord).where(CombatRecord.guild_id == guild))
+            unshared = await _change(session, update(Roster).where(Roster.guild_id == guild).values(guild_id=None))
+            return {"combat_records": records, "record_notes": events, "rosters_unshared": unshared}
+
+
+class Store(RosterStore, PrivacyStore):
     """One database. Open it with :meth:`open` (which checks or upgrades the schema) and :meth:`close` it."""
 
     def __init__(self, engine: AsyncEngine, url: str) -> None:

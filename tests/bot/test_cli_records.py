@@ -97,3 +97,21 @@ def test_db_upgrade_reports_the_schema(private_database: str, capsys: pytest.Cap
     assert code == 0
     assert "latest schema" in out
     assert sqlite_path(private_database).exists()
+
+
+def test_data_export_and_delete_for_the_local_user(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    referee(*DUEL, "--seed", "1", capsys=capsys)
+    referee("roster", "save", "captain", "--game", "duel", "--spec", "Captain: WS6 S4 T4 W3 I6 A3 Sv3+", capsys=capsys)
+    out_file = tmp_path / "mine.json"
+    code, out, _ = referee("data", "export", "--output", str(out_file), capsys=capsys)
+    assert code == 0 and "1 combat records and 1 rosters" in out
+    exported = json.loads(out_file.read_text(encoding="utf-8"))
+    assert exported["subject"] == {"user": "local"}
+    code, _, err = referee("data", "delete", capsys=capsys)
+    assert code == 2 and "add --yes" in err
+    code, out, _ = referee("data", "delete", "--yes", capsys=capsys)
+    assert code == 0 and "combat records 1" in out and "rosters 1" in out
+    _, out, _ = referee("history", capsys=capsys)
+    assert "No combat records match" in out
+    code, _, err = referee("data", "export", "--user", "a", "--guild", "b", capsys=capsys)
+    assert code == 2 and "not both" in err

@@ -1,0 +1,67 @@
+"""Exporting and deleting one user's or one guild's data, on both backends."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.storage import Store
+from bot.storage.store import DELETED_USER, RosterInput
+from tests.bot.storage.test_records import a_report
+
+ROSTER = RosterInput("40k", "marines", "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+")
+
+
+async def fill(store: Store) -> dict[str, int]:
+    ids = {
+        "u1_in_g1": await store.record(a_report(1), requested_by="u1", opponent="u2", guild_id="g1"),
+        "u2_in_g1": await store.record(a_report(2), requested_by="u2", opponent="u1", guild_id="g1"),
+        "u2_in_g2": await store.record(a_report(3), requested_by="u2", guild_id="g2"),
+    }
+    await store.add_note(ids["u2_in_g1"], "note", actor="u1", reason="agreed")
+    await store.add_note(ids["u1_in_g1"], "void", actor="u2", reason="mistake")
+    await store.save_roster("u1", ROSTER, guild_id="g1")
+    await store.save_roster("u2", RosterInput("duel", "captain", "Captain: WS6 S4 T4 W3 I6 A3 Sv3+"))
+    return ids
+
+
+async def test_a_users_export_holds_everything_about_them(store: Store) -> None:
+    ids = await fill(store)
+    exported = await store.export_data(user="u1")
+    assert exported["schema"] == "referee-data-export/1"
+    assert [r["id"] for r in exported["combat_records"]] == [ids["u1_in_g1"], ids["u2_in_g1"]]  # asked for, or named
+    assert exported["combat_records"][0]["history"][0]["kind"] == "void"
+    assert exported["combat_records"][0]["report"]["seed"] == 1
+    assert [r["name"] for r in exported["rosters"]] == ["marines"]
+    json.dumps(exported)  # plain JSON all through
+
+
+async def test_deleting_a_user_removes_their_records_and_rosters_and_anonymises_the_rest(store: Store) -> None:
+    ids = await fill(store)
+    counts = await store.delete_data(user="u1")
+    assert counts == {"combat_records": 1, "record_notes": 1, "records_anonymised": 1, "notes_anonymised": 1,
+                      "rosters": 1}  # fmt: skip
+    remaining = await store.history()
+    assert [row.id for row in remaining] == [ids["u2_in_g2"], ids["u2_in_g1"]]
+    kept = await store.get(ids["u2_in_g1"])
+    assert kept.opponent == DELETED_USER
+    assert kept.history[0].actor == DELETED_USER
+    after = await store.export_data(user="u1")
+    assert after["combat_records"] == [] and after["rosters"] == []
+
+
+async def test_deleting_a_guild_removes_its_records_and_unshares_its_rosters(store: Store) -> None:
+    ids = await fill(store)
+    counts = await store.delete_data(guild="g1")
+    assert counts == {"combat_records": 2, "record_notes": 2, "rosters_unshared": 1}
+    assert [row.id for row in await store.history()] == [ids["u2_in_g2"]]
+    roster = await store.get_roster("u1", "40k", "marines")
+    assert roster.guild_id is None  # still the owner's, no longer shared
+
+
+async def test_the_subject_must_be_one_user_or_one_guild(store: Store) -> None:
+    with pytest.raises(ValueError, match="exactly one"):
+        await store.export_data()
+    with pytest.raises(ValueError, match="exactly one"):
+        await store.delete_data(user="u1", guild="g1")
