@@ -36,6 +36,7 @@ from bot.storage.store import RosterExists, RosterNotFound
 from rules_core import ENGINE_VERSION, RefereeError, all_games, get_game, resolve
 from rules_core.options import OptionSpec, OptionType
 from rules_core.registry import Game
+from rules_core.report import Report
 
 EXIT_BAD_INPUT = 2
 EXIT_STORAGE = 3  # the database cannot be used as configured
@@ -76,22 +77,29 @@ def _option_param(spec: OptionSpec) -> click.Option:
     return click.Option([spec.flag, spec.name], default=None, metavar=spec.type.value.upper(), help=text)
 
 
+def _show_and_record(report: Report, as_json: bool, *, continues: int | None = None) -> None:
+    if as_json:
+        click.echo(report.to_json())
+    else:
+        print_report(report, Console(highlight=False))
+    # Shown first, stored second: a failed write never takes the result away.
+    recorded = record_report(report, continues=continues)
+    if recorded.record_id is None:
+        click.echo(f"warning: not recorded ({recorded.problem}); the result above stands.", err=True)
+        return
+    number = recorded.record_id
+    click.echo(f"Recorded as #{number}: 'referee replay {number}' shows it again, 'referee verify {number}' re-runs "
+               "it from its seed.", err=True)  # fmt: skip
+    if any(ev.kind == "continues" for step in report.steps for ev in step.events):
+        click.echo(f"The combat goes on: 'referee assault continue {number}' fights the next round.", err=True)
+
+
 def _game_command(game: Game) -> click.Command:
     def run(attacker: str, defender: str, seed: str | None, as_json: bool, **raw: Any) -> None:
         options = {name: value for name, value in raw.items() if value is not None}
         attacker, defender, options = _expand_references(game, attacker, defender, options)
         report = resolve(game_with_data(game), attacker, defender, seed=_seed(seed), **options)
-        if as_json:
-            click.echo(report.to_json())
-        else:
-            print_report(report, Console(highlight=False))
-        # Shown first, stored second: a failed write never takes the result away.
-        recorded = record_report(report)
-        if recorded.record_id is None:
-            click.echo(f"warning: not recorded ({recorded.problem}); the result above stands.", err=True)
-        else:
-            click.echo(f"Recorded as #{recorded.record_id}: 'referee replay {recorded.record_id}' shows it again, "
-                       f"'referee verify {recorded.record_id}' re-runs it from its seed.", err=True)  # fmt: skip
+        _show_and_record(report, as_json)
 
     params: list[click.Parameter] = [
         click.Option(
@@ -222,6 +230,48 @@ def samples_command(game: str | None) -> None:
         console.print(f"[bold]{sample_file.game}[/bold]")
         for sample in sample_file.samples:
             console.print(f"  {sample.key}: {sample.description}\n    [cyan]{sample.spec}[/cyan]")
+
+
+# Facts of the charge turn that no later round has: a continued combat drops them (no charge, no cover advantage).
+_CHARGE_ONLY = {
+    "charge_distance": None,
+    "difficult_terrain": False,
+    "shot_this_turn": False,
+    "defender_in_cover": False,
+}
+
+
+@assault.command("continue")
+@click.argument("record_id", type=int)
+@click.option("--seed", default=None, metavar="N", help="Replay with this seed (default: a fresh one).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def assault_continue(record_id: int, seed: str | None, as_json: bool) -> None:
+    """Fight the next round of a 40K combat that was drawn or whose loser held (the survivors, no charge bonus)."""
+
+    async def load(store: Any) -> tuple[Any, int | None]:
+        return await store.get(record_id), await store.continued_by(record_id)
+
+    stored, continued = with_store(load)
+    report = stored.report
+    going_on = [ev for step in report.steps for ev in step.events if ev.kind == "continues"]
+    if report.game != "40k":
+        raise RefereeError(f"Record #{record_id} is a {report.game} combat; only 40K assaults carry on into later "
+                           "rounds.", token=str(record_id), example="referee assault continue 12")  # fmt: skip
+    if not going_on:
+        raise RefereeError(f"Record #{record_id}'s combat is over ({report.result.outcome.replace('_', ' ')}): there "
+                           "is no next round.", token=str(record_id), example="referee history")  # fmt: skip
+    if stored.voided:
+        raise RefereeError(f"Record #{record_id} is void: its combat cannot go on.", token=str(record_id))
+    if continued is not None:
+        raise RefereeError(f"Record #{record_id}'s combat has already been continued as #{continued}: continue "
+                           f"#{continued} instead.", token=str(record_id),
+                           example=f"referee assault continue {continued}")  # fmt: skip
+    step = going_on[0]
+    options = {**dict(report.to_dict()["inputs"]["options"]), **_CHARGE_ONLY, "round": step.get("next_round")}
+    options = {name: value for name, value in options.items() if value is not None}
+    attacker, defender = str(step.get("attacker_survivors")), str(step.get("defender_survivors"))
+    next_report = resolve(game_with_data(report.game), attacker, defender, seed=_seed(seed), **options)
+    _show_and_record(next_report, as_json, continues=record_id)
 
 
 @cli.group("db")

@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.storage import LOCAL_USER, StorageError, Store
+from bot.storage import LOCAL_USER, AlreadyContinued, StorageError, Store
 from rules_core.report import Report
 
 log = logging.getLogger(__name__)
@@ -40,11 +40,13 @@ def with_store(work: Callable[[Store], Awaitable[T]], url: str | None = None) ->
     return asyncio.run(run())
 
 
-def record_report(report: Report, *, requested_by: str = LOCAL_USER, url: str | None = None) -> Recorded:
+def record_report(
+    report: Report, *, requested_by: str = LOCAL_USER, continues: int | None = None, url: str | None = None
+) -> Recorded:
     """Store a report that has already been shown; any storage failure becomes a 'not recorded' answer."""
     try:
-        record_id = with_store(lambda store: store.record(report, requested_by=requested_by), url)
-    except (StorageError, SQLAlchemyError, OSError) as error:
+        record_id = with_store(lambda store: store.record(report, requested_by=requested_by, continues=continues), url)
+    except (StorageError, SQLAlchemyError, OSError, AlreadyContinued) as error:
         log.warning("combat not recorded: %s", error)
         return Recorded(None, " ".join(str(error).split())[:300])
     return Recorded(record_id)

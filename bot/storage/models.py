@@ -34,6 +34,10 @@ class CombatRecord(Base):
     guild_id: Mapped[str | None] = mapped_column(String(NAME))
     channel_id: Mapped[str | None] = mapped_column(String(NAME))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # The record whose combat this one continues (a drawn 40K assault, or one whose loser held): at most one each.
+    continues_id: Mapped[int | None] = mapped_column(
+        ForeignKey("combat_records.id", ondelete="SET NULL", name="fk_combat_records_continues_id")
+    )
 
     events: Mapped[list[RecordEvent]] = relationship(
         back_populates="record", order_by="RecordEvent.id", cascade="all, delete-orphan", passive_deletes=True
@@ -43,6 +47,7 @@ class CombatRecord(Base):
         Index("ix_combat_records_requested_by_id", "requested_by", "id"),
         Index("ix_combat_records_guild_id_id", "guild_id", "id"),
         Index("ix_combat_records_game_id", "game", "id"),
+        UniqueConstraint("continues_id", name="uq_combat_records_continues_id"),
     )
 
 

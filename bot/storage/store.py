@@ -15,6 +15,7 @@ from typing import Any, cast
 
 from sqlalchemy import delete, exists, or_, select, update
 from sqlalchemy.engine import CursorResult
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 
@@ -25,6 +26,13 @@ from rules_core.report import Report
 LOCAL_USER = "local"  # the owner and requester for everything done through the offline `referee` command
 EVENT_KINDS = ("void", "note")
 _GROUP_NAME = re.compile(r"^\s*(?:\d+\s*[x×]\s+)?([^:]*?)\s*:", re.IGNORECASE)
+
+
+class AlreadyContinued(ValueError):
+    def __init__(self, record_id: int, by: int | None) -> None:
+        then = f" as #{by}: continue #{by} instead" if by is not None else ""
+        super().__init__(f"Record #{record_id}'s combat has already been continued{then}.")
+        self.record_id, self.by = record_id, by
 
 
 class RecordNotFound(LookupError):
@@ -63,6 +71,7 @@ class StoredCombat:
     channel_id: str | None
     created_at: datetime
     history: tuple[RecordNote, ...]
+    continues_id: int | None = None  # the record whose combat this one continues
 
     @property
     def voided(self) -> bool:
@@ -388,8 +397,9 @@ class Store(RosterStore, PrivacyStore):
         guild_id: str | None = None,
         channel_id: str | None = None,
         at: datetime | None = None,
+        continues: int | None = None,
     ) -> int:
-        """Store one resolution; returns its record id."""
+        """Store one resolution; returns its record id. ``continues``: the record whose combat it carries on."""
         row = CombatRecord(
             game=report.game,
             attacker_spec=report.inputs.attacker,
@@ -405,11 +415,23 @@ class Store(RosterStore, PrivacyStore):
             guild_id=guild_id,
             channel_id=channel_id,
             created_at=at or now(),
+            continues_id=continues,
         )
-        async with self.sessions.begin() as session:
-            session.add(row)
-            await session.flush()
-            return row.id
+        try:
+            async with self.sessions.begin() as session:
+                session.add(row)
+                await session.flush()
+                return row.id
+        except IntegrityError:
+            if continues is None:
+                raise
+            raise AlreadyContinued(continues, await self.continued_by(continues)) from None
+
+    async def continued_by(self, record_id: int) -> int | None:
+        """The record that continues this one's combat, if any."""
+        async with self.sessions() as session:
+            found = await session.scalar(select(CombatRecord.id).where(CombatRecord.continues_id == record_id))
+        return None if found is None else int(found)
 
     async def get(self, record_id: int) -> StoredCombat:
         async with self.sessions() as session:
@@ -432,6 +454,7 @@ class Store(RosterStore, PrivacyStore):
             channel_id=row.channel_id,
             created_at=_aware(row.created_at),
             history=tuple(RecordNote(n.kind, n.actor, n.reason, _aware(n.created_at)) for n in notes),
+            continues_id=row.continues_id,
         )
 
     async def add_note(self, record_id: int, kind: str, *, actor: str, reason: str, at: datetime | None = None) -> None:

@@ -115,3 +115,44 @@ def test_data_export_and_delete_for_the_local_user(tmp_path: Path, capsys: pytes
     assert "No combat records match" in out
     code, _, err = referee("data", "export", "--user", "a", "--guild", "b", capsys=capsys)
     assert code == 2 and "not both" in err
+
+
+MARINES = "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ ; 1x Sergeant: WS4 S4 T4 W2 I4 A2 Ld9 Sv3+"
+ORK_MOB = "10x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+ ; 1x Nob: WS4 S4 T4 W2 I3 A3 Ld7 Sv6+"
+HELD = ("assault", "40k", "--attacker", MARINES, "--defender", ORK_MOB, "--charge-distance", "3", "--seed", "0")
+
+
+def test_a_held_combat_continues_with_its_survivors(capsys: pytest.CaptureFixture[str]) -> None:
+    code, first, err = referee(*HELD, "--json", capsys=capsys)
+    assert code == 0 and "referee assault continue 1" in err
+    going_on = next(e for s in json.loads(first)["steps"] for e in s["events"] if e["kind"] == "continues")
+    code, out, err = referee("assault", "continue", "1", "--seed", "5", "--json", capsys=capsys)
+    assert code == 0 and "Recorded as #2" in err
+    second = json.loads(out)
+    assert second["inputs"]["attacker"] == going_on["attacker_survivors"]
+    assert second["inputs"]["options"]["round"] == 2
+    assert second["inputs"]["options"]["charge_distance"] is None
+    code, _, err = referee("assault", "continue", "1", capsys=capsys)
+    assert code == 2 and "already been continued as #2" in err
+
+
+@pytest.mark.parametrize(
+    ("setup", "fragment"),
+    [
+        (DUEL, "is a duel combat"),
+        (("assault", "40k", "--attacker", ATTACKER, "--defender", DEFENDER, "--charge-distance", "9"), "is over"),
+    ],
+)
+def test_only_a_40k_combat_that_goes_on_can_continue(
+    setup: tuple[str, ...], fragment: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    referee(*setup, capsys=capsys)
+    code, _, err = referee("assault", "continue", "1", capsys=capsys)
+    assert code == 2 and fragment in err
+
+
+def test_a_void_combat_does_not_continue(capsys: pytest.CaptureFixture[str]) -> None:
+    referee(*HELD, capsys=capsys)
+    referee("void", "1", "--reason", "mistake", capsys=capsys)
+    code, _, err = referee("assault", "continue", "1", capsys=capsys)
+    assert code == 2 and "is void" in err

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum, StrEnum
 
 from rules_core.charts import to_hit_by_weapon_skill, to_wound
@@ -1013,6 +1013,30 @@ class Assault:
             return Outcome.FELL_BACK
         return Outcome.SOME_FELL_BACK if fled else Outcome.HELD
 
+    def survivors(self, side: SideName, fighting: list[UnitState]) -> str:
+        """The canonical spec of ``side``'s units still in the fight, for the next round.
+
+        Every surviving model is written as engaged (the pile-in brings them into contact as far as it can); a
+        wounded multi-wound model becomes a group of its own whose W is the wounds it has left; ``vs=`` points at
+        its target's place among the enemy units still fighting.
+        """
+        mine = [state for state in fighting if state.side is side]
+        enemies = [state for state in fighting if state.side is not side]
+        units: list[Unit] = []
+        for state in mine:
+            groups: list[Group] = []
+            for group_state in state.groups:
+                left = Counter(w for w in group_state.wounds if w > 0)
+                for wounds in sorted(left, reverse=True):
+                    count = left[wounds]
+                    profile = replace(group_state.group.profile, w=wounds)
+                    groups.append(replace(group_state.group, count=count, engaged=count, supporting=0, profile=profile))
+            target = state.target if state.target in enemies else next(
+                (e for e in self.engaged_with(state) if e in enemies), enemies[0]
+            )  # fmt: skip
+            units.append(replace(state.unit, groups=tuple(groups), vs=enemies.index(target) + 1))
+        return format_side(Side(tuple(units)))
+
     def next_step(self, winner: Winner, fallen: dict[int, tuple[UnitState, int]]) -> None:
         events: list[Event] = []
         still_fighting: list[UnitState] = []
@@ -1039,6 +1063,8 @@ class Assault:
                 event(
                     "continues",
                     next_round=self.round + 1,
+                    attacker_survivors=self.survivors(SideName.ATTACKER, still_fighting),
+                    defender_survivors=self.survivors(SideName.DEFENDER, still_fighting),
                     note=f"The combat continues next turn as round {self.round + 1} (no charge bonus, no cover "
                     "advantage).",
                 )

@@ -81,3 +81,17 @@ async def test_200_combats_recorded_concurrently_are_all_there_once(store: Store
     assert len(rows) == 200
     stored = await asyncio.gather(*(store.get(record_id) for record_id in ids))
     assert [s.report.seed for s in stored] == list(range(200))
+
+
+async def test_a_combat_is_continued_once_and_the_link_survives_deleting_the_first(store: Store) -> None:
+    from bot.storage import AlreadyContinued
+
+    first = await store.record(a_report(1), requested_by="u1")
+    second = await store.record(a_report(2), requested_by="u2", continues=first)
+    assert await store.continued_by(first) == second
+    assert (await store.get(second)).continues_id == first
+    with pytest.raises(AlreadyContinued, match=f"already been continued as #{second}"):
+        await store.record(a_report(3), requested_by="u1", continues=first)
+    assert len(await store.history()) == 2  # the refused continuation wrote nothing
+    await store.delete_data(user="u1")
+    assert (await store.get(second)).continues_id is None  # the link is cleared, the later record kept
