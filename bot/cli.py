@@ -18,7 +18,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from bot.data import game_with_data, load_samples
+from bot.data import data_root, game_with_data, load_samples
 from bot.recording import record_report, with_store
 from bot.render.terminal import print_report
 from bot.rosters import (
@@ -453,14 +453,29 @@ def roster_delete(name: str, game: str) -> None:
 
 
 @roster_group.command("import")
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.argument("path", type=click.Path(exists=True, dir_okay=False), required=False)
+@click.option("--samples", "samples_of", default=None, metavar="GAME",
+              help="Import the sample rosters shipped for GAME ('all' for every game) instead of a file.")  # fmt: skip
 @click.option("--replace", is_flag=True, help="Overwrite rosters of the same name instead of refusing.")
-def roster_import(path: str, replace: bool) -> None:
+def roster_import(path: str | None, samples_of: str | None, replace: bool) -> None:
     """Import a roster file (schema referee-rosters/1): every roster in it, or none."""
-    file = Path(path)
-    if file.stat().st_size > MAX_ROSTER_FILE_BYTES:
-        raise RosterError(f"{file.name} is over {MAX_ROSTER_FILE_BYTES // 1024} KiB.", token=file.name)
-    rosters = parse_roster_file(file.read_text(encoding="utf-8", errors="replace"), source=file.name)
+    if (path is None) == (samples_of is None):
+        raise click.UsageError("Give a roster file, or --samples GAME (or --samples all).")
+    if path is not None:
+        file = Path(path)
+        if file.stat().st_size > MAX_ROSTER_FILE_BYTES:
+            raise RosterError(f"{file.name} is over {MAX_ROSTER_FILE_BYTES // 1024} KiB.", token=file.name)
+        rosters = parse_roster_file(file.read_text(encoding="utf-8", errors="replace"), source=file.name)
+    else:
+        wanted = None if samples_of == "all" else get_game(str(samples_of)).id
+        shipped = sorted((data_root() / "rosters").iterdir(), key=lambda f: f.name)
+        rosters = [
+            roster
+            for f in shipped
+            if f.name.endswith(".yaml")
+            for roster in parse_roster_file(f.read_text(encoding="utf-8"), source=f.name)
+            if wanted is None or roster.game == wanted
+        ]
     saved = with_store(lambda store: store.import_rosters(LOCAL_USER, rosters, replace=replace))
     click.echo(f"Imported {len(saved)} roster{'s' if len(saved) != 1 else ''}: "
                + ", ".join(f"{r.name} ({r.game})" for r in saved) + ".")  # fmt: skip

@@ -107,3 +107,12 @@ def test_roster_errors_are_one_line(args: tuple[str, ...], fragment: str, capsys
     assert code == 2
     assert fragment in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_the_shipped_samples_import_by_game_or_all(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = referee("roster", "import", "--samples", "bolt-action", capsys=capsys)
+    assert code == 0 and "us-rifle-platoon (boltaction)" in out
+    code, out, _ = referee("roster", "import", "--samples", "all", "--replace", capsys=capsys)
+    assert code == 0 and "Imported 10 rosters" in out
+    code, _, err = referee("roster", "import", capsys=capsys)
+    assert code == 2 and "--samples GAME" in err
