@@ -77,13 +77,20 @@ def _option_param(spec: OptionSpec) -> click.Option:
     return click.Option([spec.flag, spec.name], default=None, metavar=spec.type.value.upper(), help=text)
 
 
-def _show_and_record(report: Report, as_json: bool, *, continues: int | None = None) -> None:
+def _opponent(name: str | None) -> str | None:
+    text = None if name is None else " ".join(name.split())[:100]
+    return text or None
+
+
+def _show_and_record(
+    report: Report, as_json: bool, *, continues: int | None = None, opponent: str | None = None
+) -> None:
     if as_json:
         click.echo(report.to_json())
     else:
         print_report(report, Console(highlight=False))
     # Shown first, stored second: a failed write never takes the result away.
-    recorded = record_report(report, continues=continues)
+    recorded = record_report(report, continues=continues, opponent=opponent)
     if recorded.record_id is None:
         click.echo(f"warning: not recorded ({recorded.problem}); the result above stands.", err=True)
         return
@@ -95,11 +102,11 @@ def _show_and_record(report: Report, as_json: bool, *, continues: int | None = N
 
 
 def _game_command(game: Game) -> click.Command:
-    def run(attacker: str, defender: str, seed: str | None, as_json: bool, **raw: Any) -> None:
+    def run(attacker: str, defender: str, seed: str | None, as_json: bool, opponent: str | None, **raw: Any) -> None:
         options = {name: value for name, value in raw.items() if value is not None}
         attacker, defender, options = _expand_references(game, attacker, defender, options)
         report = resolve(game_with_data(game), attacker, defender, seed=_seed(seed), **options)
-        _show_and_record(report, as_json)
+        _show_and_record(report, as_json, opponent=_opponent(opponent))
 
     params: list[click.Parameter] = [
         click.Option(
@@ -112,6 +119,7 @@ def _game_command(game: Game) -> click.Command:
         *(_option_param(spec) for spec in game.options),
         click.Option(["--seed"], default=None, metavar="N", help="Replay with this seed (default: a fresh one)."),
         click.Option(["--json", "as_json"], is_flag=True, default=False, help="Print the report as JSON."),
+        click.Option(["--opponent"], default=None, metavar="NAME", help="Who you played, kept on the record."),
     ]
     return click.Command(
         game.id,

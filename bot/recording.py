@@ -41,11 +41,18 @@ def with_store(work: Callable[[Store], Awaitable[T]], url: str | None = None) ->
 
 
 def record_report(
-    report: Report, *, requested_by: str = LOCAL_USER, continues: int | None = None, url: str | None = None
+    report: Report,
+    *,
+    requested_by: str = LOCAL_USER,
+    opponent: str | None = None,
+    continues: int | None = None,
+    url: str | None = None,
 ) -> Recorded:
     """Store a report that has already been shown; any storage failure becomes a 'not recorded' answer."""
     try:
-        record_id = with_store(lambda store: store.record(report, requested_by=requested_by, continues=continues), url)
+        record_id = with_store(
+            lambda store: store.record(report, requested_by=requested_by, opponent=opponent, continues=continues), url
+        )
     except (StorageError, SQLAlchemyError, OSError, AlreadyContinued) as error:
         log.warning("combat not recorded: %s", error)
         return Recorded(None, " ".join(str(error).split())[:300])

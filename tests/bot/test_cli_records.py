@@ -30,6 +30,12 @@ def test_a_resolution_is_recorded_and_replays_exactly(capsys: pytest.CaptureFixt
     assert (code, "verified" in out) == (0, True)
 
 
+def test_the_opponent_is_kept_on_the_record(capsys: pytest.CaptureFixture[str]) -> None:
+    referee(*DUEL, "--seed", "1", "--opponent", "  Bob  the Ork ", capsys=capsys)
+    _, out, _ = referee("data", "export", capsys=capsys)
+    assert json.loads(out)["combat_records"][0]["opponent"] == "Bob the Ork"
+
+
 def test_history_lists_records_newest_first_with_filters(capsys: pytest.CaptureFixture[str]) -> None:
     referee(*DUEL, "--seed", "1", capsys=capsys)
     referee("assault", "40k", "--attacker", ATTACKER, "--defender", DEFENDER, "--seed", "2", capsys=capsys)
