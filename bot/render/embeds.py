@@ -1,0 +1,119 @@
+"""Report -> Discord embeds, paged so that no message ever exceeds Discord's limits.
+
+Page 1 is the summary (who won, what happens next, colour by outcome) followed by the first steps as fields;
+later pages carry on with the steps. Every page is one embed, well inside the per-message budget, so a page can
+be swapped in place by the paging buttons.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import discord
+
+from bot.render.markdown import escape, step_lines
+from bot.render.summary import headline, tally
+from rules_core import get_game
+from rules_core.report import Report
+
+TITLE = 256
+DESCRIPTION = 4096
+FIELDS = 25
+FIELD_NAME = 256
+FIELD_VALUE = 1024
+FOOTER = 2048
+EMBED_TOTAL = 6000
+EMBEDS_PER_MESSAGE = 10
+
+COLOURS = {"attacker": 0x2ECC71, "defender": 0xE74C3C, "draw": 0xF1C40F, "none": 0x3498DB}
+NEXT = "What happens next"
+
+
+def cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    name: str
+    value: str
+
+    @property
+    def size(self) -> int:
+        return len(self.name) + len(self.value)
+
+
+def step_fields(report: Report) -> list[Field]:
+    """Each step as one field, split over several when its text is longer than a field may hold."""
+    fields: list[Field] = []
+    for step in report.steps:
+        lines = step_lines(step) or ["—"]
+        chunks: list[str] = []
+        current = ""
+        for whole in lines:
+            line = cut(whole, FIELD_VALUE)
+            if current and len(current) + 1 + len(line) > FIELD_VALUE:
+                chunks.append(current)
+                current = line
+            else:
+                current = f"{current}\n{line}" if current else line
+        chunks.append(current)
+        title = escape(step.title)
+        for number, chunk in enumerate(chunks):
+            name = title if number == 0 else f"{title} (cont.)"
+            fields.append(Field(cut(name, FIELD_NAME), chunk))
+    return fields
+
+
+def _summary(report: Report, record_id: int | None, not_recorded: str | None) -> str:
+    parts = [f"**{escape(headline(report))}**", escape(tally(report))]
+    nexts = [step for step in report.steps if step.title == NEXT]
+    if nexts:
+        parts.append("\n".join(step_lines(nexts[-1])))
+    if not_recorded:
+        parts.append(f"⚠️ Not recorded ({escape(not_recorded)}): this result stands, but it is not in the history.")
+    elif record_id is not None:
+        parts.append(f"Record #{record_id}: `/replay {record_id}` shows it again, `/verify {record_id}` re-runs it.")
+    return cut("\n\n".join(parts), DESCRIPTION)
+
+
+def render_pages(
+    report: Report, *, record_id: int | None = None, not_recorded: str | None = None, title: str | None = None
+) -> list[discord.Embed]:
+    """The report as pages of one embed each, every one inside Discord's limits."""
+    game_title = title or get_game(report.game).title
+    colour = COLOURS.get(str(report.result.winner.value), COLOURS["none"])
+    heading = cut(f"{game_title}: {report.result.outcome.replace('_', ' ')}", TITLE)
+    description = _summary(report, record_id, not_recorded)
+    footer_base = f"{report.game} · seed {report.seed}" + (f" · record #{record_id}" if record_id is not None else "")
+    fields = step_fields(report)
+    pages: list[list[Field]] = []
+    current: list[Field] = []
+    budget = EMBED_TOTAL - len(heading) - len(description) - len(footer_base) - 40  # room for " · page 10/10"
+    used = 0
+    for field in fields:
+        if current and (len(current) == FIELDS or used + field.size > budget):
+            pages.append(current)
+            current, used = [], 0
+            budget = EMBED_TOTAL - len(heading) - len(" (continued)") - len(footer_base) - 40
+        current.append(field)
+        used += field.size
+    pages.append(current)
+    embeds = []
+    for number, page in enumerate(pages, start=1):
+        embed = discord.Embed(
+            title=heading if number == 1 else cut(heading + " (continued)", TITLE),
+            description=description if number == 1 else None,
+            colour=colour,
+        )
+        for field in page:
+            embed.add_field(name=field.name, value=field.value, inline=False)
+        suffix = f" · page {number}/{len(pages)}" if len(pages) > 1 else ""
+        embed.set_footer(text=cut(footer_base + suffix, FOOTER))
+        embeds.append(embed)
+    return embeds
+
+
+def embed_size(embed: discord.Embed) -> int:
+    """Characters counted against the 6,000 a message may hold (title, description, fields, footer, author)."""
+    return len(embed)

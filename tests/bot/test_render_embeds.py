@@ -1,0 +1,104 @@
+"""The Discord renderers: every page inside Discord's limits, every step shown, golden Markdown for fixed reports."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.data import game_with_data
+from bot.render.embeds import (
+    DESCRIPTION,
+    EMBED_TOTAL,
+    EMBEDS_PER_MESSAGE,
+    FIELD_NAME,
+    FIELD_VALUE,
+    FIELDS,
+    FOOTER,
+    TITLE,
+    render_pages,
+)
+from bot.render.markdown import escape, report_markdown
+from rules_core import all_games, resolve
+from rules_core.report import Report
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def example(game_id: str, seed: int = 7) -> Report:
+    game = game_with_data(game_id)
+    return resolve(game, game.example_attacker, game.example_defender, seed=seed, **dict(game.example_options))
+
+
+def huge_40k() -> Report:
+    attackers = " | ".join(f"8x Marine {n}: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs={n}" for n in range(1, 26))
+    defenders = " | ".join(f"8x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ vs={n}" for n in range(1, 26))
+    return resolve("40k", attackers, defenders, seed=11, charge_distance=3)
+
+
+def assert_within_limits(pages: list[discord.Embed]) -> None:
+    assert len(pages) >= 1
+    for embed in pages:
+        assert len(embed.title or "") <= TITLE
+        assert len(embed.description or "") <= DESCRIPTION
+        assert len(embed.fields) <= FIELDS
+        assert all(len(f.name or "") <= FIELD_NAME and 0 < len(f.value or "") <= FIELD_VALUE for f in embed.fields)
+        assert len(embed.footer.text or "") <= FOOTER
+        assert len(embed) <= EMBED_TOTAL
+    assert EMBEDS_PER_MESSAGE >= 1  # each page is one embed: always one message's worth
+
+
+@pytest.mark.parametrize("game_id", [game.id for game in all_games()])
+def test_every_game_renders_inside_the_limits_with_every_step(game_id: str) -> None:
+    report = example(game_id)
+    pages = render_pages(report, record_id=42)
+    assert_within_limits(pages)
+    names = " ".join(f.name or "" for page in pages for f in page.fields)
+    for step in report.steps:
+        assert escape(step.title) in names
+    assert "seed 7" in (pages[0].footer.text or "") and "record #42" in (pages[0].footer.text or "")
+    assert pages[0].colour is not None
+
+
+def test_a_huge_combat_pages_and_every_page_keeps_the_limits() -> None:
+    report = huge_40k()
+    pages = render_pages(report, record_id=1)
+    assert len(pages) > 3
+    assert_within_limits(pages)
+    assert (pages[-1].footer.text or "").endswith(f"page {len(pages)}/{len(pages)}")
+    shown = sum(1 for page in pages for f in page.fields if not (f.name or "").endswith("(cont.)"))
+    assert shown == len(report.steps)
+
+
+def test_an_unrecorded_result_says_so_on_its_summary() -> None:
+    pages = render_pages(example("duel"), not_recorded="database unavailable")
+    assert "Not recorded (database unavailable)" in (pages[0].description or "")
+    assert "record #" not in (pages[0].footer.text or "")
+
+
+def test_winner_colours() -> None:
+    colours = set()
+    for seed in range(40):
+        report = resolve("duel", "A: WS4 S4 T4 W1 I4 A1 Sv-", "B: WS4 S4 T4 W1 I4 A1 Sv-", seed=seed)
+        colour = render_pages(report)[0].colour
+        assert colour is not None
+        colours.add(colour.value)
+    assert colours == {0x2ECC71, 0xE74C3C, 0xF1C40F}  # attacker, defender, draw
+
+
+def test_player_text_is_never_markdown() -> None:
+    report = resolve("duel", "Sir_Bold_one: WS4 S4 T4 W1 I4 A1 Sv3+", "B: WS3 S3 T3 W1 I3 A1 Sv-", seed=1)
+    text = " ".join((f.value or "") + (f.name or "") for page in render_pages(report) for f in page.fields)
+    assert "Sir\\_Bold\\_one" in text
+    assert escape("a*b_c~d`e|f>g") == "a\\*b\\_c\\~d\\`e\\|f\\>g"
+
+
+@pytest.mark.parametrize(("name", "game_id", "seed"), [("duel-7", "duel", 7), ("boltaction-3", "boltaction", 3)])
+def test_golden_markdown(name: str, game_id: str, seed: int) -> None:
+    text = report_markdown(example(game_id, seed), record_id=5)
+    path = GOLDEN / f"{name}.md"
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8"), "run with UPDATE_GOLDEN=1 after an intended change"
