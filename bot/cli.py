@@ -18,6 +18,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from bot.continuing import next_round
 from bot.data import data_root, game_with_data, load_samples
 from bot.recording import record_report, with_store
 from bot.render.terminal import print_report
@@ -240,15 +241,6 @@ def samples_command(game: str | None) -> None:
             console.print(f"  {sample.key}: {sample.description}\n    [cyan]{sample.spec}[/cyan]")
 
 
-# Facts of the charge turn that no later round has: a continued combat drops them (no charge, no cover advantage).
-_CHARGE_ONLY = {
-    "charge_distance": None,
-    "difficult_terrain": False,
-    "shot_this_turn": False,
-    "defender_in_cover": False,
-}
-
-
 @assault.command("continue")
 @click.argument("record_id", type=int)
 @click.option("--seed", default=None, metavar="N", help="Replay with this seed (default: a fresh one).")
@@ -260,26 +252,44 @@ def assault_continue(record_id: int, seed: str | None, as_json: bool) -> None:
         return await store.get(record_id), await store.continued_by(record_id)
 
     stored, continued = with_store(load)
-    report = stored.report
-    going_on = [ev for step in report.steps for ev in step.events if ev.kind == "continues"]
-    if report.game != "40k":
-        raise RefereeError(f"Record #{record_id} is a {report.game} combat; only 40K assaults carry on into later "
-                           "rounds.", token=str(record_id), example="referee assault continue 12")  # fmt: skip
-    if not going_on:
-        raise RefereeError(f"Record #{record_id}'s combat is over ({report.result.outcome.replace('_', ' ')}): there "
-                           "is no next round.", token=str(record_id), example="referee history")  # fmt: skip
-    if stored.voided:
-        raise RefereeError(f"Record #{record_id} is void: its combat cannot go on.", token=str(record_id))
-    if continued is not None:
-        raise RefereeError(f"Record #{record_id}'s combat has already been continued as #{continued}: continue "
-                           f"#{continued} instead.", token=str(record_id),
-                           example=f"referee assault continue {continued}")  # fmt: skip
-    step = going_on[0]
-    options = {**dict(report.to_dict()["inputs"]["options"]), **_CHARGE_ONLY, "round": step.get("next_round")}
-    options = {name: value for name, value in options.items() if value is not None}
-    attacker, defender = str(step.get("attacker_survivors")), str(step.get("defender_survivors"))
-    next_report = resolve(game_with_data(report.game), attacker, defender, seed=_seed(seed), **options)
+    attacker, defender, options = next_round(stored, continued)
+    next_report = resolve(game_with_data(stored.report.game), attacker, defender, seed=_seed(seed), **options)
     _show_and_record(next_report, as_json, continues=record_id)
+
+
+def _discord(work: str) -> Any:
+    """Run ``bot.discord_app.<work>(settings)``. discord.py is imported only here: the offline commands start fast."""
+    import discord  # noqa: PLC0415
+
+    from bot import discord_app  # noqa: PLC0415
+    from bot.settings import TOKEN_HELP, SettingsError, load_settings  # noqa: PLC0415
+
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    discord_app.configure_logging(settings.log_level)
+    try:
+        return asyncio.run(getattr(discord_app, work)(settings))
+    except discord.LoginFailure:
+        click.echo(f"error: Discord rejected DISCORD_TOKEN (it is wrong, or was reset). {TOKEN_HELP}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except KeyboardInterrupt:
+        return None
+
+
+@cli.command("bot")
+def bot_command() -> None:
+    """Run the Discord bot (settings from the environment or .env: DISCORD_TOKEN, DATABASE_URL, DEV_GUILD_ID...)."""
+    _discord("run_bot")
+
+
+@cli.command("sync")
+def sync_command() -> None:
+    """Sync the slash commands globally, once, from one process (they can take up to an hour to appear)."""
+    count = _discord("sync_commands")
+    click.echo(f"Synced {count} global commands.")
 
 
 @cli.group("db")

@@ -1,0 +1,137 @@
+"""The Discord bot: an AutoShardedBot holding one store, the cogs, structured command logs and error ids."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord_ui import PageButton, VerifyButton, apology, error_embed, new_error_id, referee_error_embed
+from bot.settings import Settings
+from bot.storage import RecordNotFound, StorageError, Store
+from bot.storage.store import RosterExists, RosterNotFound
+from rules_core import RefereeError
+
+log = logging.getLogger("referee.bot")
+EXTENSIONS = ("cogs.combat",)
+
+
+class RefereeTree(app_commands.CommandTree["RefereeBot"]):
+    async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, RefereeError):
+            embed = referee_error_embed(original)
+        elif isinstance(original, RecordNotFound | RosterNotFound | RosterExists):
+            embed = error_embed(str(original))
+        elif isinstance(error, app_commands.CommandOnCooldown):
+            embed = error_embed(f"Slow down: try again in {error.retry_after:.0f} seconds.")
+        elif isinstance(error, app_commands.CheckFailure):
+            embed = error_embed(str(error) or "You cannot use this command here.")
+        else:
+            error_id = new_error_id()
+            log.error("error %s in /%s", error_id, _command_name(interaction), exc_info=original)
+            embed = apology(error_id)
+        client = interaction.client
+        began = client.started.pop(interaction.id, None) if isinstance(client, RefereeBot) else None
+        latency = None if began is None else round((time.perf_counter() - began) * 1000, 1)
+        log_command(interaction, _command_name(interaction), latency, f"error: {type(original).__name__}")
+        await send_ephemeral(interaction, embed)
+
+
+def log_command(interaction: discord.Interaction[Any], name: str, latency: float | None, outcome: str) -> None:
+    """One structured line per command: game, guild, latency and outcome."""
+    log.info(json.dumps({"command": name, "guild": interaction.guild_id, "latency_ms": latency, "outcome": outcome}))
+
+
+async def send_ephemeral(interaction: discord.Interaction[Any], embed: discord.Embed) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(embed=embed, ephemeral=True)
+    else:
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def _command_name(interaction: discord.Interaction[Any]) -> str:
+    command = interaction.command
+    return command.qualified_name if command is not None else "?"
+
+
+class RefereeBot(commands.AutoShardedBot):
+    def __init__(self, settings: Settings) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # slash commands need no privileged intent
+        sharding: dict[str, Any] = {"shard_count": settings.shard_count}
+        if settings.shards is not None:
+            sharding["shard_ids"] = settings.shards
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            tree_cls=RefereeTree,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+            **sharding,
+        )
+        self.settings = settings
+        self._store: Store | None = None
+        self.started: dict[int, float] = {}
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            raise StorageError("the store is not open yet")
+        return self._store
+
+    async def setup_hook(self) -> None:
+        self._store = await Store.open(self.settings.database_url)
+        self.add_dynamic_items(PageButton, VerifyButton)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to the development guild %s", len(synced), self.settings.dev_guild_id)
+
+    async def close(self) -> None:
+        if self._store is not None:
+            await self._store.close()
+            self._store = None
+        await super().close()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        self.started[interaction.id] = time.perf_counter()
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction[Any], command: app_commands.Command[Any, ..., Any] | Any
+    ) -> None:
+        began = self.started.pop(interaction.id, None)
+        latency = None if began is None else round((time.perf_counter() - began) * 1000, 1)
+        log_command(interaction, command.qualified_name, latency, interaction.extras.get("outcome", "ok"))
+
+
+def configure_logging(level: str) -> None:
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logging.getLogger("discord.gateway").setLevel(max(logging.INFO, logging.getLevelName(level)))
+
+
+async def run_bot(settings: Settings) -> None:
+    """Start the bot and run until stopped. A rejected token raises discord.LoginFailure."""
+    bot = RefereeBot(settings)
+    async with bot:
+        await bot.start(settings.discord_token.get_secret_value())
+
+
+async def sync_commands(settings: Settings) -> int:
+    """Sync the global commands once (never from several processes at the same time); the number synced."""
+    bot = RefereeBot(settings)
+    try:
+        await bot.login(settings.discord_token.get_secret_value())  # runs setup_hook: store, cogs, dev guild
+        return len(await bot.tree.sync())
+    finally:
+        if bot._store is not None:
+            await bot._store.close()
+        await bot.http.close()

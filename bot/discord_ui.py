@@ -1,0 +1,194 @@
+"""What the bot sends: error embeds, result messages with paging and verify buttons that survive restarts.
+
+The buttons are DynamicItems: their custom ids carry the record id and page, so a click after a restart reloads
+the stored record and renders the asked-for page. Nothing lives only in memory.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import secrets
+from typing import TYPE_CHECKING, Any
+
+import discord
+from sqlalchemy.exc import SQLAlchemyError
+
+from bot.data import game_with_data
+from bot.render.embeds import cut, render_pages
+from bot.render.markdown import escape, report_markdown
+from bot.storage import AlreadyContinued, RecordNotFound, StorageError
+from rules_core import ENGINE_VERSION, RefereeError, resolve
+from rules_core.report import Report
+
+if TYPE_CHECKING:
+    from bot.discord_app import RefereeBot
+
+log = logging.getLogger("referee.bot")
+ERROR_COLOUR = 0xE74C3C
+
+
+def error_embed(message: str, example: str | None = None) -> discord.Embed:
+    embed = discord.Embed(title="That did not work", description=cut(escape(message), 3000), colour=ERROR_COLOUR)
+    if example:
+        embed.add_field(name="A correct example", value=cut(f"```\n{example}\n```", 1024), inline=False)
+    return embed
+
+
+def referee_error_embed(error: RefereeError) -> discord.Embed:
+    return error_embed(error.message, error.example)
+
+
+def apology(error_id: str) -> discord.Embed:
+    return discord.Embed(
+        title="Sorry: something went wrong on our side",
+        description=f"The referee hit an unexpected error. Nothing you typed was lost. Error id: `{error_id}` "
+        "(give it to the bot's operator).",
+        colour=ERROR_COLOUR,
+    )
+
+
+def new_error_id() -> str:
+    return secrets.token_hex(4)
+
+
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"referee:page:(?P<record>\d+):(?P<page>\d+)"
+):
+    def __init__(self, record_id: int, page: int, *, label: str, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"referee:page:{record_id}:{page}",
+                disabled=disabled,
+            )
+        )
+        self.record_id, self.page = record_id, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, _interaction: discord.Interaction[Any], _item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PageButton:
+        return cls(int(match["record"]), int(match["page"]), label="page")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: RefereeBot = interaction.client
+        stored = await bot.store.get(self.record_id)
+        pages = render_pages(stored.report, record_id=stored.id)
+        page = max(0, min(self.page, len(pages) - 1))
+        await interaction.response.edit_message(embed=pages[page], view=result_view(stored.id, page, len(pages)))
+
+
+class VerifyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"referee:verify:(?P<record>\d+)"):
+    def __init__(self, record_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Verify", style=discord.ButtonStyle.primary, custom_id=f"referee:verify:{record_id}"
+            )
+        )
+        self.record_id = record_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, _interaction: discord.Interaction[Any], _item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> VerifyButton:
+        return cls(int(match["record"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: RefereeBot = interaction.client
+        await interaction.response.send_message(embed=await verify_embed(bot, self.record_id), ephemeral=True)
+
+
+async def verify_embed(bot: RefereeBot, record_id: int) -> discord.Embed:
+    """Re-run a stored combat from its seed and inputs: identical, or altered."""
+    stored = await bot.store.get(record_id)
+    report = stored.report
+    if report.engine_version != ENGINE_VERSION:
+        return discord.Embed(
+            title=f"Record #{record_id} cannot be re-run here",
+            description=f"It was resolved by engine {report.engine_version}; this bot runs {ENGINE_VERSION}.",
+            colour=0xF1C40F,
+        )
+    options = dict(report.to_dict()["inputs"]["options"])
+    rerun = resolve(game_with_data(report.game), report.inputs.attacker, report.inputs.defender, seed=report.seed,
+                    **options)  # fmt: skip
+    if rerun.to_json(indent=None) == stored.report_json:
+        return discord.Embed(
+            title=f"Record #{record_id} verified",
+            description=f"Re-running seed {report.seed} with the same inputs gives the identical report.",
+            colour=0x2ECC71,
+        )
+    return discord.Embed(
+        title=f"Record #{record_id} does NOT verify",
+        description="A re-run from its seed and inputs differs from what is stored: the record has been altered.",
+        colour=ERROR_COLOUR,
+    )
+
+
+def result_view(record_id: int | None, page: int, pages: int) -> discord.ui.View | None:
+    if record_id is None:
+        return None
+    view = discord.ui.View(timeout=None)
+    if pages > 1:
+        view.add_item(PageButton(record_id, page - 1, label="◀ Previous", disabled=page == 0))
+        view.add_item(PageButton(record_id, page + 1, label="Next ▶", disabled=page >= pages - 1))
+    view.add_item(VerifyButton(record_id))
+    return view
+
+
+async def record(
+    bot: RefereeBot, report: Report, interaction: discord.Interaction[Any], *, opponent: str | None,
+    continues: int | None = None,
+) -> tuple[int | None, str | None]:  # fmt: skip
+    """Store the result; any storage failure is logged and returned as 'not recorded', never raised."""
+    try:
+        record_id = await bot.store.record(
+            report,
+            requested_by=str(interaction.user.id),
+            opponent=opponent,
+            guild_id=None if interaction.guild_id is None else str(interaction.guild_id),
+            channel_id=None if interaction.channel_id is None else str(interaction.channel_id),
+            continues=continues,
+        )
+    except (StorageError, SQLAlchemyError, OSError, AlreadyContinued) as error:
+        log.warning("combat not recorded: %s", error)
+        return None, "the database is unavailable" if not isinstance(error, AlreadyContinued) else str(error)
+    return record_id, None
+
+
+async def send_result(
+    interaction: discord.Interaction[Any], report: Report, *, private: bool, opponent: str | None,
+    continues: int | None = None,
+) -> int | None:  # fmt: skip
+    """Defer (the input is already valid), record, then edit the original response with page 1 and its buttons."""
+    bot: RefereeBot = interaction.client
+    await interaction.response.defer(ephemeral=private, thinking=True)
+    record_id, problem = await record(bot, report, interaction, opponent=opponent, continues=continues)
+    pages = render_pages(report, record_id=record_id, not_recorded=problem)
+    attachments = []
+    if len(pages) > 1 or record_id is None:
+        name = f"combat-{record_id}.md" if record_id is not None else "combat.md"
+        text = report_markdown(report, record_id=record_id).encode("utf-8")
+        attachments.append(discord.File(io.BytesIO(text), filename=name, description="The full combat log"))
+    view = result_view(record_id, 0, len(pages))
+    kwargs: dict[str, Any] = {"embed": pages[0], "attachments": attachments}
+    if view is not None:
+        kwargs["view"] = view
+    await interaction.edit_original_response(**kwargs)
+    return record_id
+
+
+__all__ = [
+    "PageButton",
+    "RecordNotFound",
+    "VerifyButton",
+    "apology",
+    "error_embed",
+    "new_error_id",
+    "referee_error_embed",
+    "result_view",
+    "send_result",
+    "verify_embed",
+]

@@ -1,0 +1,70 @@
+"""The bot's settings, from the environment or a `.env` file (pydantic-settings); the token is never logged."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.storage.db import DEFAULT_URL
+
+TOKEN_HELP = (
+    "Create an application at https://discord.com/developers/applications, open Bot, press Reset Token, and put the "
+    "token in a .env file as DISCORD_TOKEN=... (or in the environment). The README's 'Running the Discord bot' "
+    "section walks through it."
+)
+
+
+class SettingsError(Exception):
+    """Settings that cannot start the bot, with what to do about it."""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: SecretStr
+    database_url: str = DEFAULT_URL
+    dev_guild_id: int | None = Field(default=None, description="Commands are synced to this guild on start (instant).")
+    shard_count: int | None = Field(default=None, ge=1, le=1000, description="Total shards; default: Discord's advice.")
+    shard_ids: str | None = Field(default=None, description="The shards this process runs, e.g. '0,1'.")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shard_ids(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        parts = [part.strip() for part in value.split(",")]
+        if not all(part.isdigit() for part in parts):
+            raise ValueError("SHARD_IDS is a comma-separated list of shard numbers, e.g. 0,1")
+        return ",".join(parts)
+
+    @property
+    def shards(self) -> list[int] | None:
+        return None if self.shard_ids is None else [int(part) for part in self.shard_ids.split(",")]
+
+
+def load_settings(env_file: str | None = ".env") -> Settings:
+    """The settings, or a :class:`SettingsError` that says exactly what is missing or wrong."""
+    try:
+        settings = Settings(_env_file=env_file)  # type: ignore[call-arg]
+    except ValidationError as error:
+        problems = []
+        for item in error.errors():
+            name = str(item["loc"][0]).upper() if item["loc"] else "settings"
+            if name == "DISCORD_TOKEN" and item["type"] == "missing":
+                raise SettingsError(f"DISCORD_TOKEN is not set. {TOKEN_HELP}") from None
+            problems.append(f"{name}: {item['msg']}")
+        raise SettingsError("Bad settings: " + "; ".join(problems)) from None
+    if not settings.discord_token.get_secret_value().strip():
+        raise SettingsError(f"DISCORD_TOKEN is empty. {TOKEN_HELP}")
+    if settings.shards is not None and settings.shard_count is None:
+        raise SettingsError("SHARD_IDS needs SHARD_COUNT too (the total number of shards across every process).")
+    if (
+        settings.shards is not None
+        and settings.shard_count is not None
+        and max(settings.shards) >= settings.shard_count
+    ):
+        raise SettingsError(f"SHARD_IDS must be below SHARD_COUNT ({settings.shard_count}).")
+    return settings

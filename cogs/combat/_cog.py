@@ -1,0 +1,112 @@
+"""The combat commands: convert the arguments, look rosters up, resolve, and hand the report to the result sender."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.continuing import next_round
+from bot.data import game_with_data
+from bot.discord_ui import send_result
+from bot.rosters import expand, split_reference
+from cogs.combat._options import command_callback, short
+from rules_core import all_games, resolve
+from rules_core.options import OptionType
+from rules_core.registry import Game
+
+if TYPE_CHECKING:
+    from bot.discord_app import RefereeBot
+
+COOLDOWN = (6, 30.0)  # six combats per user per 30 seconds
+
+
+def _per_user(interaction: discord.Interaction[Any]) -> int:
+    return interaction.user.id
+
+
+class CombatCog(commands.Cog):
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+        self.assault = app_commands.Group(name="assault", description="Resolve an assault: pick the game.")
+        self.top_level: list[app_commands.Command[Any, ..., Any]] = []
+        for game in all_games():
+            name = game.id if game.command == "assault" else game.command
+            command: app_commands.Command[Any, ..., Any] = app_commands.Command(
+                name=name,
+                description=short(game.title),
+                callback=command_callback(game, partial(self.resolve, game), name=f"referee_{game.id}"),
+            )
+            command.autocomplete("attacker")(self.roster_choices(game))
+            command.autocomplete("defender")(self.roster_choices(game))
+            app_commands.checks.cooldown(*COOLDOWN, key=_per_user)(command)
+            if game.command == "assault":
+                self.assault.add_command(command)
+            else:
+                self.top_level.append(command)
+        self.assault.add_command(self.continue_command())
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.assault)
+        for command in self.top_level:
+            self.bot.tree.add_command(command)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.assault.name)
+        for command in self.top_level:
+            self.bot.tree.remove_command(command.name)
+
+    def roster_choices(self, game: Game) -> Any:
+        async def choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+            guild = None if interaction.guild_id is None else str(interaction.guild_id)
+            rosters = await self.bot.store.list_rosters(str(interaction.user.id), game=game.id, guild_id=guild)
+            wanted = current.lower().lstrip("@")
+            found: list[app_commands.Choice[str]] = []
+            for roster in rosters:
+                names = [f"@{roster.name}"] + [f"@{roster.name}/{n}" for n in range(1, roster.spec.count("|") + 2)]
+                for label in names:
+                    if wanted in label.lower() and len(found) < 25:
+                        found.append(app_commands.Choice(name=short(label), value=label))
+            return found
+
+        return choices
+
+    async def resolve(
+        self, game: Game, interaction: discord.Interaction[Any], *, attacker: str, defender: str,
+        opponent: discord.User | None = None, private: bool | None = None, **options: Any,
+    ) -> None:  # fmt: skip
+        owner = str(interaction.user.id)
+        guild = None if interaction.guild_id is None else str(interaction.guild_id)
+
+        async def lookup(game_id: str, name: str) -> Any:
+            return await self.bot.store.get_roster(owner, game_id, name, guild_id=guild)
+
+        chosen = {name: value for name, value in options.items() if value is not None}
+        attacker = await expand(attacker, game.id, lookup)
+        defender = await expand(defender, game.id, lookup)
+        for spec in game.options:
+            value = chosen.get(spec.name)
+            if spec.type is OptionType.TEXT and isinstance(value, str) and split_reference(value) is not None:
+                chosen[spec.name] = await expand(value, game.id, lookup)
+        # Validated and resolved before anything is sent: a bad spec is answered privately at once.
+        report = resolve(game_with_data(game), attacker, defender, **chosen)
+        interaction.extras["outcome"] = report.result.outcome
+        await send_result(interaction, report, private=bool(private),
+                          opponent=None if opponent is None else str(opponent.id))  # fmt: skip
+
+    def continue_command(self) -> app_commands.Command[Any, ..., Any]:
+        @app_commands.command(name="continue", description="Fight the next round of a 40K combat that goes on.")
+        @app_commands.describe(record="The combat's record id (in its footer).", private="Only you see the answer.")
+        async def continue_round(
+            interaction: discord.Interaction[Any], record: app_commands.Range[int, 1], private: bool | None = None
+        ) -> None:
+            stored = await self.bot.store.get(record)
+            attacker, defender, options = next_round(stored, await self.bot.store.continued_by(record))
+            report = resolve(game_with_data(stored.report.game), attacker, defender, **options)
+            interaction.extras["outcome"] = report.result.outcome
+            await send_result(interaction, report, private=bool(private), opponent=stored.opponent, continues=record)
+
+        return continue_round

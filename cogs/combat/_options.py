@@ -1,0 +1,70 @@
+"""A game's declared options as slash-command parameters: one name everywhere, types, choices and ranges."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+
+from rules_core.options import OptionSpec, OptionType
+from rules_core.registry import Game
+
+DESCRIPTION = 100  # Discord's limit for command and option descriptions
+SPEC_MAX = 4000  # the engine's spec limit
+
+
+def short(text: str, limit: int = DESCRIPTION) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def annotation(spec: OptionSpec) -> Any:
+    """The parameter type discord.py turns into the option's type, choices and range."""
+    if spec.type is OptionType.BOOL:
+        return bool
+    if spec.type is OptionType.CHOICE:
+        return Literal.__getitem__(tuple(spec.choices))
+    if spec.type is OptionType.TEXT:
+        return app_commands.Range[str, 1, SPEC_MAX]
+    low = spec.minimum
+    high = spec.maximum
+    if spec.type is OptionType.INT:
+        return app_commands.Range[int, None if low is None else int(low), None if high is None else int(high)]
+    return app_commands.Range[float, low, high]
+
+
+def command_callback(
+    game: Game, handler: Callable[..., Awaitable[None]], *, name: str
+) -> Callable[..., Coroutine[Any, Any, None]]:
+    """A callback whose signature holds the sides, the game's options, opponent and private, for discord.py."""
+
+    async def callback(interaction: discord.Interaction[Any], **arguments: Any) -> None:
+        await handler(interaction, **arguments)
+
+    spec_type = app_commands.Range[str, 1, SPEC_MAX]
+    parameters = [
+        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
+        inspect.Parameter("attacker", inspect.Parameter.KEYWORD_ONLY, annotation=spec_type),
+        inspect.Parameter("defender", inspect.Parameter.KEYWORD_ONLY, annotation=spec_type),
+    ]
+    descriptions = {
+        "attacker": "The attacking side's units, or @roster / @roster/unit.",
+        "defender": "The defending side's units, or @roster / @roster/unit.",
+        "opponent": "Who you are playing (kept on the record).",
+        "private": "Only you see the answer.",
+    }
+    for option in game.options:
+        parameters.append(
+            inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation(option), default=None)
+        )
+        descriptions[option.name] = short(option.help)
+    parameters += [
+        inspect.Parameter("opponent", inspect.Parameter.KEYWORD_ONLY, annotation=discord.User, default=None),
+        inspect.Parameter("private", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=None),
+    ]
+    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    callback.__name__ = callback.__qualname__ = name  # a plain function: discord.py expects no bound instance
+    callback.__discord_app_commands_param_description__ = descriptions  # type: ignore[attr-defined]
+    return callback
