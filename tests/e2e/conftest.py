@@ -1,0 +1,43 @@
+"""The real bot against the fake Discord: discord.py's base URL points at 127.0.0.1, nothing else is changed."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+from pydantic import SecretStr
+
+from bot.discord_app import RefereeBot
+from bot.settings import Settings
+from tests.e2e.fake_discord import GUILD_ID, FakeDiscord
+
+
+@pytest.fixture
+async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord()
+    await server.start()
+    monkeypatch.setattr(discord.http.Route, "BASE", server.api_base)
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
+@pytest.fixture
+async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[RefereeBot]:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'e2e.db'}"
+    settings = Settings(discord_token=SecretStr("fake-token"), database_url=url, dev_guild_id=GUILD_ID,
+                        _env_file=None)  # type: ignore[call-arg]  # fmt: skip
+    referee = RefereeBot(settings)
+    task = asyncio.create_task(referee.start("fake-token"))
+    try:
+        await asyncio.wait_for(fake.identified.wait(), 15)
+        await asyncio.wait_for(referee.wait_until_ready(), 15)
+        yield referee
+    finally:
+        await referee.close()
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)

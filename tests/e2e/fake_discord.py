@@ -1,0 +1,272 @@
+"""A small fake Discord on 127.0.0.1: the REST routes the referee uses and a gateway websocket.
+
+The bot under test is the real one, unmodified: only discord.py's API base URL (``Route.BASE``) points here,
+and ``/gateway/bot`` hands out this server's websocket URL. Every request the bot makes is recorded, and a test
+can push INTERACTION_CREATE events, make the next callback fail (500 once, or 429 with retry-after), or drop the
+gateway connection to see the bot resume.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+APPLICATION_ID = 900000000000000001
+BOT_ID = 900000000000000002
+GUILD_ID = 900000000000000003
+CHANNEL_ID = 900000000000000004
+PLAYER_ID = 900000000000000005
+OPPONENT_ID = 900000000000000006
+_ids = itertools.count(910000000000000000)
+
+
+def reply(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    """JSON exactly as Discord sends it: discord.py reads a body as JSON only for 'application/json', no charset."""
+    return web.Response(body=json.dumps(data).encode(), status=status,
+                        headers={"Content-Type": "application/json", **(headers or {})})  # fmt: skip
+
+
+def snowflake() -> str:
+    return str(next(_ids))
+
+
+def user(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
+    return {"id": str(user_id), "username": name, "discriminator": "0", "global_name": name, "avatar": None,
+            "bot": bot, "public_flags": 0}  # fmt: skip
+
+
+@dataclass
+class Call:
+    """One REST request the bot made."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    payload: Any
+    files: list[str] = field(default_factory=list)
+
+
+class FakeDiscord:
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.synced: dict[str, list[dict[str, Any]]] = {}
+        self.fail_next: list[tuple[int, float]] = []  # (status, retry_after) for the next callbacks
+        self.sockets: list[web.WebSocketResponse] = []
+        self.sequence = 0
+        self.identified = asyncio.Event()
+        self.resumed = 0
+        self.ready_count = 0
+        self.answers: dict[str, list[Call]] = defaultdict(list)  # interaction token -> its callbacks and edits
+        self.answered = asyncio.Condition()
+        self.runner: web.AppRunner | None = None
+        self.port = 0
+
+    # --- the server ---------------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self.gateway)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self.rest)
+        self.runner = web.AppRunner(app)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        for socket in self.sockets:
+            await socket.close()
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    # --- REST ---------------------------------------------------------------------------------------------------
+
+    async def rest(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["tail"]
+        payload: Any = None
+        files: list[str] = []
+        if request.content_type == "application/json":
+            payload = await request.json()
+        elif request.content_type.startswith("multipart/"):
+            reader = await request.multipart()
+            async for part in reader:
+                if part.name == "payload_json":
+                    payload = json.loads(await part.text())  # type: ignore[union-attr]
+                else:
+                    files.append(part.filename or "")  # type: ignore[union-attr]
+                    await part.read()  # type: ignore[union-attr]
+        call = Call(request.method, path, dict(request.query), payload, files)
+        self.calls.append(call)
+        return await self.route(request.method, path, call)
+
+    async def route(self, method: str, path: str, call: Call) -> web.StreamResponse:
+        parts = path.strip("/").split("/")
+        if path == "/gateway/bot":
+            return reply({"url": self.gateway_url, "shards": 1,
+                                      "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0,
+                                                              "max_concurrency": 1}})  # fmt: skip
+        if path == "/users/@me":
+            return reply(user(BOT_ID, "Referee", bot=True) | {"flags": 0, "mfa_enabled": False})
+        if path == "/oauth2/applications/@me":
+            return reply({"id": str(APPLICATION_ID), "name": "Referee", "icon": None, "description": "",
+                                      "bot_public": True, "bot_require_code_grant": False, "verify_key": "0" * 64,
+                                      "flags": 0, "owner": user(PLAYER_ID, "owner"), "summary": ""})  # fmt: skip
+        if parts[0] == "applications" and parts[-1] == "commands" and method == "PUT":
+            scope = "global" if len(parts) == 3 else f"guild:{parts[3]}"
+            commands = [
+                command | {"id": snowflake(), "application_id": str(APPLICATION_ID), "version": snowflake()}
+                for command in (call.payload or [])
+            ]
+            self.synced[scope] = commands
+            return reply(commands)
+        if parts[0] == "interactions" and parts[-1] == "callback":
+            if self.fail_next:
+                status, retry_after = self.fail_next.pop(0)
+                if status == 429:
+                    return reply({"message": "You are being rate limited.", "retry_after": retry_after,
+                                              "global": False}, status=429,
+                                             headers={"Retry-After": str(retry_after)})  # fmt: skip
+                return reply({"message": "Internal Server Error", "code": 0}, status=status)
+            await self.answer(parts[2], call)
+            return reply(self.callback_response(parts[1], call.payload))
+        if parts[0] == "webhooks" and len(parts) >= 3:
+            await self.answer(parts[2], call)
+            return reply(self.message(call.payload))
+        return reply({"message": f"the fake Discord has no route {method} {path}", "code": 0}, status=404)
+
+    async def answer(self, token: str, call: Call) -> None:
+        async with self.answered:
+            self.answers[token].append(call)
+            self.answered.notify_all()
+
+    def message(self, payload: Any) -> dict[str, Any]:
+        body = payload if isinstance(payload, dict) else {}
+        return {"id": snowflake(), "channel_id": str(CHANNEL_ID), "author": user(BOT_ID, "Referee", bot=True),
+                "content": body.get("content", ""), "timestamp": "2026-11-22T00:00:00+00:00",
+                "edited_timestamp": None, "tts": False, "mention_everyone": False, "mentions": [],
+                "mention_roles": [], "attachments": [], "embeds": body.get("embeds", []), "pinned": False,
+                "type": 0, "flags": body.get("flags", 0), "components": body.get("components", [])}  # fmt: skip
+
+    def callback_response(self, interaction_id: str, payload: dict[str, Any]) -> dict[str, Any]:
+        kind = payload.get("type")
+        data = payload.get("data") or {}
+        ephemeral = bool((data.get("flags") or 0) & 64)
+        message = self.message(data)
+        return {"interaction": {"id": interaction_id, "type": 2, "response_message_id": message["id"],
+                                "response_message_loading": kind == 5, "response_message_ephemeral": ephemeral},
+                "resource": {"type": kind, "message": message}}  # fmt: skip
+
+    # --- the gateway --------------------------------------------------------------------------------------------
+
+    async def gateway(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        self.sockets.append(socket)
+        await socket.send_json({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
+        async for message in socket:
+            if message.type != WSMsgType.TEXT:
+                continue
+            data = json.loads(message.data)
+            op = data.get("op")
+            if op == 1:
+                await socket.send_json({"op": 11, "d": None, "s": None, "t": None})
+            elif op == 2:
+                ready = {
+                    "v": 10, "user": user(BOT_ID, "Referee", bot=True), "session_id": "fake-session",
+                    "guilds": [{"id": str(GUILD_ID), "unavailable": True}], "resume_gateway_url": self.gateway_url,
+                    "shard": [0, 1], "application": {"id": str(APPLICATION_ID), "flags": 0},
+                }  # fmt: skip
+                await self.send(socket, "READY", ready)
+                await self.send(socket, "GUILD_CREATE", self.guild())
+                self.ready_count += 1
+                self.identified.set()
+            elif op == 6:
+                self.resumed += 1
+                await self.send(socket, "RESUMED", {})
+                self.identified.set()
+        return socket
+
+    async def send(self, socket: web.WebSocketResponse, event: str, data: Any) -> None:
+        self.sequence += 1
+        await socket.send_json({"op": 0, "t": event, "s": self.sequence, "d": data})
+
+    def guild(self) -> dict[str, Any]:
+        return {"id": str(GUILD_ID), "name": "Test Guild", "icon": None, "owner_id": str(PLAYER_ID), "roles": [
+                    {"id": str(GUILD_ID), "name": "@everyone", "permissions": "2147483647", "position": 0, "color": 0,
+                     "hoist": False, "managed": False, "mentionable": False, "flags": 0}],
+                "emojis": [], "stickers": [], "features": [], "member_count": 2, "large": False, "unavailable": False,
+                "channels": [{"id": str(CHANNEL_ID), "type": 0, "name": "battles", "position": 0,
+                              "permission_overwrites": [], "guild_id": str(GUILD_ID)}],
+                "members": [], "threads": [], "voice_states": [], "presences": [], "stage_instances": [],
+                "guild_scheduled_events": [], "soundboard_sounds": [], "premium_tier": 0, "preferred_locale": "en-US",
+                "joined_at": "2026-11-22T00:00:00+00:00", "afk_timeout": 300, "verification_level": 0,
+                "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0,
+                "system_channel_flags": 0}  # fmt: skip
+
+    async def drop_gateway(self) -> None:
+        """Close the bot's websocket mid-stream (as Discord does on a reconnect request)."""
+        self.identified.clear()
+        for socket in self.sockets:
+            if not socket.closed:
+                await socket.close(code=4000, message=b"the fake Discord dropped you")
+
+    async def interaction(self, payload: dict[str, Any]) -> None:
+        """Push an INTERACTION_CREATE to the bot."""
+        socket = next(s for s in reversed(self.sockets) if not s.closed)
+        await self.send(socket, "INTERACTION_CREATE", payload)
+
+    async def wait_answers(self, token: str, count: int = 1, timeout: float = 10.0) -> list[Call]:
+        async def enough() -> list[Call]:
+            async with self.answered:
+                await self.answered.wait_for(lambda: len(self.answers[token]) >= count)
+                return self.answers[token]
+
+        return await asyncio.wait_for(enough(), timeout)
+
+
+def command_interaction(
+    name: str, options: list[dict[str, Any]], *, user_id: int = PLAYER_ID, subcommand: str | None = None,
+    resolved: dict[str, Any] | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """An APPLICATION_COMMAND interaction as Discord sends it."""
+    if subcommand is not None:
+        options = [{"type": 1, "name": subcommand, "options": options}]
+    data: dict[str, Any] = {"id": snowflake(), "name": name, "type": 1, "options": options}
+    if resolved:
+        data["resolved"] = resolved
+    return base_interaction(2, data, user_id=user_id)
+
+
+def component_interaction(custom_id: str, *, user_id: int = PLAYER_ID) -> dict[str, Any]:
+    payload = base_interaction(3, {"custom_id": custom_id, "component_type": 2}, user_id=user_id)
+    payload["message"] = {"id": snowflake(), "channel_id": str(CHANNEL_ID), "author": user(BOT_ID, "Referee", bot=True),
+                          "content": "", "timestamp": "2026-11-22T00:00:00+00:00", "edited_timestamp": None,
+                          "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
+                          "attachments": [], "embeds": [], "pinned": False, "type": 20, "flags": 0,
+                          "components": []}  # fmt: skip
+    return payload
+
+
+def base_interaction(kind: int, data: dict[str, Any], *, user_id: int) -> dict[str, Any]:
+    return {"id": snowflake(), "application_id": str(APPLICATION_ID), "type": kind, "data": data,
+            "guild_id": str(GUILD_ID), "channel_id": str(CHANNEL_ID),
+            "channel": {"id": str(CHANNEL_ID), "type": 0, "name": "battles", "guild_id": str(GUILD_ID)},
+            "member": {"user": user(user_id, f"player{user_id % 1000}"), "roles": [], "permissions": "2147483647",
+                       "joined_at": "2026-11-22T00:00:00+00:00", "deaf": False, "mute": False, "flags": 0},
+            "token": f"token-{snowflake()}", "version": 1, "app_permissions": "2147483647", "locale": "en-US",
+            "guild_locale": "en-US", "entitlements": [], "attachment_size_limit": 8 * 1024 * 1024,
+            "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0}  # fmt: skip

@@ -1,0 +1,21 @@
+"""The bot starts against the fake Discord, syncs its commands to the development guild, and answers a /duel."""
+
+from __future__ import annotations
+
+from bot.discord_app import RefereeBot
+from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, command_interaction
+
+
+async def test_the_bot_syncs_and_answers_a_duel(bot: RefereeBot, fake: FakeDiscord) -> None:
+    names = {command["name"] for command in fake.synced[f"guild:{GUILD_ID}"]}
+    assert {"assault", "duel", "closequarters"} <= names
+    payload = command_interaction("duel", [
+        {"type": 3, "name": "attacker", "value": "A: WS4 S4 T4 W1 I4 A1 Sv3+ weapon=sword/S=user/parry/cc"},
+        {"type": 3, "name": "defender", "value": "B: WS3 S3 T3 W1 I3 A1 Sv-"},
+    ])  # fmt: skip
+    await fake.interaction(payload)
+    callback, edit = await fake.wait_answers(payload["token"], 2)
+    assert callback.payload["type"] == 5  # deferred: thinking
+    embeds = edit.payload["embeds"]
+    assert embeds[0]["title"].startswith("Warhammer 40,000 2nd edition hand-to-hand combat")
+    assert "record #1" in embeds[0]["footer"]["text"]
