@@ -132,8 +132,9 @@ def result_view(record_id: int | None, page: int, pages: int) -> discord.ui.View
         return None
     view = discord.ui.View(timeout=None)
     if pages > 1:
-        view.add_item(PageButton(record_id, page - 1, label="◀ Previous", disabled=page == 0))
-        view.add_item(PageButton(record_id, page + 1, label="Next ▶", disabled=page >= pages - 1))
+        # A custom id must be valid and unique in the message: the disabled ends point at their own page.
+        view.add_item(PageButton(record_id, max(page - 1, 0), label="◀ Previous", disabled=page == 0))
+        view.add_item(PageButton(record_id, min(page + 1, pages - 1), label="Next ▶", disabled=page >= pages - 1))
     view.add_item(VerifyButton(record_id))
     return view
 

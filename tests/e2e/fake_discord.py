@@ -251,13 +251,16 @@ def command_interaction(
     return base_interaction(2, data, user_id=user_id)
 
 
-def component_interaction(custom_id: str, *, user_id: int = PLAYER_ID) -> dict[str, Any]:
+def component_interaction(
+    custom_id: str, components: list[dict[str, Any]], *, user_id: int = PLAYER_ID
+) -> dict[str, Any]:
+    """A button click on a message the bot sent: Discord sends the message with its components."""
     payload = base_interaction(3, {"custom_id": custom_id, "component_type": 2}, user_id=user_id)
     payload["message"] = {"id": snowflake(), "channel_id": str(CHANNEL_ID), "author": user(BOT_ID, "Referee", bot=True),
                           "content": "", "timestamp": "2026-11-22T00:00:00+00:00", "edited_timestamp": None,
                           "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
                           "attachments": [], "embeds": [], "pinned": False, "type": 20, "flags": 0,
-                          "components": []}  # fmt: skip
+                          "components": components}  # fmt: skip
     return payload
 
 
