@@ -137,9 +137,11 @@ class FakeDiscord:
             if self.fail_next:
                 status, retry_after = self.fail_next.pop(0)
                 if status == 429:
-                    return reply({"message": "You are being rate limited.", "retry_after": retry_after,
-                                              "global": False}, status=429,
-                                             headers={"Retry-After": str(retry_after)})  # fmt: skip
+                    return reply(
+                        {"message": "You are being rate limited.", "retry_after": retry_after, "global": False},
+                        status=429,
+                        headers={"Retry-After": str(retry_after), "Via": "1.1 google"},
+                    )
                 return reply({"message": "Internal Server Error", "code": 0}, status=status)
             await self.answer(parts[2], call)
             return reply(self.callback_response(parts[1], call.payload))

@@ -1,0 +1,85 @@
+"""Faults (a 500, a 429, a dropped gateway, a dead database) and load (500 interactions in bursts of 50)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from sqlalchemy.exc import OperationalError
+
+from bot.discord_app import RefereeBot
+from tests.e2e.fake_discord import FakeDiscord, command_interaction
+
+DUEL = [
+    {"type": 3, "name": "attacker", "value": "A: WS4 S4 T4 W1 I4 A1 Sv3+"},
+    {"type": 3, "name": "defender", "value": "B: WS3 S3 T3 W1 I3 A1 Sv-"},
+]
+
+
+def successful(calls: list[Any], fake: FakeDiscord) -> list[Any]:
+    return [c for c in calls if c.path.endswith("/callback")]
+
+
+async def test_a_callback_that_fails_with_500_once_is_retried(bot: RefereeBot, fake: FakeDiscord) -> None:
+    fake.fail_next.append((500, 0))
+    payload = command_interaction("duel", DUEL)
+    await fake.interaction(payload)
+    callback, edit = await fake.wait_answers(payload["token"], 2, timeout=20)
+    assert callback.payload["type"] == 5 and edit.method == "PATCH"
+    attempts = [c for c in fake.calls if c.path.endswith("/callback") and payload["id"] in c.path]
+    assert len(attempts) == 2  # the failed attempt, then the one that landed
+
+
+async def test_a_rate_limited_callback_waits_and_lands(bot: RefereeBot, fake: FakeDiscord) -> None:
+    fake.fail_next.append((429, 0.3))
+    payload = command_interaction("duel", DUEL)
+    await fake.interaction(payload)
+    callback, _edit = await fake.wait_answers(payload["token"], 2, timeout=20)
+    assert callback.payload["type"] == 5
+
+
+async def test_after_the_gateway_drops_the_bot_resumes_and_keeps_answering(bot: RefereeBot, fake: FakeDiscord) -> None:
+    first = command_interaction("duel", DUEL)
+    await fake.interaction(first)
+    await fake.wait_answers(first["token"], 2)
+    await fake.drop_gateway()
+    await asyncio.wait_for(fake.identified.wait(), 30)
+    assert fake.resumed + fake.ready_count >= 2  # it came back: resumed (or identified anew)
+    second = command_interaction("duel", DUEL)
+    await fake.interaction(second)
+    _callback, edit = await fake.wait_answers(second["token"], 2)
+    assert "record #2" in edit.payload["embeds"][0]["footer"]["text"]
+
+
+async def test_with_the_database_down_the_result_is_still_shown_marked_not_recorded(
+    bot: RefereeBot, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def down(*_args: object, **_kwargs: object) -> int:
+        raise OperationalError("INSERT", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(bot.store, "record", down)
+    payload = command_interaction("duel", DUEL)
+    await fake.interaction(payload)
+    _callback, edit = await fake.wait_answers(payload["token"], 2)
+    (embed,) = edit.payload["embeds"]
+    assert "Not recorded" in embed["description"]
+    assert "record #" not in embed["footer"]["text"]
+    assert edit.files == ["combat.md"]  # the full log comes with it, since there is no record to page through
+
+
+async def test_500_interactions_in_bursts_of_50_are_each_answered_exactly_once(
+    bot: RefereeBot, fake: FakeDiscord
+) -> None:
+    tokens: list[str] = []
+    for burst in range(10):
+        payloads = [command_interaction("duel", DUEL, user_id=800000000000000000 + burst * 50 + n) for n in range(50)]
+        await asyncio.gather(*(fake.interaction(p) for p in payloads))
+        tokens += [p["token"] for p in payloads]
+        await asyncio.gather(*(fake.wait_answers(p["token"], 2, timeout=60) for p in payloads))
+    await asyncio.sleep(0.5)  # anything answered twice would have arrived by now
+    for token in tokens:
+        answers = fake.answers[token]
+        assert [a.method for a in answers] == ["POST", "PATCH"], token
+    rows = await bot.store.history(limit=200)
+    assert rows[0].id == 500
