@@ -18,7 +18,7 @@ from bot.storage.store import RosterExists, RosterNotFound
 from rules_core import RefereeError
 
 log = logging.getLogger("referee.bot")
-EXTENSIONS = ("cogs.combat",)
+EXTENSIONS = ("cogs.combat", "cogs.records")
 
 
 class RefereeTree(app_commands.CommandTree["RefereeBot"]):

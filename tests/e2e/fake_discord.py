@@ -242,7 +242,7 @@ class FakeDiscord:
 
 def command_interaction(
     name: str, options: list[dict[str, Any]], *, user_id: int = PLAYER_ID, subcommand: str | None = None,
-    resolved: dict[str, Any] | None = None,
+    resolved: dict[str, Any] | None = None, permissions: str = "2147483647",
 ) -> dict[str, Any]:  # fmt: skip
     """An APPLICATION_COMMAND interaction as Discord sends it."""
     if subcommand is not None:
@@ -250,7 +250,7 @@ def command_interaction(
     data: dict[str, Any] = {"id": snowflake(), "name": name, "type": 1, "options": options}
     if resolved:
         data["resolved"] = resolved
-    return base_interaction(2, data, user_id=user_id)
+    return base_interaction(2, data, user_id=user_id, permissions=permissions)
 
 
 def component_interaction(
@@ -266,11 +266,13 @@ def component_interaction(
     return payload
 
 
-def base_interaction(kind: int, data: dict[str, Any], *, user_id: int) -> dict[str, Any]:
+def base_interaction(
+    kind: int, data: dict[str, Any], *, user_id: int, permissions: str = "2147483647"
+) -> dict[str, Any]:
     return {"id": snowflake(), "application_id": str(APPLICATION_ID), "type": kind, "data": data,
             "guild_id": str(GUILD_ID), "channel_id": str(CHANNEL_ID),
             "channel": {"id": str(CHANNEL_ID), "type": 0, "name": "battles", "guild_id": str(GUILD_ID)},
-            "member": {"user": user(user_id, f"player{user_id % 1000}"), "roles": [], "permissions": "2147483647",
+            "member": {"user": user(user_id, f"player{user_id % 1000}"), "roles": [], "permissions": permissions,
                        "joined_at": "2026-11-22T00:00:00+00:00", "deaf": False, "mute": False, "flags": 0},
             "token": f"token-{snowflake()}", "version": 1, "app_permissions": "2147483647", "locale": "en-US",
             "guild_locale": "en-US", "entitlements": [], "attachment_size_limit": 8 * 1024 * 1024,

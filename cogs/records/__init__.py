@@ -1,0 +1,14 @@
+"""/replay, /verify, /history and /void: the stored combats."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cogs.records._cog import RecordsCog
+
+if TYPE_CHECKING:
+    from bot.discord_app import RefereeBot
+
+
+async def setup(bot: RefereeBot) -> None:
+    await bot.add_cog(RecordsCog(bot))

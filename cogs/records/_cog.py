@@ -1,0 +1,98 @@
+"""Stored combats on Discord: replay one, verify one, list recent ones, void a mistaken one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord_ui import error_embed, result_view, verify_embed
+from bot.render.embeds import cut, render_pages
+from bot.render.markdown import escape
+from rules_core import all_games, get_game
+
+if TYPE_CHECKING:
+    from bot.discord_app import RefereeBot
+
+
+def _can_void(interaction: discord.Interaction[Any], requested_by: str) -> bool:
+    if str(interaction.user.id) == requested_by:
+        return True
+    # The permissions Discord resolved for this member in this channel, sent with the interaction.
+    return interaction.guild_id is not None and interaction.permissions.manage_guild
+
+
+class RecordsCog(commands.Cog):
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="replay", description="Show a stored combat again, exactly as it was resolved.")
+    @app_commands.describe(record="The record id (in a result's footer).", private="Only you see the answer.")
+    async def replay(
+        self, interaction: discord.Interaction[Any], record: app_commands.Range[int, 1], private: bool | None = None
+    ) -> None:
+        stored = await self.bot.store.get(record)
+        pages = render_pages(stored.report, record_id=stored.id)
+        embed = pages[0]
+        if stored.voided:
+            reasons = "; ".join(escape(n.reason) for n in stored.history if n.kind == "void")
+            embed.description = cut(f"**VOID** ({reasons})\n\n{embed.description or ''}", 4096)
+        view = result_view(stored.id, 0, len(pages))
+        kwargs: dict[str, Any] = {"embed": embed, "ephemeral": bool(private)}
+        if view is not None:
+            kwargs["view"] = view
+        await interaction.response.send_message(**kwargs)
+
+    @app_commands.command(name="verify", description="Re-run a stored combat from its seed: identical, or altered.")
+    @app_commands.describe(record="The record id (in a result's footer).")
+    async def verify(self, interaction: discord.Interaction[Any], record: app_commands.Range[int, 1]) -> None:
+        await interaction.response.send_message(embed=await verify_embed(self.bot, record), ephemeral=True)
+
+    @app_commands.command(name="history", description="Recent combats in this server (or yours), newest first.")
+    @app_commands.describe(game="Only this game.", mine="Only combats you asked for.", limit="How many (1-20).")
+    async def history(
+        self, interaction: discord.Interaction[Any], game: str | None = None, mine: bool | None = None,
+        limit: app_commands.Range[int, 1, 20] = 10,
+    ) -> None:  # fmt: skip
+        game_id = get_game(game).id if game else None
+        guild = None if interaction.guild_id is None else str(interaction.guild_id)
+        requested_by = str(interaction.user.id) if mine or guild is None else None
+        rows = await self.bot.store.history(game=game_id, guild_id=guild, requested_by=requested_by, limit=limit)
+        if not rows:
+            await interaction.response.send_message(embed=error_embed("No combats recorded here yet."), ephemeral=True)
+            return
+        lines = []
+        for row in rows:
+            void = " ~~void~~" if row.voided else ""
+            when = f"<t:{int(row.created_at.timestamp())}:R>"
+            lines.append(f"`#{row.id}` {row.game}: {escape(row.attacker)} v {escape(row.defender)}, "
+                         f"{row.outcome.replace('_', ' ')}, winner {row.winner} · {when}{void}")  # fmt: skip
+        embed = discord.Embed(title="Recent combats", description=cut("\n".join(lines), 4096), colour=0x3498DB)
+        embed.set_footer(text="/replay ID shows one again · /verify ID re-runs it")
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @history.autocomplete("game")
+    async def game_choices(
+        self, _interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=g.id, value=g.id) for g in all_games() if current.lower() in g.id][:25]
+
+    @app_commands.command(name="void", description="Void a mistaken combat: kept on record, marked void, with why.")
+    @app_commands.describe(record="The record id.", reason="Why it does not count (kept in its history).")
+    async def void(
+        self, interaction: discord.Interaction[Any], record: app_commands.Range[int, 1],
+        reason: app_commands.Range[str, 3, 500],
+    ) -> None:  # fmt: skip
+        stored = await self.bot.store.get(record)
+        if not _can_void(interaction, stored.requested_by):
+            await interaction.response.send_message(
+                embed=error_embed("Only the player who asked for this combat, or a server manager, can void it."),
+                ephemeral=True,
+            )
+            return
+        await self.bot.store.add_note(record, "void", actor=str(interaction.user.id), reason=reason)
+        await interaction.response.send_message(
+            embed=discord.Embed(title=f"Record #{record} is void", description=escape(reason), colour=0xF1C40F)
+        )

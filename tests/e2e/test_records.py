@@ -1,0 +1,64 @@
+"""/replay, /verify, /history and /void through the real discord.py stack."""
+
+from __future__ import annotations
+
+from bot.discord_app import RefereeBot
+from rules_core import resolve
+from tests.e2e.fake_discord import OPPONENT_ID, PLAYER_ID, FakeDiscord, command_interaction
+
+EPHEMERAL = 64
+
+
+async def stored(bot: RefereeBot, count: int = 1) -> list[int]:
+    ids = []
+    for seed in range(count):
+        report = resolve("duel", "A: WS4 S4 T4 W1 I4 A1 Sv3+", "B: WS3 S3 T3 W1 I3 A1 Sv-", seed=seed)
+        ids.append(await bot.store.record(report, requested_by=str(PLAYER_ID), guild_id="900000000000000003"))
+    return ids
+
+
+async def answer(fake: FakeDiscord, payload: dict) -> dict:  # type: ignore[type-arg]
+    await fake.interaction(payload)
+    (callback,) = await fake.wait_answers(payload["token"], 1)
+    return callback.payload  # type: ignore[no-any-return]
+
+
+async def test_replay_shows_the_stored_result_with_its_buttons(bot: RefereeBot, fake: FakeDiscord) -> None:
+    (record,) = await stored(bot)
+    reply = await answer(fake, command_interaction("replay", [{"type": 4, "name": "record", "value": record}]))
+    assert reply["type"] == 4
+    assert f"record #{record}" in reply["data"]["embeds"][0]["footer"]["text"]
+    assert reply["data"]["components"]
+
+
+async def test_verify_says_identical(bot: RefereeBot, fake: FakeDiscord) -> None:
+    (record,) = await stored(bot)
+    reply = await answer(fake, command_interaction("verify", [{"type": 4, "name": "record", "value": record}]))
+    assert reply["data"]["flags"] & EPHEMERAL
+    assert reply["data"]["embeds"][0]["title"] == f"Record #{record} verified"
+
+
+async def test_history_lists_the_servers_combats(bot: RefereeBot, fake: FakeDiscord) -> None:
+    await stored(bot, 3)
+    reply = await answer(fake, command_interaction("history", [{"type": 3, "name": "game", "value": "duel"}]))
+    text = reply["data"]["embeds"][0]["description"]
+    assert text.index("`#3`") < text.index("`#1`")
+
+
+async def test_void_by_the_requester_or_a_manager_only(bot: RefereeBot, fake: FakeDiscord) -> None:
+    (record,) = await stored(bot)
+    options = [{"type": 4, "name": "record", "value": record}, {"type": 3, "name": "reason", "value": "wrong unit"}]
+    refused = await answer(fake, command_interaction("void", options, user_id=OPPONENT_ID, permissions="0"))
+    assert refused["data"]["flags"] & EPHEMERAL
+    assert not (await bot.store.get(record)).voided
+    accepted = await answer(fake, command_interaction("void", options))
+    assert accepted["data"]["embeds"][0]["title"] == f"Record #{record} is void"
+    assert (await bot.store.get(record)).voided
+    replay = await answer(fake, command_interaction("replay", [{"type": 4, "name": "record", "value": record}]))
+    assert "**VOID**" in replay["data"]["embeds"][0]["description"]
+
+
+async def test_an_unknown_record_is_a_private_error(bot: RefereeBot, fake: FakeDiscord) -> None:
+    reply = await answer(fake, command_interaction("replay", [{"type": 4, "name": "record", "value": 99}]))
+    assert reply["data"]["flags"] & EPHEMERAL
+    assert "no combat record #99" in reply["data"]["embeds"][0]["description"]
