@@ -18,7 +18,7 @@ from bot.storage.store import RosterExists, RosterNotFound
 from rules_core import RefereeError
 
 log = logging.getLogger("referee.bot")
-EXTENSIONS = ("cogs.combat", "cogs.records")
+EXTENSIONS = ("cogs.combat", "cogs.records", "cogs.rosters")
 
 
 class RefereeTree(app_commands.CommandTree["RefereeBot"]):

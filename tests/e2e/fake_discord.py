@@ -64,6 +64,7 @@ class FakeDiscord:
         self.ready_count = 0
         self.answers: dict[str, list[Call]] = defaultdict(list)  # interaction token -> its callbacks and edits
         self.answered = asyncio.Condition()
+        self.uploads: dict[str, bytes] = {}  # attachment id -> content, served as Discord's CDN would
         self.runner: web.AppRunner | None = None
         self.port = 0
 
@@ -72,6 +73,7 @@ class FakeDiscord:
     async def start(self) -> None:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self.gateway)
+        app.router.add_get("/cdn/{id}/{name}", self.cdn)
         app.router.add_route("*", "/api/v10/{tail:.*}", self.rest)
         self.runner = web.AppRunner(app)
         await self.runner.setup()
@@ -92,6 +94,18 @@ class FakeDiscord:
     @property
     def gateway_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def attachment(self, filename: str, content: bytes) -> dict[str, Any]:
+        """A file a user attached to a command: its resolved object (the bot downloads it from the fake CDN)."""
+        attachment_id = snowflake()
+        self.uploads[attachment_id] = content
+        url = f"http://127.0.0.1:{self.port}/cdn/{attachment_id}/{filename}"
+        return {"id": attachment_id, "filename": filename, "size": len(content), "url": url, "proxy_url": url,
+                "content_type": "application/x-yaml"}  # fmt: skip
+
+    async def cdn(self, request: web.Request) -> web.Response:
+        content = self.uploads.get(request.match_info["id"])
+        return web.Response(body=content) if content is not None else web.Response(status=404)
 
     # --- REST ---------------------------------------------------------------------------------------------------
 

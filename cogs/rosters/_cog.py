@@ -1,0 +1,109 @@
+"""Rosters on Discord: one command group; the YAML file format is the offline one (docs/rosters.md)."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.render.embeds import cut
+from bot.render.markdown import escape
+from bot.rosters import MAX_ROSTER_FILE_BYTES, RosterError, check_roster, dump_roster_file, parse_roster_file
+from rules_core import all_games, get_game
+
+if TYPE_CHECKING:
+    from bot.discord_app import RefereeBot
+
+GAMES = [app_commands.Choice(name=game.id, value=game.id) for game in all_games()]
+
+
+class RostersCog(commands.GroupCog, group_name="roster", group_description="Saved units: use them as @name."):
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="save", description="Save units under a name (saving a name again replaces it).")
+    @app_commands.describe(name="lower-case letters, digits, - or _", game="The game they are for.",
+                           spec="The units, as after attacker:", description="A line saying what it is.",
+                           share="Let everyone in this server use it by name.")  # fmt: skip
+    @app_commands.choices(game=GAMES)
+    async def save(
+        self, interaction: discord.Interaction[Any], name: app_commands.Range[str, 1, 60], game: str,
+        spec: app_commands.Range[str, 1, 4000], description: app_commands.Range[str, 0, 500] = "",
+        share: bool = False,
+    ) -> None:  # fmt: skip
+        roster = check_roster(game, name, spec, description)
+        guild = str(interaction.guild_id) if share and interaction.guild_id is not None else None
+        saved = await self.bot.store.save_roster(str(interaction.user.id), roster, guild_id=guild)
+        shared = " and shared with this server" if saved.guild_id else ""
+        await interaction.response.send_message(
+            f"Saved the {saved.game} roster `{saved.name}`{shared}. Use it as `@{saved.name}` "
+            f"(or `@{saved.name}/1` for its first unit).",
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="show", description="Show a roster's units.")
+    @app_commands.choices(game=GAMES)
+    async def show(self, interaction: discord.Interaction[Any], name: str, game: str) -> None:
+        guild = None if interaction.guild_id is None else str(interaction.guild_id)
+        roster = await self.bot.store.get_roster(str(interaction.user.id), game, name, guild_id=guild)
+        units = "\n".join(f"{n}. `{unit.strip()}`" for n, unit in enumerate(roster.spec.split("|"), start=1))
+        embed = discord.Embed(title=f"{roster.name} ({roster.game})", description=cut(units, 4096), colour=0x3498DB)
+        if roster.description:
+            embed.set_footer(text=cut(roster.description, 2048))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="list", description="Your rosters, and those shared with this server.")
+    @app_commands.choices(game=GAMES)
+    async def list_rosters(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
+        guild = None if interaction.guild_id is None else str(interaction.guild_id)
+        rosters = await self.bot.store.list_rosters(str(interaction.user.id), game=game, guild_id=guild)
+        if not rosters:
+            await interaction.response.send_message("No rosters yet: `/roster save` makes one.", ephemeral=True)
+            return
+        lines = [f"`@{r.name}` ({r.game}, {r.spec.count('|') + 1} units){' · shared' if r.guild_id else ''}"
+                 f"{': ' + escape(r.description) if r.description else ''}" for r in rosters]  # fmt: skip
+        embed = discord.Embed(title="Rosters", description=cut("\n".join(lines), 4096), colour=0x3498DB)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="delete", description="Delete one of your rosters.")
+    @app_commands.choices(game=GAMES)
+    async def delete(self, interaction: discord.Interaction[Any], name: str, game: str) -> None:
+        await self.bot.store.delete_roster(str(interaction.user.id), game, name)
+        await interaction.response.send_message(f"Deleted the {game} roster `{name}`.", ephemeral=True)
+
+    @app_commands.command(name="import", description="Import a roster file (YAML): every roster in it, or none.")
+    @app_commands.describe(file="A .yaml roster file (schema referee-rosters/1).", replace="Overwrite same names.")
+    async def import_file(
+        self, interaction: discord.Interaction[Any], file: discord.Attachment, replace: bool = False
+    ) -> None:
+        if file.size > MAX_ROSTER_FILE_BYTES:
+            raise RosterError(f"{file.filename} is over {MAX_ROSTER_FILE_BYTES // 1024} KiB.", token=file.filename)
+        text = (await file.read()).decode("utf-8", errors="replace")
+        rosters = parse_roster_file(text, source=file.filename)
+        saved = await self.bot.store.import_rosters(str(interaction.user.id), rosters, replace=replace)
+        await interaction.response.send_message(
+            cut(f"Imported {len(saved)} rosters: " + ", ".join(f"`@{r.name}` ({r.game})" for r in saved) + ".", 2000),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="export", description="Your rosters as a YAML file (re-import it with /roster import).")
+    @app_commands.choices(game=GAMES)
+    async def export(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
+        rosters = await self.bot.store.list_rosters(str(interaction.user.id), game=game)
+        data = dump_roster_file(rosters).encode("utf-8")
+        await interaction.response.send_message(
+            f"{len(rosters)} rosters.", file=discord.File(io.BytesIO(data), filename="rosters.yaml"), ephemeral=True
+        )
+
+    @show.autocomplete("name")
+    @delete.autocomplete("name")
+    async def names(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+        guild = None if interaction.guild_id is None else str(interaction.guild_id)
+        game = getattr(interaction.namespace, "game", None)
+        rosters = await self.bot.store.list_rosters(str(interaction.user.id), game=game and get_game(game).id,
+                                                    guild_id=guild)  # fmt: skip
+        return [app_commands.Choice(name=r.name, value=r.name) for r in rosters if current.lower() in r.name][:25]
