@@ -18,7 +18,7 @@ from bot.storage.store import RosterExists, RosterNotFound
 from rules_core import RefereeError
 
 log = logging.getLogger("referee.bot")
-EXTENSIONS = ("cogs.combat", "cogs.records", "cogs.rosters")
+EXTENSIONS = ("cogs.combat", "cogs.records", "cogs.rosters", "cogs.tools", "cogs.privacy")
 
 
 class RefereeTree(app_commands.CommandTree["RefereeBot"]):

@@ -85,3 +85,20 @@ class Roster(Base):
         UniqueConstraint("owner", "game", "name", name="uq_rosters_owner_game_name"),
         Index("ix_rosters_guild_id_game", "guild_id", "game"),
     )
+
+
+class DiceRoll(Base):
+    """A generic /roll: its expression and every die, kept for the record (not replayable: d20 rolls its own dice)."""
+
+    __tablename__ = "dice_rolls"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    expression: Mapped[str] = mapped_column(String(200))
+    result: Mapped[str] = mapped_column(Text)  # d20's rendering: every die, and the total
+    total: Mapped[int] = mapped_column(BigInteger)
+    requested_by: Mapped[str] = mapped_column(String(NAME))
+    guild_id: Mapped[str | None] = mapped_column(String(NAME))
+    channel_id: Mapped[str | None] = mapped_column(String(NAME))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_dice_rolls_requested_by_id", "requested_by", "id"),)

@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 
 from bot.storage.db import create_engine, database_url, ensure_schema
-from bot.storage.models import CombatRecord, RecordEvent, Roster
+from bot.storage.models import CombatRecord, DiceRoll, RecordEvent, Roster
 from rules_core.report import Report
 
 LOCAL_USER = "local"  # the owner and requester for everything done through the offline `referee` command
@@ -316,12 +316,25 @@ class PrivacyStore:
                 )
             ).all()
             rosters = (await session.scalars(select(Roster).where(rosters_filter).order_by(Roster.id))).all()
+            rolls_filter = DiceRoll.requested_by == user if user is not None else DiceRoll.guild_id == guild
+            rolls = (await session.scalars(select(DiceRoll).where(rolls_filter).order_by(DiceRoll.id))).all()
         return {
             "schema": "referee-data-export/1",
             "subject": {"user": user} if user is not None else {"guild": guild},
             "exported_at": now().isoformat(),
             "combat_records": [_record_dict(row) for row in records],
             "rosters": [_roster_dict(row) for row in rosters],
+            "dice_rolls": [
+                {
+                    "id": r.id,
+                    "expression": r.expression,
+                    "result": r.result,
+                    "total": r.total,
+                    "guild_id": r.guild_id,
+                    "created_at": _aware(r.created_at).isoformat(),
+                }
+                for r in rolls
+            ],
         }
 
     async def delete_data(self, *, user: str | None = None, guild: str | None = None) -> dict[str, int]:
@@ -344,18 +357,26 @@ class PrivacyStore:
                     session, update(RecordEvent).where(RecordEvent.actor == user).values(actor=DELETED_USER)
                 )
                 rosters = await _change(session, delete(Roster).where(Roster.owner == user))
+                rolls = await _change(session, delete(DiceRoll).where(DiceRoll.requested_by == user))
                 return {
                     "combat_records": records,
                     "record_notes": events,
                     "records_anonymised": named,
                     "notes_anonymised": notes,
                     "rosters": rosters,
+                    "dice_rolls": rolls,
                 }
             theirs = select(CombatRecord.id).where(CombatRecord.guild_id == guild)
             events = await _change(session, delete(RecordEvent).where(RecordEvent.record_id.in_(theirs)))
             records = await _change(session, delete(CombatRecord).where(CombatRecord.guild_id == guild))
             unshared = await _change(session, update(Roster).where(Roster.guild_id == guild).values(guild_id=None))
-            return {"combat_records": records, "record_notes": events, "rosters_unshared": unshared}
+            rolls = await _change(session, delete(DiceRoll).where(DiceRoll.guild_id == guild))
+            return {
+                "combat_records": records,
+                "record_notes": events,
+                "rosters_unshared": unshared,
+                "dice_rolls": rolls,
+            }
 
 
 class Store(RosterStore, PrivacyStore):
@@ -426,6 +447,18 @@ class Store(RosterStore, PrivacyStore):
             if continues is None:
                 raise
             raise AlreadyContinued(continues, await self.continued_by(continues)) from None
+
+    async def record_roll(
+        self, expression: str, result: str, total: int, *, requested_by: str, guild_id: str | None = None,
+        channel_id: str | None = None, at: datetime | None = None,
+    ) -> int:  # fmt: skip
+        """Keep a generic dice roll with every die (it is not replayable from a seed)."""
+        row = DiceRoll(expression=expression, result=result, total=total, requested_by=requested_by,
+                       guild_id=guild_id, channel_id=channel_id, created_at=at or now())  # fmt: skip
+        async with self.sessions.begin() as session:
+            session.add(row)
+            await session.flush()
+            return row.id
 
     async def continued_by(self, record_id: int) -> int | None:
         """The record that continues this one's combat, if any."""

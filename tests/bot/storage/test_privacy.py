@@ -23,6 +23,7 @@ async def fill(store: Store) -> dict[str, int]:
     await store.add_note(ids["u1_in_g1"], "void", actor="u2", reason="mistake")
     await store.save_roster("u1", ROSTER, guild_id="g1")
     await store.save_roster("u2", RosterInput("duel", "captain", "Captain: WS6 S4 T4 W3 I6 A3 Sv3+"))
+    await store.record_roll("2d6", "2d6 (3, 4) = `7`", 7, requested_by="u1", guild_id="g1")
     return ids
 
 
@@ -34,6 +35,7 @@ async def test_a_users_export_holds_everything_about_them(store: Store) -> None:
     assert exported["combat_records"][0]["history"][0]["kind"] == "void"
     assert exported["combat_records"][0]["report"]["seed"] == 1
     assert [r["name"] for r in exported["rosters"]] == ["marines"]
+    assert [r["total"] for r in exported["dice_rolls"]] == [7]
     json.dumps(exported)  # plain JSON all through
 
 
@@ -41,7 +43,7 @@ async def test_deleting_a_user_removes_their_records_and_rosters_and_anonymises_
     ids = await fill(store)
     counts = await store.delete_data(user="u1")
     assert counts == {"combat_records": 1, "record_notes": 1, "records_anonymised": 1, "notes_anonymised": 1,
-                      "rosters": 1}  # fmt: skip
+                      "rosters": 1, "dice_rolls": 1}  # fmt: skip
     remaining = await store.history()
     assert [row.id for row in remaining] == [ids["u2_in_g2"], ids["u2_in_g1"]]
     kept = await store.get(ids["u2_in_g1"])
@@ -54,7 +56,7 @@ async def test_deleting_a_user_removes_their_records_and_rosters_and_anonymises_
 async def test_deleting_a_guild_removes_its_records_and_unshares_its_rosters(store: Store) -> None:
     ids = await fill(store)
     counts = await store.delete_data(guild="g1")
-    assert counts == {"combat_records": 2, "record_notes": 2, "rosters_unshared": 1}
+    assert counts == {"combat_records": 2, "record_notes": 2, "rosters_unshared": 1, "dice_rolls": 1}
     assert [row.id for row in await store.history()] == [ids["u2_in_g2"]]
     roster = await store.get_roster("u1", "40k", "marines")
     assert roster.guild_id is None  # still the owner's, no longer shared

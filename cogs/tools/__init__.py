@@ -1,0 +1,14 @@
+"""/help, /chart and /roll: the spec syntax, quick rulings from the charts, and generic dice."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cogs.tools._cog import ToolsCog
+
+if TYPE_CHECKING:
+    from bot.discord_app import RefereeBot
+
+
+async def setup(bot: RefereeBot) -> None:
+    await bot.add_cog(ToolsCog(bot))

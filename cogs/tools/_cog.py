@@ -1,0 +1,114 @@
+"""/help, /chart and /roll."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import d20  # type: ignore[import-untyped]
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.data import game_with_data
+from bot.discord_ui import error_embed
+from bot.render.embeds import cut
+from bot.render.markdown import escape
+from cogs.tools._charts import CHARTS, ruling
+from rules_core import all_games
+
+if TYPE_CHECKING:
+    from bot.discord_app import RefereeBot
+
+MAX_EXPRESSION = 200
+MAX_DICE = 200
+ROLLER = d20.Roller(context=d20.RollContext(max_rolls=MAX_DICE))
+GAME_CHOICES = [app_commands.Choice(name=game.id, value=game.id) for game in all_games()]
+
+
+class ToolsCog(commands.Cog):
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="help", description="How to write units, every game's tokens and options, examples.")
+    @app_commands.describe(game="A game for its tokens and options (leave out for the overview).")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def help(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
+        if game is None:
+            lines = [f"`/{g.command}{' ' + g.id if g.command == 'assault' else ''}`: {g.title}" for g in all_games()]
+            overview = (
+                "Give both sides' units and the referee resolves the whole procedure with real dice, step by step. "
+                "A side is units separated by `|`, a unit is groups separated by `;`, a group is "
+                "`[N x] name: tokens`. Save units with `/roster save` and use them as `@name` or `@name/unit`."
+            )
+            rest = (
+                "`/replay`, `/verify`, `/history`, `/void`: stored combats (each is re-runnable from its seed). "
+                "`/roll`: generic dice, kept with every die but not replayable from a seed. `/chart`: quick rulings. "
+                "`/privacy`: what is stored and how to delete it. `/help game:` for one game's tokens."
+            )
+            text = overview + "\n\n" + "\n".join(lines) + "\n\n" + rest
+            embed = discord.Embed(title="The referee", colour=0x3498DB, description=cut(text, 4096))
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+            return
+        chosen = game_with_data(game)
+        embed = discord.Embed(title=cut(chosen.title, 256), description=cut(
+            f"{chosen.summary}\n\n**Spec shape**: {chosen.spec_shape}", 4096), colour=0x3498DB)  # fmt: skip
+        tokens = "\n".join(f"`{t.token}`: {t.help}" for t in chosen.tokens)
+        options = "\n".join(f"`{o.name}` ({o.describe_range()}, default {o.default}): {o.help}" for o in chosen.options)
+        for name, text in (("Tokens", tokens), ("Options", options)):
+            for number, chunk in enumerate(_chunks(text, 1024)):
+                embed.add_field(name=name if number == 0 else f"{name} (cont.)", value=chunk, inline=False)
+        example = f"attacker: {chosen.example_attacker}\ndefender: {chosen.example_defender}"
+        embed.add_field(name="Example", value=cut(f"```\n{example}\n```", 1024), inline=False)
+        embed.set_footer(text=f"Every rule decision: {chosen.docs_page}")
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="chart", description="A quick ruling: the number needed for two given values.")
+    @app_commands.describe(chart="Which chart.", a="First value (WS, Strength...).", b="Second value (WS, Toughness).")
+    @app_commands.choices(chart=[app_commands.Choice(name=v, value=k) for k, v in CHARTS.items()])
+    async def chart(
+        self, interaction: discord.Interaction[Any], chart: str, a: app_commands.Range[int, 1, 10] | None = None,
+        b: app_commands.Range[int, 1, 10] | None = None,
+    ) -> None:  # fmt: skip
+        try:
+            answer = ruling(chart, a, b)
+        except ValueError as error:
+            await interaction.response.send_message(
+                embed=error_embed(str(error), "/chart chart:to-wound a:4 b:4"), ephemeral=True
+            )
+            return
+        await interaction.response.send_message(embed=discord.Embed(title=CHARTS[chart], description=answer))
+
+    @app_commands.command(name="roll", description="Roll dice (d20 syntax: 2d6+1, 4d6kh3). Kept, not replayable.")
+    @app_commands.describe(expression="Dice to roll, e.g. 2d6+1 or 3d6kh1.", private="Only you see the roll.")
+    async def roll(
+        self, interaction: discord.Interaction[Any], expression: app_commands.Range[str, 1, MAX_EXPRESSION],
+        private: bool | None = None,
+    ) -> None:  # fmt: skip
+        try:
+            result = ROLLER.roll(expression, allow_comments=False, stringifier=d20.MarkdownStringifier())
+        except (d20.RollError, RecursionError) as error:
+            message = "Too many dice: at most 200 in one roll." if isinstance(error, d20.TooManyRolls) else (
+                f"Cannot read the dice '{expression}': {error}")  # fmt: skip
+            await interaction.response.send_message(embed=error_embed(message, "/roll 2d6+1"), ephemeral=True)
+            return
+        text = cut(str(result), 4000)
+        roll_id = await self.bot.store.record_roll(
+            expression, text, int(result.total), requested_by=str(interaction.user.id),
+            guild_id=None if interaction.guild_id is None else str(interaction.guild_id),
+            channel_id=None if interaction.channel_id is None else str(interaction.channel_id),
+        )  # fmt: skip
+        embed = discord.Embed(title=f"Roll {escape(expression)}", description=text, colour=0x3498DB)
+        embed.set_footer(text=f"roll #{roll_id} · kept with every die; generic rolls are not replayable from a seed")
+        await interaction.response.send_message(embed=embed, ephemeral=bool(private))
+
+
+def _chunks(text: str, size: int) -> list[str]:
+    chunks, current = [], ""
+    for line in text.splitlines():
+        line = cut(line, size)  # noqa: PLW2901 (each line is cut once, then placed)
+        if current and len(current) + 1 + len(line) > size:
+            chunks.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    return [*chunks, current] if current else chunks or ["—"]

@@ -1,0 +1,84 @@
+"""/help, /chart, /roll and /privacy through the real discord.py stack."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.discord_app import RefereeBot
+from bot.render.embeds import EMBED_TOTAL, FIELD_VALUE, FIELDS
+from rules_core import all_games, resolve
+from tests.e2e.fake_discord import OPPONENT_ID, PLAYER_ID, FakeDiscord, command_interaction
+
+EPHEMERAL = 64
+
+
+def opt(name: str, value: Any, kind: int = 3) -> dict[str, Any]:
+    return {"type": kind, "name": name, "value": value}
+
+
+async def ask(fake: FakeDiscord, name: str, options: list[dict[str, Any]], **kwargs: Any) -> Any:
+    payload = command_interaction(name, options, **kwargs)
+    await fake.interaction(payload)
+    (callback,) = await fake.wait_answers(payload["token"], 1)
+    return callback
+
+
+async def test_help_overview_and_every_game(bot: RefereeBot, fake: FakeDiscord) -> None:
+    overview = await ask(fake, "help", [])
+    assert "/duel" in overview.payload["data"]["embeds"][0]["description"]
+    for game in all_games():
+        reply = await ask(fake, "help", [opt("game", game.id)])
+        (embed,) = reply.payload["data"]["embeds"]
+        size = len(embed["title"]) + len(embed["description"]) + sum(len(f["name"]) + len(f["value"])
+                                                                      for f in embed["fields"])  # fmt: skip
+        assert size <= EMBED_TOTAL and len(embed["fields"]) <= FIELDS
+        assert all(len(f["value"]) <= FIELD_VALUE for f in embed["fields"])
+        assert game.docs_page in embed["footer"]["text"]
+
+
+async def test_chart_rulings(bot: RefereeBot, fake: FakeDiscord) -> None:
+    wound = await ask(fake, "chart", [opt("chart", "to-wound"), opt("a", 4, 4), opt("b", 4, 4)])
+    assert "wounds on **4+**" in wound.payload["data"]["embeds"][0]["description"]
+    hit = await ask(fake, "chart", [opt("chart", "to-hit"), opt("a", 3, 4), opt("b", 7, 4)])
+    assert "hits on **5+**" in hit.payload["data"]["embeds"][0]["description"]
+    missing = await ask(fake, "chart", [opt("chart", "to-hit"), opt("a", 3, 4)])
+    assert missing.payload["data"]["flags"] & EPHEMERAL
+
+
+async def test_roll_keeps_every_die_and_refuses_nonsense(bot: RefereeBot, fake: FakeDiscord) -> None:
+    reply = await ask(fake, "roll", [opt("expression", "2d6+1")])
+    embed = reply.payload["data"]["embeds"][0]
+    assert "roll #1" in embed["footer"]["text"] and "not replayable" in embed["footer"]["text"]
+    exported = await bot.store.export_data(user=str(PLAYER_ID))
+    assert exported["dice_rolls"][0]["expression"] == "2d6+1"
+    for bad, fragment in (("2d6+", "Cannot read the dice"), ("500d6", "Too many dice")):
+        refused = await ask(fake, "roll", [opt("expression", bad)])
+        assert refused.payload["data"]["flags"] & EPHEMERAL
+        assert fragment in refused.payload["data"]["embeds"][0]["description"]
+
+
+async def test_privacy_info_export_and_delete(bot: RefereeBot, fake: FakeDiscord) -> None:
+    report = resolve("duel", "A: WS4 S4 T4 W1 I4 A1 Sv3+", "B: WS3 S3 T3 W1 I3 A1 Sv-", seed=1)
+    await bot.store.record(report, requested_by=str(PLAYER_ID), guild_id="900000000000000003")
+    info = await ask(fake, "privacy", [], subcommand="info")
+    assert "no messages" in info.payload["data"]["embeds"][0]["description"]
+    export = await ask(fake, "privacy", [], subcommand="export")
+    assert export.files == ["my-referee-data.json"] and export.payload["data"]["flags"] & EPHEMERAL
+    unconfirmed = await ask(fake, "privacy", [], subcommand="delete-my-data")
+    assert "Nothing deleted" in unconfirmed.payload["data"]["embeds"][0]["description"]
+    assert await bot.store.history()
+    deleted = await ask(fake, "privacy", [opt("confirm", True, 5)], subcommand="delete-my-data")
+    assert "combat records 1" in deleted.payload["data"]["content"]
+    assert await bot.store.history() == []
+
+
+async def test_only_a_manager_deletes_the_servers_data(bot: RefereeBot, fake: FakeDiscord) -> None:
+    report = resolve("duel", "A: WS4 S4 T4 W1 I4 A1 Sv3+", "B: WS3 S3 T3 W1 I3 A1 Sv-", seed=1)
+    await bot.store.record(report, requested_by=str(PLAYER_ID), guild_id="900000000000000003")
+    refused = await ask(fake, "privacy", [opt("confirm", True, 5)], subcommand="delete-server-data",
+                        user_id=OPPONENT_ID, permissions="0")  # fmt: skip
+    assert "Only a server manager" in refused.payload["data"]["embeds"][0]["description"]
+    done = await ask(fake, "privacy", [opt("confirm", True, 5)], subcommand="delete-server-data")
+    assert "combat records 1" in done.payload["data"]["content"]
+    assert json.dumps(await bot.store.export_data(guild="900000000000000003")).count('"id"') == 0
