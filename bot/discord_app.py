@@ -11,7 +11,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_ui import PageButton, VerifyButton, apology, error_embed, new_error_id, referee_error_embed
+from bot.discord_ui import (
+    PageButton,
+    VerifyButton,
+    apology,
+    error_embed,
+    new_error_id,
+    referee_error_embed,
+)
 from bot.settings import Settings
 from bot.storage import RecordNotFound, StorageError, Store
 from bot.storage.store import RosterExists, RosterNotFound

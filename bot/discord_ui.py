@@ -163,21 +163,24 @@ async def send_result(
     interaction: discord.Interaction[Any], report: Report, *, private: bool, opponent: str | None,
     continues: int | None = None,
 ) -> int | None:  # fmt: skip
-    """Defer (the input is already valid), record, then edit the original response with page 1 and its buttons."""
+    """Show the (already valid) result at once, then store it and edit in its record id and buttons.
+
+    Shown first, stored second, as on the command line: the answer never waits on the database, so Discord's
+    3-second deadline is never at risk, and a failed write only changes the footer to "not recorded".
+    """
     bot: RefereeBot = interaction.client
-    await interaction.response.defer(ephemeral=private, thinking=True)
+    first = render_pages(report, pending=True)
+    await interaction.response.send_message(embed=first[0], ephemeral=private)
     record_id, problem = await record(bot, report, interaction, opponent=opponent, continues=continues)
     pages = render_pages(report, record_id=record_id, not_recorded=problem)
-    attachments = []
+    files = []
     if len(pages) > 1 or record_id is None:
         name = f"combat-{record_id}.md" if record_id is not None else "combat.md"
         text = report_markdown(report, record_id=record_id).encode("utf-8")
-        attachments.append(discord.File(io.BytesIO(text), filename=name, description="The full combat log"))
+        files.append(discord.File(io.BytesIO(text), filename=name, description="The full combat log"))
     view = result_view(record_id, 0, len(pages))
-    kwargs: dict[str, Any] = {"embed": pages[0], "attachments": attachments}
-    if view is not None:
-        kwargs["view"] = view
-    await interaction.edit_original_response(**kwargs)
+    extra: dict[str, Any] = {} if view is None else {"view": view}
+    await interaction.edit_original_response(embed=pages[0], attachments=files, **extra)
     return record_id
 
 

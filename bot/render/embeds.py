@@ -65,12 +65,14 @@ def step_fields(report: Report) -> list[Field]:
     return fields
 
 
-def _summary(report: Report, record_id: int | None, not_recorded: str | None) -> str:
+def _summary(report: Report, record_id: int | None, not_recorded: str | None, pending: bool) -> str:
     parts = [f"**{escape(headline(report))}**", escape(tally(report))]
     nexts = [step for step in report.steps if step.title == NEXT]
     if nexts:
         parts.append("\n".join(step_lines(nexts[-1])))
-    if not_recorded:
+    if pending:
+        parts.append("Recording this combat…")
+    elif not_recorded:
         parts.append(f"⚠️ Not recorded ({escape(not_recorded)}): this result stands, but it is not in the history.")
     elif record_id is not None:
         parts.append(f"Record #{record_id}: `/replay {record_id}` shows it again, `/verify {record_id}` re-runs it.")
@@ -78,15 +80,20 @@ def _summary(report: Report, record_id: int | None, not_recorded: str | None) ->
 
 
 def render_pages(
-    report: Report, *, record_id: int | None = None, not_recorded: str | None = None, title: str | None = None
-) -> list[discord.Embed]:
-    """The report as pages of one embed each, every one inside Discord's limits."""
+    report: Report, *, record_id: int | None = None, not_recorded: str | None = None, title: str | None = None,
+    pending: bool = False,
+) -> list[discord.Embed]:  # fmt: skip
+    """The report as pages of one embed each, every one inside Discord's limits.
+
+    ``pending``: the result is not stored yet; the page is the summary alone (the steps follow in the edit that adds
+    the record id), so the first answer costs almost nothing to build.
+    """
     game_title = title or get_game(report.game).title
     colour = COLOURS.get(str(report.result.winner.value), COLOURS["none"])
     heading = cut(f"{game_title}: {report.result.outcome.replace('_', ' ')}", TITLE)
-    description = _summary(report, record_id, not_recorded)
+    description = _summary(report, record_id, not_recorded, pending)
     footer_base = f"{report.game} · seed {report.seed}" + (f" · record #{record_id}" if record_id is not None else "")
-    fields = step_fields(report)
+    fields = [] if pending else step_fields(report)
     pages: list[list[Field]] = []
     current: list[Field] = []
     budget = EMBED_TOTAL - len(heading) - len(description) - len(footer_base) - 40  # room for " · page 10/10"

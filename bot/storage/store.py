@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import delete, exists, or_, select, update
+from sqlalchemy import delete, exists, insert, or_, select, update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -21,7 +21,7 @@ from sqlalchemy.orm import selectinload
 
 from bot.storage.db import create_engine, database_url, ensure_schema
 from bot.storage.models import CombatRecord, DiceRoll, RecordEvent, Roster
-from rules_core.report import Report
+from rules_core.report import Report, thaw
 
 LOCAL_USER = "local"  # the owner and requester for everything done through the offline `referee` command
 EVENT_KINDS = ("void", "note")
@@ -421,28 +421,28 @@ class Store(RosterStore, PrivacyStore):
         continues: int | None = None,
     ) -> int:
         """Store one resolution; returns its record id. ``continues``: the record whose combat it carries on."""
-        row = CombatRecord(
-            game=report.game,
-            attacker_spec=report.inputs.attacker,
-            defender_spec=report.inputs.defender,
-            options_json=json.dumps(dict(report.to_dict()["inputs"]["options"]), sort_keys=True),
-            seed=report.seed,
-            engine_version=report.engine_version,
-            report_json=report.to_json(indent=None),
-            outcome=report.result.outcome,
-            winner=report.result.winner.value,
-            requested_by=requested_by,
-            opponent=opponent,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            created_at=at or now(),
-            continues_id=continues,
-        )
+        # One Core INSERT ... RETURNING in its own transaction: the hot path of every combat, kept lean.
+        row = {
+            "game": report.game,
+            "attacker_spec": report.inputs.attacker,
+            "defender_spec": report.inputs.defender,
+            "options_json": json.dumps(thaw(report.inputs.options), sort_keys=True),
+            "seed": report.seed,
+            "engine_version": report.engine_version,
+            "report_json": report.to_json(indent=None),
+            "outcome": report.result.outcome,
+            "winner": report.result.winner.value,
+            "requested_by": requested_by,
+            "opponent": opponent,
+            "guild_id": guild_id,
+            "channel_id": channel_id,
+            "created_at": at or now(),
+            "continues_id": continues,
+        }
         try:
-            async with self.sessions.begin() as session:
-                session.add(row)
-                await session.flush()
-                return row.id
+            async with self.engine.begin() as connection:
+                result = await connection.execute(insert(CombatRecord).values(**row).returning(CombatRecord.id))
+                return int(result.scalar_one())
         except IntegrityError:
             if continues is None:
                 raise

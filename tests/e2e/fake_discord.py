@@ -254,6 +254,22 @@ class FakeDiscord:
         return await asyncio.wait_for(enough(), timeout)
 
 
+@dataclass
+class Answer:
+    """A combat result as the user sees it: shown at once, then edited to add its record id and buttons."""
+
+    first: dict[str, Any]  # the message shown at once (the callback's data)
+    data: dict[str, Any]  # the message after the edit
+    files: list[str]  # attached to the edit
+    calls: list[Call]
+
+
+async def final_answer(fake: FakeDiscord, token: str, timeout: float = 20.0) -> Answer:
+    """The callback that shows a result, and the edit that adds its record (exactly these two calls)."""
+    calls = await fake.wait_answers(token, 2, timeout)
+    return Answer(calls[0].payload.get("data") or {}, calls[1].payload, calls[1].files, calls)
+
+
 def command_interaction(
     name: str, options: list[dict[str, Any]], *, user_id: int = PLAYER_ID, subcommand: str | None = None,
     resolved: dict[str, Any] | None = None, permissions: str = "2147483647",

@@ -6,7 +6,15 @@ from typing import Any
 
 from bot.discord_app import RefereeBot
 from bot.render.embeds import EMBED_TOTAL, FIELD_VALUE, FIELDS
-from tests.e2e.fake_discord import OPPONENT_ID, FakeDiscord, command_interaction, component_interaction, user
+from tests.e2e.fake_discord import (
+    OPPONENT_ID,
+    Answer,
+    FakeDiscord,
+    command_interaction,
+    component_interaction,
+    final_answer,
+    user,
+)
 
 EPHEMERAL = 64
 MARINES = "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ ; 1x Sergeant: WS4 S4 T4 W2 I4 A2 Ld9 Sv3+"
@@ -29,9 +37,14 @@ def custom_ids(payload: dict[str, Any]) -> list[str]:
     return [c["custom_id"] for row in payload.get("components", []) for c in row["components"]]
 
 
-async def run(fake: FakeDiscord, payload: dict[str, Any], answers: int = 2) -> list[Any]:
+async def run(fake: FakeDiscord, payload: dict[str, Any], answers: int = 1) -> list[Any]:
     await fake.interaction(payload)
     return await fake.wait_answers(payload["token"], answers)
+
+
+async def result(fake: FakeDiscord, payload: dict[str, Any]) -> Answer:
+    await fake.interaction(payload)
+    return await final_answer(fake, payload["token"])
 
 
 async def test_each_game_command_answers_with_a_recorded_result(bot: RefereeBot, fake: FakeDiscord) -> None:
@@ -71,13 +84,12 @@ async def test_each_game_command_answers_with_a_recorded_result(bot: RefereeBot,
         ),
     ]
     for number, payload in enumerate(cases, start=1):
-        callback, edit = await run(fake, payload)
-        assert callback.payload["type"] == 5
-        assert not (callback.payload.get("data") or {}).get("flags", 0) & EPHEMERAL
-        (embed,) = edit.payload["embeds"]
+        answer = await result(fake, payload)
+        assert not answer.first.get("flags", 0) & EPHEMERAL
+        (embed,) = answer.data["embeds"]
         within_limits(embed)
         assert f"record #{number}" in embed["footer"]["text"]
-        assert f"referee:verify:{number}" in custom_ids(edit.payload)
+        assert f"referee:verify:{number}" in custom_ids(answer.data)
     stored = await bot.store.get(5)
     assert stored.opponent == str(OPPONENT_ID)
     assert stored.guild_id is not None and stored.requested_by.isdigit()
@@ -86,7 +98,7 @@ async def test_each_game_command_answers_with_a_recorded_result(bot: RefereeBot,
 async def test_a_bad_spec_is_answered_privately_at_once_with_an_example(bot: RefereeBot, fake: FakeDiscord) -> None:
     payload = command_interaction("duel", [option("attacker", "A: WS4 S4"), option("defender", "B: WS3")])
     (callback,) = await run(fake, payload, 1)
-    assert callback.payload["type"] == 4  # answered, not deferred
+    assert callback.payload["type"] == 4  # answered at once
     data = callback.payload["data"]
     assert data["flags"] & EPHEMERAL
     (embed,) = data["embeds"]
@@ -107,8 +119,8 @@ async def test_private_results_are_ephemeral(bot: RefereeBot, fake: FakeDiscord)
     payload = command_interaction("duel", [option("attacker", "A: WS4 S4 T4 W1 I4 A1 Sv3+"),
                                            option("defender", "B: WS3 S3 T3 W1 I3 A1 Sv-"),
                                            option("private", True, 5)])  # fmt: skip
-    callback, _edit = await run(fake, payload)
-    assert callback.payload["data"]["flags"] & EPHEMERAL
+    answer = await result(fake, payload)
+    assert answer.first["flags"] & EPHEMERAL  # the message is ephemeral from the start; the edit keeps it so
 
 
 async def test_a_long_combat_pages_with_buttons_and_attaches_the_log(bot: RefereeBot, fake: FakeDiscord) -> None:
@@ -116,14 +128,14 @@ async def test_a_long_combat_pages_with_buttons_and_attaches_the_log(bot: Refere
     defenders = " | ".join(f"8x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ vs={n}" for n in range(1, 16))
     payload = command_interaction("assault", [option("attacker", attackers), option("defender", defenders),
                                               option("charge_distance", 3.0, 10)], subcommand="40k")  # fmt: skip
-    _callback, edit = await run(fake, payload)
-    assert edit.files == ["combat-1.md"]
-    ids = custom_ids(edit.payload)
+    answer = await result(fake, payload)
+    assert answer.files == ["combat-1.md"]
+    ids = custom_ids(answer.data)
     assert "referee:page:1:1" in ids
-    (embed,) = edit.payload["embeds"]
+    (embed,) = answer.data["embeds"]
     within_limits(embed)
     assert embed["footer"]["text"].endswith("page 1/" + embed["footer"]["text"].rsplit("/", 1)[1])
-    click = component_interaction("referee:page:1:1", edit.payload["components"])
+    click = component_interaction("referee:page:1:1", answer.data["components"])
     (update,) = await run(fake, click, 1)
     assert update.payload["type"] == 7  # the message is updated in place
     page_two = update.payload["data"]["embeds"][0]
@@ -135,8 +147,8 @@ async def test_a_long_combat_pages_with_buttons_and_attaches_the_log(bot: Refere
 async def test_the_verify_button_re_runs_the_record(bot: RefereeBot, fake: FakeDiscord) -> None:
     payload = command_interaction("duel", [option("attacker", "A: WS4 S4 T4 W1 I4 A1 Sv3+"),
                                            option("defender", "B: WS3 S3 T3 W1 I3 A1 Sv-")])  # fmt: skip
-    _callback, edit = await run(fake, payload)
-    (answer,) = await run(fake, component_interaction("referee:verify:1", edit.payload["components"]), 1)
+    shown = await result(fake, payload)
+    (answer,) = await run(fake, component_interaction("referee:verify:1", shown.data["components"]), 1)
     assert answer.payload["data"]["flags"] & EPHEMERAL
     assert answer.payload["data"]["embeds"][0]["title"] == "Record #1 verified"
 
@@ -147,8 +159,8 @@ async def test_assault_continue_fights_the_next_round(bot: RefereeBot, fake: Fak
     first = resolve("40k", MARINES, ORK_MOB, seed=0, charge_distance=3)
     record = await bot.store.record(first, requested_by="1")
     payload = command_interaction("assault", [option("record", record, 4)], subcommand="continue")
-    _callback, edit = await run(fake, payload)
-    assert "record #2" in edit.payload["embeds"][0]["footer"]["text"]
+    answer = await result(fake, payload)
+    assert "record #2" in answer.data["embeds"][0]["footer"]["text"]
     assert (await bot.store.get(2)).continues_id == record
     again = command_interaction("assault", [option("record", record, 4)], subcommand="continue")
     (refused,) = await run(fake, again, 1)

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from bot.discord_app import RefereeBot
-from tests.e2e.fake_discord import FakeDiscord, command_interaction
+from tests.e2e.fake_discord import FakeDiscord, command_interaction, final_answer
 
 DUEL = [
     {"type": 3, "name": "attacker", "value": "A: WS4 S4 T4 W1 I4 A1 Sv3+"},
@@ -25,8 +25,8 @@ async def test_a_callback_that_fails_with_500_once_is_retried(bot: RefereeBot, f
     fake.fail_next.append((500, 0))
     payload = command_interaction("duel", DUEL)
     await fake.interaction(payload)
-    callback, edit = await fake.wait_answers(payload["token"], 2, timeout=20)
-    assert callback.payload["type"] == 5 and edit.method == "PATCH"
+    answer = await final_answer(fake, payload["token"])
+    assert answer.data["embeds"]
     attempts = [c for c in fake.calls if c.path.endswith("/callback") and payload["id"] in c.path]
     assert len(attempts) == 2  # the failed attempt, then the one that landed
 
@@ -35,21 +35,21 @@ async def test_a_rate_limited_callback_waits_and_lands(bot: RefereeBot, fake: Fa
     fake.fail_next.append((429, 0.3))
     payload = command_interaction("duel", DUEL)
     await fake.interaction(payload)
-    callback, _edit = await fake.wait_answers(payload["token"], 2, timeout=20)
-    assert callback.payload["type"] == 5
+    answer = await final_answer(fake, payload["token"])
+    assert answer.data["embeds"]
 
 
 async def test_after_the_gateway_drops_the_bot_resumes_and_keeps_answering(bot: RefereeBot, fake: FakeDiscord) -> None:
     first = command_interaction("duel", DUEL)
     await fake.interaction(first)
-    await fake.wait_answers(first["token"], 2)
+    await final_answer(fake, first["token"])
     await fake.drop_gateway()
     await asyncio.wait_for(fake.identified.wait(), 30)
     assert fake.resumed + fake.ready_count >= 2  # it came back: resumed (or identified anew)
     second = command_interaction("duel", DUEL)
     await fake.interaction(second)
-    _callback, edit = await fake.wait_answers(second["token"], 2)
-    assert "record #2" in edit.payload["embeds"][0]["footer"]["text"]
+    answer = await final_answer(fake, second["token"])
+    assert "record #2" in answer.data["embeds"][0]["footer"]["text"]
 
 
 async def test_with_the_database_down_the_result_is_still_shown_marked_not_recorded(
@@ -61,11 +61,11 @@ async def test_with_the_database_down_the_result_is_still_shown_marked_not_recor
     monkeypatch.setattr(bot.store, "record", down)
     payload = command_interaction("duel", DUEL)
     await fake.interaction(payload)
-    _callback, edit = await fake.wait_answers(payload["token"], 2)
-    (embed,) = edit.payload["embeds"]
+    answer = await final_answer(fake, payload["token"])
+    (embed,) = answer.data["embeds"]
     assert "Not recorded" in embed["description"]
     assert "record #" not in embed["footer"]["text"]
-    assert edit.files == ["combat.md"]  # the full log comes with it, since there is no record to page through
+    assert answer.files == ["combat.md"]  # the full log comes with it, since there is no record to page through
 
 
 async def test_500_interactions_in_bursts_of_50_are_each_answered_exactly_once(
@@ -76,10 +76,33 @@ async def test_500_interactions_in_bursts_of_50_are_each_answered_exactly_once(
         payloads = [command_interaction("duel", DUEL, user_id=800000000000000000 + burst * 50 + n) for n in range(50)]
         await asyncio.gather(*(fake.interaction(p) for p in payloads))
         tokens += [p["token"] for p in payloads]
-        await asyncio.gather(*(fake.wait_answers(p["token"], 2, timeout=60) for p in payloads))
+        await asyncio.gather(*(final_answer(fake, p["token"], 60) for p in payloads))
     await asyncio.sleep(0.5)  # anything answered twice would have arrived by now
     for token in tokens:
         answers = fake.answers[token]
+        # Exactly one answer, edited once: the result shown, then its record id and buttons added.
         assert [a.method for a in answers] == ["POST", "PATCH"], token
+        assert answers[0].payload["type"] == 4
     rows = await bot.store.history(limit=200)
     assert rows[0].id == 500
+
+
+async def test_a_slow_store_never_delays_the_answer(
+    bot: RefereeBot, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = bot.store.record
+    gate = asyncio.Event()
+
+    async def slow(*args: object, **kwargs: object) -> int:
+        await gate.wait()  # the database hangs until the test lets it go
+        return await real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bot.store, "record", slow)
+    payload = command_interaction("duel", DUEL)
+    await fake.interaction(payload)
+    (shown,) = await fake.wait_answers(payload["token"], 1)
+    assert shown.payload["type"] == 4  # the result is on screen while the write is still waiting
+    assert "Recording this combat" in shown.payload["data"]["embeds"][0]["description"]
+    gate.set()
+    answer = await final_answer(fake, payload["token"])
+    assert "record #1" in answer.data["embeds"][0]["footer"]["text"]

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.discord_app import RefereeBot
-from tests.e2e.fake_discord import OPPONENT_ID, FakeDiscord, command_interaction
+from tests.e2e.fake_discord import OPPONENT_ID, FakeDiscord, command_interaction, final_answer
 
 EPHEMERAL = 64
 ROSTERS = Path(__file__).resolve().parents[2] / "data" / "rosters"
@@ -32,8 +32,8 @@ async def test_save_share_use_show_list_and_delete(bot: RefereeBot, fake: FakeDi
     duel = command_interaction("duel", [text("attacker", "@boss"), text("defender", "B: WS3 S3 T3 W1 I3 A1 Sv-")],
                                user_id=OPPONENT_ID)  # fmt: skip
     await fake.interaction(duel)
-    _callback, edit = await fake.wait_answers(duel["token"], 2)
-    assert "record #1" in edit.payload["embeds"][0]["footer"]["text"]
+    answer = await final_answer(fake, duel["token"])
+    assert "record #1" in answer.data["embeds"][0]["footer"]["text"]
     assert (await bot.store.get(1)).report.inputs.attacker.startswith("1x Warboss:")
     shown = await roster(fake, "show", [text("name", "boss"), text("game", "duel")], user_id=OPPONENT_ID)
     assert "Warboss" in shown.payload["data"]["embeds"][0]["description"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.discord_app import RefereeBot
-from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, command_interaction
+from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, command_interaction, final_answer
 
 
 async def test_the_bot_syncs_and_answers_a_duel(bot: RefereeBot, fake: FakeDiscord) -> None:
@@ -14,8 +14,10 @@ async def test_the_bot_syncs_and_answers_a_duel(bot: RefereeBot, fake: FakeDisco
         {"type": 3, "name": "defender", "value": "B: WS3 S3 T3 W1 I3 A1 Sv-"},
     ])  # fmt: skip
     await fake.interaction(payload)
-    callback, edit = await fake.wait_answers(payload["token"], 2)
-    assert callback.payload["type"] == 5  # deferred: thinking
-    embeds = edit.payload["embeds"]
+    answer = await final_answer(fake, payload["token"])
+    assert answer.calls[0].payload["type"] == 4  # the result is shown at once...
+    assert "Recording this combat" in answer.first["embeds"][0]["description"]
+    assert answer.calls[1].method == "PATCH"  # ...and its record id and buttons are edited in once stored
+    embeds = answer.data["embeds"]
     assert embeds[0]["title"].startswith("Warhammer 40,000 2nd edition hand-to-hand combat")
     assert "record #1" in embeds[0]["footer"]["text"]

@@ -1,0 +1,120 @@
+"""Interaction-to-response latency of the bot through the fake Discord on loopback (p50 and p99).
+
+Run: .venv/bin/python bench/bench_bot.py [--single 200] [--bursts 10]
+Measures, in the same run and the same process: a 20-vs-20 40K assault with storage (SQLite), and the floor of
+this stack, a trivial discord.py command that defers, then edits in a fixed embed. Each is sent alone, one after
+another, and in bursts of 50 at once. Latency runs from the INTERACTION_CREATE sent on the gateway to the answer
+the user sees arriving at the fake Discord (the callback holding the result, or the edit after a deferral).
+Target (issue 7): p99 of the assault within 1.5x the floor's p99.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the fake Discord lives with the end-to-end tests
+
+import discord  # noqa: E402
+from discord import app_commands  # noqa: E402
+from pydantic import SecretStr  # noqa: E402
+
+from bot.discord_app import RefereeBot  # noqa: E402
+from bot.settings import Settings  # noqa: E402
+from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, command_interaction  # noqa: E402
+
+ATTACKER = "20x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ frag-grenades"
+DEFENDER = "20x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"
+
+
+def assault(user_id: int) -> dict[str, Any]:
+    options = [{"type": 3, "name": "attacker", "value": ATTACKER}, {"type": 3, "name": "defender", "value": DEFENDER},
+               {"type": 10, "name": "charge_distance", "value": 4.0}]  # fmt: skip
+    return command_interaction("assault", options, subcommand="40k", user_id=user_id)
+
+
+def floor(user_id: int) -> dict[str, Any]:
+    return command_interaction("floor", [], user_id=user_id)
+
+
+async def timed(fake: FakeDiscord, payloads: list[dict[str, Any]], answers: int) -> list[tuple[float, float]]:
+    """(ms until the result is on screen, ms until the last call) for each interaction.
+
+    The result is on screen with the ``answers``-th call: the assault's first callback holds it; the floor's
+    deferral holds nothing, so its edit (the 2nd call) is when its embed appears.
+    """
+
+    async def one(payload: dict[str, Any]) -> tuple[float, float]:
+        start = time.perf_counter()
+        await fake.interaction(payload)
+        await fake.wait_answers(payload["token"], answers, 120)
+        shown = (time.perf_counter() - start) * 1000
+        await fake.wait_answers(payload["token"], 2, 120)
+        return shown, (time.perf_counter() - start) * 1000
+
+    return list(await asyncio.gather(*(one(p) for p in payloads)))
+
+
+def percentiles(values: list[float]) -> tuple[float, float]:
+    ordered = sorted(values)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
+async def main(single: int, bursts: int) -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    discord.http.Route.BASE = fake.api_base
+    with tempfile.TemporaryDirectory() as folder:
+        settings = Settings(discord_token=SecretStr("bench"), dev_guild_id=GUILD_ID, _env_file=None,
+                            database_url=f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}")  # type: ignore[call-arg]  # fmt: skip
+        bot = RefereeBot(settings)
+
+        @app_commands.command(name="floor", description="Defer, then edit in a fixed embed.")
+        async def floor_command(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.defer(thinking=True)
+            await interaction.edit_original_response(embed=discord.Embed(title="floor", description="fixed"))
+
+        bot.tree.add_command(floor_command)
+        task = asyncio.create_task(bot.start("bench"))
+        await asyncio.wait_for(fake.identified.wait(), 30)
+        await bot.wait_until_ready()
+        users = iter(range(700000000000000000, 800000000000000000))
+        results: dict[str, list[float]] = {}
+        cases = (("floor (defer + fixed embed)", floor, 2), ("40K 20 v 20 assault + storage", assault, 1))
+        for label, make, answers in cases:
+            await timed(fake, [make(next(users)) for _ in range(20)], answers)  # warm up
+            for mode, size, rounds in (("one at a time", 1, single), ("bursts of 50", 50, bursts)):
+                measured: list[tuple[float, float]] = []
+                for _ in range(rounds):
+                    measured += await timed(fake, [make(next(users)) for _ in range(size)], answers)
+                results[f"{label}, {mode}"] = [shown for shown, _ in measured]
+                if answers == 1:
+                    results[f"  (the same, until recorded and edited), {mode}"] = [done for _, done in measured]
+        print(f"Interaction-to-response latency through the fake Discord on loopback ({single} alone, "
+              f"{bursts} bursts of 50):")  # fmt: skip
+        for label, values in results.items():
+            p50, p99 = percentiles(values)
+            print(f"  {label:<58} p50 {p50:7.1f} ms   p99 {p99:7.1f} ms")
+        for mode in ("one at a time", "bursts of 50"):
+            floor_p99 = percentiles(results[f"floor (defer + fixed embed), {mode}"])[1]
+            assault_p99 = percentiles(results[f"40K 20 v 20 assault + storage, {mode}"])[1]
+            print(f"  p99 ratio, assault / floor, {mode:<28} {assault_p99 / floor_p99:5.2f}x (target <= 1.5x)")
+        await bot.close()
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    await fake.stop()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--single", type=int, default=200)
+    parser.add_argument("--bursts", type=int, default=10)
+    args = parser.parse_args()
+    asyncio.run(main(args.single, args.bursts))
