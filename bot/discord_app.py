@@ -104,10 +104,11 @@ class RefereeBot(commands.AutoShardedBot):
             log.info("synced %d commands to the development guild %s", len(synced), self.settings.dev_guild_id)
 
     async def close(self) -> None:
+        # Discord first (no new interactions), then the store: answers being recorded finish their write.
+        await super().close()
         if self._store is not None:
             await self._store.close()
             self._store = None
-        await super().close()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         self.started[interaction.id] = time.perf_counter()

@@ -23,6 +23,7 @@ GUILD_ID = 900000000000000003
 CHANNEL_ID = 900000000000000004
 PLAYER_ID = 900000000000000005
 OPPONENT_ID = 900000000000000006
+REJECTED_TOKEN = "a-token-discord-rejects"
 _ids = itertools.count(910000000000000000)
 
 
@@ -125,10 +126,12 @@ class FakeDiscord:
                     await part.read()  # type: ignore[union-attr]
         call = Call(request.method, path, dict(request.query), payload, files)
         self.calls.append(call)
-        return await self.route(request.method, path, call)
+        return await self.route(request.method, path, call, request.headers.get("Authorization", ""))
 
-    async def route(self, method: str, path: str, call: Call) -> web.StreamResponse:
+    async def route(self, method: str, path: str, call: Call, authorization: str = "") -> web.StreamResponse:
         parts = path.strip("/").split("/")
+        if authorization == f"Bot {REJECTED_TOKEN}":
+            return reply({"message": "401: Unauthorized", "code": 0}, status=401)
         if path == "/gateway/bot":
             return reply({"url": self.gateway_url, "shards": 1,
                                       "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0,

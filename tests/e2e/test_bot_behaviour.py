@@ -1,0 +1,116 @@
+"""The bot as an operator sees it: synced payloads, cooldowns, error ids, command logs, a rejected token."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sys
+import threading
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.discord_app import RefereeBot
+from tests.bot.test_cli import referee
+from tests.cogs.test_command_payloads import check_command
+from tests.e2e.fake_discord import GUILD_ID, REJECTED_TOKEN, FakeDiscord, command_interaction, final_answer
+
+DUEL = [
+    {"type": 3, "name": "attacker", "value": "A: WS4 S4 T4 W1 I4 A1 Sv3+"},
+    {"type": 3, "name": "defender", "value": "B: WS3 S3 T3 W1 I3 A1 Sv-"},
+]
+EPHEMERAL = 64
+
+
+async def test_the_synced_payload_obeys_discords_rules(bot: RefereeBot, fake: FakeDiscord) -> None:
+    synced = fake.synced[f"guild:{GUILD_ID}"]
+    names = {command["name"] for command in synced}
+    assert names >= {"assault", "duel", "closequarters", "roster", "replay", "verify", "history", "void", "privacy",
+                     "roll", "chart", "help"}  # fmt: skip
+    for command in synced:
+        check_command(command)
+
+
+async def test_a_flood_from_one_player_meets_the_cooldown(bot: RefereeBot, fake: FakeDiscord) -> None:
+    answers = []
+    for number in range(7):
+        payload = command_interaction("duel", DUEL)
+        await fake.interaction(payload)
+        if number < 6:
+            answers.append((await final_answer(fake, payload["token"])).calls[0].payload)
+        else:
+            answers.append((await fake.wait_answers(payload["token"], 1))[0].payload)
+    assert all(a["type"] == 4 and not (a["data"].get("flags", 0) & EPHEMERAL) for a in answers[:6])
+    assert answers[6]["data"]["flags"] & EPHEMERAL
+    assert "Slow down" in answers[6]["data"]["embeds"][0]["description"]
+
+
+async def test_an_unexpected_error_shows_an_id_that_is_in_the_log(
+    bot: RefereeBot, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The module the running cog was loaded from (discord.py re-imports extensions for every bot it starts).
+    combat = sys.modules[type(bot.get_cog("CombatCog")).__module__]
+
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(combat, "resolve", broken)
+    caplog.set_level(logging.INFO, logger="referee.bot")
+    payload = command_interaction("duel", DUEL)
+    await fake.interaction(payload)
+    (answer,) = await fake.wait_answers(payload["token"], 1)
+    embed = answer.payload["data"]["embeds"][0]
+    assert answer.payload["data"]["flags"] & EPHEMERAL
+    assert embed["title"].startswith("Sorry")
+    error_id = embed["description"].split("Error id: `")[1].split("`")[0]
+    assert any(error_id in record.getMessage() and record.exc_info for record in caplog.records)
+    assert "ZeroDivisionError" not in json.dumps(answer.payload)  # the traceback goes to the log only
+
+
+async def test_each_command_logs_one_structured_line(
+    bot: RefereeBot, fake: FakeDiscord, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="referee.bot")
+    payload = command_interaction("duel", DUEL)
+    await fake.interaction(payload)
+    await final_answer(fake, payload["token"])
+    await asyncio.sleep(0.1)
+    lines = [json.loads(r.getMessage()) for r in caplog.records if r.getMessage().startswith("{")]
+    (line,) = [entry for entry in lines if entry["command"] == "duel"]
+    assert line["guild"] == GUILD_ID and line["latency_ms"] is not None and line["outcome"]
+
+
+def test_a_rejected_token_is_one_clear_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The bot runs its own event loop (as `referee bot` does), so the fake Discord gets a thread of its own.
+    fake = FakeDiscord()
+    ready = threading.Event()
+    stop = threading.Event()
+
+    def serve() -> None:
+        async def run() -> None:
+            await fake.start()
+            ready.set()
+            while not stop.is_set():
+                await asyncio.sleep(0.05)
+            await fake.stop()
+
+        asyncio.run(run())
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    assert ready.wait(10)
+    try:
+        monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
+        monkeypatch.chdir(tmp_path)
+        monkeypatch.setenv("DISCORD_TOKEN", REJECTED_TOKEN)
+        code, _, err = referee("bot", capsys=capsys)
+    finally:
+        stop.set()
+        thread.join(10)
+    assert code == 2
+    assert err.startswith("error: Discord rejected DISCORD_TOKEN")
+    assert "Traceback" not in err and REJECTED_TOKEN not in err
