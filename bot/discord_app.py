@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -25,6 +26,7 @@ from bot.storage.store import RosterExists, RosterNotFound
 from rules_core import RefereeError
 
 log = logging.getLogger("referee.bot")
+SHUTDOWN_GRACE = 10.0  # seconds given to answers still being recorded when the bot stops
 EXTENSIONS = ("cogs.combat", "cogs.records", "cogs.rosters", "cogs.tools", "cogs.privacy")
 
 
@@ -85,6 +87,7 @@ class RefereeBot(commands.AutoShardedBot):
         self.settings = settings
         self._store: Store | None = None
         self.started: dict[int, float] = {}
+        self.in_flight: set[asyncio.Task[Any]] = set()  # results being recorded, waited for on shutdown
 
     @property
     def store(self) -> Store:
@@ -104,7 +107,10 @@ class RefereeBot(commands.AutoShardedBot):
             log.info("synced %d commands to the development guild %s", len(synced), self.settings.dev_guild_id)
 
     async def close(self) -> None:
-        # Discord first (no new interactions), then the store: answers being recorded finish their write.
+        # Answers being recorded finish first (their write and their edit need the store and Discord), then Discord
+        # closes, then the store.
+        if self.in_flight:
+            await asyncio.wait(set(self.in_flight), timeout=SHUTDOWN_GRACE)
         await super().close()
         if self._store is not None:
             await self._store.close()

@@ -6,6 +6,7 @@ the stored record and renders the asked-for page. Nothing lives only in memory.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
@@ -169,6 +170,10 @@ async def send_result(
     3-second deadline is never at risk, and a failed write only changes the footer to "not recorded".
     """
     bot: RefereeBot = interaction.client
+    task = asyncio.current_task()
+    if task is not None:
+        bot.in_flight.add(task)
+        task.add_done_callback(bot.in_flight.discard)
     first = render_pages(report, pending=True)
     await interaction.response.send_message(embed=first[0], ephemeral=private)
     record_id, problem = await record(bot, report, interaction, opponent=opponent, continues=continues)

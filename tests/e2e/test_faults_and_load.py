@@ -106,3 +106,18 @@ async def test_a_slow_store_never_delays_the_answer(
     gate.set()
     answer = await final_answer(fake, payload["token"])
     assert "record #1" in answer.data["embeds"][0]["footer"]["text"]
+
+
+async def test_stopping_the_bot_lets_answers_being_recorded_finish(bot: RefereeBot, fake: FakeDiscord) -> None:
+    tokens = []
+    for _ in range(6):
+        payload = command_interaction("duel", DUEL)
+        await fake.interaction(payload)
+        await fake.wait_answers(payload["token"], 1)  # shown; the record and its edit may still be on their way
+        tokens.append(payload["token"])
+    await asyncio.wait_for(bot.close(), 15)
+    footers = []
+    for token in tokens:
+        assert [call.method for call in fake.answers[token]] == ["POST", "PATCH"]
+        footers.append(fake.answers[token][1].payload["embeds"][0]["footer"]["text"])
+    assert sorted(int(f.split("record #")[1].split(" ")[0]) for f in footers) == [1, 2, 3, 4, 5, 6]
