@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,6 +52,7 @@ class Call:
     query: dict[str, str]
     payload: Any
     files: list[str] = field(default_factory=list)
+    received: float = field(default_factory=time.perf_counter)  # when the request reached the fake Discord
 
 
 class FakeDiscord:

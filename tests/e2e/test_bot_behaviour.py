@@ -114,3 +114,49 @@ def test_a_rejected_token_is_one_clear_line(
     assert code == 2
     assert err.startswith("error: Discord rejected DISCORD_TOKEN")
     assert "Traceback" not in err and REJECTED_TOKEN not in err
+
+
+async def test_roster_autocomplete_offers_the_players_and_the_servers_rosters(
+    bot: RefereeBot, fake: FakeDiscord
+) -> None:
+    from bot.storage.store import RosterInput
+    from tests.e2e.fake_discord import OPPONENT_ID, PLAYER_ID, base_interaction
+
+    await bot.store.save_roster(
+        str(PLAYER_ID), RosterInput("duel", "mine", "A: WS4 S4 T4 W1 I4 A1 Sv3+ | B: WS3 S3 T3 W1 I3 A1 Sv-")
+    )
+    await bot.store.save_roster(str(OPPONENT_ID), RosterInput("duel", "shared", "C: WS4 S4 T4 W1 I4 A1 Sv3+"),
+                                guild_id=str(GUILD_ID))  # fmt: skip
+    data = {"id": "1", "name": "duel", "type": 1,
+            "options": [{"type": 3, "name": "attacker", "value": "@", "focused": True}]}  # fmt: skip
+    payload = base_interaction(4, data, user_id=PLAYER_ID)
+    await fake.interaction(payload)
+    (answer,) = await fake.wait_answers(payload["token"], 1)
+    assert answer.payload["type"] == 8  # autocomplete result
+    values = [choice["value"] for choice in answer.payload["data"]["choices"]]
+    assert values == ["@mine", "@mine/1", "@mine/2", "@shared", "@shared/1"]
+
+
+async def test_a_giant_input_is_a_clear_private_error(bot: RefereeBot, fake: FakeDiscord) -> None:
+    units = " | ".join(f"1x Unit {n}: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+" for n in range(60))  # 60 units: the limit is 50
+    defender = "5x B: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
+    options = [{"type": 3, "name": "attacker", "value": units}, {"type": 3, "name": "defender", "value": defender}]
+    payload = command_interaction("assault", options, subcommand="40k")
+    await fake.interaction(payload)
+    (answer,) = await fake.wait_answers(payload["token"], 1)
+    assert answer.payload["data"]["flags"] & EPHEMERAL
+    assert "limit is 50" in answer.payload["data"]["embeds"][0]["description"]
+
+
+async def test_referee_sync_publishes_the_global_commands(fake: FakeDiscord, tmp_path: Path) -> None:
+    from pydantic import SecretStr
+
+    from bot.discord_app import sync_commands
+    from bot.settings import Settings
+
+    settings = Settings(discord_token=SecretStr("fake-token"), database_url=f"sqlite+aiosqlite:///{tmp_path / 's.db'}",
+                        _env_file=None)  # type: ignore[call-arg]  # fmt: skip
+    count = await sync_commands(settings)
+    assert count == len(fake.synced["global"]) >= 12
+    for command in fake.synced["global"]:
+        check_command(command)
