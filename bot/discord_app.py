@@ -20,6 +20,7 @@ from bot.discord_ui import (
     new_error_id,
     referee_error_embed,
 )
+from bot.record_writer import RecordWriter
 from bot.settings import Settings
 from bot.storage import RecordNotFound, StorageError, Store
 from bot.storage.store import RosterExists, RosterNotFound
@@ -86,6 +87,7 @@ class RefereeBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self._store: Store | None = None
+        self._writer: RecordWriter | None = None
         self.started: dict[int, float] = {}
         self.in_flight: set[asyncio.Task[Any]] = set()  # results being recorded, waited for on shutdown
 
@@ -94,6 +96,12 @@ class RefereeBot(commands.AutoShardedBot):
         if self._store is None:
             raise StorageError("the store is not open yet")
         return self._store
+
+    @property
+    def writer(self) -> RecordWriter:
+        if self._writer is None:
+            self._writer = RecordWriter(self.store)
+        return self._writer
 
     async def setup_hook(self) -> None:
         self._store = await Store.open(self.settings.database_url)
@@ -112,6 +120,9 @@ class RefereeBot(commands.AutoShardedBot):
         if self.in_flight:
             await asyncio.wait(set(self.in_flight), timeout=SHUTDOWN_GRACE)
         await super().close()
+        if self._writer is not None:
+            await self._writer.close()
+            self._writer = None
         if self._store is not None:
             await self._store.close()
             self._store = None

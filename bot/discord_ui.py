@@ -20,6 +20,7 @@ from bot.data import game_with_data
 from bot.render.embeds import cut, render_pages
 from bot.render.markdown import escape, report_markdown
 from bot.storage import AlreadyContinued, RecordNotFound, StorageError
+from bot.storage.store import RecordRequest
 from rules_core import ENGINE_VERSION, RefereeError, resolve
 from rules_core.report import Report
 
@@ -145,15 +146,16 @@ async def record(
     continues: int | None = None,
 ) -> tuple[int | None, str | None]:  # fmt: skip
     """Store the result; any storage failure is logged and returned as 'not recorded', never raised."""
+    request = RecordRequest(
+        report,
+        requested_by=str(interaction.user.id),
+        opponent=opponent,
+        guild_id=None if interaction.guild_id is None else str(interaction.guild_id),
+        channel_id=None if interaction.channel_id is None else str(interaction.channel_id),
+        continues=continues,
+    )
     try:
-        record_id = await bot.store.record(
-            report,
-            requested_by=str(interaction.user.id),
-            opponent=opponent,
-            guild_id=None if interaction.guild_id is None else str(interaction.guild_id),
-            channel_id=None if interaction.channel_id is None else str(interaction.channel_id),
-            continues=continues,
-        )
+        record_id = await bot.writer.record(request)
     except (StorageError, SQLAlchemyError, OSError, AlreadyContinued) as error:
         log.warning("combat not recorded: %s", error)
         return None, "the database is unavailable" if not isinstance(error, AlreadyContinued) else str(error)

@@ -379,6 +379,42 @@ class PrivacyStore:
             }
 
 
+@dataclass(frozen=True, slots=True)
+class RecordRequest:
+    """One resolution to store, with who asked and where (for :meth:`Store.record_many`)."""
+
+    report: Report
+    requested_by: str
+    opponent: str | None = None
+    guild_id: str | None = None
+    channel_id: str | None = None
+    at: datetime | None = None
+    continues: int | None = None
+
+
+def _record_row(
+    report: Report, *, requested_by: str, opponent: str | None, guild_id: str | None, channel_id: str | None,
+    at: datetime | None, continues: int | None,
+) -> dict[str, Any]:  # fmt: skip
+    return {
+        "game": report.game,
+        "attacker_spec": report.inputs.attacker,
+        "defender_spec": report.inputs.defender,
+        "options_json": json.dumps(thaw(report.inputs.options), sort_keys=True),
+        "seed": report.seed,
+        "engine_version": report.engine_version,
+        "report_json": report.to_json(indent=None),
+        "outcome": report.result.outcome,
+        "winner": report.result.winner.value,
+        "requested_by": requested_by,
+        "opponent": opponent,
+        "guild_id": guild_id,
+        "channel_id": channel_id,
+        "created_at": at or now(),
+        "continues_id": continues,
+    }
+
+
 class Store(RosterStore, PrivacyStore):
     """One database. Open it with :meth:`open` (which checks or upgrades the schema) and :meth:`close` it."""
 
@@ -422,23 +458,8 @@ class Store(RosterStore, PrivacyStore):
     ) -> int:
         """Store one resolution; returns its record id. ``continues``: the record whose combat it carries on."""
         # One Core INSERT ... RETURNING in its own transaction: the hot path of every combat, kept lean.
-        row = {
-            "game": report.game,
-            "attacker_spec": report.inputs.attacker,
-            "defender_spec": report.inputs.defender,
-            "options_json": json.dumps(thaw(report.inputs.options), sort_keys=True),
-            "seed": report.seed,
-            "engine_version": report.engine_version,
-            "report_json": report.to_json(indent=None),
-            "outcome": report.result.outcome,
-            "winner": report.result.winner.value,
-            "requested_by": requested_by,
-            "opponent": opponent,
-            "guild_id": guild_id,
-            "channel_id": channel_id,
-            "created_at": at or now(),
-            "continues_id": continues,
-        }
+        row = _record_row(report, requested_by=requested_by, opponent=opponent, guild_id=guild_id,
+                          channel_id=channel_id, at=at, continues=continues)  # fmt: skip
         try:
             async with self.engine.begin() as connection:
                 result = await connection.execute(insert(CombatRecord).values(**row).returning(CombatRecord.id))
@@ -447,6 +468,15 @@ class Store(RosterStore, PrivacyStore):
             if continues is None:
                 raise
             raise AlreadyContinued(continues, await self.continued_by(continues)) from None
+
+    async def record_many(self, requests: Sequence[RecordRequest]) -> list[int]:
+        """Store several resolutions in one transaction (all or none); their ids, in order."""
+        rows = [_record_row(r.report, requested_by=r.requested_by, opponent=r.opponent, guild_id=r.guild_id,
+                            channel_id=r.channel_id, at=r.at, continues=r.continues) for r in requests]  # fmt: skip
+        statement = insert(CombatRecord).returning(CombatRecord.id, sort_by_parameter_order=True)
+        async with self.engine.begin() as connection:
+            result = await connection.execute(statement, rows)
+            return [int(row[0]) for row in result.all()]
 
     async def record_roll(
         self, expression: str, result: str, total: int, *, requested_by: str, guild_id: str | None = None,

@@ -95,3 +95,31 @@ async def test_a_combat_is_continued_once_and_the_link_survives_deleting_the_fir
     assert len(await store.history()) == 2  # the refused continuation wrote nothing
     await store.delete_data(user="u1")
     assert (await store.get(second)).continues_id is None  # the link is cleared, the later record kept
+
+
+async def test_several_records_in_one_transaction_keep_their_order(store: Store) -> None:
+    from bot.storage.store import RecordRequest
+
+    requests = [RecordRequest(a_report(seed), requested_by=f"u{seed}") for seed in range(30)]
+    ids = await store.record_many(requests)
+    assert ids == sorted(ids) and len(set(ids)) == 30
+    for seed, record_id in zip(range(30), ids, strict=True):
+        stored = await store.get(record_id)
+        assert (stored.report.seed, stored.requested_by) == (seed, f"u{seed}")
+
+
+async def test_the_writer_batches_a_burst_and_retries_a_bad_row_alone(store: Store) -> None:
+    from bot.record_writer import RecordWriter
+    from bot.storage import AlreadyContinued
+    from bot.storage.store import RecordRequest
+
+    first = await store.record(a_report(0), requested_by="u")
+    await store.record(a_report(1), requested_by="u", continues=first)
+    writer = RecordWriter(store)
+    good = [writer.record(RecordRequest(a_report(seed), requested_by="burst")) for seed in range(20)]
+    bad = writer.record(RecordRequest(a_report(99), requested_by="burst", continues=first))
+    results = await asyncio.gather(*good, bad, return_exceptions=True)
+    await writer.close()
+    assert isinstance(results[-1], AlreadyContinued)  # the taken continuation fails alone...
+    assert len({r for r in results[:-1] if isinstance(r, int)}) == 20  # ...and the other twenty are written
+    assert len(await store.history(requested_by="burst", limit=200)) == 20
