@@ -27,13 +27,14 @@ from bot.rosters import (
     RosterError,
     check_roster,
     dump_roster_file,
-    expand,
+    expand_all,
+    has_references,
     parse_roster_file,
-    split_reference,
 )
 from bot.storage import LOCAL_USER, RecordNotFound, StorageError
 from bot.storage.db import create_engine, database_url, head_revision, is_sqlite, upgrade
 from bot.storage.store import RosterExists, RosterNotFound
+from bot.verification import Verdict, verify
 from rules_core import ENGINE_VERSION, RefereeError, all_games, get_game, resolve
 from rules_core.options import OptionSpec, OptionType
 from rules_core.registry import Game
@@ -136,21 +137,17 @@ def _expand_references(
     game: Game, attacker: str, defender: str, options: dict[str, Any]
 ) -> tuple[str, str, dict[str, Any]]:
     """Replace @roster references (in the sides and in text options such as supporting formations) by their units."""
-    texts = {"attacker": attacker, "defender": defender}
-    texts |= {name: value for name, value in options.items() if isinstance(value, str)}
-    wanted = {key: value for key, value in texts.items() if split_reference(value) is not None}
-    if not wanted:
+    if not has_references(game, attacker, defender, options):
         return attacker, defender, options
 
-    async def work(store: Any) -> dict[str, str]:
+    async def work(store: Any) -> tuple[str, str, dict[str, Any]]:
         async def lookup(game_id: str, name: str) -> Any:
             return await store.get_roster(LOCAL_USER, game_id, name)
 
-        return {key: await expand(value, game.id, lookup) for key, value in wanted.items()}
+        return await expand_all(game, attacker, defender, options, lookup)
 
-    expanded = with_store(work)
-    options = {**options, **{k: v for k, v in expanded.items() if k in options}}
-    return expanded.get("attacker", attacker), expanded.get("defender", defender), options
+    result: tuple[str, str, dict[str, Any]] = with_store(work)
+    return result
 
 
 def _seed(text: str | None) -> int | None:
@@ -373,22 +370,10 @@ def replay_command(record_id: int, as_json: bool) -> None:
 @click.argument("record_id", type=int)
 def verify_command(record_id: int) -> None:
     """Re-run a stored combat from its seed and inputs and check it gives the very same report."""
-    stored = _load(record_id)
-    report = stored.report
-    if report.engine_version != ENGINE_VERSION:
-        click.echo(
-            f"Record #{record_id} was resolved by engine {report.engine_version}; this is engine {ENGINE_VERSION}. "
-            "Only the same engine version can re-run it exactly: verify it with that version.",
-        )
+    verification = verify(_load(record_id))
+    click.echo(verification.message)
+    if verification.verdict is not Verdict.IDENTICAL:
         sys.exit(1)
-    game = game_with_data(report.game)
-    options = dict(report.to_dict()["inputs"]["options"])
-    rerun = resolve(game, report.inputs.attacker, report.inputs.defender, seed=report.seed, **options)
-    if rerun.to_json(indent=None) == stored.report_json:
-        click.echo(f"Record #{record_id} verified: re-running seed {report.seed} gives the identical report.")
-        return
-    click.echo(f"Record #{record_id} does NOT match a re-run from its seed and inputs: it has been altered.")
-    sys.exit(1)
 
 
 def _note(record_id: int, kind: str, reason: str) -> None:

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.data import game_with_data
 from bot.render.embeds import cut, render_pages
 from bot.render.markdown import escape, report_markdown
-from bot.storage import AlreadyContinued, RecordNotFound, StorageError
+from bot.storage import AlreadyContinued, StorageError
 from bot.storage.store import RecordRequest
-from rules_core import ENGINE_VERSION, RefereeError, resolve
+from bot.verification import Verdict, verify
+from rules_core import RefereeError
 from rules_core.report import Report
 
 if TYPE_CHECKING:
@@ -103,29 +103,18 @@ class VerifyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"re
         await interaction.response.send_message(embed=await verify_embed(bot, self.record_id), ephemeral=True)
 
 
+VERDICT_COLOURS = {Verdict.IDENTICAL: 0x2ECC71, Verdict.ALTERED: ERROR_COLOUR, Verdict.OTHER_ENGINE: 0xF1C40F}
+VERDICT_TITLES = {Verdict.IDENTICAL: "verified", Verdict.ALTERED: "does NOT verify",
+                  Verdict.OTHER_ENGINE: "cannot be re-run here"}  # fmt: skip
+
+
 async def verify_embed(bot: RefereeBot, record_id: int) -> discord.Embed:
     """Re-run a stored combat from its seed and inputs: identical, or altered."""
-    stored = await bot.store.get(record_id)
-    report = stored.report
-    if report.engine_version != ENGINE_VERSION:
-        return discord.Embed(
-            title=f"Record #{record_id} cannot be re-run here",
-            description=f"It was resolved by engine {report.engine_version}; this bot runs {ENGINE_VERSION}.",
-            colour=0xF1C40F,
-        )
-    options = dict(report.to_dict()["inputs"]["options"])
-    rerun = resolve(game_with_data(report.game), report.inputs.attacker, report.inputs.defender, seed=report.seed,
-                    **options)  # fmt: skip
-    if rerun.to_json(indent=None) == stored.report_json:
-        return discord.Embed(
-            title=f"Record #{record_id} verified",
-            description=f"Re-running seed {report.seed} with the same inputs gives the identical report.",
-            colour=0x2ECC71,
-        )
+    verification = verify(await bot.store.get(record_id))
     return discord.Embed(
-        title=f"Record #{record_id} does NOT verify",
-        description="A re-run from its seed and inputs differs from what is stored: the record has been altered.",
-        colour=ERROR_COLOUR,
+        title=f"Record #{record_id} {VERDICT_TITLES[verification.verdict]}",
+        description=verification.message,
+        colour=VERDICT_COLOURS[verification.verdict],
     )
 
 
@@ -193,7 +182,6 @@ async def send_result(
 
 __all__ = [
     "PageButton",
-    "RecordNotFound",
     "VerifyButton",
     "apology",
     "error_embed",

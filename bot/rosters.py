@@ -8,7 +8,7 @@ its units (by the unit's name or its position), anywhere a spec is accepted.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import yaml
@@ -16,6 +16,8 @@ import yaml
 from bot.data import game_with_data
 from bot.storage.store import RosterInput, SavedRoster
 from rules_core import RefereeError, get_game
+from rules_core.options import OptionType
+from rules_core.registry import Game
 
 ROSTER_SCHEMA = "referee-rosters/1"
 MAX_ROSTER_FILE_BYTES = 256 * 1024
@@ -152,6 +154,28 @@ async def expand(text: str, game: str, lookup: Callable[[str, str], Awaitable[Sa
     return roster.spec if unit is None else pick_unit(roster, unit)
 
 
+def _text_options(game: Game, options: Mapping[str, Any]) -> list[str]:
+    return [
+        spec.name for spec in game.options if spec.type is OptionType.TEXT and isinstance(options.get(spec.name), str)
+    ]
+
+
+def has_references(game: Game, attacker: str, defender: str, options: Mapping[str, Any]) -> bool:
+    texts = [attacker, defender, *(options[name] for name in _text_options(game, options))]
+    return any(split_reference(text) is not None for text in texts)
+
+
+async def expand_all(
+    game: Game, attacker: str, defender: str, options: Mapping[str, Any],
+    lookup: Callable[[str, str], Awaitable[SavedRoster]],
+) -> tuple[str, str, dict[str, Any]]:  # fmt: skip
+    """Every spec position of one resolution with its @references replaced: both sides and the text options."""
+    expanded = dict(options)
+    for name in _text_options(game, options):
+        expanded[name] = await expand(options[name], game.id, lookup)
+    return await expand(attacker, game.id, lookup), await expand(defender, game.id, lookup), expanded
+
+
 __all__ = [
     "MAX_ROSTER_FILE_BYTES",
     "ROSTER_SCHEMA",
@@ -160,6 +184,8 @@ __all__ = [
     "check_roster",
     "dump_roster_file",
     "expand",
+    "expand_all",
+    "has_references",
     "parse_roster_file",
     "pick_unit",
     "split_reference",

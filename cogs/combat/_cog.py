@@ -12,10 +12,9 @@ from discord.ext import commands
 from bot.continuing import next_round
 from bot.data import game_with_data
 from bot.discord_ui import send_result
-from bot.rosters import expand, split_reference
+from bot.rosters import expand_all
 from cogs.combat._options import command_callback, short
 from rules_core import all_games, resolve
-from rules_core.options import OptionType
 from rules_core.registry import Game
 
 if TYPE_CHECKING:
@@ -85,12 +84,7 @@ class CombatCog(commands.Cog):
             return await self.bot.store.get_roster(owner, game_id, name, guild_id=guild)
 
         chosen = {name: value for name, value in options.items() if value is not None}
-        attacker = await expand(attacker, game.id, lookup)
-        defender = await expand(defender, game.id, lookup)
-        for spec in game.options:
-            value = chosen.get(spec.name)
-            if spec.type is OptionType.TEXT and isinstance(value, str) and split_reference(value) is not None:
-                chosen[spec.name] = await expand(value, game.id, lookup)
+        attacker, defender, chosen = await expand_all(game, attacker, defender, chosen, lookup)
         # Validated and resolved before anything is sent: a bad spec is answered privately at once.
         report = resolve(game_with_data(game), attacker, defender, **chosen)
         interaction.extras["outcome"] = report.result.outcome

@@ -250,6 +250,11 @@ class FakeDiscord:
         socket = next(s for s in reversed(self.sockets) if not s.closed)
         await self.send(socket, "INTERACTION_CREATE", payload)
 
+    async def ask(self, payload: dict[str, Any], answers: int = 1) -> list[Call]:
+        """Push an interaction and wait for the bot's first ``answers`` calls about it."""
+        await self.interaction(payload)
+        return await self.wait_answers(payload["token"], answers)
+
     async def wait_answers(self, token: str, count: int = 1, timeout: float = 10.0) -> list[Call]:
         async def enough() -> list[Call]:
             async with self.answered:

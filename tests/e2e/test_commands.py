@@ -38,8 +38,7 @@ def custom_ids(payload: dict[str, Any]) -> list[str]:
 
 
 async def run(fake: FakeDiscord, payload: dict[str, Any], answers: int = 1) -> list[Any]:
-    await fake.interaction(payload)
-    return await fake.wait_answers(payload["token"], answers)
+    return await fake.ask(payload, answers)
 
 
 async def result(fake: FakeDiscord, payload: dict[str, Any]) -> Answer:

@@ -18,8 +18,7 @@ async def stored(bot: RefereeBot, count: int = 1) -> list[int]:
 
 
 async def answer(fake: FakeDiscord, payload: dict) -> dict:  # type: ignore[type-arg]
-    await fake.interaction(payload)
-    (callback,) = await fake.wait_answers(payload["token"], 1)
+    (callback,) = await fake.ask(payload)
     return callback.payload  # type: ignore[no-any-return]
 
 

@@ -17,9 +17,7 @@ def text(name: str, value: Any, kind: int = 3) -> dict[str, Any]:
 
 
 async def roster(fake: FakeDiscord, sub: str, options: list[dict[str, Any]], **kwargs: Any) -> Any:
-    payload = command_interaction("roster", options, subcommand=sub, **kwargs)
-    await fake.interaction(payload)
-    (callback,) = await fake.wait_answers(payload["token"], 1)
+    (callback,) = await fake.ask(command_interaction("roster", options, subcommand=sub, **kwargs))
     return callback
 
 

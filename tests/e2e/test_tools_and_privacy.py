@@ -18,9 +18,7 @@ def opt(name: str, value: Any, kind: int = 3) -> dict[str, Any]:
 
 
 async def ask(fake: FakeDiscord, name: str, options: list[dict[str, Any]], **kwargs: Any) -> Any:
-    payload = command_interaction(name, options, **kwargs)
-    await fake.interaction(payload)
-    (callback,) = await fake.wait_answers(payload["token"], 1)
+    (callback,) = await fake.ask(command_interaction(name, options, **kwargs))
     return callback
 
 

@@ -39,5 +39,7 @@ def test_a_wounded_model_carries_the_wounds_it_has_left_into_the_next_round() ->
         wounded += warboss.profile.w < 3
         attacker, defender = (str(going_on[0].get(f"{side}_survivors")) for side in ("attacker", "defender"))
         next_round = resolve("40k", attacker, defender, seed=1, round=2)
-        assert events(next_round, "continues") or next_round.result.outcome != "drawn"
+        # The survivors are canonical specs: the next round takes them exactly as written, without a charge.
+        assert (next_round.inputs.attacker, next_round.inputs.defender) == (attacker, defender)
+        assert events(next_round, "no_charge") == [] and next_round.inputs.options["round"] == 2
     assert wounded >= 3
