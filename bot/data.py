@@ -98,3 +98,13 @@ def _bound(game_id: str) -> Game:
 def game_with_data(game: str | Game) -> Game:
     """The game bound to the data files it declares (its weapon table...), loaded once per process."""
     return _bound(game if isinstance(game, str) else game.id)
+
+
+@functools.lru_cache(maxsize=1024)
+def parsed_side(game_id: str, text: str) -> Any:
+    """A side parsed once per process and spec text (parsed sides are immutable, so safely shared).
+
+    Players repeat themselves, and rosters hand out the same text every time: the bot parses each text once.
+    A spec that does not parse raises every time (exceptions are not cached).
+    """
+    return _bound(game_id).parse_side(text)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import time
@@ -12,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.collector import Collector
 from bot.discord_ui import (
     PageButton,
     VerifyButton,
@@ -89,6 +91,7 @@ class RefereeBot(commands.AutoShardedBot):
         self._store: Store | None = None
         self._writer: RecordWriter | None = None
         self.started: dict[int, float] = {}
+        self.collector = Collector()  # held off while first answers are being worked out
         self.in_flight: set[asyncio.Task[Any]] = set()  # results being recorded, waited for on shutdown
 
     @property
@@ -113,6 +116,11 @@ class RefereeBot(commands.AutoShardedBot):
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to the development guild %s", len(synced), self.settings.dev_guild_id)
+        # Everything loaded so far (modules, discord.py, SQLAlchemy, the cogs) lives as long as the process: move it
+        # out of the collector's reach, so a full collection in the middle of a burst walks only what the
+        # answers made since, not the whole program (measured by bench/bench_bot.py: ~90 ms down to a few).
+        gc.collect()
+        gc.freeze()
 
     async def close(self) -> None:
         # Answers being recorded finish first (their write and their edit need the store and Discord), then Discord
@@ -126,6 +134,7 @@ class RefereeBot(commands.AutoShardedBot):
         if self._store is not None:
             await self._store.close()
             self._store = None
+        gc.unfreeze()  # a process that starts another bot (the tests) lets the collector see this one's objects
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         self.started[interaction.id] = time.perf_counter()

@@ -25,6 +25,7 @@ from rules_core import RefereeError
 from rules_core.report import Report
 
 if TYPE_CHECKING:
+    from bot.collector import CollectorHold
     from bot.discord_app import RefereeBot
 
 log = logging.getLogger("referee.bot")
@@ -153,7 +154,7 @@ async def record(
 
 async def send_result(
     interaction: discord.Interaction[Any], report: Report, *, private: bool, opponent: str | None,
-    continues: int | None = None,
+    continues: int | None = None, hold: CollectorHold | None = None,
 ) -> int | None:  # fmt: skip
     """Show the (already valid) result at once, then store it and edit in its record id and buttons.
 
@@ -167,6 +168,8 @@ async def send_result(
         task.add_done_callback(bot.in_flight.discard)
     first = render_pages(report, pending=True)
     await interaction.response.send_message(embed=first[0], ephemeral=private)
+    if hold is not None:
+        hold.release()  # the first answer is out: the collector may catch up
     record_id, problem = await record(bot, report, interaction, opponent=opponent, continues=continues)
     pages = render_pages(report, record_id=record_id, not_recorded=problem)
     files = []

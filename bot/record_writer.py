@@ -46,6 +46,7 @@ class RecordWriter:
             while self.waiting:
                 batch, self.waiting = self.waiting[:MAX_BATCH], self.waiting[MAX_BATCH:]
                 await self.write(batch)
+                del batch  # not kept alive (fifty reports) until the next result comes
 
     async def write(self, batch: list[tuple[RecordRequest, asyncio.Future[int]]]) -> None:
         if len(batch) == 1:

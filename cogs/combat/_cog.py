@@ -10,7 +10,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.continuing import next_round
-from bot.data import game_with_data
+from bot.cooldown import RateLimit, per_user_check
+from bot.data import game_with_data, parsed_side
 from bot.discord_ui import send_result
 from bot.rosters import expand_all
 from cogs.combat._options import command_callback, short
@@ -20,16 +21,13 @@ from rules_core.registry import Game
 if TYPE_CHECKING:
     from bot.discord_app import RefereeBot
 
-COOLDOWN = (6, 30.0)  # six combats per user per 30 seconds
-
-
-def _per_user(interaction: discord.Interaction[Any]) -> int:
-    return interaction.user.id
+COOLDOWN = (6, 30.0)  # six combats per user per 30 seconds, all games together
 
 
 class CombatCog(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
+        self.limit = RateLimit(*COOLDOWN)
         self.assault = app_commands.Group(name="assault", description="Resolve an assault: pick the game.")
         self.top_level: list[app_commands.Command[Any, ..., Any]] = []
         for game in all_games():
@@ -41,7 +39,7 @@ class CombatCog(commands.Cog):
             )
             command.autocomplete("attacker")(self.roster_choices(game))
             command.autocomplete("defender")(self.roster_choices(game))
-            app_commands.checks.cooldown(*COOLDOWN, key=_per_user)(command)
+            per_user_check(self.limit)(command)
             if game.command == "assault":
                 self.assault.add_command(command)
             else:
@@ -84,12 +82,14 @@ class CombatCog(commands.Cog):
             return await self.bot.store.get_roster(owner, game_id, name, guild_id=guild)
 
         chosen = {name: value for name, value in options.items() if value is not None}
-        attacker, defender, chosen = await expand_all(game, attacker, defender, chosen, lookup)
-        # Validated and resolved before anything is sent: a bad spec is answered privately at once.
-        report = resolve(game_with_data(game), attacker, defender, **chosen)
-        interaction.extras["outcome"] = report.result.outcome
-        await send_result(interaction, report, private=bool(private),
-                          opponent=None if opponent is None else str(opponent.id))  # fmt: skip
+        with self.bot.collector.hold() as hold:  # released once the first answer is out
+            attacker, defender, chosen = await expand_all(game, attacker, defender, chosen, lookup)
+            # Validated and resolved before anything is sent: a bad spec is answered privately at once.
+            sides = parsed_side(game.id, attacker), parsed_side(game.id, defender)
+            report = resolve(game_with_data(game), *sides, **chosen)
+            interaction.extras["outcome"] = report.result.outcome
+            await send_result(interaction, report, private=bool(private), hold=hold,
+                              opponent=None if opponent is None else str(opponent.id))  # fmt: skip
 
     def continue_command(self) -> app_commands.Command[Any, ..., Any]:
         @app_commands.command(name="continue", description="Fight the next round of a 40K combat that goes on.")
@@ -97,10 +97,13 @@ class CombatCog(commands.Cog):
         async def continue_round(
             interaction: discord.Interaction[Any], record: app_commands.Range[int, 1], private: bool | None = None
         ) -> None:
-            stored = await self.bot.store.get(record)
-            attacker, defender, options = next_round(stored, await self.bot.store.continued_by(record))
-            report = resolve(game_with_data(stored.report.game), attacker, defender, **options)
-            interaction.extras["outcome"] = report.result.outcome
-            await send_result(interaction, report, private=bool(private), opponent=stored.opponent, continues=record)
+            with self.bot.collector.hold() as hold:
+                stored = await self.bot.store.get(record)
+                attacker, defender, options = next_round(stored, await self.bot.store.continued_by(record))
+                report = resolve(game_with_data(stored.report.game), attacker, defender, **options)
+                interaction.extras["outcome"] = report.result.outcome
+                await send_result(interaction, report, private=bool(private), opponent=stored.opponent,
+                                  continues=record, hold=hold)  # fmt: skip
 
+        per_user_check(self.limit)(continue_round)
         return continue_round

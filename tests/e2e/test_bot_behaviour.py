@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import sys
 import threading
 from pathlib import Path
@@ -45,6 +46,20 @@ async def test_a_flood_from_one_player_meets_the_cooldown(bot: RefereeBot, fake:
     assert all(a["type"] == 4 and not (a["data"].get("flags", 0) & EPHEMERAL) for a in answers[:6])
     assert answers[6]["data"]["flags"] & EPHEMERAL
     assert "Slow down" in answers[6]["data"]["embeds"][0]["description"]
+
+
+async def test_the_allowance_is_shared_by_all_the_combat_commands(bot: RefereeBot, fake: FakeDiscord) -> None:
+    for _ in range(6):
+        payload = command_interaction("duel", DUEL)
+        await fake.interaction(payload)
+        await final_answer(fake, payload["token"])
+    epic = [{"type": 3, "name": "attacker", "value": "6x Tactical: CC4+ FF4+ Sv4+ INF"},
+            {"type": 3, "name": "defender", "value": "8x Boyz: CC4+ FF6+ Sv6+ INF"}]  # fmt: skip
+    payload = command_interaction("assault", epic, subcommand="epic")
+    await fake.interaction(payload)
+    refused = (await fake.wait_answers(payload["token"], 1))[0].payload
+    assert refused["data"]["flags"] & EPHEMERAL
+    assert re.search(r"Slow down: try again in (29|30) seconds", refused["data"]["embeds"][0]["description"])
 
 
 async def test_an_unexpected_error_shows_an_id_that_is_in_the_log(

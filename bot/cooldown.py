@@ -1,0 +1,73 @@
+"""A per-user rate limit shared by all the combat commands, constant time per check.
+
+discord.py's ``app_commands.checks.cooldown`` keeps one mapping per command and, on every use, walks the whole
+mapping to drop expired users: the cost of a check grows with the number of players active in the window (a
+thousand players in 30 seconds is a thousand entries walked for every command). Here the users are kept in the
+order they were last seen, so the expired ones are always at the front and each check removes at most what has
+expired since the last. One limiter serves every combat command: six combats per user per 30 seconds in all,
+not six per game.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable, Hashable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+
+class RateLimit:
+    """At most ``rate`` uses per key in any ``per`` seconds (a sliding window)."""
+
+    def __init__(self, rate: int, per: float, *, clock: Callable[[], float] = time.monotonic) -> None:
+        if rate < 1 or per <= 0:
+            raise ValueError("a rate limit needs rate >= 1 and per > 0")
+        self.rate = rate
+        self.per = per
+        self.clock = clock
+        self.uses: OrderedDict[Hashable, deque[float]] = OrderedDict()  # last used first to last
+
+    def __len__(self) -> int:
+        return len(self.uses)
+
+    def hit(self, key: Hashable) -> float | None:
+        """Count one use; None if allowed, else the seconds until the next use would be."""
+        now = self.clock()
+        self._forget_expired(now)
+        uses = self.uses.get(key)
+        if uses is None:
+            uses = self.uses[key] = deque(maxlen=self.rate)
+        else:
+            while uses and uses[0] <= now - self.per:
+                uses.popleft()
+            if len(uses) >= self.rate:
+                return uses[0] + self.per - now  # refused uses do not count, or a flood would lock itself out
+            self.uses.move_to_end(key)
+        uses.append(now)
+        return None
+
+    def _forget_expired(self, now: float) -> None:
+        # Keys are ordered by their latest use, so the first whose latest use is recent ends the sweep.
+        while self.uses:
+            key, uses = next(iter(self.uses.items()))
+            if uses and uses[-1] > now - self.per:
+                return
+            del self.uses[key]
+
+
+def per_user_check(limit: RateLimit) -> Callable[[Any], Any]:
+    """A discord.py check (decorator) that refuses with CommandOnCooldown once the user is over the limit."""
+
+    def predicate(interaction: discord.Interaction[Any]) -> bool:
+        retry_after = limit.hit(interaction.user.id)
+        if retry_after is None:
+            return True
+        raise app_commands.CommandOnCooldown(app_commands.Cooldown(limit.rate, limit.per), retry_after)
+
+    return app_commands.check(predicate)
+
+
+__all__ = ["RateLimit", "per_user_check"]
