@@ -174,6 +174,12 @@ class FakeDiscord:
             self.answers[token].append(call)
             self.answered.notify_all()
 
+    def forget(self) -> None:
+        """Drop every call kept so far (long benchmarks: the fake shares the bot's process and its collector)."""
+        self.calls.clear()
+        self.answers.clear()
+        self.uploads.clear()
+
     def message(self, payload: Any) -> dict[str, Any]:
         body = payload if isinstance(payload, dict) else {}
         return {"id": snowflake(), "channel_id": str(CHANNEL_ID), "author": user(BOT_ID, "Referee", bot=True),
