@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 NAME = 100  # names and ids people type or Discord gives (snowflakes are 20 digits)
@@ -102,3 +102,127 @@ class DiceRoll(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
     __table_args__ = (Index("ix_dice_rolls_requested_by_id", "requested_by", "id"),)
+
+
+# --- leagues ------------------------------------------------------------------------------------------------------
+
+
+class League(Base):
+    """A guild's league for one game: its scoring, its confirmation window and its current season."""
+
+    __tablename__ = "leagues"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    guild_id: Mapped[str] = mapped_column(String(NAME))
+    name: Mapped[str] = mapped_column(String(NAME))
+    name_key: Mapped[str] = mapped_column(String(NAME))  # the name folded for comparison: one per guild
+    game: Mapped[str] = mapped_column(String(32))
+    points_win: Mapped[int] = mapped_column(Integer)
+    points_draw: Mapped[int] = mapped_column(Integer)
+    points_loss: Mapped[int] = mapped_column(Integer)
+    confirm_hours: Mapped[int] = mapped_column(Integer)
+    season: Mapped[int] = mapped_column(Integer)  # the current (latest) season's number
+    version: Mapped[int] = mapped_column(Integer)  # +1 with every change that can move the standings
+    created_by: Mapped[str] = mapped_column(String(NAME))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (UniqueConstraint("guild_id", "name_key", name="uq_leagues_guild_id_name_key"),)
+
+
+class LeagueOrganiser(Base):
+    __tablename__ = "league_organisers"
+
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(NAME), primary_key=True)
+    added_by: Mapped[str] = mapped_column(String(NAME))
+    added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LeaguePlayer(Base):
+    __tablename__ = "league_players"
+
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(NAME), primary_key=True)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    left_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class LeagueSeason(Base):
+    __tablename__ = "league_seasons"
+
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    started_by: Mapped[str] = mapped_column(String(NAME))
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ended_by: Mapped[str | None] = mapped_column(String(NAME))
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class LeagueMatch(Base):
+    """One game between two players, as reported and as decided since (every change is a LeagueEvent)."""
+
+    __tablename__ = "league_matches"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    season: Mapped[int] = mapped_column(Integer)
+    reporter_id: Mapped[str] = mapped_column(String(NAME))
+    opponent_id: Mapped[str] = mapped_column(String(NAME))
+    result: Mapped[str] = mapped_column(String(8))  # the reporter's: win, draw or loss
+    score: Mapped[str | None] = mapped_column(String(NAME))
+    combats: Mapped[str] = mapped_column(String(200))  # combat record ids, comma separated ("" for none)
+    notes: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16))  # pending, confirmed, disputed or void
+    source: Mapped[str] = mapped_column(String(16))  # "report" (by a player) or "organiser" (entered directly)
+    pair_key: Mapped[str] = mapped_column(String(2 * NAME + 1))  # the two players, sorted: one pending game each
+    created_by: Mapped[str] = mapped_column(String(NAME))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    confirm_by: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # auto-confirmed then
+    decided_by: Mapped[str | None] = mapped_column(String(NAME))  # the confirmer, "auto", or an organiser
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        Index("ix_league_matches_league_id_season_status", "league_id", "season", "status"),
+        Index("ix_league_matches_status_confirm_by", "status", "confirm_by"),
+        Index(
+            "uq_league_matches_one_pending_per_pair",
+            "league_id",
+            "pair_key",
+            unique=True,
+            sqlite_where=text("status = 'pending'"),
+            postgresql_where=text("status = 'pending'"),
+        ),
+    )
+
+
+class LeagueEvent(Base):
+    """The audit log: append-only, one row per change, with who, when, and the state before and after."""
+
+    __tablename__ = "league_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    match_id: Mapped[int | None] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(32))
+    actor: Mapped[str] = mapped_column(String(NAME))
+    reason: Mapped[str] = mapped_column(Text)
+    before_json: Mapped[str | None] = mapped_column(Text)
+    after_json: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        Index("ix_league_events_league_id_id", "league_id", "id"),
+        Index("ix_league_events_match_id", "match_id"),
+    )
+
+
+class LeagueSnapshot(Base):
+    """Standings computed from the match log at one league version: reused until the version moves."""
+
+    __tablename__ = "league_snapshots"
+
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True)
+    season: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    version: Mapped[int] = mapped_column(Integer)
+    data_json: Mapped[str] = mapped_column(Text)
+    computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -20,7 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 
 from bot.storage.db import create_engine, database_url, ensure_schema
-from bot.storage.models import CombatRecord, DiceRoll, RecordEvent, Roster
+from bot.storage.leagues import LeagueStore, league_export, league_forget_user
+from bot.storage.models import CombatRecord, DiceRoll, League, RecordEvent, Roster
 from rules_core.report import Report, thaw
 
 LOCAL_USER = "local"  # the owner and requester for everything done through the offline `referee` command
@@ -318,6 +319,7 @@ class PrivacyStore:
             rosters = (await session.scalars(select(Roster).where(rosters_filter).order_by(Roster.id))).all()
             rolls_filter = DiceRoll.requested_by == user if user is not None else DiceRoll.guild_id == guild
             rolls = (await session.scalars(select(DiceRoll).where(rolls_filter).order_by(DiceRoll.id))).all()
+            leagues = await league_export(session, user=user, guild=guild)
         return {
             "schema": "referee-data-export/1",
             "subject": {"user": user} if user is not None else {"guild": guild},
@@ -335,6 +337,7 @@ class PrivacyStore:
                 }
                 for r in rolls
             ],
+            **leagues,
         }
 
     async def delete_data(self, *, user: str | None = None, guild: str | None = None) -> dict[str, int]:
@@ -365,17 +368,20 @@ class PrivacyStore:
                     "notes_anonymised": notes,
                     "rosters": rosters,
                     "dice_rolls": rolls,
+                    **await league_forget_user(session, user),
                 }
             theirs = select(CombatRecord.id).where(CombatRecord.guild_id == guild)
             events = await _change(session, delete(RecordEvent).where(RecordEvent.record_id.in_(theirs)))
             records = await _change(session, delete(CombatRecord).where(CombatRecord.guild_id == guild))
             unshared = await _change(session, update(Roster).where(Roster.guild_id == guild).values(guild_id=None))
             rolls = await _change(session, delete(DiceRoll).where(DiceRoll.guild_id == guild))
+            leagues = await _change(session, delete(League).where(League.guild_id == guild))
             return {
                 "combat_records": records,
                 "record_notes": events,
                 "rosters_unshared": unshared,
                 "dice_rolls": rolls,
+                "leagues": leagues,
             }
 
 
@@ -415,7 +421,7 @@ def _record_row(
     }
 
 
-class Store(RosterStore, PrivacyStore):
+class Store(RosterStore, PrivacyStore, LeagueStore):
     """One database. Open it with :meth:`open` (which checks or upgrades the schema) and :meth:`close` it."""
 
     def __init__(self, engine: AsyncEngine, url: str) -> None:

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from bot.storage import Store
+from bot.storage.leagues import Actor
 from bot.storage.store import DELETED_USER, RosterInput
 from tests.bot.storage.test_records import a_report
 
@@ -43,7 +44,8 @@ async def test_deleting_a_user_removes_their_records_and_rosters_and_anonymises_
     ids = await fill(store)
     counts = await store.delete_data(user="u1")
     assert counts == {"combat_records": 1, "record_notes": 1, "records_anonymised": 1, "notes_anonymised": 1,
-                      "rosters": 1, "dice_rolls": 1}  # fmt: skip
+                      "rosters": 1, "dice_rolls": 1, "league_matches_anonymised": 0, "league_events_anonymised": 0,
+                      "league_memberships": 0}  # fmt: skip
     remaining = await store.history()
     assert [row.id for row in remaining] == [ids["u2_in_g2"], ids["u2_in_g1"]]
     kept = await store.get(ids["u2_in_g1"])
@@ -56,7 +58,7 @@ async def test_deleting_a_user_removes_their_records_and_rosters_and_anonymises_
 async def test_deleting_a_guild_removes_its_records_and_unshares_its_rosters(store: Store) -> None:
     ids = await fill(store)
     counts = await store.delete_data(guild="g1")
-    assert counts == {"combat_records": 2, "record_notes": 2, "rosters_unshared": 1, "dice_rolls": 1}
+    assert counts == {"combat_records": 2, "record_notes": 2, "rosters_unshared": 1, "dice_rolls": 1, "leagues": 0}
     assert [row.id for row in await store.history()] == [ids["u2_in_g2"]]
     roster = await store.get_roster("u1", "40k", "marines")
     assert roster.guild_id is None  # still the owner's, no longer shared
@@ -67,3 +69,42 @@ async def test_the_subject_must_be_one_user_or_one_guild(store: Store) -> None:
         await store.export_data()
     with pytest.raises(ValueError, match="exactly one"):
         await store.delete_data(user="u1", guild="g1")
+
+
+async def league_of_three(store: Store) -> int:
+    league = await store.create_league("g1", "Crusade", "40k", actor=Actor("org"))
+    for user in ("u1", "u2", "u3"):
+        await store.join(league.id, user)
+    await store.enter_result(league.id, actor=Actor("org"), player="u1", opponent="u2", result="win")
+    await store.report_match(league.id, actor=Actor("u3"), opponent="u1", result="draw")
+    await store.dispute((await store.matches(league.id, statuses=["pending"]))[0].id, actor=Actor("u1"),
+                        reason="<@u1> says it was a loss for <@u3>")  # fmt: skip
+    return league.id
+
+
+async def test_a_users_league_games_stay_in_the_table_under_a_pseudonym_of_their_own(store: Store) -> None:
+    league_id = await league_of_three(store)
+    exported = await store.export_data(user="u1")
+    assert [m["result"] for m in exported["league_matches"]] == ["win", "draw"]
+    assert [e["kind"] for e in exported["league_events"]] == ["joined", "disputed"]
+    json.dumps(exported)
+    before = {row.player: row.points for row in (await store.standings(league_id)).rows}
+    counts = await store.delete_data(user="u1")
+    assert (counts["league_matches_anonymised"], counts["league_events_anonymised"], counts["league_memberships"]) == (
+        2, 2, 1,
+    )  # fmt: skip
+    rows = (await store.standings(league_id)).rows
+    alias = next(row.player for row in rows if row.player.startswith("deleted-"))
+    assert {row.player: row.points for row in rows} == {**{k: v for k, v in before.items() if k != "u1"}, alias: 3}
+    text = json.dumps(await store.export_data(guild="g1"))
+    assert '"u1"' not in text and "<@u1>" not in text  # not in matches, events, before/after states or reasons
+    await store.delete_data(user="u2")
+    players = {row.player for row in (await store.standings(league_id)).rows}
+    assert len([p for p in players if p.startswith("deleted-")]) == 2  # two deleted players stay two rows
+
+
+async def test_deleting_a_guild_deletes_its_leagues(store: Store) -> None:
+    league_id = await league_of_three(store)
+    assert (await store.delete_data(guild="g1"))["leagues"] == 1
+    assert await store.list_leagues("g1") == []
+    assert await store.audit(league_id) == [] and await store.matches(league_id) == []
