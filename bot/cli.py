@@ -18,6 +18,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from bot.cli_leagues import league_group
 from bot.continuing import next_round
 from bot.data import data_root, game_with_data, load_samples
 from bot.recording import record_report, with_store
@@ -33,6 +34,7 @@ from bot.rosters import (
 )
 from bot.storage import LOCAL_USER, RecordNotFound, StorageError
 from bot.storage.db import create_engine, database_url, head_revision, is_sqlite, upgrade
+from bot.storage.leagues import LeagueError, LeagueNotFound, MatchNotFound
 from bot.storage.store import RosterExists, RosterNotFound
 from bot.verification import Verdict, verify
 from rules_core import ENGINE_VERSION, RefereeError, all_games, get_game, resolve
@@ -551,6 +553,9 @@ def _usage_example(error: click.UsageError) -> str:
     return " Example: referee help 40k"
 
 
+cli.add_command(league_group)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: one line naming the problem and a correct example on bad input, exit status 2."""
     err: Callable[[str], None] = lambda text: click.echo(text, err=True)  # noqa: E731
@@ -562,7 +567,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except click.UsageError as error:
         err(f"error: {error.format_message()}{_usage_example(error)}")
         sys.exit(EXIT_BAD_INPUT)
-    except (RecordNotFound, RosterNotFound, RosterExists) as error:
+    except (RecordNotFound, RosterNotFound, RosterExists, LeagueError, LeagueNotFound, MatchNotFound) as error:
         err(f"error: {error}")
         sys.exit(EXIT_BAD_INPUT)
     except StorageError as error:

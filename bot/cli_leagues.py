@@ -1,0 +1,149 @@
+"""`referee league ...`: the leagues' read-only views and their export, offline (changes happen in Discord)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from bot.leagues.export import matches_csv, standings_csv
+from bot.leagues.standings import TIE_BREAKERS
+from bot.recording import with_store
+from bot.storage import Store
+from bot.storage.leagues import AuditEntry, LeagueInfo, MatchInfo, Standings
+
+GUILD_HELP = "The guild id, when several guilds have a league of that name."
+
+
+def season_label(league: LeagueInfo, season: int) -> str:
+    state = "open" if season == league.season and league.season_open else "ended"
+    return f"season {season} ({state})"
+
+
+def match_line(match: MatchInfo) -> str:
+    score = f" {match.score}" if match.score else ""
+    combats = f" combats {' '.join(f'#{c}' for c in match.combats)}" if match.combats else ""
+    return (f"#{match.id} s{match.season} {match.created_at:%Y-%m-%d %H:%M} {match.reporter} {match.result} "
+            f"v {match.opponent}{score} [{match.status}]{combats}")  # fmt: skip
+
+
+def audit_line(entry: AuditEntry) -> str:
+    about = f" match #{entry.match_id}" if entry.match_id is not None else ""
+    why = f" ({entry.reason})" if entry.reason else ""
+    change = ""
+    if entry.before is not None and entry.after is not None:
+        moved = [key for key in entry.after if entry.before.get(key) != entry.after.get(key)]
+        change = " " + ", ".join(f"{key}: {entry.before.get(key)} -> {entry.after.get(key)}" for key in moved)
+    elif entry.after is not None:
+        change = " " + json.dumps(entry.after, sort_keys=True)
+    return f"{entry.at:%Y-%m-%d %H:%M} {entry.kind}{about} by {entry.actor}{why}{change}"
+
+
+@click.group("league")
+def league_group() -> None:
+    """Leagues kept by the Discord bot: list them; read standings, match history and the audit log; export."""
+
+
+@league_group.command("list")
+@click.option("--guild", default=None, help="Only this Discord guild id's leagues.")
+def league_list(guild: str | None) -> None:
+    """Every league (of one guild, with --guild)."""
+    leagues = with_store(lambda store: store.list_leagues(guild))
+    if not leagues:
+        click.echo("No leagues yet: organisers create them in Discord with /league create.")
+        return
+    table = Table("id", "game", "players", "w/d/l", "confirm", "guild")
+    table.add_column("season", no_wrap=True)
+    table.add_column("name", no_wrap=True)
+    for league in leagues:
+        table.add_row(str(league.id), league.game, str(len(league.players)),
+                      f"{league.points.win}/{league.points.draw}/{league.points.loss}", f"{league.confirm_hours} h",
+                      league.guild_id, f"{league.season} ({'open' if league.season_open else 'ended'})",
+                      league.name)  # fmt: skip
+    Console(highlight=False).print(table)
+
+
+@league_group.command("standings")
+@click.argument("league")
+@click.option("--season", type=click.IntRange(1), default=None, help="A past season (default: the current one).")
+@click.option("--guild", default=None, help=GUILD_HELP)
+def league_standings(league: str, season: int | None, guild: str | None) -> None:
+    """The season's table: played, won, drawn, lost, points and Elo rating."""
+
+    async def work(store: Store) -> Standings:
+        return await store.standings((await store.find_league(guild, league)).id, season=season)
+
+    standings = with_store(work)
+    found = standings.league
+    table = Table("#", "player", "P", "W", "D", "L", "pts", "rating",
+                  title=f"{found.name}, {season_label(found, standings.season)}")  # fmt: skip
+    for row in standings.rows:
+        table.add_row(str(row.rank), row.player, str(row.played), str(row.won), str(row.drawn), str(row.lost),
+                      str(row.points), f"{row.rating:.0f}")  # fmt: skip
+    Console(highlight=False).print(table)
+    click.echo(f"Order: {', then '.join(TIE_BREAKERS)}. Ratings: Elo from 1500, K = 32.")
+
+
+@league_group.command("history")
+@click.argument("league")
+@click.option("--player", default=None, help="Only this player's (user id) matches.")
+@click.option("--season", type=click.IntRange(1), default=None, help="Only this season.")
+@click.option("--limit", type=click.IntRange(1, 1000), default=50, show_default=True)
+@click.option("--guild", default=None, help=GUILD_HELP)
+def league_history(league: str, player: str | None, season: int | None, limit: int, guild: str | None) -> None:
+    """The league's matches, newest first (the result is the first player's)."""
+
+    async def work(store: Store) -> list[MatchInfo]:
+        found = await store.find_league(guild, league)
+        return await store.matches(found.id, season=season, player=player, limit=limit)
+
+    matches = with_store(work)
+    if not matches:
+        click.echo("No matches yet.")
+    for match in matches:
+        click.echo(match_line(match))
+
+
+@league_group.command("audit")
+@click.argument("league")
+@click.option("--match", "match_id", type=int, default=None, help="Only this match's events.")
+@click.option("--limit", type=click.IntRange(1, 1000), default=50, show_default=True)
+@click.option("--guild", default=None, help=GUILD_HELP)
+def league_audit(league: str, match_id: int | None, limit: int, guild: str | None) -> None:
+    """Every change to the league, newest first: who, when, and what it was before and after."""
+
+    async def work(store: Store) -> list[AuditEntry]:
+        found = await store.find_league(guild, league)
+        return await store.audit(found.id, match_id=match_id, limit=limit)
+
+    for entry in with_store(work):
+        click.echo(audit_line(entry))
+
+
+@league_group.command("export")
+@click.argument("league")
+@click.option("--season", type=click.IntRange(1), default=None, help="The standings' season (default: current).")
+@click.option("--output-dir", type=click.Path(file_okay=False, path_type=Path), default=Path(), show_default=True)
+@click.option("--guild", default=None, help=GUILD_HELP)
+def league_export(league: str, season: int | None, output_dir: Path, guild: str | None) -> None:
+    """Write the league's matches (all seasons) and a season's standings as two CSV files."""
+
+    async def work(store: Store) -> tuple[Standings, list[MatchInfo]]:
+        found = await store.find_league(guild, league)
+        return await store.standings(found.id, season=season), await store.matches(found.id)
+
+    standings, matches = with_store(work)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    stem = f"league-{standings.league.id}"
+    matches_file = output_dir / f"{stem}-matches.csv"
+    standings_file = output_dir / f"{stem}-season-{standings.season}-standings.csv"
+    matches_file.write_text(matches_csv(matches), encoding="utf-8")
+    standings_file.write_text(standings_csv(standings.rows), encoding="utf-8")
+    click.echo(f"Wrote {len(matches)} matches to {matches_file} and {len(standings.rows)} players to "
+               f"{standings_file}.")  # fmt: skip
+
+
+__all__ = ["audit_line", "league_group", "match_line", "season_label"]
