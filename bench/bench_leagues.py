@@ -23,26 +23,17 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import insert, select, text, update
+from sqlalchemy import insert, select, update
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.bench_storage import fresh  # one way to empty a database for a bench
 from bot.leagues.standings import MatchResult, Points, compute
 from bot.storage import Store
-from bot.storage.db import create_engine, upgrade
 from bot.storage.leagues import Actor, pair_key
-from bot.storage.models import Base, League, LeagueMatch, LeaguePlayer
+from bot.storage.models import League, LeagueMatch, LeaguePlayer
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
-
-
-async def fresh(url: str) -> None:
-    engine = create_engine(url)
-    async with engine.begin() as connection:
-        await connection.run_sync(Base.metadata.drop_all)
-        await connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    await upgrade(engine)
-    await engine.dispose()
 
 
 async def fill(store: Store, players: int, matches: int) -> int:
