@@ -35,8 +35,7 @@ def audit_line(entry: AuditEntry) -> str:
     why = f" ({entry.reason})" if entry.reason else ""
     change = ""
     if entry.before is not None and entry.after is not None:
-        moved = [key for key in entry.after if entry.before.get(key) != entry.after.get(key)]
-        change = " " + ", ".join(f"{key}: {entry.before.get(key)} -> {entry.after.get(key)}" for key in moved)
+        change = " " + ", ".join(f"{key}: {old} -> {new}" for key, old, new in entry.changes())
     elif entry.after is not None:
         change = " " + json.dumps(entry.after, sort_keys=True)
     return f"{entry.at:%Y-%m-%d %H:%M} {entry.kind}{about} by {entry.actor}{why}{change}"

@@ -25,12 +25,14 @@ from bot.discord_ui import (
 from bot.record_writer import RecordWriter
 from bot.settings import Settings
 from bot.storage import RecordNotFound, StorageError, Store
+from bot.storage.leagues import LeagueError, LeagueNotFound, MatchNotFound, NotAllowed
 from bot.storage.store import RosterExists, RosterNotFound
+from cogs.leagues._ui import MatchButton
 from rules_core import RefereeError
 
 log = logging.getLogger("referee.bot")
 SHUTDOWN_GRACE = 10.0  # seconds given to answers still being recorded when the bot stops
-EXTENSIONS = ("cogs.combat", "cogs.records", "cogs.rosters", "cogs.tools", "cogs.privacy")
+EXTENSIONS = ("cogs.combat", "cogs.records", "cogs.rosters", "cogs.tools", "cogs.privacy", "cogs.leagues")
 
 
 class RefereeTree(app_commands.CommandTree["RefereeBot"]):
@@ -38,7 +40,8 @@ class RefereeTree(app_commands.CommandTree["RefereeBot"]):
         original = getattr(error, "original", error)
         if isinstance(original, RefereeError):
             embed = referee_error_embed(original)
-        elif isinstance(original, RecordNotFound | RosterNotFound | RosterExists):
+        elif isinstance(original, RecordNotFound | RosterNotFound | RosterExists | LeagueError | LeagueNotFound
+                        | MatchNotFound | NotAllowed):  # fmt: skip
             embed = error_embed(str(original))
         elif isinstance(error, app_commands.CommandOnCooldown):
             embed = error_embed(f"Slow down: try again in {error.retry_after:.0f} seconds.")
@@ -108,7 +111,7 @@ class RefereeBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self._store = await Store.open(self.settings.database_url)
-        self.add_dynamic_items(PageButton, VerifyButton)
+        self.add_dynamic_items(PageButton, VerifyButton, MatchButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.settings.dev_guild_id is not None:

@@ -153,6 +153,13 @@ class AuditEntry:
     after: dict[str, Any] | None
     at: datetime
 
+    def changes(self) -> list[tuple[str, Any, Any]]:
+        """(key, before, after) for every value the change moved; empty unless both states were kept."""
+        if self.before is None or self.after is None:
+            return []
+        return [(key, self.before.get(key), value) for key, value in self.after.items()
+                if self.before.get(key) != value]  # fmt: skip
+
 
 @dataclass(frozen=True, slots=True)
 class Standings:

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 WHAT_IS_STORED = (
     "For every combat: the game, both sides' units, the options and the seed, the full result, who asked for it, "
     "the opponent if one was named, this server and channel, and the time. Voids and notes with who made them. "
-    "Your saved rosters. Your /roll results with their dice. Nothing else: no messages, names or avatars.\n\n"
+    "Your saved rosters. Your /roll results with their dice. In leagues: your membership, your matches and the "
+    "changes you made. Nothing else: no messages, names or avatars.\n\n"
     "Records are kept until deleted (leagues rely on them). `/privacy export` sends you everything about you; "
     "`/privacy delete-my-data` deletes it (where you were only someone's opponent, your id is replaced). "
     "A server manager can delete the server's records with `/privacy delete-server-data`."

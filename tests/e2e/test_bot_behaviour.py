@@ -29,7 +29,7 @@ async def test_the_synced_payload_obeys_discords_rules(bot: RefereeBot, fake: Fa
     synced = fake.synced[f"guild:{GUILD_ID}"]
     names = {command["name"] for command in synced}
     assert names >= {"assault", "duel", "closequarters", "roster", "replay", "verify", "history", "void", "privacy",
-                     "roll", "chart", "help"}  # fmt: skip
+                     "roll", "chart", "help", "league"}  # fmt: skip
     for command in synced:
         check_command(command)
 

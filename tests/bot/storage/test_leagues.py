@@ -320,3 +320,45 @@ async def test_standings_are_served_from_a_snapshot_until_anything_changes(store
     await store.join(league.id, "cid")
     moved = await store.standings(league.id)
     assert not moved.cached and [row.player for row in moved.rows][-1] == "cid"
+
+
+# Every mutating action on a match, tried by each kind of person: who may, and who is refused.
+ROLES = {"non-participant": CID, "reporter": ANN, "opponent": BOB, "organiser": ORGANISER, "manager": MANAGER}
+ALLOWED = {
+    "confirm": {"opponent"},
+    "dispute": {"opponent"},
+    "resolve": {"organiser", "manager"},
+    "void": {"organiser", "manager"},
+    "correct": {"organiser", "manager"},
+}
+
+
+@pytest.mark.parametrize("action", sorted(ALLOWED))
+@pytest.mark.parametrize("role", sorted(ROLES))
+async def test_who_may_change_a_match(store: Store, action: str, role: str) -> None:
+    league = await league_with_players(store, ANN, BOB, CID)
+    match = (await store.report_match(league.id, actor=ANN, opponent="bob", result="win")).match
+    if action == "resolve":
+        await store.dispute(match.id, actor=BOB)
+    if action == "correct":
+        await store.confirm(match.id, actor=BOB)
+    actor = ROLES[role]
+    attempts = {
+        "confirm": lambda: store.confirm(match.id, actor=actor),
+        "dispute": lambda: store.dispute(match.id, actor=actor),
+        "resolve": lambda: store.resolve_dispute(match.id, "draw", actor=actor, reason="agreed"),
+        "void": lambda: store.void_match(match.id, actor=actor, reason="entered twice"),
+        "correct": lambda: store.correct_match(match.id, actor=actor, result="loss", reason="swapped"),
+    }
+    before = len(await store.audit(league.id))
+    if role in ALLOWED[action]:
+        changed = await attempts[action]()
+        assert changed.decided_by in {actor.user, None} or action == "dispute"
+        assert len(await store.audit(league.id)) == before + 1
+    else:
+        with pytest.raises(NotAllowed):
+            await attempts[action]()
+        assert len(await store.audit(league.id)) == before  # a refusal changes nothing and logs nothing
+        assert (await store.get_match(match.id)).status == {"resolve": "disputed", "correct": "confirmed"}.get(
+            action, "pending"
+        )

@@ -1,0 +1,349 @@
+"""/league: create and join leagues, report and confirm games, run seasons, and read standings (docs/leagues.md).
+
+Thin: every rule (who may do what, exactly-once changes, the audit log) lives in the store; this cog turns
+options into store calls and results into messages. Organiser commands pass ``Manage Server`` along as
+``Actor.manager``. Reports that nobody answers are confirmed by a sweep every minute (and at start).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from bot.leagues.chart import rating_chart
+from bot.leagues.export import matches_csv, standings_csv
+from bot.leagues.standings import Points
+from bot.storage.leagues import LeagueError, LeagueInfo, LeagueNotFound, Standings
+from cogs.leagues._ui import (
+    actor_of,
+    audit_embed,
+    chart_names,
+    history_embed,
+    match_embed,
+    match_view,
+    standings_embed,
+    who,
+)
+from rules_core import all_games
+
+if TYPE_CHECKING:
+    from bot.discord_app import RefereeBot
+
+log = logging.getLogger("referee.bot")
+SWEEP_SECONDS = 60.0
+Result = Literal["win", "draw", "loss"]
+Decision = Literal["win", "draw", "loss", "void"]
+GAMES = [app_commands.Choice(name=game.title[:100], value=game.id) for game in all_games()]
+LEAGUE = "The league (needed only when the server has several)."
+POINTS = app_commands.Range[int, 0, 100]
+HOURS = app_commands.Range[int, 1, 720]
+MATCH = app_commands.Range[int, 1]
+SHORT = app_commands.Range[str, 1, 300]
+
+
+@app_commands.guild_only()
+class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagues: report games, see standings."):
+    season = app_commands.Group(name="season", description="Start or end a season (organisers).")
+
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.sweeper.start()
+
+    async def cog_unload(self) -> None:
+        self.sweeper.cancel()
+
+    # --- the automatic confirmation ----------------------------------------------------------------------------
+
+    @tasks.loop(seconds=SWEEP_SECONDS)
+    async def sweeper(self) -> None:
+        try:
+            await self.sweep_once()
+        except Exception:  # a database hiccup: the next sweep tries again, nothing is lost
+            log.exception("the league sweep failed; retrying in %s s", SWEEP_SECONDS)
+
+    async def sweep_once(self, at: datetime | None = None) -> int:
+        """Confirm every report whose window has passed (by ``at``, default now); how many were."""
+        confirmed = await self.bot.store.confirm_due(at=at)
+        for match in confirmed:
+            log.info("league match #%d confirmed automatically", match.id)
+        return len(confirmed)
+
+    # --- helpers -----------------------------------------------------------------------------------------------
+
+    async def league(self, interaction: discord.Interaction[Any], reference: str | None) -> LeagueInfo:
+        guild = str(interaction.guild_id)
+        if reference:
+            return await self.bot.store.find_league(guild, reference)
+        leagues = await self.bot.store.list_leagues(guild)
+        if len(leagues) == 1:
+            return leagues[0]
+        if not leagues:
+            raise LeagueNotFound("This server has no league yet: /league create name:Autumn Crusade game:40k")
+        names = ", ".join(league.name for league in leagues[:10])
+        raise LeagueError(f"This server has several leagues ({names}): say which. Example: league:{leagues[0].name}")
+
+    async def league_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        leagues = await self.bot.store.list_leagues(str(interaction.guild_id))
+        wanted = current.casefold()
+        return [app_commands.Choice(name=league.name, value=league.name) for league in leagues
+                if wanted in league.name.casefold()][:25]  # fmt: skip
+
+    @staticmethod
+    async def say(interaction: discord.Interaction[Any], text: str, *, private: bool = False) -> None:
+        await interaction.response.send_message(text, ephemeral=private)
+
+    # --- leagues and players -----------------------------------------------------------------------------------
+
+    @app_commands.command(name="create", description="Start a league in this server (you organise it).")
+    @app_commands.describe(
+        name="The league's name.", game="The game it plays.", win="Points for a win (3).",
+        draw="Points for a draw (1).", loss="Points for a loss (0).",
+        confirm_hours="Unanswered reports confirm themselves after this many hours (72).",
+    )  # fmt: skip
+    @app_commands.choices(game=GAMES)
+    async def create(
+        self, interaction: discord.Interaction[Any], name: app_commands.Range[str, 1, 50], game: str,
+        win: POINTS = 3, draw: POINTS = 1, loss: POINTS = 0, confirm_hours: HOURS = 72,
+    ) -> None:  # fmt: skip
+        league = await self.bot.store.create_league(
+            str(interaction.guild_id), name, game, actor=actor_of(interaction), points=Points(win, draw, loss),
+            confirm_hours=confirm_hours,
+        )  # fmt: skip
+        await self.say(interaction, f"League **{league.name}** ({league.game}) is open: players join with "
+                                    f"`/league join`. Points {win}/{draw}/{loss}; reports confirm themselves after "
+                                    f"{confirm_hours} hours.")  # fmt: skip
+
+    @app_commands.command(name="list", description="This server's leagues.")
+    async def list_leagues(self, interaction: discord.Interaction[Any]) -> None:
+        leagues = await self.bot.store.list_leagues(str(interaction.guild_id))
+        lines = [f"**{league.name}** · {league.game} · season {league.season} · {len(league.players)} players"
+                 for league in leagues] or ["No leagues yet: `/league create`."]  # fmt: skip
+        await self.say(interaction, "\n".join(lines)[:2000], private=True)
+
+    @app_commands.command(name="join", description="Join a league as a player.")
+    @app_commands.describe(league=LEAGUE)
+    async def join(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
+        found = await self.league(interaction, league)
+        await self.bot.store.join(found.id, str(interaction.user.id))
+        await self.say(interaction, f"{who(str(interaction.user.id))} joined **{found.name}**.")
+
+    @app_commands.command(name="leave", description="Leave a league (your games stay in its records).")
+    @app_commands.describe(league=LEAGUE)
+    async def leave(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
+        found = await self.league(interaction, league)
+        await self.bot.store.leave(found.id, str(interaction.user.id))
+        await self.say(interaction, f"{who(str(interaction.user.id))} left **{found.name}**.")
+
+    @app_commands.command(name="settings", description="Change a league's name, points or window (organisers).")
+    @app_commands.describe(
+        league=LEAGUE, name="A new name.", win="Points for a win.", draw="Points for a draw.",
+        loss="Points for a loss.", confirm_hours="Hours before a report confirms itself.",
+    )  # fmt: skip
+    async def settings(
+        self, interaction: discord.Interaction[Any], league: str | None = None,
+        name: app_commands.Range[str, 1, 50] | None = None, win: POINTS | None = None, draw: POINTS | None = None,
+        loss: POINTS | None = None, confirm_hours: HOURS | None = None,
+    ) -> None:  # fmt: skip
+        found = await self.league(interaction, league)
+        points = None
+        if (win, draw, loss) != (None, None, None):
+            points = Points(found.points.win if win is None else win, found.points.draw if draw is None else draw,
+                            found.points.loss if loss is None else loss)  # fmt: skip
+        changed = await self.bot.store.update_settings(
+            found.id, actor=actor_of(interaction), points=points, confirm_hours=confirm_hours, name=name
+        )
+        await self.say(interaction, f"**{changed.name}**: points {changed.points.win}/{changed.points.draw}/"
+                                    f"{changed.points.loss}, reports confirm themselves after "
+                                    f"{changed.confirm_hours} hours.")  # fmt: skip
+
+    @app_commands.command(name="organiser", description="Add a co-organiser (organisers).")
+    @app_commands.describe(user="Who to add.", league=LEAGUE)
+    async def organiser(
+        self, interaction: discord.Interaction[Any], user: discord.User, league: str | None = None
+    ) -> None:
+        found = await self.league(interaction, league)
+        await self.bot.store.add_organiser(found.id, str(user.id), actor=actor_of(interaction))
+        await self.say(interaction, f"{who(str(user.id))} now organises **{found.name}**.")
+
+    @season.command(name="start", description="End the current season and start the next (organisers).")
+    @app_commands.describe(league=LEAGUE)
+    async def season_start(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
+        found = await self.league(interaction, league)
+        started = await self.bot.store.start_season(found.id, actor=actor_of(interaction))
+        await self.say(interaction, f"**{started.name}**: season {started.season} has begun. Same players, "
+                                    "fresh standings; `/league standings season:N` shows past seasons.")  # fmt: skip
+
+    @season.command(name="end", description="End the current season (organisers).")
+    @app_commands.describe(league=LEAGUE)
+    async def season_end(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
+        found = await self.league(interaction, league)
+        ended = await self.bot.store.end_season(found.id, actor=actor_of(interaction))
+        await self.say(interaction, f"**{ended.name}**: season {ended.season} has ended. `/league standings` shows "
+                                    "the final table.")  # fmt: skip
+
+    # --- matches -----------------------------------------------------------------------------------------------
+
+    @app_commands.command(name="report", description="Report a game you played; your opponent confirms it.")
+    @app_commands.describe(opponent="Who you played.", result="Your result.", score="The score, if any (e.g. 3-1).",
+                           combats="Combat record ids it was fought with (e.g. 12, 15).", notes="Anything to add.",
+                           league=LEAGUE)  # fmt: skip
+    async def report(
+        self, interaction: discord.Interaction[Any], opponent: discord.User, result: Result,
+        score: app_commands.Range[str, 1, 30] | None = None, combats: app_commands.Range[str, 1, 100] | None = None,
+        notes: app_commands.Range[str, 1, 500] | None = None, league: str | None = None,
+    ) -> None:  # fmt: skip
+        found = await self.league(interaction, league)
+        outcome = await self.bot.store.report_match(
+            found.id, actor=actor_of(interaction), opponent=str(opponent.id), result=result, score=score,
+            combats=combats, notes=notes or "",
+        )  # fmt: skip
+        match = outcome.match
+        if outcome.kind == "created":
+            text = f"{who(match.opponent)}: {who(match.reporter)} reported a game against you. Confirm or dispute it."
+            mention = discord.AllowedMentions(users=[discord.Object(id=int(match.opponent))])
+            view = match_view(match)
+            extra: dict[str, Any] = {} if view is None else {"view": view}
+            await interaction.response.send_message(text, embed=match_embed(match, found), allowed_mentions=mention,
+                                                    **extra)  # fmt: skip
+            return
+        if outcome.kind == "merged":
+            text = f"{who(match.reporter)} had already reported this game with the same result: confirmed."
+        else:
+            text = (f"{who(match.reporter)} reported this game with another result: it is disputed now, for an "
+                    "organiser to settle.")  # fmt: skip
+        await interaction.response.send_message(text, embed=match_embed(match, found))
+
+    @app_commands.command(name="resolve", description="Settle a disputed match (organisers who did not play it).")
+    @app_commands.describe(match="The match id.", decision="The reporter's result that stands, or void.",
+                           reason="Why (kept in the audit log).")  # fmt: skip
+    async def resolve(
+        self, interaction: discord.Interaction[Any], match: MATCH, decision: Decision, reason: SHORT
+    ) -> None:
+        changed = await self.bot.store.resolve_dispute(match, decision, actor=actor_of(interaction), reason=reason)
+        await interaction.response.send_message(embed=match_embed(changed, await self._of(changed.league_id)))
+
+    @app_commands.command(name="void", description="Void a match: it no longer counts (organisers).")
+    @app_commands.describe(match="The match id.", reason="Why (kept in the audit log).")
+    async def void(self, interaction: discord.Interaction[Any], match: MATCH, reason: SHORT) -> None:
+        changed = await self.bot.store.void_match(match, actor=actor_of(interaction), reason=reason)
+        await interaction.response.send_message(embed=match_embed(changed, await self._of(changed.league_id)))
+
+    @app_commands.command(name="correct", description="Correct a confirmed match's result (organisers).")
+    @app_commands.describe(match="The match id.", result="The reporter's result.", reason="Why (kept in the log).",
+                           score="The corrected score.")  # fmt: skip
+    async def correct(
+        self, interaction: discord.Interaction[Any], match: MATCH, result: Result, reason: SHORT,
+        score: app_commands.Range[str, 1, 30] | None = None,
+    ) -> None:  # fmt: skip
+        changed = await self.bot.store.correct_match(
+            match, actor=actor_of(interaction), result=result, reason=reason, score=score
+        )
+        await interaction.response.send_message(embed=match_embed(changed, await self._of(changed.league_id)))
+
+    @app_commands.command(name="enter", description="Enter a result directly, confirmed at once (organisers).")
+    @app_commands.describe(player="The first player.", opponent="The second player.", result="The first player's.",
+                           score="The score.", combats="Combat record ids.", notes="Anything to add.",
+                           league=LEAGUE)  # fmt: skip
+    async def enter(
+        self, interaction: discord.Interaction[Any], player: discord.User, opponent: discord.User, result: Result,
+        score: app_commands.Range[str, 1, 30] | None = None, combats: app_commands.Range[str, 1, 100] | None = None,
+        notes: app_commands.Range[str, 1, 500] | None = None, league: str | None = None,
+    ) -> None:  # fmt: skip
+        found = await self.league(interaction, league)
+        entered = await self.bot.store.enter_result(
+            found.id, actor=actor_of(interaction), player=str(player.id), opponent=str(opponent.id), result=result,
+            score=score, combats=combats, notes=notes or "",
+        )  # fmt: skip
+        await interaction.response.send_message(embed=match_embed(entered, found))
+
+    async def _of(self, league_id: int) -> LeagueInfo:
+        return await self.bot.store.get_league(league_id)
+
+    # --- reading -----------------------------------------------------------------------------------------------
+
+    @app_commands.command(name="standings", description="The table: points, W-D-L and Elo, with a rating chart.")
+    @app_commands.describe(season="A past season (default: the current one).", league=LEAGUE)
+    async def standings(
+        self, interaction: discord.Interaction[Any], season: app_commands.Range[int, 1] | None = None,
+        league: str | None = None,
+    ) -> None:  # fmt: skip
+        found = await self.league(interaction, league)
+        table = await self.bot.store.standings(found.id, season=season)
+        await interaction.response.send_message(embed=standings_embed(table))
+        if any(row.played for row in table.rows):
+            # The table answers at once; the chart (a fraction of a second to draw) follows in an edit.
+            png = await asyncio.to_thread(self._chart, table)
+            await interaction.edit_original_response(
+                attachments=[discord.File(io.BytesIO(png), filename="ratings.png", description="Ratings over time")]
+            )
+
+    def _chart(self, table: Standings) -> bytes:
+        title = f"{table.league.name}, season {table.season}: ratings"
+        return rating_chart(table.rows, title, chart_names(table.rows, self.bot))
+
+    @app_commands.command(name="history", description="The league's matches, newest first.")
+    @app_commands.describe(player="Only this player's matches.", league=LEAGUE)
+    async def history(
+        self, interaction: discord.Interaction[Any], player: discord.User | None = None, league: str | None = None
+    ) -> None:
+        found = await self.league(interaction, league)
+        chosen = None if player is None else str(player.id)
+        matches = await self.bot.store.matches(found.id, player=chosen, limit=20)
+        await interaction.response.send_message(embed=history_embed(found, matches, chosen))
+
+    @app_commands.command(name="audit", description="Every change to the league: who, when, before and after.")
+    @app_commands.describe(match="Only this match's changes.", league=LEAGUE)
+    async def audit(
+        self, interaction: discord.Interaction[Any], match: MATCH | None = None, league: str | None = None
+    ) -> None:
+        found = await self.league(interaction, league)
+        entries = await self.bot.store.audit(found.id, match_id=match, limit=15)
+        await interaction.response.send_message(embed=audit_embed(found, entries), ephemeral=True)
+
+    @app_commands.command(name="export", description="The matches and standings as CSV files (only you see them).")
+    @app_commands.describe(season="The standings' season (default: the current one).", league=LEAGUE)
+    async def export(
+        self, interaction: discord.Interaction[Any], season: app_commands.Range[int, 1] | None = None,
+        league: str | None = None,
+    ) -> None:  # fmt: skip
+        found = await self.league(interaction, league)
+        table = await self.bot.store.standings(found.id, season=season)
+        matches = await self.bot.store.matches(found.id)
+        files = [
+            discord.File(io.BytesIO(matches_csv(matches).encode("utf-8")), filename=f"league-{found.id}-matches.csv"),
+            discord.File(io.BytesIO(standings_csv(table.rows).encode("utf-8")),
+                         filename=f"league-{found.id}-season-{table.season}-standings.csv"),
+        ]  # fmt: skip
+        await interaction.response.send_message(
+            f"**{found.name}**: {len(matches)} matches, and season {table.season}'s standings.", files=files,
+            ephemeral=True,
+        )  # fmt: skip
+
+    # Every command that names a league offers this server's leagues as the player types.
+    join.autocomplete("league")(league_choices)
+    leave.autocomplete("league")(league_choices)
+    settings.autocomplete("league")(league_choices)
+    organiser.autocomplete("league")(league_choices)
+    season_start.autocomplete("league")(league_choices)
+    season_end.autocomplete("league")(league_choices)
+    report.autocomplete("league")(league_choices)
+    enter.autocomplete("league")(league_choices)
+    standings.autocomplete("league")(league_choices)
+    history.autocomplete("league")(league_choices)
+    audit.autocomplete("league")(league_choices)
+    export.autocomplete("league")(league_choices)
+
+
+__all__ = ["SWEEP_SECONDS", "LeagueCog"]

@@ -1,0 +1,194 @@
+"""The league's messages: a match with its Confirm / Dispute buttons (persistent), standings, history, audit."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord_ui import error_embed
+from bot.leagues.standings import TIE_BREAKERS, Row
+from bot.render.embeds import cut
+from bot.storage.leagues import (
+    Actor,
+    AuditEntry,
+    LeagueError,
+    LeagueInfo,
+    MatchInfo,
+    MatchNotFound,
+    NotAllowed,
+    Standings,
+)
+
+if TYPE_CHECKING:
+    from bot.discord_app import RefereeBot
+
+STATUS_COLOURS = {"pending": 0xF1C40F, "confirmed": 0x2ECC71, "disputed": 0xE67E22, "void": 0x95A5A6}
+VERBS = {"win": "beat", "draw": "drew with", "loss": "lost to"}
+DESCRIPTION_ROOM = 3900  # of Discord's 4096, leaving room for a closing line
+
+
+def who(user: str) -> str:
+    """A mention for a Discord id (it shows the name, and never pings inside an embed); pseudonyms as they are."""
+    return f"<@{user}>" if user.isdigit() else user
+
+
+def actor_of(interaction: discord.Interaction[Any]) -> Actor:
+    permissions = interaction.permissions
+    return Actor(str(interaction.user.id), manager=bool(permissions.manage_guild))
+
+
+def match_summary(match: MatchInfo) -> str:
+    score = f" ({match.score})" if match.score else ""
+    return f"{who(match.reporter)} {VERBS[match.result]} {who(match.opponent)}{score}"
+
+
+def match_embed(match: MatchInfo, league: LeagueInfo) -> discord.Embed:
+    embed = discord.Embed(
+        title=f"Match #{match.id}: {match.status}",
+        description=match_summary(match),
+        colour=STATUS_COLOURS.get(match.status, 0x3498DB),
+    )
+    if match.combats:
+        embed.add_field(name="Combats", value=" ".join(f"#{c}" for c in match.combats), inline=True)
+    if match.notes:
+        embed.add_field(name="Notes", value=cut(match.notes, 1024), inline=False)
+    if match.status == "pending" and match.confirm_by is not None:
+        deadline = int(match.confirm_by.timestamp())
+        waiting = f"{who(match.opponent)} to confirm or dispute; it confirms itself <t:{deadline}:R>."
+        embed.add_field(name="Waiting for", value=waiting, inline=False)
+    elif match.status == "disputed":
+        embed.add_field(name="Disputed", value=f"An organiser settles it: `/league resolve match:{match.id}`.",
+                        inline=False)  # fmt: skip
+    elif match.decided_by is not None:
+        decided = "automatically (nobody answered in time)" if match.decided_by == "auto" else who(match.decided_by)
+        embed.add_field(name="Decided by", value=decided, inline=False)
+    embed.set_footer(text=f"{league.name} · season {match.season} · match #{match.id}")
+    return embed
+
+
+def match_view(match: MatchInfo) -> discord.ui.View | None:
+    if match.status != "pending":
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(MatchButton("confirm", match.id))
+    view.add_item(MatchButton("dispute", match.id))
+    return view
+
+
+class MatchButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"referee:league:(?P<action>confirm|dispute):(?P<match>\d+)",
+):
+    """Confirm or Dispute on a reported match. The custom id holds everything, so it works after a restart."""
+
+    def __init__(self, action: str, match_id: int) -> None:
+        style = discord.ButtonStyle.success if action == "confirm" else discord.ButtonStyle.danger
+        super().__init__(
+            discord.ui.Button(label=action.capitalize(), style=style, custom_id=f"referee:league:{action}:{match_id}")
+        )
+        self.action, self.match_id = action, match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, _interaction: discord.Interaction[Any], _item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> MatchButton:
+        return cls(match["action"], int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: RefereeBot = interaction.client
+        actor = actor_of(interaction)
+        try:
+            if self.action == "confirm":
+                changed = await bot.store.confirm(self.match_id, actor=actor)
+            else:
+                changed = await bot.store.dispute(self.match_id, actor=actor, reason="disputed with the button")
+        except (LeagueError, NotAllowed, MatchNotFound) as error:  # a second click, or not the opponent
+            await interaction.response.send_message(embed=error_embed(str(error)), ephemeral=True)
+            return
+        league = await bot.store.get_league(changed.league_id)
+        await interaction.response.edit_message(embed=match_embed(changed, league), view=None)
+
+
+def standings_embed(standings: Standings) -> discord.Embed:
+    league = standings.league
+    state = "open" if standings.season == league.season and league.season_open else "ended"
+    lines: list[str] = []
+    used = 0
+    for row in standings.rows:
+        line = (f"**{row.rank}.** {who(row.player)} · **{row.points}** pts · {row.played} played "
+                f"({row.won}-{row.drawn}-{row.lost}) · {row.rating:.0f}")  # fmt: skip
+        if used + len(line) + 1 > DESCRIPTION_ROOM:
+            lines.append(f"… and {len(standings.rows) - len(lines)} more: `/league export` has the whole table.")
+            break
+        lines.append(line)
+        used += len(line) + 1
+    embed = discord.Embed(
+        title=cut(f"{league.name}: season {standings.season} ({state})", 256),
+        description="\n".join(lines) or "Nobody has joined yet: `/league join`.",
+        colour=0x3498DB,
+    )
+    embed.set_footer(text=f"W-D-L · rating: Elo from 1500, K 32 · order: {', then '.join(TIE_BREAKERS)}")
+    return embed
+
+
+def chart_names(rows: Sequence[Row], bot: discord.Client) -> dict[str, str]:
+    """Names for the chart's legend from the bot's cache; a player it has not met by the end of their id."""
+    names: dict[str, str] = {}
+    for row in rows:
+        user = bot.get_user(int(row.player)) if row.player.isdigit() else None
+        names[row.player] = user.display_name if user is not None else f"…{row.player[-4:]}"
+    return names
+
+
+def history_embed(league: LeagueInfo, matches: Sequence[MatchInfo], player: str | None) -> discord.Embed:
+    lines = [f"`#{m.id}` <t:{int(m.created_at.timestamp())}:d> {match_summary(m)} · {m.status}" for m in matches] or [
+        "No matches yet."
+    ]
+    title = f"{league.name}: matches" + ("" if player is None else " of one player")
+    return discord.Embed(title=cut(title, 256), description=cut("\n".join(lines), 4096), colour=0x3498DB)
+
+
+USER_KEYS = ("reporter", "opponent", "decided_by", "organiser")
+
+
+def shown(key: str, value: Any) -> str:
+    if value is None or value == "":
+        return "—"
+    if key in USER_KEYS and isinstance(value, str):
+        return "the bot" if value == "auto" else who(value)
+    if isinstance(value, list):
+        return "/".join(map(str, value)) or "—"
+    return str(value)
+
+
+def audit_line(entry: AuditEntry) -> str:
+    about = f" match #{entry.match_id}" if entry.match_id is not None else ""
+    actor = "the bot (time ran out)" if entry.actor == "auto" else who(entry.actor)
+    moved = entry.changes()
+    change = (
+        " · " + ", ".join(f"{key}: {shown(key, old)} → {shown(key, new)}" for key, old, new in moved) if moved else ""
+    )
+    reason = f" · “{entry.reason}”" if entry.reason else ""
+    return f"<t:{int(entry.at.timestamp())}:f> **{entry.kind}**{about} by {actor}{change}{reason}"
+
+
+def audit_embed(league: LeagueInfo, entries: Sequence[AuditEntry]) -> discord.Embed:
+    lines = [audit_line(entry) for entry in entries] or ["Nothing yet."]
+    return discord.Embed(title=cut(f"{league.name}: audit log", 256), description=cut("\n".join(lines), 4096),
+                         colour=0x95A5A6)  # fmt: skip
+
+
+__all__ = [
+    "MatchButton",
+    "actor_of",
+    "audit_embed",
+    "chart_names",
+    "history_embed",
+    "match_embed",
+    "match_view",
+    "standings_embed",
+    "who",
+]

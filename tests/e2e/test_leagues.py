@@ -1,0 +1,165 @@
+"""Leagues through the fake Discord: two players report and confirm, one disputes, an organiser resolves, and the
+standings and the audit log show exactly that."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from bot.discord_app import RefereeBot
+from tests.e2e.fake_discord import FakeDiscord, command_interaction, component_interaction, user
+
+EPHEMERAL = 64
+ORGANISER, ANN, BOB, CID = 900000000000000100, 900000000000000101, 900000000000000102, 900000000000000103
+PLAYER = "1024"  # Send Messages only: no Manage Server
+MANAGER = "2147483647"
+
+
+def option(name: str, value: Any, kind: int = 3) -> dict[str, Any]:
+    return {"type": kind, "name": name, "value": value}
+
+
+def league(
+    subcommand: str, options: list[dict[str, Any]], *, by: int, permissions: str = PLAYER, users: tuple[int, ...] = ()
+) -> dict[str, Any]:
+    resolved = {"users": {str(u): user(u, f"user{u % 1000}") for u in users}} if users else None
+    return command_interaction("league", [{"type": 1, "name": subcommand, "options": options}], user_id=by,
+                               permissions=permissions, resolved=resolved)  # fmt: skip
+
+
+async def answer(fake: FakeDiscord, payload: dict[str, Any], count: int = 1) -> list[Any]:
+    return [call.payload for call in await fake.ask(payload, count)]
+
+
+def custom_ids(data: dict[str, Any]) -> list[str]:
+    return [c["custom_id"] for row in data.get("components", []) for c in row["components"]]
+
+
+async def report(fake: FakeDiscord, by: int, opponent: int, result: str, **extra: str) -> dict[str, Any]:
+    options = [option("opponent", str(opponent), 6), option("result", result)]
+    options += [option(name, value) for name, value in extra.items()]
+    [shown] = await answer(fake, league("report", options, by=by, users=(opponent,)))
+    return shown
+
+
+async def click(fake: FakeDiscord, custom_id: str, data: dict[str, Any], by: int) -> dict[str, Any]:
+    [shown] = await answer(fake, component_interaction(custom_id, data.get("components", []), user_id=by))
+    return shown
+
+
+async def test_report_confirm_dispute_resolve_then_standings_and_audit(bot: RefereeBot, fake: FakeDiscord) -> None:
+    [created] = await answer(fake, league("create", [option("name", "Autumn Crusade"), option("game", "40k")],
+                                          by=ORGANISER))  # fmt: skip
+    assert "League **Autumn Crusade** (40k) is open" in created["data"]["content"]
+    for player in (ANN, BOB, CID):
+        [joined] = await answer(fake, league("join", [], by=player))
+        assert "joined **Autumn Crusade**" in joined["data"]["content"]
+
+    # Ann reports a win over Bob: Bob is pinged, and gets the buttons.
+    shown = await report(fake, ANN, BOB, "win", score="3-1")
+    data = shown["data"]
+    assert data["content"].startswith(f"<@{BOB}>") and [str(u) for u in data["allowed_mentions"]["users"]] == [str(BOB)]
+    assert data["embeds"][0]["title"] == "Match #1: pending"
+    assert f"<@{ANN}> beat <@{BOB}> (3-1)" == data["embeds"][0]["description"]
+    assert custom_ids(data) == ["referee:league:confirm:1", "referee:league:dispute:1"]
+
+    refused = await click(fake, "referee:league:confirm:1", data, ANN)  # the reporter cannot confirm
+    assert (
+        refused["data"]["flags"] & EPHEMERAL and "You reported match #1" in refused["data"]["embeds"][0]["description"]
+    )
+    confirmed = await click(fake, "referee:league:confirm:1", data, BOB)
+    assert confirmed["type"] == 7  # the report message itself now says so, without buttons
+    assert confirmed["data"]["embeds"][0]["title"] == "Match #1: confirmed" and confirmed["data"]["components"] == []
+    again = await click(fake, "referee:league:confirm:1", data, BOB)  # a double click: one effect
+    assert again["data"]["flags"] & EPHEMERAL and "already confirmed" in again["data"]["embeds"][0]["description"]
+
+    # Cid reports a win over Ann; Ann disputes it; only a neutral organiser settles it.
+    disputed_report = (await report(fake, CID, ANN, "win"))["data"]
+    disputed = await click(fake, "referee:league:dispute:2", disputed_report, ANN)
+    assert disputed["data"]["embeds"][0]["title"] == "Match #2: disputed"
+    [not_allowed] = await answer(fake, league("resolve", [option("match", 2, 4), option("decision", "draw"),
+                                                          option("reason", "I say so")], by=ANN))  # fmt: skip
+    assert not_allowed["data"]["flags"] & EPHEMERAL and "organisers" in not_allowed["data"]["embeds"][0]["description"]
+    [resolved] = await answer(fake, league("resolve", [option("match", 2, 4), option("decision", "draw"),
+                                                       option("reason", "Both agreed on a draw")],
+                                           by=ORGANISER, permissions=MANAGER))  # fmt: skip
+    assert resolved["data"]["embeds"][0]["title"] == "Match #2: confirmed"
+    assert resolved["data"]["embeds"][0]["description"] == f"<@{CID}> drew with <@{ANN}>"
+
+    # Standings: Ann 3 + 1, Cid 1, Bob 0; then the rating chart is added to the same message.
+    first, chart = await answer(fake, league("standings", [], by=BOB), 2)
+    lines = first["data"]["embeds"][0]["description"].splitlines()
+    assert [line.split(" · ")[0:2] for line in lines] == [
+        [f"**1.** <@{ANN}>", "**4** pts"], [f"**2.** <@{CID}>", "**1** pts"], [f"**3.** <@{BOB}>", "**0** pts"],
+    ]  # fmt: skip
+    assert "(1-1-0)" in lines[0] and "(0-0-1)" in lines[2]
+    assert chart["attachments"][0]["filename"] == "ratings.png"
+    png = next(call for call in fake.calls if call.files == ["ratings.png"])
+    assert png.method == "PATCH"
+
+    # The audit log, newest first: exactly what happened to the two matches.
+    [audit] = await answer(fake, league("audit", [], by=BOB))
+    text = audit["data"]["embeds"][0]["description"]
+    kinds = [line.split("**")[1] for line in text.splitlines()]
+    assert kinds[:6] == ["dispute-resolved", "disputed", "reported", "confirmed", "reported", "joined"]
+    newest = text.splitlines()[0]
+    assert "status: disputed → confirmed" in newest and "result: win → draw" in newest
+    assert f"decided_by: — → <@{ORGANISER}>" in newest
+    assert "Both agreed on a draw" in text.splitlines()[0]
+
+
+async def test_bad_input_and_the_wrong_people_get_clear_private_answers(bot: RefereeBot, fake: FakeDiscord) -> None:
+    [none_yet] = await answer(fake, league("standings", [], by=ANN))
+    assert none_yet["data"]["flags"] & EPHEMERAL and "no league yet" in none_yet["data"]["embeds"][0]["description"]
+    await answer(fake, league("create", [option("name", "Spring"), option("game", "duel")], by=ORGANISER))
+    [settings] = await answer(fake, league("settings", [option("win", 5, 4)], by=ANN))
+    assert (
+        settings["data"]["flags"] & EPHEMERAL and "Only the organisers" in settings["data"]["embeds"][0]["description"]
+    )
+    [duplicate] = await answer(fake, league("create", [option("name", "spring"), option("game", "40k")], by=ANN))
+    assert "already has a league named" in duplicate["data"]["embeds"][0]["description"]
+    [stranger] = await answer(fake, league("report", [option("opponent", str(BOB), 6), option("result", "win")],
+                                           by=CID, users=(BOB,)))  # fmt: skip
+    assert "Join Spring first" in stranger["data"]["embeds"][0]["description"]
+    await answer(fake, league("create", [option("name", "Winter"), option("game", "epic")], by=ORGANISER))
+    [which] = await answer(fake, league("join", [], by=ANN))
+    assert "several leagues" in which["data"]["embeds"][0]["description"]
+    [joined] = await answer(fake, league("join", [option("league", "winter")], by=ANN))
+    assert "joined **Winter**" in joined["data"]["content"]
+
+
+async def test_an_unanswered_report_confirms_itself_and_its_buttons_then_say_so(
+    bot: RefereeBot, fake: FakeDiscord
+) -> None:
+    await answer(fake, league("create", [option("name", "Quick"), option("game", "40k"), option("confirm_hours", 1, 4)],
+                              by=ORGANISER))  # fmt: skip
+    for player in (ANN, BOB):
+        await answer(fake, league("join", [], by=player))
+    data = (await report(fake, ANN, BOB, "draw"))["data"]
+    cog: Any = bot.get_cog("LeagueCog")  # discord.py loads each bot's extensions afresh: not this module's class
+    assert cog is not None
+    assert await cog.sweep_once() == 0  # not yet due
+    assert await cog.sweep_once(at=datetime.now(UTC) + timedelta(hours=1, seconds=1)) == 1
+    late = await click(fake, "referee:league:confirm:1", data, BOB)
+    assert "already confirmed" in late["data"]["embeds"][0]["description"]
+    [audit] = await answer(fake, league("audit", [option("match", 1, 4)], by=BOB))
+    assert "**auto-confirmed** match #1 by the bot (time ran out)" in audit["data"]["embeds"][0]["description"]
+
+
+async def test_the_buttons_still_work_after_the_bot_restarts(bot: RefereeBot, fake: FakeDiscord) -> None:
+    await answer(fake, league("create", [option("name", "Lasting"), option("game", "40k")], by=ORGANISER))
+    for player in (ANN, BOB):
+        await answer(fake, league("join", [], by=player))
+    data = (await report(fake, ANN, BOB, "loss"))["data"]
+    await bot.close()  # the message with its buttons stays in Discord; the process that sent it is gone
+    again = RefereeBot(bot.settings)
+    task = asyncio.create_task(again.start("fake-token"))
+    try:
+        await asyncio.wait_for(again.wait_until_ready(), 15)
+        confirmed = await click(fake, "referee:league:confirm:1", data, BOB)
+        assert confirmed["type"] == 7 and confirmed["data"]["embeds"][0]["title"] == "Match #1: confirmed"
+    finally:
+        await again.close()
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
