@@ -4,6 +4,7 @@ seasons, duplicate reports, auto-confirmation and standings derived from the mat
 from __future__ import annotations
 
 import asyncio
+import itertools
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -362,3 +363,21 @@ async def test_who_may_change_a_match(store: Store, action: str, role: str) -> N
         assert (await store.get_match(match.id)).status == {"resolve": "disputed", "correct": "confirmed"}.get(
             action, "pending"
         )
+
+
+async def test_every_match_is_exactly_what_its_audit_log_says_it_became(store: Store) -> None:
+    league = await league_with_players(store, ANN, BOB, CID)
+    one = (await store.report_match(league.id, actor=ANN, opponent="bob", result="win")).match
+    await store.confirm(one.id, actor=BOB)
+    await store.correct_match(one.id, actor=ORGANISER, result="draw", score="2-2", reason="miscounted")
+    two = (await store.report_match(league.id, actor=CID, opponent="ann", result="loss")).match
+    await store.dispute(two.id, actor=ANN)
+    await store.resolve_dispute(two.id, "void", actor=MANAGER, reason="never played")
+    three = (await store.report_match(league.id, actor=BOB, opponent="cid", result="win")).match
+    await store.report_match(league.id, actor=CID, opponent="bob", result="loss")  # merged
+    for match in (one, two, three):
+        current = await store.get_match(match.id)
+        history = list(reversed(await store.audit(league.id, match_id=match.id)))
+        assert history[-1].after == current.state()
+        for earlier, later in itertools.pairwise(history):
+            assert later.before == earlier.after  # each change starts from where the last one left the match
