@@ -555,6 +555,11 @@ def _usage_example(error: click.UsageError) -> str:
 
 cli.add_command(league_group)
 
+# Last: `referee odds` reuses this module's option and @roster helpers.
+from bot.cli_odds import odds_group  # noqa: E402
+
+cli.add_command(odds_group)
+
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: one line naming the problem and a correct example on bad input, exit status 2."""

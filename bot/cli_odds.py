@@ -1,0 +1,103 @@
+"""`referee odds <game>`: the odds of a procedure before fighting it, with the same inputs as the game's command."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from bot.cli import _expand_references, _option_param
+from bot.data import game_with_data
+from rules_core import all_games
+from rules_core.odds import DEFAULT_TRIALS, MAX_TRIALS, METHODS, Odds, odds
+from rules_core.registry import Game
+
+
+def percent(p: float) -> str:
+    if 0 < p < 0.0005:
+        return "<0.1%"
+    if 0.9995 < p < 1:
+        return ">99.9%"
+    return f"{p * 100:.1f}%"
+
+
+def odds_lines(result: Odds, title: str) -> list[str]:
+    """The odds as plain lines (the terminal; the bot's embed uses the same words)."""
+    how = "exact" if result.method == "exact" else f"Monte Carlo, {result.trials} trials, 95% intervals"
+    lines = [f"{title}: odds ({how})"]
+
+    def shown(key: str, p: float) -> str:
+        bounds = result.intervals.get(key)
+        return percent(p) + ("" if bounds is None else f" [{percent(bounds[0])} to {percent(bounds[1])}]")
+
+    attacker = shown("p_attacker_wins", result.p_attacker_wins)
+    defender = shown("p_defender_wins", result.p_defender_wins)
+    lines.append(f"  Attacker wins {attacker} · defender wins {defender} · draw {shown('p_draw', result.p_draw)}")
+    if result.p_no_winner:
+        lines.append(f"  No fight at all: {shown('p_no_winner', result.p_no_winner)}")
+    lines.append(f"  The loser breaks or is destroyed: {shown('p_loser_breaks', result.p_loser_breaks)}")
+    lines.append("  Outcomes: " + ", ".join(f"{name.replace('_', ' ')} {percent(p)}"
+                                            for name, p in result.outcomes.items() if p > 0))  # fmt: skip
+    for side in ("attacker", "defender"):
+        losses = result.losses(side)
+        lines.append(f"  {side.capitalize()} losses: expected {result.expected_losses(side):.2f}")
+        cells = [f"{count}: {percent(p)}" for count, p in enumerate(losses) if p >= 0.0005]
+        lines.append("    " + " · ".join(cells))
+        step = max(1, len(losses) // 6)
+        at_least = [f">={n} {percent(result.p_at_least(side, n))}" for n in range(step, len(losses), step)]
+        if at_least:
+            lines.append("    at least: " + " · ".join(at_least))
+    lines.extend(f"  {note}" for note in result.notes)
+    return lines
+
+
+def _odds_command(game: Game) -> click.Command:
+    def run(  # noqa: PLR0917 (click passes every option by name)
+        attacker: str, defender: str, method: str, trials: int, seed: int, as_json: bool, **raw: Any
+    ) -> None:
+        options = {name: value for name, value in raw.items() if value is not None}
+        attacker, defender, options = _expand_references(game, attacker, defender, options)
+        result = odds(game_with_data(game), attacker, defender, method=method, trials=trials, seed=seed, **options)
+        if as_json:
+            click.echo(json.dumps(result.to_dict(), indent=2))
+            return
+        for line in odds_lines(result, game.title):
+            click.echo(line)
+
+    params: list[click.Parameter] = [
+        click.Option(["--attacker"], required=True, metavar="SPEC", help="The attacking side's units (or @roster)."),
+        click.Option(["--defender"], required=True, metavar="SPEC", help="The defending side's units (or @roster)."),
+        *(_option_param(spec) for spec in game.options),
+        click.Option(
+            ["--method"],
+            type=click.Choice(METHODS),
+            default="auto",
+            show_default=True,
+            help="auto: exact where the game has an exact calculation, else Monte Carlo.",
+        ),
+        click.Option(
+            ["--trials"],
+            type=click.IntRange(1, MAX_TRIALS),
+            default=DEFAULT_TRIALS,
+            show_default=True,
+            help="Monte Carlo resolutions.",
+        ),
+        click.Option(["--seed"], type=int, default=1, show_default=True, help="Monte Carlo's first seed."),
+        click.Option(["--json", "as_json"], is_flag=True, default=False, help="Print the odds as JSON."),
+    ]
+    return click.Command(game.id, callback=run, params=params, short_help=game.title,
+                         help=f"The odds of {game.title}, before you fight it: who wins, how often the loser "
+                              "breaks, and the losses on each side.")  # fmt: skip
+
+
+@click.group("odds")
+def odds_group() -> None:
+    """Odds before you commit: exact where the game allows, otherwise Monte Carlo through the referee itself."""
+
+
+for _game in all_games():
+    odds_group.add_command(_odds_command(_game))
+
+
+__all__ = ["odds_group", "odds_lines", "percent"]

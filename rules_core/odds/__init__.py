@@ -1,0 +1,60 @@
+"""Odds before you commit: the outcome distribution of a procedure, exact where the game has an exact solver,
+otherwise by Monte Carlo through the referee itself (docs/odds.md).
+
+``odds(game, attacker, defender, **options)`` takes exactly what ``rules_core.resolve`` takes (spec strings or
+parsed sides, the game's options) and answers with an :class:`Odds`, which always says how it was computed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rules_core.errors import RefereeError
+from rules_core.odds import boltaction
+from rules_core.odds.model import Odds, wilson
+from rules_core.odds.montecarlo import DEFAULT_TRIALS, MAX_TRIALS, loser_breaks, monte_carlo
+from rules_core.options import validate_options
+from rules_core.registry import Game, get_game
+
+METHODS = ("auto", "exact", "monte-carlo")
+Exact = Callable[[Any, Any, Mapping[str, Any]], Odds]
+EXACT: dict[str, Exact] = {"boltaction": boltaction.exact}
+
+
+class OddsError(RefereeError):
+    """An odds request that cannot be answered as asked."""
+
+
+def has_exact(game: Game | str) -> bool:
+    return (game.id if isinstance(game, Game) else get_game(game).id) in EXACT
+
+
+def odds(
+    game: Game | str, attacker: Any, defender: Any, *, method: str = "auto", trials: int = DEFAULT_TRIALS,
+    seed: int = 1, **options: object,
+) -> Odds:  # fmt: skip
+    """The odds of one procedure; ``method`` "auto" is exact where the game has an exact solver."""
+    chosen = game if isinstance(game, Game) else get_game(game)
+    if method not in METHODS:
+        raise OddsError(f"The method is one of {', '.join(METHODS)}, not {method!r}.", token=method,
+                        example="--method exact")  # fmt: skip
+    if not 1 <= trials <= MAX_TRIALS:
+        raise OddsError(f"Trials run from 1 to {MAX_TRIALS}, not {trials}.", token=str(trials),
+                        example="--trials 20000")  # fmt: skip
+    checked = validate_options(chosen.options, options)
+    attacker_side = chosen.parse_side(attacker) if isinstance(attacker, str) else attacker
+    defender_side = chosen.parse_side(defender) if isinstance(defender, str) else defender
+    solver = EXACT.get(chosen.id)
+    if method == "exact" and solver is None:
+        raise OddsError(
+            f"There is no exact calculation for {chosen.title} yet: Monte Carlo through the referee answers instead.",
+            token=chosen.id, example="--method monte-carlo",
+        )  # fmt: skip
+    if solver is not None and method != "monte-carlo":
+        return solver(attacker_side, defender_side, checked)
+    return monte_carlo(chosen, attacker_side, defender_side, checked, trials=trials, seed=seed)
+
+
+__all__ = ["DEFAULT_TRIALS", "EXACT", "MAX_TRIALS", "METHODS", "Odds", "OddsError", "has_exact", "loser_breaks",
+           "odds", "wilson"]  # fmt: skip

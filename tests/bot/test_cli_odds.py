@@ -1,0 +1,65 @@
+"""`referee odds <game>`: the same inputs as the game's command, an answer that says how it was computed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rules_core.odds import wilson
+from tests.bot.test_cli import referee
+
+BOLT = ("--attacker", "8x Grenadiers: veteran smg=2 nco", "--defender", "10x Rifles: regular nco")
+
+
+def test_an_exact_answer_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = referee("odds", "boltaction", *BOLT, "--reaction-shots", "10", "--distance", "9", "--json",
+                           capsys=capsys)  # fmt: skip
+    assert code == 0
+    data = json.loads(out)
+    assert (data["method"], data["trials"]) == ("exact", None)
+    total = data["p_attacker_wins"] + data["p_defender_wins"] + data["p_draw"] + data["p_no_winner"]
+    assert total == pytest.approx(1.0, abs=1e-12)
+    for side in ("attacker", "defender"):
+        assert sum(data[side]["losses"]) == pytest.approx(1.0, abs=1e-12)
+        assert data[side]["expected_losses"] == pytest.approx(
+            sum(n * p for n, p in enumerate(data[side]["losses"])), abs=1e-12
+        )
+    assert data["intervals_95"] == {}
+
+
+def test_monte_carlo_says_so_with_its_trials_and_intervals(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("odds", "duel", "--attacker", "Captain: WS6 S4 T4 W3 I6 A3 Sv3+", "--defender",
+            "Warboss: WS5 S5 T5 W3 I4 A4 Sv4+", "--trials", "300", "--json")  # fmt: skip
+    code, out, _ = referee(*args, capsys=capsys)
+    data = json.loads(out)
+    assert (code, data["method"], data["trials"]) == (0, "monte-carlo", 300)
+    low, high = data["intervals_95"]["p_attacker_wins"]
+    assert low <= data["p_attacker_wins"] <= high
+    again = json.loads(referee(*args, capsys=capsys)[1])
+    assert again == data  # the same seeds, the same answer
+    code, out, _ = referee(*args[:-1], capsys=capsys)
+    assert "Monte Carlo, 300 trials, 95% intervals" in out and "Attacker wins" in out
+
+
+def test_exact_where_there_is_none_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = referee("odds", "duel", "--attacker", "A: WS4 S4 T4 W1 I4 A1 Sv3+", "--defender",
+                           "B: WS3 S3 T3 W1 I3 A1 Sv-", "--method", "exact", capsys=capsys)  # fmt: skip
+    assert code == 2 and "no exact calculation" in err and "--method monte-carlo" in err
+
+
+def test_rosters_and_bad_specs_work_as_in_the_games_command(capsys: pytest.CaptureFixture[str]) -> None:
+    referee("roster", "save", "grens", "--game", "boltaction", "--spec", "8x Grenadiers: veteran smg=2 nco",
+            capsys=capsys)  # fmt: skip
+    code, out, _ = referee("odds", "boltaction", "--attacker", "@grens", "--defender", "10x Rifles: regular",
+                           "--json", capsys=capsys)  # fmt: skip
+    assert code == 0 and json.loads(out)["method"] == "exact"
+    code, _, err = referee("odds", "boltaction", "--attacker", "8x Grenadiers: elite", "--defender", "10x R: regular",
+                           capsys=capsys)  # fmt: skip
+    assert code == 2 and "elite" in err and "Example" in err
+
+
+def test_the_wilson_interval() -> None:
+    assert wilson(0, 100)[0] == pytest.approx(0.0, abs=1e-12) and 0.03 < wilson(0, 100)[1] < 0.04
+    low, high = wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)

@@ -1,0 +1,277 @@
+"""Exact Bolt Action odds, checked two ways: against an independent oracle built on icepool (to 1e-9, on 50 random
+scenarios), and against the referee itself (20,000 seeded resolutions, chi-square)."""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections import defaultdict
+from collections.abc import Mapping
+from typing import Any
+
+import icepool
+import pytest
+from scipy.stats import chisquare
+
+from rules_core import get_game
+from rules_core.dice import SeededDice
+from rules_core.games.boltaction.engine import (
+    BASE_TO_HIT,
+    ROUGH_MOVE,
+    RUN_MOVE,
+    SURPRISE_RANGE,
+    UnitState,
+    _men,
+)
+from rules_core.games.boltaction.spec import FANATICS, Unit, parse_unit
+from rules_core.odds import odds
+from rules_core.options import validate_options
+from rules_core.report import SideName
+
+GAME = get_game("boltaction")
+ORACLE_ROUNDS = 8  # the oracle stops here; what is still fighting bounds the difference allowed
+
+# --- the oracle: the engine's own men and removal, icepool's dice -------------------------------------------------
+
+Men = tuple[tuple[str, bool], ...]
+
+
+def men_of(unit: Unit) -> Men:
+    return tuple((man.role, man.tough) for man in _men(unit))
+
+
+def removed(unit: Unit, men: Men, casualties: int, exceptional: int) -> Men:
+    from rules_core.games.boltaction.engine import Man
+
+    state = UnitState(unit, SideName.ATTACKER, [Man(role, tough) for role, tough in men], 0)
+    state.remove(casualties, exceptional)
+    return tuple((man.role, man.tough) for man in state.men)
+
+
+def law(die: icepool.Die[Any]) -> dict[Any, float]:
+    total = die.denominator()
+    return {outcome: quantity / total for outcome, quantity in die.items()}
+
+
+@functools.cache
+def pool(count: int, value: int) -> icepool.Die[Any]:
+    if count == 0:
+        return icepool.Die([icepool.Vector((0, 0))])
+    return count @ icepool.d6.map(lambda face: icepool.Vector((int(face >= value), int(face == 6))))
+
+
+def damage_law(unit: Unit, target: Men, attacks: int, tough: int) -> dict[tuple[int, int], float]:
+    return _damage_law(unit.quality.damage_value, len(target), sum(role != "man" for role, _ in target), attacks, tough)
+
+
+@functools.cache
+def _damage_law(value: int, standing: int, leaders: int, attacks: int, tough: int) -> dict[tuple[int, int], float]:
+    sixes_again = icepool.d6.map(lambda face: int(face == 6))
+
+    def after(t: Any, p: Any) -> Any:
+        casualties, sixes = t[0] + p[0], t[1] + p[1]
+        extra = min(t[0], standing - casualties) if tough and t[0] else 0
+
+        def final(x: Any) -> Any:
+            applied = min(casualties + x[0], standing)
+            all_sixes = sixes + x[1]
+            if leaders and all_sixes:
+                return (all_sixes @ sixes_again).map(lambda k: (applied, min(k, leaders, applied)))
+            return (applied, 0)
+
+        return pool(extra, value).map(final)
+
+    return law(icepool.map(after, pool(tough, value), pool(attacks - tough, value)))
+
+
+def oracle(attacker: Unit, defender: Unit, options: Mapping[str, Any]) -> tuple[dict[Any, float], float]:
+    """{(winner, attacker lost, defender lost): p}, and the mass still fighting after ORACLE_ROUNDS rounds."""
+    a0, d0 = men_of(attacker), men_of(defender)
+    ends: dict[Any, float] = defaultdict(float)
+
+    def end(winner: str, a: Men, d: Men, p: float) -> None:
+        ends[(winner, len(a0) - len(a), len(d0) - len(d))] += p
+
+    distance = options["distance"]
+    if distance is not None and distance > (ROUGH_MOVE if options["rough_ground"] else RUN_MOVE):
+        end("none", a0, d0, 1.0)
+        return ends, 0.0
+    fighting: dict[tuple[Men, Men], float] = defaultdict(float)
+    reacts = not (options["target_has_acted"] or (distance is not None and distance <= SURPRISE_RANGE
+                  and not options["ambush"]) or options["out_of_arc"] or not options["reaction_shots"])  # fmt: skip
+    if not reacts:
+        fighting[(a0, d0)] = 1.0
+    else:
+        inexperienced = -1 if defender.quality.value == "inexperienced" else 0
+        need = BASE_TO_HIT - (-1 - defender.pins + inexperienced + options["reaction_modifiers"])
+        shots = options["reaction_shots"]
+        if need <= 6:
+            hits = law(shots @ icepool.d6.map(lambda face: int(face >= max(2, need))))
+        elif need <= 9:
+            hits = law((shots @ icepool.d6.map(lambda face: int(face == 6))).map(
+                lambda sixes: sixes @ icepool.d6.map(lambda face: int(face >= need - 3))))  # fmt: skip
+        else:
+            hits = {0: 1.0}
+        two_d6 = law(2 @ icepool.d6)
+        for count, p_hits in hits.items():
+            if not count:
+                fighting[(a0, d0)] += p_hits
+                continue
+            for (casualties, picks), p in damage_law(attacker, a0, count, 0).items():
+                a = removed(attacker, a0, casualties, picks)
+                if not a:
+                    end("defender", (), d0, p_hits * p)
+                elif options["morale_check"] and len(a) * 2 <= len(a0):
+                    passes = sum(
+                        q for total, q in two_d6.items() if total <= attacker.quality.morale - attacker.pins - 1
+                    )
+                    fighting[(a, d0)] += p_hits * p * passes
+                    end("defender", (), d0, p_hits * p * (1 - passes))
+                else:
+                    fighting[(a, d0)] += p_hits * p
+    simultaneous = bool(options["rough_ground"] or options["defended_obstacle"])
+    for _ in range(ORACLE_ROUNDS):
+        following: dict[tuple[Men, Men], float] = defaultdict(float)
+        for (a, d), p_state in fighting.items():
+            outcomes: list[tuple[Men, Men, int, int, float]] = []
+            a_tough, d_tough = sum(t for _, t in a), sum(t for _, t in d)
+            if simultaneous:
+                for (c1, e1), p1 in damage_law(defender, d, len(a), a_tough).items():
+                    for (c2, e2), p2 in damage_law(attacker, a, len(d), d_tough).items():
+                        d2, a2 = removed(defender, d, c1, e1), removed(attacker, a, c2, e2)
+                        outcomes.append((a2, d2, len(d) - len(d2), len(a) - len(a2), p1 * p2))
+            else:
+                for (c1, e1), p1 in damage_law(defender, d, len(a), a_tough).items():
+                    d2 = removed(defender, d, c1, e1)
+                    if not d2:
+                        outcomes.append((a, d2, len(d), 0, p1))
+                        continue
+                    for (c2, e2), p2 in damage_law(attacker, a, len(d2), sum(t for _, t in d2)).items():
+                        a2 = removed(attacker, a, c2, e2)
+                        outcomes.append((a2, d2, len(d) - len(d2), len(a) - len(a2), p1 * p2))
+            for a2, d2, by_a, by_d, p in outcomes:
+                chance = p_state * p
+                if not a2 and not d2:
+                    end("draw", a2, d2, chance)
+                    continue
+                if not a2 or not d2:
+                    winner = "defender" if not a2 else "attacker"
+                elif by_a != by_d:
+                    winner = "attacker" if by_a > by_d else "defender"
+                else:
+                    following[(a2, d2)] += chance
+                    continue
+                loser_unit, loser = (defender, d2) if winner == "attacker" else (attacker, a2)
+                if loser and loser_unit.has(FANATICS):
+                    following[(a2, d2)] += chance
+                    continue
+                end(winner, a2 if winner == "attacker" else (), d2 if winner == "defender" else (), chance)
+        fighting, simultaneous = following, True
+    return ends, sum(fighting.values())
+
+
+def random_unit(chance: random.Random) -> str:
+    count = chance.randint(1, 9)
+    tokens = [chance.choice(("inexperienced", "regular", "veteran"))]
+    if chance.random() < 0.4:
+        tokens.append("nco")
+    if chance.random() < 0.25 and count > 1:
+        tokens.append("officer")
+    if chance.random() < 0.2:
+        tokens.append("tough-fighters")
+    if chance.random() < 0.15:
+        tokens.append("fanatics")
+    if chance.random() < 0.4:
+        tokens.append(f"smg={chance.randint(1, count)}")
+    if chance.random() < 0.3:
+        tokens.append(f"pins={chance.randint(1, 3)}")
+    return f"{count}x Unit: {' '.join(tokens)}"
+
+
+def random_options(chance: random.Random) -> dict[str, Any]:
+    return {
+        "distance": chance.choice((None, 3.0, 5.5, 8.0, 11.0, 13.0)),
+        "rough_ground": chance.random() < 0.25,
+        "defended_obstacle": chance.random() < 0.2,
+        "target_has_acted": chance.random() < 0.1,
+        "ambush": chance.random() < 0.2,
+        "reaction_shots": chance.choice((0, 3, 6, 10)),
+        "reaction_modifiers": chance.choice((0, 0, -1, -3, -5, 1)),
+        "out_of_arc": chance.random() < 0.1,
+        "morale_check": chance.random() < 0.7,
+    }
+
+
+def exact_table(attacker: str, defender: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    result = odds("boltaction", attacker, defender, **options)
+    return {"attacker": result.p_attacker_wins, "defender": result.p_defender_wins, "draw": result.p_draw,
+            "none": result.p_no_winner, "a_lost": result.attacker_losses, "d_lost": result.defender_losses}  # fmt: skip
+
+
+@pytest.mark.parametrize("scenario", range(50))
+def test_the_exact_odds_agree_with_an_icepool_oracle(scenario: int) -> None:
+    chance = random.Random(1000 + scenario)
+    attacker, defender = random_unit(chance), random_unit(chance)
+    options = validate_options(GAME.options, random_options(chance))
+    ends, still_fighting = oracle(parse_unit(attacker), parse_unit(defender), options)
+    exact = exact_table(attacker, defender, options)
+    tolerance = 1e-9 + still_fighting
+    winners: dict[str, float] = defaultdict(float)
+    a_lost: dict[int, float] = defaultdict(float)
+    d_lost: dict[int, float] = defaultdict(float)
+    for (winner, a, d), p in ends.items():
+        winners[winner] += p
+        a_lost[a] += p
+        d_lost[d] += p
+    for winner in ("attacker", "defender", "none"):
+        assert exact[winner] == pytest.approx(winners[winner], abs=tolerance), (attacker, defender, options, winner)
+    for count in range(max(len(exact["a_lost"]), max(a_lost, default=0) + 1)):
+        got = exact["a_lost"][count] if count < len(exact["a_lost"]) else 0.0
+        assert got == pytest.approx(a_lost[count], abs=tolerance), (attacker, defender, options, count)
+    for count in range(max(len(exact["d_lost"]), max(d_lost, default=0) + 1)):
+        got = exact["d_lost"][count] if count < len(exact["d_lost"]) else 0.0
+        assert got == pytest.approx(d_lost[count], abs=tolerance), (attacker, defender, options, count)
+
+
+CHI_SQUARE_CASES = [
+    ("8x Grenadiers: veteran smg=2 nco", "10x Rifles: regular nco", {"reaction_shots": 10, "distance": 9.0}),
+    ("6x Volksgrenadiers: inexperienced smg=2 nco", "5x Rangers: veteran tough-fighters",
+     {"rough_ground": True, "distance": 5.0}),
+    ("12x Conscripts: inexperienced fanatics officer", "7x Paras: veteran smg=3 nco",
+     {"reaction_shots": 7, "distance": 10.0, "reaction_modifiers": -1}),
+]  # fmt: skip
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("attacker", "defender", "given"), CHI_SQUARE_CASES)
+def test_the_referee_rolls_what_the_exact_odds_predict(attacker: str, defender: str, given: dict[str, Any]) -> None:
+    options = validate_options(GAME.options, given)
+    a_side, d_side = GAME.parse_side(attacker), GAME.parse_side(defender)
+    exact = odds(GAME, a_side, d_side, **given)
+    # Two margins, each its own chi-square: who wins, and how many the attacker loses.
+    trials = 20_000
+    winners: dict[str, int] = defaultdict(int)
+    lost: dict[int, int] = defaultdict(int)
+    for seed in range(trials):
+        report = GAME.resolve_sides(a_side, d_side, options, SeededDice(seed))
+        winners[report.result.winner.value] += 1
+        lost[report.result.attacker.lost] += 1
+    for observed, probabilities in (
+        (winners, {"attacker": exact.p_attacker_wins, "defender": exact.p_defender_wins,
+                   "draw": exact.p_draw + exact.p_no_winner}),
+        (lost, dict(enumerate(exact.attacker_losses))),
+    ):  # fmt: skip
+        # Pool the rare categories so that every expected count is at least 5.
+        cells: list[tuple[float, int]] = []
+        pooled_p, pooled_o = 0.0, 0
+        for key, p in sorted(probabilities.items(), key=lambda item: item[1], reverse=True):
+            if p * trials >= 5:
+                cells.append((p, observed.get(key, 0)))  # type: ignore[call-overload]
+            else:
+                pooled_p, pooled_o = pooled_p + p, pooled_o + observed.get(key, 0)  # type: ignore[call-overload]
+        if pooled_p > 0:  # the rare counts join the smallest cell kept
+            smallest_p, smallest_o = cells.pop()
+            cells.append((smallest_p + pooled_p, smallest_o + pooled_o))
+        assert sum(o for _, o in cells) == trials
+        statistic = chisquare([o for _, o in cells], [p * trials for p, _ in cells])
+        assert statistic.pvalue > 1e-4, (attacker, defender, given, cells)
