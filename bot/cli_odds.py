@@ -9,47 +9,10 @@ import click
 
 from bot.cli import _expand_references, _option_param
 from bot.data import game_with_data
+from bot.render.odds import odds_lines
 from rules_core import all_games
-from rules_core.odds import DEFAULT_TRIALS, MAX_TRIALS, METHODS, Odds, odds
+from rules_core.odds import DEFAULT_TRIALS, MAX_TRIALS, METHODS, odds
 from rules_core.registry import Game
-
-
-def percent(p: float) -> str:
-    if 0 < p < 0.0005:
-        return "<0.1%"
-    if 0.9995 < p < 1:
-        return ">99.9%"
-    return f"{p * 100:.1f}%"
-
-
-def odds_lines(result: Odds, title: str) -> list[str]:
-    """The odds as plain lines (the terminal; the bot's embed uses the same words)."""
-    how = "exact" if result.method == "exact" else f"Monte Carlo, {result.trials} trials, 95% intervals"
-    lines = [f"{title}: odds ({how})"]
-
-    def shown(key: str, p: float) -> str:
-        bounds = result.intervals.get(key)
-        return percent(p) + ("" if bounds is None else f" [{percent(bounds[0])} to {percent(bounds[1])}]")
-
-    attacker = shown("p_attacker_wins", result.p_attacker_wins)
-    defender = shown("p_defender_wins", result.p_defender_wins)
-    lines.append(f"  Attacker wins {attacker} · defender wins {defender} · draw {shown('p_draw', result.p_draw)}")
-    if result.p_no_winner:
-        lines.append(f"  No fight at all: {shown('p_no_winner', result.p_no_winner)}")
-    lines.append(f"  The loser breaks or is destroyed: {shown('p_loser_breaks', result.p_loser_breaks)}")
-    lines.append("  Outcomes: " + ", ".join(f"{name.replace('_', ' ')} {percent(p)}"
-                                            for name, p in result.outcomes.items() if p > 0))  # fmt: skip
-    for side in ("attacker", "defender"):
-        losses = result.losses(side)
-        lines.append(f"  {side.capitalize()} losses: expected {result.expected_losses(side):.2f}")
-        cells = [f"{count}: {percent(p)}" for count, p in enumerate(losses) if p >= 0.0005]
-        lines.append("    " + " · ".join(cells))
-        step = max(1, len(losses) // 6)
-        at_least = [f">={n} {percent(result.p_at_least(side, n))}" for n in range(step, len(losses), step)]
-        if at_least:
-            lines.append("    at least: " + " · ".join(at_least))
-    lines.extend(f"  {note}" for note in result.notes)
-    return lines
 
 
 def _odds_command(game: Game) -> click.Command:
@@ -100,4 +63,4 @@ for _game in all_games():
     odds_group.add_command(_odds_command(_game))
 
 
-__all__ = ["odds_group", "odds_lines", "percent"]
+__all__ = ["odds_group"]

@@ -32,7 +32,7 @@ from rules_core import RefereeError
 
 log = logging.getLogger("referee.bot")
 SHUTDOWN_GRACE = 10.0  # seconds given to answers still being recorded when the bot stops
-EXTENSIONS = ("cogs.combat", "cogs.records", "cogs.rosters", "cogs.tools", "cogs.privacy", "cogs.leagues")
+EXTENSIONS = ("cogs.combat", "cogs.records", "cogs.rosters", "cogs.tools", "cogs.privacy", "cogs.leagues", "cogs.odds")
 
 
 class RefereeTree(app_commands.CommandTree["RefereeBot"]):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Literal
 
 import discord
@@ -36,9 +36,11 @@ def annotation(spec: OptionSpec) -> Any:
 
 
 def command_callback(
-    game: Game, handler: Callable[..., Awaitable[None]], *, name: str
-) -> Callable[..., Coroutine[Any, Any, None]]:
-    """A callback whose signature holds the sides, the game's options, opponent and private, for discord.py."""
+    game: Game, handler: Callable[..., Awaitable[None]], *, name: str,
+    extras: Sequence[inspect.Parameter] | None = None,
+) -> Callable[..., Coroutine[Any, Any, None]]:  # fmt: skip
+    """A callback whose signature holds the sides, the game's options, then ``extras`` (by default opponent and
+    private), for discord.py."""
 
     async def callback(interaction: discord.Interaction[Any], **arguments: Any) -> None:
         await handler(interaction, **arguments)
@@ -54,17 +56,25 @@ def command_callback(
         "defender": "The defending side's units, or @roster / @roster/unit.",
         "opponent": "Who you are playing (kept on the record).",
         "private": "Only you see the answer.",
+        "method": "auto: exact where the game allows, else Monte Carlo through the referee itself.",
     }
     for option in game.options:
         parameters.append(
             inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation(option), default=None)
         )
         descriptions[option.name] = short(option.help)
-    parameters += [
-        inspect.Parameter("opponent", inspect.Parameter.KEYWORD_ONLY, annotation=discord.User, default=None),
-        inspect.Parameter("private", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=None),
-    ]
+    parameters += (
+        list(extras)
+        if extras is not None
+        else [
+            inspect.Parameter("opponent", inspect.Parameter.KEYWORD_ONLY, annotation=discord.User, default=None),
+            inspect.Parameter("private", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=None),
+        ]
+    )
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     callback.__name__ = callback.__qualname__ = name  # a plain function: discord.py expects no bound instance
-    callback.__discord_app_commands_param_description__ = descriptions  # type: ignore[attr-defined]
+    named = {parameter.name for parameter in parameters}
+    callback.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
+        name: text for name, text in descriptions.items() if name in named
+    }
     return callback

@@ -43,6 +43,7 @@ class ToolsCog(commands.Cog):
             rest = (
                 "`/replay`, `/verify`, `/history`, `/void`: stored combats (each is re-runnable from its seed). "
                 "`/roll`: generic dice, kept with every die but not replayable from a seed. `/chart`: quick rulings. "
+                "`/odds <game>`: the odds before you fight, same inputs. "
                 "`/league`: report games in a league (your opponent confirms), standings with Elo, seasons. "
                 "`/privacy`: what is stored and how to delete it. `/help game:` for one game's tokens."
             )

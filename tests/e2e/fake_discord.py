@@ -53,6 +53,7 @@ class Call:
     payload: Any
     files: list[str] = field(default_factory=list)
     received: float = field(default_factory=time.perf_counter)  # when the request reached the fake Discord
+    sizes: list[int] = field(default_factory=list)  # the bytes of each attached file
 
 
 class FakeDiscord:
@@ -116,6 +117,7 @@ class FakeDiscord:
         path = "/" + request.match_info["tail"]
         payload: Any = None
         files: list[str] = []
+        sizes: list[int] = []
         if request.content_type == "application/json":
             payload = await request.json()
         elif request.content_type.startswith("multipart/"):
@@ -125,8 +127,8 @@ class FakeDiscord:
                     payload = json.loads(await part.text())  # type: ignore[union-attr]
                 else:
                     files.append(part.filename or "")  # type: ignore[union-attr]
-                    await part.read()  # type: ignore[union-attr]
-        call = Call(request.method, path, dict(request.query), payload, files)
+                    sizes.append(len(await part.read()))  # type: ignore[union-attr]
+        call = Call(request.method, path, dict(request.query), payload, files, sizes=sizes)
         self.calls.append(call)
         return await self.route(request.method, path, call, request.headers.get("Authorization", ""))
 

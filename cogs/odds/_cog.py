@@ -1,0 +1,97 @@
+"""/odds 40k|epic|reikhammer|duel|boltaction: the same inputs as the game's command, answered with the odds.
+
+The input is checked first, so a bad spec is answered privately at once; then the answer is deferred and the
+work (an exact calculation, or Monte Carlo through the referee) runs in a worker thread with the chart, so the
+event loop keeps answering everyone else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import io
+from functools import partial
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cooldown import RateLimit, per_user_check
+from bot.data import game_with_data, parsed_side
+from bot.render.odds import odds_chart, odds_embed
+from bot.rosters import expand_all
+from cogs.combat._options import command_callback, short
+from rules_core import all_games
+from rules_core.odds import Odds, OddsError, has_exact, odds
+from rules_core.options import validate_options
+from rules_core.registry import Game
+
+if TYPE_CHECKING:
+    from bot.discord_app import RefereeBot
+
+BOT_TRIALS = 5_000  # Monte Carlo in the bot: a second or two of one core, intervals of about +-1.4 points
+LIMIT = (3, 30.0)  # three odds per user per 30 seconds: each can take a core for a moment
+Method = Literal["auto", "exact", "monte-carlo"]
+EXTRAS = [
+    inspect.Parameter("method", inspect.Parameter.KEYWORD_ONLY, annotation=Method, default=None),
+    inspect.Parameter("private", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=None),
+]
+
+
+def compute(game: Game, attacker: Any, defender: Any, options: dict[str, Any], method: str) -> tuple[Odds, bytes]:
+    """The odds and their chart: run in a worker thread."""
+    result = odds(game, attacker, defender, method=method, trials=BOT_TRIALS, **options)
+    return result, odds_chart(result, f"{game.title}: odds")
+
+
+class OddsCog(commands.Cog):
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+        self.limit = RateLimit(*LIMIT)
+        self.group = app_commands.Group(name="odds", description="The odds before you commit: pick the game.")
+        for game in all_games():
+            command: app_commands.Command[Any, ..., Any] = app_commands.Command(
+                name=game.id,
+                description=short(f"Odds of {game.title}"),
+                callback=command_callback(game, partial(self.run, game), name=f"odds_{game.id}", extras=EXTRAS),
+            )
+            per_user_check(self.limit)(command)
+            self.group.add_command(command)
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.group)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.group.name)
+
+    async def run(
+        self, game: Game, interaction: discord.Interaction[Any], *, attacker: str, defender: str,
+        method: str | None = None, private: bool | None = None, **options: Any,
+    ) -> None:  # fmt: skip
+        owner = str(interaction.user.id)
+        guild = None if interaction.guild_id is None else str(interaction.guild_id)
+
+        async def lookup(game_id: str, name: str) -> Any:
+            return await self.bot.store.get_roster(owner, game_id, name, guild_id=guild)
+
+        chosen = {name: value for name, value in options.items() if value is not None}
+        attacker, defender, chosen = await expand_all(game, attacker, defender, chosen, lookup)
+        bound = game_with_data(game)
+        sides = parsed_side(game.id, attacker), parsed_side(game.id, defender)
+        validate_options(bound.options, chosen)  # every input error is answered now, privately
+        how = method or "auto"
+        if how == "exact" and not has_exact(game):
+            raise OddsError(f"There is no exact calculation for {game.title} yet.", token=game.id,
+                            example="method:monte-carlo")  # fmt: skip
+        await interaction.response.defer(thinking=True, ephemeral=bool(private))
+        work = partial(compute, bound, *sides, chosen, how)
+        result, png = await asyncio.get_running_loop().run_in_executor(None, work)
+        interaction.extras["outcome"] = result.method
+        await interaction.edit_original_response(
+            embed=odds_embed(result, game.title),
+            attachments=[discord.File(io.BytesIO(png), filename="odds.png", description="The odds as a chart")],
+        )
+
+
+__all__ = ["BOT_TRIALS", "OddsCog", "compute"]

@@ -1,0 +1,56 @@
+"""/odds through the fake Discord: input checked at once, then a deferred answer with the numbers and a chart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.discord_app import RefereeBot
+from tests.e2e.fake_discord import FakeDiscord, command_interaction
+
+EPHEMERAL = 64
+
+
+def option(name: str, value: Any, kind: int = 3) -> dict[str, Any]:
+    return {"type": kind, "name": name, "value": value}
+
+
+def ask(game: str, options: list[dict[str, Any]]) -> dict[str, Any]:
+    return command_interaction("odds", options, subcommand=game)
+
+
+async def test_exact_odds_with_a_chart(bot: RefereeBot, fake: FakeDiscord) -> None:
+    payload = ask("boltaction", [option("attacker", "8x Grenadiers: veteran smg=2 nco"),
+                                 option("defender", "10x Rifles: regular nco"), option("reaction_shots", 10, 4),
+                                 option("distance", 9.0, 10)])  # fmt: skip
+    deferred, edit = await fake.ask(payload, 2)
+    assert deferred.payload["type"] == 5 and not (deferred.payload.get("data") or {}).get("flags", 0) & EPHEMERAL
+    assert edit.method == "PATCH" and edit.files == ["odds.png"]
+    embed = edit.payload["embeds"][0]
+    assert embed["title"] == "Bolt Action close quarters: odds (exact)"
+    assert "Attacker wins 69.4% · defender wins 30.6%" in embed["description"]
+    assert 10_000 < edit.sizes[0] < 100 * 1024  # a real chart, under 100 KiB
+
+
+async def test_monte_carlo_where_there_is_no_exact_solver(bot: RefereeBot, fake: FakeDiscord) -> None:
+    payload = ask("duel", [
+        option("attacker", "Captain: WS6 S4 T4 W3 I6 A3 Sv3+"), option("defender", "Warboss: WS5 S5 T5 W3 I4 A4 Sv4+"),
+        option("private", True, 5),
+    ])  # fmt: skip
+    deferred, edit = await fake.ask(payload, 2)
+    assert deferred.payload["data"]["flags"] & EPHEMERAL  # private: deferred privately, so the answer is private
+    assert "Monte Carlo, 5000 trials, 95% intervals" in edit.payload["embeds"][0]["title"]
+    assert "[" in edit.payload["embeds"][0]["description"]  # every probability with its interval
+
+
+async def test_bad_input_is_answered_privately_at_once(bot: RefereeBot, fake: FakeDiscord) -> None:
+    bad = ask("boltaction", [option("attacker", "8x Grenadiers: elite"), option("defender", "10x Rifles: regular")])
+    [answer] = await fake.ask(bad, 1)
+    assert answer.payload["type"] == 4 and answer.payload["data"]["flags"] & EPHEMERAL
+    assert "elite" in answer.payload["data"]["embeds"][0]["description"]
+    exact = ask("duel", [
+        option("attacker", "A: WS4 S4 T4 W1 I4 A1 Sv3+"), option("defender", "B: WS3 S3 T3 W1 I3 A1 Sv-"),
+        option("method", "exact"),
+    ])  # fmt: skip
+    [answer] = await fake.ask(exact, 1)
+    assert answer.payload["data"]["flags"] & EPHEMERAL
+    assert "no exact calculation" in answer.payload["data"]["embeds"][0]["description"]
