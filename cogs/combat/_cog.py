@@ -24,6 +24,23 @@ if TYPE_CHECKING:
 COOLDOWN = (6, 30.0)  # six combats per user per 30 seconds, all games together
 
 
+async def sides_and_options(
+    bot: RefereeBot, interaction: discord.Interaction[Any], game: Game, attacker: str, defender: str,
+    options: dict[str, Any],
+) -> tuple[tuple[Any, Any], dict[str, Any]]:  # fmt: skip
+    """The two sides parsed (@roster references replaced: the user's rosters, then the guild's) and the options
+    given; a bad spec or an unknown roster raises here, before anything is answered."""
+    owner = str(interaction.user.id)
+    guild = None if interaction.guild_id is None else str(interaction.guild_id)
+
+    async def lookup(game_id: str, name: str) -> Any:
+        return await bot.store.get_roster(owner, game_id, name, guild_id=guild)
+
+    chosen = {name: value for name, value in options.items() if value is not None}
+    attacker, defender, chosen = await expand_all(game, attacker, defender, chosen, lookup)
+    return (parsed_side(game.id, attacker), parsed_side(game.id, defender)), chosen
+
+
 class CombatCog(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
@@ -75,17 +92,9 @@ class CombatCog(commands.Cog):
         self, game: Game, interaction: discord.Interaction[Any], *, attacker: str, defender: str,
         opponent: discord.User | None = None, private: bool | None = None, **options: Any,
     ) -> None:  # fmt: skip
-        owner = str(interaction.user.id)
-        guild = None if interaction.guild_id is None else str(interaction.guild_id)
-
-        async def lookup(game_id: str, name: str) -> Any:
-            return await self.bot.store.get_roster(owner, game_id, name, guild_id=guild)
-
-        chosen = {name: value for name, value in options.items() if value is not None}
         with self.bot.collector.hold() as hold:  # released once the first answer is out
-            attacker, defender, chosen = await expand_all(game, attacker, defender, chosen, lookup)
+            sides, chosen = await sides_and_options(self.bot, interaction, game, attacker, defender, options)
             # Validated and resolved before anything is sent: a bad spec is answered privately at once.
-            sides = parsed_side(game.id, attacker), parsed_side(game.id, defender)
             report = resolve(game_with_data(game), *sides, **chosen)
             interaction.extras["outcome"] = report.result.outcome
             await send_result(interaction, report, private=bool(private), hold=hold,

@@ -18,9 +18,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cooldown import RateLimit, per_user_check
-from bot.data import game_with_data, parsed_side
+from bot.data import game_with_data
 from bot.render.odds import odds_chart, odds_embed
-from bot.rosters import expand_all
+from cogs.combat._cog import sides_and_options
 from cogs.combat._options import command_callback, short
 from rules_core import all_games
 from rules_core.odds import Odds, OddsError, has_exact, odds
@@ -69,16 +69,8 @@ class OddsCog(commands.Cog):
         self, game: Game, interaction: discord.Interaction[Any], *, attacker: str, defender: str,
         method: str | None = None, private: bool | None = None, **options: Any,
     ) -> None:  # fmt: skip
-        owner = str(interaction.user.id)
-        guild = None if interaction.guild_id is None else str(interaction.guild_id)
-
-        async def lookup(game_id: str, name: str) -> Any:
-            return await self.bot.store.get_roster(owner, game_id, name, guild_id=guild)
-
-        chosen = {name: value for name, value in options.items() if value is not None}
-        attacker, defender, chosen = await expand_all(game, attacker, defender, chosen, lookup)
+        sides, chosen = await sides_and_options(self.bot, interaction, game, attacker, defender, options)
         bound = game_with_data(game)
-        sides = parsed_side(game.id, attacker), parsed_side(game.id, defender)
         validate_options(bound.options, chosen)  # every input error is answered now, privately
         how = method or "auto"
         if how == "exact" and not has_exact(game):
