@@ -26,6 +26,12 @@ BOLT = [
     ("30 v 30 regulars, defensive position", "30x Conscripts: regular nco officer", "30x Rifles: regular nco smg=3",
      {"rough_ground": True, "distance": 5.0}),
 ]  # fmt: skip
+DUELS = [
+    ("captain v warboss, power sword parrying", "Captain: WS6 S4 T4 W3 I6 A3 Sv3+ power-sword",
+     "Warboss: WS5 S5 T5 W3 I4 A4 Sv4+ power-fist"),
+    ("captain v 3 ork boys (multiple combat)", "Captain: WS6 S4 T4 W3 I6 A3 Sv3+ chainsword",
+     "3x Ork Boy: WS4 S3 T4 W1 I2 A2 Sv6+ club"),
+]  # fmt: skip
 ASSAULT = ("20x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ frag-grenades", "20x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+")
 
 
@@ -47,6 +53,12 @@ def main(runs: int, trials: int) -> None:
         cold = median_ms(lambda a=attacker, d=defender, o=options: _fresh(a, d, o), max(3, runs // 4))
         warm = median_ms(lambda a=attacker, d=defender, o=options: odds(game, a, d, **o), runs)
         print(f"  {label:<46} median {warm:8.1f} ms   (first time, caches cold: {cold:.1f} ms)")
+    duel = game_with_data("duel")
+    print(f"Exact odds, 2nd edition duel ({runs} runs each):")
+    for label, attacker, defender in DUELS:
+        odds(duel, attacker, defender)
+        warm = median_ms(lambda a=attacker, d=defender: odds(duel, a, d), runs)
+        print(f"  {label:<46} median {warm:8.1f} ms")
     wh40k = game_with_data("40k")
     start = time.perf_counter()
     odds(wh40k, *ASSAULT, method="monte-carlo", trials=trials, charge_distance=4.0)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from rules_core.errors import RefereeError
-from rules_core.odds import boltaction
+from rules_core.odds import boltaction, duel
 from rules_core.odds.model import Odds, wilson
 from rules_core.odds.montecarlo import DEFAULT_TRIALS, MAX_TRIALS, loser_breaks, monte_carlo
 from rules_core.options import validate_options
@@ -19,7 +19,7 @@ from rules_core.registry import Game, get_game
 
 METHODS = ("auto", "exact", "monte-carlo")
 Exact = Callable[[Any, Any, Mapping[str, Any]], Odds]
-EXACT: dict[str, Exact] = {"boltaction": boltaction.exact}
+EXACT: dict[str, Exact] = {"boltaction": boltaction.exact, "duel": duel.exact}
 
 
 class OddsError(RefereeError):

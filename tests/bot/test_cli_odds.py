@@ -29,8 +29,9 @@ def test_an_exact_answer_as_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_monte_carlo_says_so_with_its_trials_and_intervals(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ("odds", "duel", "--attacker", "Captain: WS6 S4 T4 W3 I6 A3 Sv3+", "--defender",
-            "Warboss: WS5 S5 T5 W3 I4 A4 Sv4+", "--trials", "300", "--json")  # fmt: skip
+    args = ("odds", "40k", "--attacker", "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+", "--defender",
+            "6x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+", "--charge-distance", "4", "--trials", "300",
+            "--json")  # fmt: skip
     code, out, _ = referee(*args, capsys=capsys)
     data = json.loads(out)
     assert (code, data["method"], data["trials"]) == (0, "monte-carlo", 300)
@@ -43,8 +44,8 @@ def test_monte_carlo_says_so_with_its_trials_and_intervals(capsys: pytest.Captur
 
 
 def test_exact_where_there_is_none_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = referee("odds", "duel", "--attacker", "A: WS4 S4 T4 W1 I4 A1 Sv3+", "--defender",
-                           "B: WS3 S3 T3 W1 I3 A1 Sv-", "--method", "exact", capsys=capsys)  # fmt: skip
+    code, _, err = referee("odds", "40k", "--attacker", "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+", "--defender",
+                           "6x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+", "--method", "exact", capsys=capsys)  # fmt: skip
     assert code == 2 and "no exact calculation" in err and "--method monte-carlo" in err
 
 
@@ -63,3 +64,11 @@ def test_the_wilson_interval() -> None:
     assert wilson(0, 100)[0] == pytest.approx(0.0, abs=1e-12) and 0.03 < wilson(0, 100)[1] < 0.04
     low, high = wilson(50, 100)
     assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+
+
+def test_the_duel_is_exact_too(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = referee("odds", "duel", "--attacker", "Captain: WS6 S4 T4 W3 I6 A3 Sv3+ power-sword", "--defender",
+                           "Warboss: WS5 S5 T5 W3 I4 A4 Sv4+", "--json", capsys=capsys)  # fmt: skip
+    data = json.loads(out)
+    assert (code, data["method"]) == (0, "exact")
+    assert data["p_attacker_wins"] == pytest.approx(0.6172, abs=1e-4)  # and 100,000 referee resolutions: 0.6182

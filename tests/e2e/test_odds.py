@@ -32,8 +32,9 @@ async def test_exact_odds_with_a_chart(bot: RefereeBot, fake: FakeDiscord) -> No
 
 
 async def test_monte_carlo_where_there_is_no_exact_solver(bot: RefereeBot, fake: FakeDiscord) -> None:
-    payload = ask("duel", [
-        option("attacker", "Captain: WS6 S4 T4 W3 I6 A3 Sv3+"), option("defender", "Warboss: WS5 S5 T5 W3 I4 A4 Sv4+"),
+    payload = ask("40k", [
+        option("attacker", "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"),
+        option("defender", "6x Ork: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"),
         option("private", True, 5),
     ])  # fmt: skip
     deferred, edit = await fake.ask(payload, 2)
@@ -47,8 +48,8 @@ async def test_bad_input_is_answered_privately_at_once(bot: RefereeBot, fake: Fa
     [answer] = await fake.ask(bad, 1)
     assert answer.payload["type"] == 4 and answer.payload["data"]["flags"] & EPHEMERAL
     assert "elite" in answer.payload["data"]["embeds"][0]["description"]
-    exact = ask("duel", [
-        option("attacker", "A: WS4 S4 T4 W1 I4 A1 Sv3+"), option("defender", "B: WS3 S3 T3 W1 I3 A1 Sv-"),
+    exact = ask("epic", [
+        option("attacker", "6x Tactical: CC4+ FF4+ Sv4+ INF"), option("defender", "8x Boyz: CC4+ FF6+ Sv6+ INF"),
         option("method", "exact"),
     ])  # fmt: skip
     [answer] = await fake.ask(exact, 1)

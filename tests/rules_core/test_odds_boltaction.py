@@ -85,16 +85,16 @@ def _damage_law(value: int, standing: int, leaders: int, attacks: int, tough: in
 
 
 def oracle(attacker: Unit, defender: Unit, options: Mapping[str, Any]) -> tuple[dict[Any, float], float]:
-    """{(winner, attacker lost, defender lost): p}, and the mass still fighting after ORACLE_ROUNDS rounds."""
+    """{(winner, attacker lost, defender lost, outcome): p}, and the mass still fighting after ORACLE_ROUNDS."""
     a0, d0 = men_of(attacker), men_of(defender)
     ends: dict[Any, float] = defaultdict(float)
 
-    def end(winner: str, a: Men, d: Men, p: float) -> None:
-        ends[(winner, len(a0) - len(a), len(d0) - len(d))] += p
+    def end(winner: str, a: Men, d: Men, p: float, outcome: str = "destroyed") -> None:
+        ends[(winner, len(a0) - len(a), len(d0) - len(d), outcome)] += p
 
     distance = options["distance"]
     if distance is not None and distance > (ROUGH_MOVE if options["rough_ground"] else RUN_MOVE):
-        end("none", a0, d0, 1.0)
+        end("none", a0, d0, 1.0, "failed_to_contact")
         return ends, 0.0
     fighting: dict[tuple[Men, Men], float] = defaultdict(float)
     reacts = not (options["target_has_acted"] or (distance is not None and distance <= SURPRISE_RANGE
@@ -120,13 +120,13 @@ def oracle(attacker: Unit, defender: Unit, options: Mapping[str, Any]) -> tuple[
             for (casualties, picks), p in damage_law(attacker, a0, count, 0).items():
                 a = removed(attacker, a0, casualties, picks)
                 if not a:
-                    end("defender", (), d0, p_hits * p)
+                    end("defender", (), d0, p_hits * p, "shot_down")
                 elif options["morale_check"] and len(a) * 2 <= len(a0):
                     passes = sum(
                         q for total, q in two_d6.items() if total <= attacker.quality.morale - attacker.pins - 1
                     )
                     fighting[(a, d0)] += p_hits * p * passes
-                    end("defender", (), d0, p_hits * p * (1 - passes))
+                    end("defender", (), d0, p_hits * p * (1 - passes), "failed_morale")
                 else:
                     fighting[(a, d0)] += p_hits * p
     simultaneous = bool(options["rough_ground"] or options["defended_obstacle"])
@@ -152,7 +152,7 @@ def oracle(attacker: Unit, defender: Unit, options: Mapping[str, Any]) -> tuple[
             for a2, d2, by_a, by_d, p in outcomes:
                 chance = p_state * p
                 if not a2 and not d2:
-                    end("draw", a2, d2, chance)
+                    end("draw", a2, d2, chance, "both_destroyed")
                     continue
                 if not a2 or not d2:
                     winner = "defender" if not a2 else "attacker"
@@ -205,7 +205,8 @@ def random_options(chance: random.Random) -> dict[str, Any]:
 def exact_table(attacker: str, defender: str, options: Mapping[str, Any]) -> dict[str, Any]:
     result = odds("boltaction", attacker, defender, **options)
     return {"attacker": result.p_attacker_wins, "defender": result.p_defender_wins, "draw": result.p_draw,
-            "none": result.p_no_winner, "a_lost": result.attacker_losses, "d_lost": result.defender_losses}  # fmt: skip
+            "none": result.p_no_winner, "a_lost": result.attacker_losses, "d_lost": result.defender_losses,
+            "outcomes": dict(result.outcomes)}  # fmt: skip
 
 
 @pytest.mark.parametrize("scenario", range(50))
@@ -217,12 +218,17 @@ def test_the_exact_odds_agree_with_an_icepool_oracle(scenario: int) -> None:
     exact = exact_table(attacker, defender, options)
     tolerance = 1e-9 + still_fighting
     winners: dict[str, float] = defaultdict(float)
+    outcomes: dict[str, float] = defaultdict(float)
     a_lost: dict[int, float] = defaultdict(float)
     d_lost: dict[int, float] = defaultdict(float)
-    for (winner, a, d), p in ends.items():
+    for (winner, a, d, outcome), p in ends.items():
         winners[winner] += p
+        outcomes[outcome] += p
         a_lost[a] += p
         d_lost[d] += p
+    for outcome in {*outcomes, *exact["outcomes"]}:
+        got = exact["outcomes"].get(outcome, 0.0)
+        assert got == pytest.approx(outcomes[outcome], abs=tolerance), (attacker, defender, options, outcome)
     for winner in ("attacker", "defender", "none"):
         assert exact[winner] == pytest.approx(winners[winner], abs=tolerance), (attacker, defender, options, winner)
     for count in range(max(len(exact["a_lost"]), max(a_lost, default=0) + 1)):

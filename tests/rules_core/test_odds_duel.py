@@ -1,0 +1,226 @@
+"""Exact duel odds, checked two ways: an independent oracle on icepool (dice pools as sorted tuples, re-rolls,
+wounds, saves and damage all as icepool dice) to 1e-9 on 50 random scenarios, and 20,000 seeded referee
+resolutions by chi-square."""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections import defaultdict
+from typing import Any
+
+import icepool
+import pytest
+from scipy.stats import chisquare
+
+from bot.data import game_with_data
+from rules_core.charts import to_wound
+from rules_core.dice import SeededDice
+from rules_core.games.duel.engine import PARRY_THRESHOLD, _situational, choose_weapon
+from rules_core.games.duel.spec import BREAKING_OFF, ModelGroup, ParryPolicy
+from rules_core.odds import odds
+from rules_core.options import validate_options
+
+GAME = game_with_data("duel")
+WEAPONS = ("knife", "club", "sword", "chainsword", "power-sword", "power-axe", "power-fist", "bolt-pistol")
+
+
+def law(die: icepool.Die[Any]) -> dict[Any, float]:
+    total = die.denominator()
+    return {outcome: quantity / total for outcome, quantity in die.items()}
+
+
+@functools.cache
+def dice_value(count: int, parried: int, policy: ParryPolicy) -> dict[int, float]:
+    """highest + criticals - fumbles of ``count`` dice, the highest re-rolled ``parried`` times by policy."""
+    faces: icepool.Die[Any] = icepool.d6.pool(count).expand()  # sorted tuples
+
+    def reroll(rolled: tuple[int, ...]) -> Any:
+        if policy is ParryPolicy.NEVER or (policy is ParryPolicy.AUTO and rolled[-1] < PARRY_THRESHOLD):
+            return rolled
+        return icepool.d6.map(lambda new: tuple(sorted((*rolled[:-1], new))))
+
+    for _ in range(parried):
+        faces = faces.map(reroll)
+    return law(faces.map(lambda rolled: rolled[-1] + max(0, rolled.count(6) - 1) - rolled.count(1)))
+
+
+@functools.cache
+def taken_law(winner: ModelGroup, loser: ModelGroup, wounds_left: int, hits: int, table: str) -> dict[int, float]:
+    strike = choose_weapon(winner, loser.profile, wounds_left, table)
+    need = to_wound(strike.strength, loser.profile.t)
+    if need is None:
+        return {0: 1.0}
+    save = loser.profile.sv
+    save_need = None if save is None else save - strike.save_modifier
+    wounds = hits @ (icepool.d6 >= need)
+
+    def unsaved_of(wounded: int) -> Any:
+        if save_need is None or save_need > 6 or not wounded:
+            return wounded
+        return wounded - wounded @ (icepool.d6 >= save_need)
+
+    damage = icepool.Die(list(strike.damage.outcomes()))
+
+    def taken(unsaved: int) -> Any:
+        total: icepool.Die[Any] = icepool.Die([0])
+        for _ in range(unsaved):
+            total = total.map(lambda so_far: so_far if so_far >= wounds_left else (damage + so_far).map(
+                lambda after: min(after, wounds_left)))  # fmt: skip
+        return total
+
+    return law(wounds.map(unsaved_of).map(taken))
+
+
+def oracle(attacker: Any, defender: Any, table: str) -> dict[tuple[str, int, int, str, bool], float]:
+    """{(winner, attacker lost, defender lost, outcome, the loser breaks): p}"""
+    a_models = [g for g in attacker.groups for _ in range(g.count)]
+    d_models = [g for g in defender.groups for _ in range(g.count)]
+    lone_attacks = len(a_models) == 1
+    lone, many = (a_models[0], d_models) if lone_attacks else (d_models[0], a_models)
+    states: dict[tuple[int, int, int, int, bool], float] = {(lone.profile.w, 0, 0, 0, False): 1.0}
+    for number, foe in enumerate(many, start=1):
+        following: dict[tuple[int, int, int, int, bool], float] = defaultdict(float)
+        first, second = (lone, foe) if lone_attacks else (foe, lone)
+        extra = {id(first): 0 if lone_attacks else number - 1, id(second): number - 1 if lone_attacks else 0}
+        can = {id(g): 0 if g.has(BREAKING_OFF) else g.parries for g in (first, second)}
+        both = min(can.values())
+        base = {id(g): (0 if g.has(BREAKING_OFF) else g.profile.ws) + _situational(g.flags)[0] for g in (first, second)}
+        count = {id(g): g.profile.a + (len(g.close_combat_weapons) >= 2) + extra[id(g)] for g in (first, second)}
+        v1 = dice_value(count[id(first)], can[id(second)] - both, second.parry)
+        v2 = dice_value(count[id(second)], can[id(first)] - both, first.parry)
+        for (lone_w, by_lone, by_foes, slain, escaped), p_state in states.items():
+            if lone_w <= 0:
+                following[(lone_w, by_lone, by_foes, slain, escaped)] += p_state
+                continue
+            for x, p1 in v1.items():
+                for y, p2 in v2.items():
+                    difference = x + base[id(first)] - y - base[id(second)]
+                    if difference:
+                        winner, hits = (first if difference > 0 else second), abs(difference)
+                    elif first.profile.i != second.profile.i:
+                        winner, hits = (first if first.profile.i > second.profile.i else second), 1
+                    else:
+                        following[(lone_w, by_lone, by_foes, slain, escaped or foe.has(BREAKING_OFF))] += (
+                            p_state * p1 * p2
+                        )
+                        continue
+                    if winner is foe:
+                        for taken, p in taken_law(foe, lone, lone_w, hits, table).items():
+                            key = (lone_w - taken, by_lone, by_foes + taken, slain,
+                                   escaped or foe.has(BREAKING_OFF))  # fmt: skip
+                            following[key] += p_state * p1 * p2 * p
+                    else:
+                        for taken, p in taken_law(lone, foe, foe.profile.w, hits, table).items():
+                            dead = taken >= foe.profile.w
+                            key = (lone_w, by_lone + taken, by_foes, slain + dead,
+                                   escaped or (foe.has(BREAKING_OFF) and not dead))  # fmt: skip
+                            following[key] += p_state * p1 * p2 * p
+        states = following
+    ends: dict[tuple[str, int, int, str, bool], float] = defaultdict(float)
+    for (lone_w, by_lone, by_foes, slain, foe_escaped), p in states.items():
+        a_inflicted, d_inflicted = (by_lone, by_foes) if lone_attacks else (by_foes, by_lone)
+        winner = "attacker" if a_inflicted > d_inflicted else "defender" if d_inflicted > a_inflicted else "draw"
+        lone_dead = lone_w <= 0
+        lone_escaped = lone.has(BREAKING_OFF) and not lone_dead
+        lost_lone, lost_many = int(lone_dead), slain
+        a_lost, d_lost = (lost_lone, lost_many) if lone_attacks else (lost_many, lost_lone)
+        if lone_dead or slain:
+            outcome = "killed"
+        elif lone_escaped or foe_escaped:
+            outcome = "broke_off"
+        elif by_lone or by_foes:
+            outcome = "wounded"
+        else:
+            outcome = "stalemate"
+        lone_loses = winner == ("defender" if lone_attacks else "attacker")
+        many_lose = winner == ("attacker" if lone_attacks else "defender")
+        breaks = (lone_loses and (lone_dead or lone_escaped)) or (many_lose and (slain == len(many) or foe_escaped))
+        ends[(winner, a_lost, d_lost, outcome, breaks)] += p
+    return ends
+
+
+def random_model(chance: random.Random, count: int = 1) -> str:
+    save = chance.choice(("2+", "3+", "4+", "5+", "6+", "-"))
+    stats = (f"WS{chance.randint(1, 7)} S{chance.randint(2, 6)} T{chance.randint(2, 6)} W{chance.randint(1, 3)} "
+             f"I{chance.randint(1, 6)} A{chance.randint(1, 3)} Sv{save}")  # fmt: skip
+    extras = [chance.choice(WEAPONS) for _ in range(chance.choice((0, 1, 1, 2)))]
+    extras = list(dict.fromkeys(extras))
+    for flag in ("charged", "high-ground", "encumbered", "breaking-off"):
+        if chance.random() < 0.15:
+            extras.append(flag)
+    if chance.random() < 0.5:
+        extras.append(f"parry={chance.choice(('auto', 'always', 'never'))}")
+    prefix = f"{count}x " if count > 1 else ""
+    return f"{prefix}M{chance.randint(1, 99)}: {stats} {' '.join(extras)}".strip()
+
+
+@pytest.mark.parametrize("scenario", range(50))
+def test_the_exact_odds_agree_with_an_icepool_oracle(scenario: int) -> None:
+    chance = random.Random(2000 + scenario)
+    lone = random_model(chance)
+    foes = " | ".join(random_model(chance, chance.choice((1, 1, 2))) for _ in range(chance.choice((1, 1, 2))))
+    attacker, defender = (lone, foes) if chance.random() < 0.5 else (foes, lone)
+    table = chance.choice(("whfb", "none"))
+    a_side, d_side = GAME.parse_side(attacker), GAME.parse_side(defender)
+    ends = oracle(a_side, d_side, table)
+    exact = odds(GAME, a_side, d_side, strength_save_table=table)
+    winners: dict[str, float] = defaultdict(float)
+    outcomes: dict[str, float] = defaultdict(float)
+    a_lost: dict[int, float] = defaultdict(float)
+    d_lost: dict[int, float] = defaultdict(float)
+    breaks = 0.0
+    for (winner, a, d, outcome, broke), p in ends.items():
+        winners[winner] += p
+        outcomes[outcome] += p
+        a_lost[a] += p
+        d_lost[d] += p
+        breaks += p * broke
+    context = (attacker, defender, table)
+    assert exact.p_loser_breaks == pytest.approx(breaks, abs=1e-9), context
+    for outcome in {*outcomes, *exact.outcomes}:
+        assert exact.outcomes.get(outcome, 0.0) == pytest.approx(outcomes[outcome], abs=1e-9), (context, outcome)
+    assert exact.p_attacker_wins == pytest.approx(winners["attacker"], abs=1e-9), context
+    assert exact.p_defender_wins == pytest.approx(winners["defender"], abs=1e-9), context
+    assert exact.p_draw == pytest.approx(winners["draw"], abs=1e-9), context
+    for count in range(max(len(exact.attacker_losses), max(a_lost) + 1)):
+        got = exact.attacker_losses[count] if count < len(exact.attacker_losses) else 0.0
+        assert got == pytest.approx(a_lost[count], abs=1e-9), context
+    for count in range(max(len(exact.defender_losses), max(d_lost) + 1)):
+        got = exact.defender_losses[count] if count < len(exact.defender_losses) else 0.0
+        assert got == pytest.approx(d_lost[count], abs=1e-9), context
+
+
+CHI_SQUARE_CASES = [
+    ("Captain: WS6 S4 T4 W3 I6 A3 Sv3+ power-sword", "Warboss: WS5 S5 T5 W3 I4 A4 Sv4+ power-fist"),
+    ("Captain: WS6 S4 T4 W3 I6 A3 Sv3+ chainsword parry=always", "3x Ork Boy: WS4 S3 T4 W1 I2 A2 Sv6+ club"),
+    ("2x Guard: WS3 S3 T3 W1 I3 A1 Sv5+", "Scout: WS4 S4 T4 W1 I4 A1 Sv- breaking-off"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("attacker", "defender"), CHI_SQUARE_CASES)
+def test_the_referee_rolls_what_the_exact_odds_predict(attacker: str, defender: str) -> None:
+    options = validate_options(GAME.options, {})
+    a_side, d_side = GAME.parse_side(attacker), GAME.parse_side(defender)
+    exact = odds(GAME, a_side, d_side)
+    trials = 20_000
+    winners: dict[str, int] = defaultdict(int)
+    outcomes: dict[str, int] = defaultdict(int)
+    for seed in range(trials):
+        report = GAME.resolve_sides(a_side, d_side, options, SeededDice(seed))
+        winners[report.result.winner.value] += 1
+        outcomes[report.result.outcome] += 1
+    for observed, probabilities in (
+        (winners, {"attacker": exact.p_attacker_wins, "defender": exact.p_defender_wins, "draw": exact.p_draw}),
+        (outcomes, dict(exact.outcomes)),
+    ):
+        cells = [(p, observed.get(key, 0)) for key, p in probabilities.items() if p * trials >= 5]
+        rare_p = sum(p for p in probabilities.values() if p * trials < 5)
+        rare_o = sum(observed.get(key, 0) for key, p in probabilities.items() if p * trials < 5)
+        if rare_p:
+            smallest_p, smallest_o = min(cells)
+            cells.remove((smallest_p, smallest_o))
+            cells.append((smallest_p + rare_p, smallest_o + rare_o))
+        assert sum(o for _, o in cells) == trials
+        assert chisquare([o for _, o in cells], [p * trials for p, _ in cells]).pvalue > 1e-4, (attacker, defender)
