@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from fractions import Fraction
 from math import comb
+from typing import Any
 
 from scipy.stats import chi2
 
@@ -51,3 +53,17 @@ def chi_square_p(observed: Counter[int], expected_p: list[float], total: int) ->
     assert sum(o for _, o in bins) == total
     statistic = sum((o - e) ** 2 / e for e, o in bins)
     return float(chi2.sf(statistic, df=len(bins) - 1))
+
+
+def chi_square_categories(observed: Mapping[Any, int], probabilities: Mapping[Any, float], total: int) -> float:
+    """Pearson's chi-square p-value over named categories; the rare ones (expecting < 5) join the smallest kept."""
+    cells = [(p * total, observed.get(key, 0)) for key, p in probabilities.items() if p * total >= 5]
+    rare_e = sum(p * total for p in probabilities.values() if p * total < 5)
+    rare_o = sum(observed.get(key, 0) for key, p in probabilities.items() if p * total < 5)
+    if rare_e or rare_o:
+        smallest = min(cells)
+        cells.remove(smallest)
+        cells.append((smallest[0] + rare_e, smallest[1] + rare_o))
+    assert sum(o for _, o in cells) == total, "a category the probabilities do not name was observed"
+    statistic = sum((o - e) ** 2 / e for e, o in cells)
+    return float(chi2.sf(statistic, df=len(cells) - 1))

@@ -11,7 +11,6 @@ from typing import Any
 
 import icepool
 import pytest
-from scipy.stats import chisquare
 
 from rules_core import get_game
 from rules_core.dice import SeededDice
@@ -27,6 +26,7 @@ from rules_core.games.boltaction.spec import FANATICS, Unit, parse_unit
 from rules_core.odds import odds
 from rules_core.options import validate_options
 from rules_core.report import SideName
+from tests.rules_core.checks import chi_square_categories
 
 GAME = get_game("boltaction")
 ORACLE_ROUNDS = 8  # the oracle stops here; what is still fighting bounds the difference allowed
@@ -267,17 +267,4 @@ def test_the_referee_rolls_what_the_exact_odds_predict(attacker: str, defender: 
                    "draw": exact.p_draw + exact.p_no_winner}),
         (lost, dict(enumerate(exact.attacker_losses))),
     ):  # fmt: skip
-        # Pool the rare categories so that every expected count is at least 5.
-        cells: list[tuple[float, int]] = []
-        pooled_p, pooled_o = 0.0, 0
-        for key, p in sorted(probabilities.items(), key=lambda item: item[1], reverse=True):
-            if p * trials >= 5:
-                cells.append((p, observed.get(key, 0)))  # type: ignore[call-overload]
-            else:
-                pooled_p, pooled_o = pooled_p + p, pooled_o + observed.get(key, 0)  # type: ignore[call-overload]
-        if pooled_p > 0:  # the rare counts join the smallest cell kept
-            smallest_p, smallest_o = cells.pop()
-            cells.append((smallest_p + pooled_p, smallest_o + pooled_o))
-        assert sum(o for _, o in cells) == trials
-        statistic = chisquare([o for _, o in cells], [p * trials for p, _ in cells])
-        assert statistic.pvalue > 1e-4, (attacker, defender, given, cells)
+        assert chi_square_categories(observed, probabilities, trials) > 1e-4, (attacker, defender, given)

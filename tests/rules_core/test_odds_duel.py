@@ -11,7 +11,6 @@ from typing import Any
 
 import icepool
 import pytest
-from scipy.stats import chisquare
 
 from bot.data import game_with_data
 from rules_core.charts import to_wound
@@ -20,6 +19,7 @@ from rules_core.games.duel.engine import PARRY_THRESHOLD, _situational, choose_w
 from rules_core.games.duel.spec import BREAKING_OFF, ModelGroup, ParryPolicy
 from rules_core.odds import odds
 from rules_core.options import validate_options
+from tests.rules_core.checks import chi_square_categories
 
 GAME = game_with_data("duel")
 WEAPONS = ("knife", "club", "sword", "chainsword", "power-sword", "power-axe", "power-fist", "bolt-pistol")
@@ -215,12 +215,4 @@ def test_the_referee_rolls_what_the_exact_odds_predict(attacker: str, defender: 
         (winners, {"attacker": exact.p_attacker_wins, "defender": exact.p_defender_wins, "draw": exact.p_draw}),
         (outcomes, dict(exact.outcomes)),
     ):
-        cells = [(p, observed.get(key, 0)) for key, p in probabilities.items() if p * trials >= 5]
-        rare_p = sum(p for p in probabilities.values() if p * trials < 5)
-        rare_o = sum(observed.get(key, 0) for key, p in probabilities.items() if p * trials < 5)
-        if rare_p:
-            smallest_p, smallest_o = min(cells)
-            cells.remove((smallest_p, smallest_o))
-            cells.append((smallest_p + rare_p, smallest_o + rare_o))
-        assert sum(o for _, o in cells) == trials
-        assert chisquare([o for _, o in cells], [p * trials for p, _ in cells]).pvalue > 1e-4, (attacker, defender)
+        assert chi_square_categories(observed, probabilities, trials) > 1e-4, (attacker, defender)
