@@ -24,6 +24,24 @@ if TYPE_CHECKING:
 COOLDOWN = (6, 30.0)  # six combats per user per 30 seconds, all games together
 
 
+def roster_choices(bot: RefereeBot, game: Game) -> Any:
+    """Autocomplete for a side: the user's and the guild's rosters of ``game``, and each of their units."""
+
+    async def choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+        guild = None if interaction.guild_id is None else str(interaction.guild_id)
+        rosters = await bot.store.list_rosters(str(interaction.user.id), game=game.id, guild_id=guild)
+        wanted = current.lower().lstrip("@")
+        found: list[app_commands.Choice[str]] = []
+        for roster in rosters:
+            names = [f"@{roster.name}"] + [f"@{roster.name}/{n}" for n in range(1, roster.spec.count("|") + 2)]
+            for label in names:
+                if wanted in label.lower() and len(found) < 25:
+                    found.append(app_commands.Choice(name=short(label), value=label))
+        return found
+
+    return choices
+
+
 async def sides_and_options(
     bot: RefereeBot, interaction: discord.Interaction[Any], game: Game, attacker: str, defender: str,
     options: dict[str, Any],
@@ -74,19 +92,7 @@ class CombatCog(commands.Cog):
             self.bot.tree.remove_command(command.name)
 
     def roster_choices(self, game: Game) -> Any:
-        async def choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-            guild = None if interaction.guild_id is None else str(interaction.guild_id)
-            rosters = await self.bot.store.list_rosters(str(interaction.user.id), game=game.id, guild_id=guild)
-            wanted = current.lower().lstrip("@")
-            found: list[app_commands.Choice[str]] = []
-            for roster in rosters:
-                names = [f"@{roster.name}"] + [f"@{roster.name}/{n}" for n in range(1, roster.spec.count("|") + 2)]
-                for label in names:
-                    if wanted in label.lower() and len(found) < 25:
-                        found.append(app_commands.Choice(name=short(label), value=label))
-            return found
-
-        return choices
+        return roster_choices(self.bot, game)
 
     async def resolve(
         self, game: Game, interaction: discord.Interaction[Any], *, attacker: str, defender: str,

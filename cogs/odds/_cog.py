@@ -20,7 +20,7 @@ from discord.ext import commands
 from bot.cooldown import RateLimit, per_user_check
 from bot.data import game_with_data
 from bot.render.odds import odds_chart, odds_embed
-from cogs.combat._cog import sides_and_options
+from cogs.combat._cog import roster_choices, sides_and_options
 from cogs.combat._options import command_callback, short
 from rules_core import all_games
 from rules_core.odds import Odds, OddsError, has_exact, odds
@@ -56,6 +56,8 @@ class OddsCog(commands.Cog):
                 description=short(f"Odds of {game.title}"),
                 callback=command_callback(game, partial(self.run, game), name=f"odds_{game.id}", extras=EXTRAS),
             )
+            command.autocomplete("attacker")(roster_choices(bot, game))
+            command.autocomplete("defender")(roster_choices(bot, game))
             per_user_check(self.limit)(command)
             self.group.add_command(command)
 

@@ -55,3 +55,19 @@ async def test_bad_input_is_answered_privately_at_once(bot: RefereeBot, fake: Fa
     [answer] = await fake.ask(exact, 1)
     assert answer.payload["data"]["flags"] & EPHEMERAL
     assert "no exact calculation" in answer.payload["data"]["embeds"][0]["description"]
+
+
+async def test_the_sides_offer_the_players_rosters_as_in_the_games_command(bot: RefereeBot, fake: FakeDiscord) -> None:
+    from bot.storage.store import RosterInput
+    from tests.e2e.fake_discord import PLAYER_ID, base_interaction
+
+    await bot.store.save_roster(str(PLAYER_ID), RosterInput("boltaction", "grens", "8x Grenadiers: veteran smg=2"))
+    data = {"id": "1", "name": "odds", "type": 1, "options": [{"type": 1, "name": "boltaction", "options": [
+        {"type": 3, "name": "defender", "value": "gr", "focused": True}]}]}  # fmt: skip
+    payload = base_interaction(4, data, user_id=PLAYER_ID)
+    [answer] = await fake.ask(payload, 1)
+    assert answer.payload["type"] == 8
+    assert [choice["value"] for choice in answer.payload["data"]["choices"]] == ["@grens", "@grens/1"]
+    shown = ask("boltaction", [option("attacker", "@grens"), option("defender", "10x Rifles: regular")])
+    _, edit = await fake.ask(shown, 2)
+    assert "odds (exact)" in edit.payload["embeds"][0]["title"]
