@@ -15,7 +15,6 @@ import argparse
 import asyncio
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -25,11 +24,10 @@ sys.path.insert(0, str(ROOT))  # the fake Discord lives with the end-to-end test
 
 import discord  # noqa: E402
 from discord import app_commands  # noqa: E402
-from pydantic import SecretStr  # noqa: E402
 
+from bench.discord_harness import running_bot  # noqa: E402
 from bot.discord_app import RefereeBot  # noqa: E402
-from bot.settings import Settings  # noqa: E402
-from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, command_interaction  # noqa: E402
+from tests.e2e.fake_discord import FakeDiscord, command_interaction  # noqa: E402
 
 ATTACKER = "20x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ frag-grenades"
 DEFENDER = "20x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"
@@ -70,24 +68,17 @@ def percentiles(values: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
+def add_floor(bot: RefereeBot) -> None:
+    @app_commands.command(name="floor", description="Defer, then edit in a fixed embed.")
+    async def floor_command(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.edit_original_response(embed=discord.Embed(title="floor", description="fixed"))
+
+    bot.tree.add_command(floor_command)
+
+
 async def main(single: int, bursts: int) -> None:
-    fake = FakeDiscord()
-    await fake.start()
-    discord.http.Route.BASE = fake.api_base
-    with tempfile.TemporaryDirectory() as folder:
-        settings = Settings(discord_token=SecretStr("bench"), dev_guild_id=GUILD_ID, _env_file=None,
-                            database_url=f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}")  # type: ignore[call-arg]  # fmt: skip
-        bot = RefereeBot(settings)
-
-        @app_commands.command(name="floor", description="Defer, then edit in a fixed embed.")
-        async def floor_command(interaction: discord.Interaction[Any]) -> None:
-            await interaction.response.defer(thinking=True)
-            await interaction.edit_original_response(embed=discord.Embed(title="floor", description="fixed"))
-
-        bot.tree.add_command(floor_command)
-        task = asyncio.create_task(bot.start("bench"))
-        await asyncio.wait_for(fake.identified.wait(), 30)
-        await bot.wait_until_ready()
+    async with running_bot(add_floor) as (fake, _):
         users = iter(range(700000000000000000, 800000000000000000))
         results: dict[str, list[float]] = {}
         cases = (("floor (defer + fixed embed)", floor, 2), ("40K 20 v 20 assault + storage", assault, 1))
@@ -100,19 +91,15 @@ async def main(single: int, bursts: int) -> None:
                 results[f"{label}, {mode}"] = [shown for shown, _ in measured]
                 if answers == 1:
                     results[f"  (the same, until recorded and edited), {mode}"] = [done for _, done in measured]
-        print(f"Interaction-to-response latency through the fake Discord on loopback ({single} alone, "
-              f"{bursts} bursts of 50):")  # fmt: skip
-        for label, values in results.items():
-            p50, p99 = percentiles(values)
-            print(f"  {label:<58} p50 {p50:7.1f} ms   p99 {p99:7.1f} ms")
-        for mode in ("one at a time", "bursts of 50"):
-            floor_p99 = percentiles(results[f"floor (defer + fixed embed), {mode}"])[1]
-            assault_p99 = percentiles(results[f"40K 20 v 20 assault + storage, {mode}"])[1]
-            print(f"  p99 ratio, assault / floor, {mode:<28} {assault_p99 / floor_p99:5.2f}x (target <= 1.5x)")
-        await bot.close()
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-    await fake.stop()
+    print(f"Interaction-to-response latency through the fake Discord on loopback ({single} alone, "
+          f"{bursts} bursts of 50):")  # fmt: skip
+    for label, values in results.items():
+        p50, p99 = percentiles(values)
+        print(f"  {label:<58} p50 {p50:7.1f} ms   p99 {p99:7.1f} ms")
+    for mode in ("one at a time", "bursts of 50"):
+        floor_p99 = percentiles(results[f"floor (defer + fixed embed), {mode}"])[1]
+        assault_p99 = percentiles(results[f"40K 20 v 20 assault + storage, {mode}"])[1]
+        print(f"  p99 ratio, assault / floor, {mode:<28} {assault_p99 / floor_p99:5.2f}x (target <= 1.5x)")
 
 
 if __name__ == "__main__":

@@ -73,26 +73,10 @@ def main(runs: int, trials: int) -> None:
 
 async def through_discord(runs: int) -> None:
     """/odds boltaction end to end: INTERACTION_CREATE on the gateway to the edit with the chart reaching Discord."""
-    import asyncio
-    import tempfile
+    from bench.discord_harness import running_bot
+    from tests.e2e.fake_discord import command_interaction
 
-    import discord
-    from pydantic import SecretStr
-
-    from bot.discord_app import RefereeBot
-    from bot.settings import Settings
-    from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, command_interaction
-
-    fake = FakeDiscord()
-    await fake.start()
-    discord.http.Route.BASE = fake.api_base
-    with tempfile.TemporaryDirectory() as folder:
-        settings = Settings(discord_token=SecretStr("bench"), dev_guild_id=GUILD_ID, _env_file=None,
-                            database_url=f"sqlite+aiosqlite:///{Path(folder) / 'odds.db'}")  # type: ignore[call-arg]  # fmt: skip
-        bot = RefereeBot(settings)
-        task = asyncio.create_task(bot.start("bench"))
-        await asyncio.wait_for(fake.identified.wait(), 30)
-        await bot.wait_until_ready()
+    async with running_bot() as (fake, _):
         _, attacker, defender, options = BOLT[0]
         times = []
         for number in range(runs):
@@ -108,10 +92,6 @@ async def through_discord(runs: int) -> None:
             calls = await fake.wait_answers(payload["token"], 2, 60)
             times.append((calls[1].received - start) * 1000)
             fake.forget()
-        await bot.close()
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-    await fake.stop()
     print(f"/odds boltaction through the fake Discord (exact, with the chart), {runs} runs: "
           f"median {statistics.median(times):.0f} ms, first {times[0]:.0f} ms   (target < 1000 ms)")  # fmt: skip
 

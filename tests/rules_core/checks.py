@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from math import comb
 from typing import Any
 
 from scipy.stats import chi2
 
+from rules_core.dice import SeededDice
 from rules_core.report import Event, Report, Roll
 
 
@@ -67,3 +68,15 @@ def chi_square_categories(observed: Mapping[Any, int], probabilities: Mapping[An
     assert sum(o for _, o in cells) == total, "a category the probabilities do not name was observed"
     statistic = sum((o - e) ** 2 / e for e, o in cells)
     return float(chi2.sf(statistic, df=len(cells) - 1))
+
+
+def referee_tallies(
+    game: Any, attacker: Any, defender: Any, options: Mapping[str, Any], trials: int, *reads: Callable[[Report], Any]
+) -> list[Counter[Any]]:
+    """Resolve ``trials`` times from seeds 0, 1, ...; for each ``read`` of a report, how often each value came."""
+    tallies: list[Counter[Any]] = [Counter() for _ in reads]
+    for seed in range(trials):
+        report = game.resolve_sides(attacker, defender, options, SeededDice(seed))
+        for tally, read in zip(tallies, reads, strict=True):
+            tally[read(report)] += 1
+    return tallies

@@ -13,7 +13,6 @@ import icepool
 import pytest
 
 from rules_core import get_game
-from rules_core.dice import SeededDice
 from rules_core.games.boltaction.engine import (
     BASE_TO_HIT,
     ROUGH_MOVE,
@@ -26,7 +25,7 @@ from rules_core.games.boltaction.spec import FANATICS, Unit, parse_unit
 from rules_core.odds import odds
 from rules_core.options import validate_options
 from rules_core.report import SideName
-from tests.rules_core.checks import chi_square_categories
+from tests.rules_core.checks import chi_square_categories, referee_tallies
 
 GAME = get_game("boltaction")
 ORACLE_ROUNDS = 8  # the oracle stops here; what is still fighting bounds the difference allowed
@@ -256,12 +255,8 @@ def test_the_referee_rolls_what_the_exact_odds_predict(attacker: str, defender: 
     exact = odds(GAME, a_side, d_side, **given)
     # Two margins, each its own chi-square: who wins, and how many the attacker loses.
     trials = 20_000
-    winners: dict[str, int] = defaultdict(int)
-    lost: dict[int, int] = defaultdict(int)
-    for seed in range(trials):
-        report = GAME.resolve_sides(a_side, d_side, options, SeededDice(seed))
-        winners[report.result.winner.value] += 1
-        lost[report.result.attacker.lost] += 1
+    winners, lost = referee_tallies(GAME, a_side, d_side, options, trials, lambda r: r.result.winner.value,
+                                    lambda r: r.result.attacker.lost)  # fmt: skip
     for observed, probabilities in (
         (winners, {"attacker": exact.p_attacker_wins, "defender": exact.p_defender_wins,
                    "draw": exact.p_draw + exact.p_no_winner}),

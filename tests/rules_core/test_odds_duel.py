@@ -14,12 +14,11 @@ import pytest
 
 from bot.data import game_with_data
 from rules_core.charts import to_wound
-from rules_core.dice import SeededDice
 from rules_core.games.duel.engine import PARRY_THRESHOLD, _situational, choose_weapon
 from rules_core.games.duel.spec import BREAKING_OFF, ModelGroup, ParryPolicy
 from rules_core.odds import odds
 from rules_core.options import validate_options
-from tests.rules_core.checks import chi_square_categories
+from tests.rules_core.checks import chi_square_categories, referee_tallies
 
 GAME = game_with_data("duel")
 WEAPONS = ("knife", "club", "sword", "chainsword", "power-sword", "power-axe", "power-fist", "bolt-pistol")
@@ -205,12 +204,8 @@ def test_the_referee_rolls_what_the_exact_odds_predict(attacker: str, defender: 
     a_side, d_side = GAME.parse_side(attacker), GAME.parse_side(defender)
     exact = odds(GAME, a_side, d_side)
     trials = 20_000
-    winners: dict[str, int] = defaultdict(int)
-    outcomes: dict[str, int] = defaultdict(int)
-    for seed in range(trials):
-        report = GAME.resolve_sides(a_side, d_side, options, SeededDice(seed))
-        winners[report.result.winner.value] += 1
-        outcomes[report.result.outcome] += 1
+    winners, outcomes = referee_tallies(GAME, a_side, d_side, options, trials, lambda r: r.result.winner.value,
+                                        lambda r: r.result.outcome)  # fmt: skip
     for observed, probabilities in (
         (winners, {"attacker": exact.p_attacker_wins, "defender": exact.p_defender_wins, "draw": exact.p_draw}),
         (outcomes, dict(exact.outcomes)),
