@@ -8,18 +8,23 @@ parsed sides, the game's options) and answers with an :class:`Odds`, which alway
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from rules_core.errors import RefereeError
-from rules_core.odds import boltaction, duel
-from rules_core.odds.model import Odds, wilson
+from rules_core.odds import boltaction, duel, wh40k, wh40k_sampled
+from rules_core.odds.model import NotExact, Odds, wilson
 from rules_core.odds.montecarlo import DEFAULT_TRIALS, MAX_TRIALS, loser_breaks, monte_carlo
 from rules_core.options import validate_options
 from rules_core.registry import Game, get_game
 
 METHODS = ("auto", "exact", "monte-carlo")
 Exact = Callable[[Any, Any, Mapping[str, Any]], Odds]
-EXACT: dict[str, Exact] = {"boltaction": boltaction.exact, "duel": duel.exact}
+EXACT: dict[str, Exact] = {"40k": wh40k.exact, "boltaction": boltaction.exact, "duel": duel.exact}
+# Monte Carlo that samples the exact calculation's model, vectorised: far faster than resolving through the
+# referee, for what the model covers (it raises NotExact otherwise, and the referee itself is sampled).
+Sampled = Callable[..., Odds]
+SAMPLED: dict[str, Sampled] = {"40k": wh40k_sampled.sample}
 
 
 class OddsError(RefereeError):
@@ -51,10 +56,26 @@ def odds(
             f"There is no exact calculation for {chosen.title} yet: Monte Carlo through the referee answers instead.",
             token=chosen.id, example="--method monte-carlo",
         )  # fmt: skip
+    why = ""
     if solver is not None and method != "monte-carlo":
-        return solver(attacker_side, defender_side, checked)
-    return monte_carlo(chosen, attacker_side, defender_side, checked, trials=trials, seed=seed)
+        try:
+            return solver(attacker_side, defender_side, checked)
+        except NotExact as reason:
+            if method == "exact":
+                raise OddsError(f"No exact answer here: {reason}. Monte Carlo answers instead.",
+                                token=chosen.id, example="--method monte-carlo") from None  # fmt: skip
+            why = f"Not exact because {reason}."
+    sampler = SAMPLED.get(chosen.id)
+    answer = None
+    if sampler is not None:
+        try:
+            answer = sampler(attacker_side, defender_side, checked, trials=trials, seed=seed)
+        except NotExact as reason:
+            why = why or f"Not exact because {reason}."
+    if answer is None:
+        answer = monte_carlo(chosen, attacker_side, defender_side, checked, trials=trials, seed=seed)
+    return replace(answer, notes=(*answer.notes, why)) if why else answer
 
 
-__all__ = ["DEFAULT_TRIALS", "EXACT", "MAX_TRIALS", "METHODS", "Odds", "OddsError", "has_exact", "loser_breaks",
-           "odds", "wilson"]  # fmt: skip
+__all__ = ["DEFAULT_TRIALS", "EXACT", "MAX_TRIALS", "METHODS", "NotExact", "Odds", "OddsError", "has_exact",
+           "loser_breaks", "odds", "wilson"]  # fmt: skip

@@ -22,7 +22,7 @@ from math import comb
 
 from rules_core.games.boltaction.engine import BASE_TO_HIT, MAX_ROUNDS, ROUGH_MOVE, RUN_MOVE, SURPRISE_RANGE, Outcome
 from rules_core.games.boltaction.spec import FANATICS, NCO, OFFICER, TOUGH_FIGHTERS, Unit
-from rules_core.odds.model import Odds, distribution
+from rules_core.odds.model import Odds, distribution, exact_odds
 from rules_core.options import OptionValue
 
 GAME_ID = "boltaction"
@@ -289,20 +289,11 @@ class Solver:
         for (outcome, winner), p in self.outcomes.items():
             by_winner[winner] += p / total
             by_outcome[outcome] += p / total
-        return Odds(
-            game=GAME_ID,
-            method="exact",
-            trials=None,
-            p_attacker_wins=by_winner["attacker"],
-            p_defender_wins=by_winner["defender"],
-            p_draw=by_winner["draw"],
-            p_no_winner=by_winner["none"],
-            p_loser_breaks=self.broke / total,
-            outcomes=dict(sorted(by_outcome.items())),
-            attacker_losses=distribution(self.a_lost, total),
-            defender_losses=distribution(self.d_lost, total),
-            notes=("Exact: every roll of the referee's procedure taken as its probability distribution.",),
-        )
+        return exact_odds(
+            GAME_ID, by_winner, by_outcome, distribution(self.a_lost, total), distribution(self.d_lost, total),
+            breaks=self.broke / total, note="Exact: every roll of the referee's procedure taken as its probability "
+            "distribution.",
+        )  # fmt: skip
 
 
 def exact(attacker: Unit, defender: Unit, options: Mapping[str, OptionValue]) -> Odds:

@@ -23,7 +23,7 @@ from rules_core.charts import to_wound
 from rules_core.games.duel.engine import PARRY_THRESHOLD, Outcome, _situational, choose_weapon
 from rules_core.games.duel.spec import BREAKING_OFF, ModelGroup, ParryPolicy, Side
 from rules_core.games.duel.weapons import Damage
-from rules_core.odds.model import Odds, distribution
+from rules_core.odds.model import Odds, distribution, exact_odds
 from rules_core.options import OptionValue
 
 GAME_ID = "duel"
@@ -233,12 +233,9 @@ class Solver:
                     broke += p * (lone_dead or lone_escaped)
                 else:
                     broke += p * (slain == foes or foe_escaped)
-        return Odds(
-            game=GAME_ID, method="exact", trials=None, p_attacker_wins=winners["attacker"],
-            p_defender_wins=winners["defender"], p_draw=winners["draw"], p_no_winner=0.0, p_loser_breaks=broke,
-            outcomes=dict(sorted(outcomes.items())), attacker_losses=distribution(a_lost, 1.0),
-            defender_losses=distribution(d_lost, 1.0),
-            notes=("Exact: every roll of the referee's hand-to-hand phase taken as its probability distribution.",),
+        return exact_odds(
+            GAME_ID, winners, outcomes, distribution(a_lost, 1.0), distribution(d_lost, 1.0), breaks=broke,
+            note="Exact: every roll of the referee's hand-to-hand phase taken as its probability distribution.",
         )  # fmt: skip
 
 

@@ -24,6 +24,10 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+class NotExact(Exception):
+    """The request is outside what a game's exact solver covers; the reason says what, for the answer's note."""
+
+
 @dataclass(frozen=True, slots=True)
 class Odds:
     """The outcome distribution of one procedure for given sides and options.
@@ -75,6 +79,28 @@ class Odds:
         }
 
 
+def exact_odds(
+    game: str, winners: Mapping[str, float], outcomes: Mapping[str, float], attacker_losses: Sequence[float],
+    defender_losses: Sequence[float], *, breaks: float, note: str,
+) -> Odds:  # fmt: skip
+    """An exact answer from its laws: ``winners`` by the report's winner names (attacker, defender, draw, none),
+    ``outcomes`` by outcome name (those of probability 0 left out), the losses indexed by count."""
+    return Odds(
+        game=game,
+        method="exact",
+        trials=None,
+        p_attacker_wins=winners.get("attacker", 0.0),
+        p_defender_wins=winners.get("defender", 0.0),
+        p_draw=winners.get("draw", 0.0),
+        p_no_winner=winners.get("none", 0.0),
+        p_loser_breaks=breaks,
+        outcomes={name: p for name, p in sorted(outcomes.items()) if p > 0},
+        attacker_losses=trim(attacker_losses),
+        defender_losses=trim(defender_losses),
+        notes=(note,),
+    )
+
+
 def distribution(weights: Mapping[int, float], total: float | None = None) -> tuple[float, ...]:
     """A list indexed by count from {count: weight}, normalised by ``total`` (default: the weights' sum)."""
     whole = sum(weights.values()) if total is None else total
@@ -90,4 +116,4 @@ def trim(values: Sequence[float]) -> tuple[float, ...]:
     return tuple(values[:end])
 
 
-__all__ = ["Z95", "Odds", "distribution", "trim", "wilson"]
+__all__ = ["Z95", "NotExact", "Odds", "distribution", "exact_odds", "trim", "wilson"]

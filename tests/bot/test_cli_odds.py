@@ -30,11 +30,12 @@ def test_an_exact_answer_as_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_monte_carlo_says_so_with_its_trials_and_intervals(capsys: pytest.CaptureFixture[str]) -> None:
     args = ("odds", "40k", "--attacker", "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+", "--defender",
-            "6x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+", "--charge-distance", "4", "--trials", "300",
-            "--json")  # fmt: skip
+            "6x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+ | 3x Grot: WS2 S2 T2 W1 I2 A1 Ld5 Sv-", "--charge-distance", "4",
+            "--trials", "300", "--json")  # fmt: skip
     code, out, _ = referee(*args, capsys=capsys)
     data = json.loads(out)
     assert (code, data["method"], data["trials"]) == (0, "monte-carlo", 300)
+    assert any("the defender has 2 units" in note for note in data["notes"])  # why it is not exact
     low, high = data["intervals_95"]["p_attacker_wins"]
     assert low <= data["p_attacker_wins"] <= high
     again = json.loads(referee(*args, capsys=capsys)[1])
@@ -44,9 +45,22 @@ def test_monte_carlo_says_so_with_its_trials_and_intervals(capsys: pytest.Captur
 
 
 def test_exact_where_there_is_none_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = referee("odds", "40k", "--attacker", "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+", "--defender",
-                           "6x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+", "--method", "exact", capsys=capsys)  # fmt: skip
+    code, _, err = referee("odds", "epic", "--attacker", "6x Tactical: CC4+ FF4+ Sv4+ INF", "--defender",
+                           "8x Boyz: CC4+ FF6+ Sv6+ INF", "--method", "exact", capsys=capsys)  # fmt: skip
     assert code == 2 and "no exact calculation" in err and "--method monte-carlo" in err
+    code, _, err = referee("odds", "40k", "--attacker", "1x Librarian: WS5 S4 T4 W2 I4 A2 Ld10 Sv3+ force-weapon",
+                           "--defender", "6x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+", "--method", "exact",
+                           capsys=capsys)  # fmt: skip
+    assert code == 2 and "force weapons" in err and "--method monte-carlo" in err
+
+
+def test_a_40k_assault_of_one_unit_a_side_is_exact(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = referee("odds", "40k", "--attacker", "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+", "--defender",
+                           "6x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+", "--charge-distance", "4", "--json",
+                           capsys=capsys)  # fmt: skip
+    data = json.loads(out)
+    assert (code, data["method"], data["trials"]) == (0, "exact", None)
+    assert data["p_attacker_wins"] + data["p_defender_wins"] + data["p_draw"] == pytest.approx(1, abs=1e-12)
 
 
 def test_rosters_and_bad_specs_work_as_in_the_games_command(capsys: pytest.CaptureFixture[str]) -> None:

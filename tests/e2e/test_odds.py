@@ -32,9 +32,9 @@ async def test_exact_odds_with_a_chart(bot: RefereeBot, fake: FakeDiscord) -> No
 
 
 async def test_monte_carlo_where_there_is_no_exact_solver(bot: RefereeBot, fake: FakeDiscord) -> None:
-    payload = ask("40k", [
-        option("attacker", "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"),
-        option("defender", "6x Ork: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"),
+    payload = ask("epic", [
+        option("attacker", "6x Tactical: CC4+ FF4+ Sv4+ INF"),
+        option("defender", "8x Boyz: CC4+ FF6+ Sv6+ INF"),
         option("private", True, 5),
     ])  # fmt: skip
     deferred, edit = await fake.ask(payload, 2)

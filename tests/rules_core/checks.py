@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from math import comb
 from typing import Any
 
+import pytest
 from scipy.stats import chi2
 
 from rules_core.dice import SeededDice
@@ -80,3 +81,50 @@ def referee_tallies(
         for tally, read in zip(tallies, reads, strict=True):
             tally[read(report)] += 1
     return tallies
+
+
+def assert_agrees_with_oracle(exact: Any, ends: Mapping[tuple[str, str, int, int, bool], float], context: Any) -> None:
+    """An exact Odds against an oracle's {(winner, outcome, attacker lost, defender lost, loser breaks): p}, to 1e-9."""
+    winners: dict[str, float] = defaultdict(float)
+    outcomes: dict[str, float] = defaultdict(float)
+    lost: tuple[dict[int, float], dict[int, float]] = (defaultdict(float), defaultdict(float))
+    breaks = 0.0
+    for (winner, outcome, a, d, broke), p in ends.items():
+        winners[winner] += p
+        outcomes[outcome] += p
+        lost[0][a] += p
+        lost[1][d] += p
+        breaks += p * broke
+    assert exact.method == "exact", context
+    assert exact.p_loser_breaks == pytest.approx(breaks, abs=1e-9), context
+    for outcome in {*outcomes, *exact.outcomes}:
+        assert exact.outcomes.get(outcome, 0.0) == pytest.approx(outcomes[outcome], abs=1e-9), (context, outcome)
+    for name, value in (("attacker", exact.p_attacker_wins), ("defender", exact.p_defender_wins),
+                        ("draw", exact.p_draw), ("none", exact.p_no_winner)):  # fmt: skip
+        assert value == pytest.approx(winners[name], abs=1e-9), (context, name)
+    for mine, theirs in ((exact.attacker_losses, lost[0]), (exact.defender_losses, lost[1])):
+        for count in range(max(len(mine), max(theirs) + 1)):
+            assert (mine[count] if count < len(mine) else 0.0) == pytest.approx(theirs[count], abs=1e-9), context
+
+
+def assert_referee_agrees(game: Any, attacker: str, defender: str, given: Mapping[str, Any], *, losses: bool,
+                          trials: int = 20_000) -> None:  # fmt: skip
+    """The exact odds of these sides against ``trials`` seeded referee resolutions, by chi-square: who wins, the
+    outcomes, and (with ``losses``) each side's losses."""
+    from rules_core.odds import odds
+    from rules_core.options import validate_options
+
+    options = validate_options(game.options, given)
+    a_side, d_side = game.parse_side(attacker), game.parse_side(defender)
+    exact = odds(game, a_side, d_side, method="exact", **given)
+    reads: list[Callable[[Report], Any]] = [lambda r: r.result.winner.value, lambda r: r.result.outcome]
+    if losses:
+        reads += [lambda r: r.result.attacker.lost, lambda r: r.result.defender.lost]
+    tallies = referee_tallies(game, a_side, d_side, options, trials, *reads)
+    winners = {"attacker": exact.p_attacker_wins, "defender": exact.p_defender_wins, "draw": exact.p_draw,
+               "none": exact.p_no_winner}  # fmt: skip
+    expected: list[Mapping[Any, float]] = [{k: v for k, v in winners.items() if v > 0}, dict(exact.outcomes)]
+    if losses:
+        expected += [dict(enumerate(exact.attacker_losses)), dict(enumerate(exact.defender_losses))]
+    for observed, probabilities in zip(tallies, expected, strict=True):
+        assert chi_square_categories(observed, probabilities, trials) > 1e-4, (attacker, defender, given, observed)

@@ -25,7 +25,7 @@ from rules_core.games.boltaction.spec import FANATICS, Unit, parse_unit
 from rules_core.odds import odds
 from rules_core.options import validate_options
 from rules_core.report import SideName
-from tests.rules_core.checks import chi_square_categories, referee_tallies
+from tests.rules_core.checks import assert_referee_agrees
 
 GAME = get_game("boltaction")
 ORACLE_ROUNDS = 8  # the oracle stops here; what is still fighting bounds the difference allowed
@@ -250,16 +250,4 @@ CHI_SQUARE_CASES = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("attacker", "defender", "given"), CHI_SQUARE_CASES)
 def test_the_referee_rolls_what_the_exact_odds_predict(attacker: str, defender: str, given: dict[str, Any]) -> None:
-    options = validate_options(GAME.options, given)
-    a_side, d_side = GAME.parse_side(attacker), GAME.parse_side(defender)
-    exact = odds(GAME, a_side, d_side, **given)
-    # Two margins, each its own chi-square: who wins, and how many the attacker loses.
-    trials = 20_000
-    winners, lost = referee_tallies(GAME, a_side, d_side, options, trials, lambda r: r.result.winner.value,
-                                    lambda r: r.result.attacker.lost)  # fmt: skip
-    for observed, probabilities in (
-        (winners, {"attacker": exact.p_attacker_wins, "defender": exact.p_defender_wins,
-                   "draw": exact.p_draw + exact.p_no_winner}),
-        (lost, dict(enumerate(exact.attacker_losses))),
-    ):  # fmt: skip
-        assert chi_square_categories(observed, probabilities, trials) > 1e-4, (attacker, defender, given)
+    assert_referee_agrees(GAME, attacker, defender, given, losses=True)

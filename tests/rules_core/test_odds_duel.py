@@ -17,8 +17,7 @@ from rules_core.charts import to_wound
 from rules_core.games.duel.engine import PARRY_THRESHOLD, _situational, choose_weapon
 from rules_core.games.duel.spec import BREAKING_OFF, ModelGroup, ParryPolicy
 from rules_core.odds import odds
-from rules_core.options import validate_options
-from tests.rules_core.checks import chi_square_categories, referee_tallies
+from tests.rules_core.checks import assert_agrees_with_oracle, assert_referee_agrees
 
 GAME = game_with_data("duel")
 WEAPONS = ("knife", "club", "sword", "chainsword", "power-sword", "power-axe", "power-fist", "bolt-pistol")
@@ -162,32 +161,10 @@ def test_the_exact_odds_agree_with_an_icepool_oracle(scenario: int) -> None:
     attacker, defender = (lone, foes) if chance.random() < 0.5 else (foes, lone)
     table = chance.choice(("whfb", "none"))
     a_side, d_side = GAME.parse_side(attacker), GAME.parse_side(defender)
-    ends = oracle(a_side, d_side, table)
+    oracle_ends = oracle(a_side, d_side, table)
     exact = odds(GAME, a_side, d_side, strength_save_table=table)
-    winners: dict[str, float] = defaultdict(float)
-    outcomes: dict[str, float] = defaultdict(float)
-    a_lost: dict[int, float] = defaultdict(float)
-    d_lost: dict[int, float] = defaultdict(float)
-    breaks = 0.0
-    for (winner, a, d, outcome, broke), p in ends.items():
-        winners[winner] += p
-        outcomes[outcome] += p
-        a_lost[a] += p
-        d_lost[d] += p
-        breaks += p * broke
-    context = (attacker, defender, table)
-    assert exact.p_loser_breaks == pytest.approx(breaks, abs=1e-9), context
-    for outcome in {*outcomes, *exact.outcomes}:
-        assert exact.outcomes.get(outcome, 0.0) == pytest.approx(outcomes[outcome], abs=1e-9), (context, outcome)
-    assert exact.p_attacker_wins == pytest.approx(winners["attacker"], abs=1e-9), context
-    assert exact.p_defender_wins == pytest.approx(winners["defender"], abs=1e-9), context
-    assert exact.p_draw == pytest.approx(winners["draw"], abs=1e-9), context
-    for count in range(max(len(exact.attacker_losses), max(a_lost) + 1)):
-        got = exact.attacker_losses[count] if count < len(exact.attacker_losses) else 0.0
-        assert got == pytest.approx(a_lost[count], abs=1e-9), context
-    for count in range(max(len(exact.defender_losses), max(d_lost) + 1)):
-        got = exact.defender_losses[count] if count < len(exact.defender_losses) else 0.0
-        assert got == pytest.approx(d_lost[count], abs=1e-9), context
+    ends = {(winner, outcome, a, d, broke): p for (winner, a, d, outcome, broke), p in oracle_ends.items()}
+    assert_agrees_with_oracle(exact, ends, (attacker, defender, table))
 
 
 CHI_SQUARE_CASES = [
@@ -200,14 +177,4 @@ CHI_SQUARE_CASES = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("attacker", "defender"), CHI_SQUARE_CASES)
 def test_the_referee_rolls_what_the_exact_odds_predict(attacker: str, defender: str) -> None:
-    options = validate_options(GAME.options, {})
-    a_side, d_side = GAME.parse_side(attacker), GAME.parse_side(defender)
-    exact = odds(GAME, a_side, d_side)
-    trials = 20_000
-    winners, outcomes = referee_tallies(GAME, a_side, d_side, options, trials, lambda r: r.result.winner.value,
-                                        lambda r: r.result.outcome)  # fmt: skip
-    for observed, probabilities in (
-        (winners, {"attacker": exact.p_attacker_wins, "defender": exact.p_defender_wins, "draw": exact.p_draw}),
-        (outcomes, dict(exact.outcomes)),
-    ):
-        assert chi_square_categories(observed, probabilities, trials) > 1e-4, (attacker, defender)
+    assert_referee_agrees(GAME, attacker, defender, {}, losses=False)
