@@ -23,7 +23,7 @@ from bot.render.odds import odds_chart, odds_embed
 from cogs.combat._cog import roster_choices, sides_and_options
 from cogs.combat._options import command_callback, short
 from rules_core import all_games
-from rules_core.odds import Odds, OddsError, has_exact, odds
+from rules_core.odds import Odds, OddsError, exact_refusal, odds
 from rules_core.options import validate_options
 from rules_core.registry import Game
 
@@ -75,9 +75,9 @@ class OddsCog(commands.Cog):
         bound = game_with_data(game)
         validate_options(bound.options, chosen)  # every input error is answered now, privately
         how = method or "auto"
-        if how == "exact" and not has_exact(game):
-            raise OddsError(f"There is no exact calculation for {game.title} yet.", token=game.id,
-                            example="method:monte-carlo")  # fmt: skip
+        refused = exact_refusal(bound, *sides) if how == "exact" else None
+        if refused is not None:
+            raise OddsError(refused.message, token=refused.token, example="method:monte-carlo")
         await interaction.response.defer(thinking=True, ephemeral=bool(private))
         work = partial(compute, bound, *sides, chosen, how)
         result, png = await asyncio.get_running_loop().run_in_executor(None, work)

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules_core.errors import RefereeError
-from rules_core.odds import boltaction, duel, wh40k, wh40k_sampled
+from rules_core.odds import boltaction, duel, formation, wh40k, wh40k_sampled
 from rules_core.odds.model import NotExact, Odds, wilson
 from rules_core.odds.montecarlo import DEFAULT_TRIALS, MAX_TRIALS, loser_breaks, monte_carlo
 from rules_core.options import validate_options
@@ -20,7 +20,13 @@ from rules_core.registry import Game, get_game
 
 METHODS = ("auto", "exact", "monte-carlo")
 Exact = Callable[[Any, Any, Mapping[str, Any]], Odds]
-EXACT: dict[str, Exact] = {"40k": wh40k.exact, "boltaction": boltaction.exact, "duel": duel.exact}
+EXACT: dict[str, Exact] = {
+    "40k": wh40k.exact,
+    "boltaction": boltaction.exact,
+    "duel": duel.exact,
+    "epic": formation.exact_for("epic"),
+    "reikhammer": formation.exact_for("reikhammer"),
+}
 # Monte Carlo that samples the exact calculation's model, vectorised: far faster than resolving through the
 # referee, for what the model covers (it raises NotExact otherwise, and the referee itself is sampled).
 Sampled = Callable[..., Odds]
@@ -31,8 +37,26 @@ class OddsError(RefereeError):
     """An odds request that cannot be answered as asked."""
 
 
-def has_exact(game: Game | str) -> bool:
-    return (game.id if isinstance(game, Game) else get_game(game).id) in EXACT
+# What each exact solver cannot take, checked without computing (a solver raises NotExact for it too).
+REFUSALS: dict[str, Callable[[Any, Any], str | None]] = {
+    "40k": wh40k.refusal,
+    "epic": formation.refusal,
+    "reikhammer": formation.refusal,
+}
+
+
+def exact_refusal(game: Game, attacker: Any, defender: Any) -> OddsError | None:
+    """The error an exact request for these parsed sides would end in, found before any computing, or None."""
+    if game.id not in EXACT:
+        reason = f"there is no exact calculation for {game.title} yet"
+    else:
+        check = REFUSALS.get(game.id)
+        found = None if check is None else check(attacker, defender)
+        if found is None:
+            return None
+        reason = found
+    return OddsError(f"No exact answer here: {reason}. Monte Carlo answers instead.", token=game.id,
+                     example="--method monte-carlo")  # fmt: skip
 
 
 def odds(
@@ -51,11 +75,9 @@ def odds(
     attacker_side = chosen.parse_side(attacker) if isinstance(attacker, str) else attacker
     defender_side = chosen.parse_side(defender) if isinstance(defender, str) else defender
     solver = EXACT.get(chosen.id)
-    if method == "exact" and solver is None:
-        raise OddsError(
-            f"There is no exact calculation for {chosen.title} yet: Monte Carlo through the referee answers instead.",
-            token=chosen.id, example="--method monte-carlo",
-        )  # fmt: skip
+    refused = exact_refusal(chosen, attacker_side, defender_side) if method == "exact" else None
+    if refused is not None:
+        raise refused
     why = ""
     if solver is not None and method != "monte-carlo":
         try:
@@ -77,5 +99,5 @@ def odds(
     return replace(answer, notes=(*answer.notes, why)) if why else answer
 
 
-__all__ = ["DEFAULT_TRIALS", "EXACT", "MAX_TRIALS", "METHODS", "NotExact", "Odds", "OddsError", "has_exact",
+__all__ = ["DEFAULT_TRIALS", "EXACT", "MAX_TRIALS", "METHODS", "NotExact", "Odds", "OddsError", "exact_refusal",
            "loser_breaks", "odds", "wilson"]  # fmt: skip

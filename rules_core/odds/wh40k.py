@@ -553,15 +553,23 @@ _PAIRS = tuple((first, second) for first in range(1, 7) for second in range(1, 7
 _P_2D6_ABOVE = {n: sum(1 for a, b in _PAIRS if a + b > n) / 36 for n in range(0, 19)}
 
 
-def exact(attacker: Side, defender: Side, options: Mapping[str, OptionValue]) -> Odds:
+def refusal(attacker: Side, defender: Side) -> str | None:
+    """Why the exact solver will not take these sides (out of its model, or too many states), or None."""
     reason = why_not_exact(attacker, defender)
     if reason is not None:
-        raise NotExact(reason)
+        return reason
     bound = state_bound(attacker.units[0]) * state_bound(defender.units[0])
     if bound > MAX_STATES:
-        raise NotExact(f"the calculation could have to follow {bound:,} pairs of unit states (the limit is "
-                       f"{MAX_STATES:,}): its model is sampled instead")  # fmt: skip
+        return (f"the calculation could have to follow {bound:,} pairs of unit states (the limit is "
+                f"{MAX_STATES:,}): its model is sampled instead")  # fmt: skip
+    return None
+
+
+def exact(attacker: Side, defender: Side, options: Mapping[str, OptionValue]) -> Odds:
+    reason = refusal(attacker, defender)
+    if reason is not None:
+        raise NotExact(reason)
     return Solver(attacker, defender, options).solve()
 
 
-__all__ = ["MAX_STATES", "exact", "state_bound", "why_not_exact"]
+__all__ = ["MAX_STATES", "exact", "refusal", "state_bound", "why_not_exact"]

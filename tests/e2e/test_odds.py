@@ -31,10 +31,10 @@ async def test_exact_odds_with_a_chart(bot: RefereeBot, fake: FakeDiscord) -> No
     assert 10_000 < edit.sizes[0] < 100 * 1024  # a real chart, under 100 KiB
 
 
-async def test_monte_carlo_where_there_is_no_exact_solver(bot: RefereeBot, fake: FakeDiscord) -> None:
-    payload = ask("epic", [
-        option("attacker", "6x Tactical: CC4+ FF4+ Sv4+ INF"),
-        option("defender", "8x Boyz: CC4+ FF6+ Sv6+ INF"),
+async def test_monte_carlo_where_the_exact_solver_cannot_go(bot: RefereeBot, fake: FakeDiscord) -> None:
+    payload = ask("40k", [
+        option("attacker", "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ | 1x Captain: WS5 S4 T4 W2 I5 A3 Ld10 Sv3+"),
+        option("defender", "6x Ork: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"),
         option("private", True, 5),
     ])  # fmt: skip
     deferred, edit = await fake.ask(payload, 2)
@@ -48,13 +48,13 @@ async def test_bad_input_is_answered_privately_at_once(bot: RefereeBot, fake: Fa
     [answer] = await fake.ask(bad, 1)
     assert answer.payload["type"] == 4 and answer.payload["data"]["flags"] & EPHEMERAL
     assert "elite" in answer.payload["data"]["embeds"][0]["description"]
-    exact = ask("epic", [
-        option("attacker", "6x Tactical: CC4+ FF4+ Sv4+ INF"), option("defender", "8x Boyz: CC4+ FF6+ Sv6+ INF"),
-        option("method", "exact"),
+    exact = ask("40k", [
+        option("attacker", "1x Librarian: WS5 S4 T4 W2 I4 A2 Ld10 Sv3+ force-weapon"),
+        option("defender", "8x Boyz: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"), option("method", "exact"),
     ])  # fmt: skip
     [answer] = await fake.ask(exact, 1)
     assert answer.payload["data"]["flags"] & EPHEMERAL
-    assert "no exact calculation" in answer.payload["data"]["embeds"][0]["description"]
+    assert "force weapons" in answer.payload["data"]["embeds"][0]["description"]
 
 
 async def test_the_sides_offer_the_players_rosters_as_in_the_games_command(bot: RefereeBot, fake: FakeDiscord) -> None:

@@ -181,6 +181,12 @@ class FormationGame(Game):
     def resolve_sides(
         self, attacker: Any, defender: Any, options: Mapping[str, OptionValue], dice: DiceSource
     ) -> Report:
+        return self.assault(attacker, defender, options, dice).run()
+
+    def assault(
+        self, attacker: Formation, defender: Formation, options: Mapping[str, OptionValue], dice: DiceSource
+    ) -> FormationAssault:
+        """The procedure set up for these formations and options, not yet run (the exact odds follow it too)."""
         key = self.rules.marker_key
         support = (
             self.parse_support("attacker_support", options.get("attacker_support")),
@@ -198,7 +204,6 @@ class FormationGame(Game):
         for name, parsed in zip(("attacker_support", "defender_support"), support, strict=True):
             normalised[name] = None if parsed is None else self.parser.format_support(parsed)
         inputs = Inputs(self.format_side(attacker), self.format_side(defender), FrozenMap(normalised))
-        assault = FormationAssault(
+        return FormationAssault(
             self.rules, settings, attacker=attacker, defender=defender, support=support, inputs=inputs, dice=dice
         )
-        return assault.run()

@@ -1,0 +1,389 @@
+"""Exact odds of a formation assault (Epic: Armageddon A4-A8, Reikhammer I-VII): the referee's procedure
+(rules_core.games.formation.engine), with every dice roll replaced by its probability distribution.
+
+The state of a side is the damage capacity left on each of its units, in the referee's allocation order (units
+of one group and position that are not war engines are interchangeable, so only how many are left counts), plus
+the enemy units it has destroyed so far (the result counts them). Each round maps a distribution over states to
+the next:
+- both sides' attacks at once: per group and position, Bin(units x dice, P(hit)), macro-weapon hits apart;
+- hits allocated as the referee allocates them (its own ``allocate``: front to back, one a unit a pass, a war
+  engine up to its damage capacity), each unit's hits saved independently (armour with re-rolls, then the better
+  of cover and invulnerable), a unit losing one damage capacity per unsaved hit;
+- the immediate outcomes, supporting fire, then the result roll with the referee's own modifiers: a tie fights
+  another round (a Markov chain up to ``max_rounds``), a win deals the difference as hits with no save;
+- what follows: a loser already Broken is destroyed, any other loser breaks.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import defaultdict
+from collections.abc import Mapping
+from math import comb
+from typing import Any
+
+from rules_core.dice import SeededDice
+from rules_core.games.formation.engine import ATTACKER, DEFENDER, FormationAssault, Outcome, SideState, allocate
+from rules_core.games.formation.game import FormationGame
+from rules_core.games.formation.spec import MACRO_WEAPON, REINFORCED_ARMOUR, Formation, Position
+from rules_core.odds.model import NotExact, Odds, exact_odds
+from rules_core.options import OptionValue
+from rules_core.registry import get_game
+from rules_core.report import Combine, Op, Target
+
+Units = tuple[int, ...]  # damage capacity left on each unit, in allocation order
+State = tuple[Units, Units, int, int]  # attacker, defender, units destroyed by the attacker, by the defender
+Law = dict[Any, float]
+
+
+def chance(target: Target | None, op: Op | None = None, value: int | None = None) -> float:
+    """P(one D6 meets the target)."""
+    if target is not None:
+        op, value = target.op, target.value
+    assert op is not None
+    assert value is not None
+    faces = 7 - value if op is Op.AT_LEAST else value
+    return min(6, max(0, faces)) / 6
+
+
+@functools.cache
+def binomial(n: int, p: float) -> tuple[float, ...]:
+    return tuple(comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1))
+
+
+def convolve(first: Law, second: Law, add: Any) -> Law:
+    out: Law = defaultdict(float)
+    for a, p in first.items():
+        for b, q in second.items():
+            out[add(a, b)] += p * q
+    return out
+
+
+class Side:
+    """One side's fixed facts, and the referee's rules over its compact states."""
+
+    def __init__(self, state: SideState, assault: FormationAssault) -> None:
+        self.state = state
+        self.units = state.units
+        self.index = {id(unit): position for position, unit in enumerate(self.units)}
+        self.start: Units = tuple(unit.dc for unit in self.units)
+        blocks: list[tuple[int, int]] = []  # interchangeable units: (first, last + 1)
+        for position, unit in enumerate(self.units):
+            key = (unit.group_index, unit.position)
+            if not unit.group.war_engine and blocks and position == blocks[-1][1] and key == self._key(blocks[-1][0]):
+                blocks[-1] = (blocks[-1][0], position + 1)
+            elif not unit.group.war_engine:
+                blocks.append((position, position + 1))
+        self.blocks = blocks
+        self.block_of = {i: block for block in blocks for i in range(*block)}
+        self.unsaved: list[tuple[float, float]] = []  # per group: P(a normal hit unsaved), P(a macro hit unsaved)
+        for group in state.formation.groups:
+            second = assault.second_save(state, group)
+            fail_second = 1.0 if second is None else 1 - chance(second[1])
+            fail_armour = 1.0 if group.save is None else 1 - chance(None, assault.settings.save_op, group.save)
+            if REINFORCED_ARMOUR in group.specials:
+                fail_armour *= fail_armour
+            self.unsaved.append((fail_armour * fail_second, fail_second))
+        self.exchanges: dict[tuple[Units, int, int], Law] = {}
+        self.counted: dict[Units, int] = {}
+
+    def _key(self, position: int) -> tuple[int, Position]:
+        unit = self.units[position]
+        return (unit.group_index, unit.position)
+
+    def load(self, units: Units, kills: int = 0) -> SideState:
+        """The referee's side object set to this state (to ask it what it would do)."""
+        for unit, dc in zip(self.units, units, strict=True):
+            unit.dc = dc
+        self.state.kills = kills
+        return self.state
+
+    def canonical(self, units: list[int]) -> Units:
+        for first, last in self.blocks:
+            alive = sum(units[first:last])
+            units[first:last] = [1] * alive + [0] * (last - first - alive)
+        return tuple(units)
+
+    def alive(self, units: Units) -> int:
+        known = self.counted.get(units)
+        if known is None:
+            known = self.counted[units] = sum(1 for dc in units if dc > 0)
+        return known
+
+    def engaged(self, units: Units) -> bool:
+        return any(dc > 0 and unit.position is not Position.OUT for unit, dc in zip(self.units, units, strict=True))
+
+    def take(self, units: Units, normal: int, macro: int) -> Law:
+        """Hits landing on this side: {(units after, units destroyed or damage dealt): p} (engine.take_hits)."""
+        key = (units, normal, macro)
+        known = self.exchanges.get(key)
+        if known is not None:
+            return known
+        state = self.load(units)
+        eligible = state.engaged()
+        counts: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+        if eligible:
+            for kind, hits in ((0, normal), (1, macro)):
+                for unit in allocate(eligible, hits):
+                    counts[self.index[id(unit)]][kind] += 1
+        law: Law = {(units, 0): 1.0}
+        for position, (n, m) in sorted(counts.items()):
+            unit = self.units[position]
+            q_normal, q_macro = self.unsaved[unit.group_index]
+            damage = convolve(dict(enumerate(binomial(n, q_normal))), dict(enumerate(binomial(m, q_macro))),
+                              lambda a, b: a + b)  # fmt: skip
+            dc = units[position]
+            following: Law = defaultdict(float)
+            for (current, dealt), p in law.items():
+                for unsaved, q in damage.items():
+                    taken = min(dc, unsaved)
+                    changed = list(current)
+                    changed[position] -= taken
+                    following[(tuple(changed), dealt + taken)] += p * q
+            law = following
+        known = self.exchanges[key] = {}
+        for (after, dealt), p in law.items():
+            final = (self.canonical(list(after)), dealt)
+            known[final] = known.get(final, 0.0) + p
+        return known
+
+
+class FormationSolver:
+    def __init__(self, game: FormationGame, attacker: Formation, defender: Formation,
+                 options: Mapping[str, OptionValue]) -> None:  # fmt: skip
+        self.assault = game.assault(attacker, defender, options, SeededDice(0))
+        self.rules, self.settings = self.assault.rules, self.assault.settings
+        self.sides = (
+            Side(self.assault.sides[ATTACKER], self.assault),
+            Side(self.assault.sides[DEFENDER], self.assault),
+        )
+        self.hit_laws: dict[tuple[int, Units], Law] = {}
+        self.support_laws = tuple(self.support_hits(side) for side in (0, 1))
+        roll = self.result_roll()
+        self.differences: Law = defaultdict(float)  # the law of attacker's roll - defender's roll
+        for a_roll, p in roll.items():
+            for d_roll, q in roll.items():
+                self.differences[a_roll - d_roll] += p * q
+        self.extras: dict[tuple[int, Units, int], Units] = {}
+
+    def hit_chance(self, value: int) -> float:
+        return chance(None, self.rules.hit_op, value)
+
+    def hits(self, side: int, units: Units) -> Law:
+        """{(normal hits, macro hits): p} of a side's attacks (engine.attacks)."""
+        key = (side, units)
+        known = self.hit_laws.get(key)
+        if known is None:
+            fighters = self.sides[side]
+            counts: dict[tuple[int, Position], int] = defaultdict(int)
+            for unit, dc in zip(fighters.units, units, strict=True):
+                if dc > 0 and unit.position is not Position.OUT:
+                    counts[(unit.group_index, unit.position)] += 1
+            known = {(0, 0): 1.0}
+            for index, group in enumerate(fighters.state.formation.groups):
+                for position, value in ((Position.CONTACT, group.cc), (Position.IN_RANGE, group.ff)):
+                    count = counts.get((index, position), 0)
+                    if count and value is not None:
+                        known = self.add_attacks(known, group.specials, count * (1 + group.extra_attacks), value)
+            self.hit_laws[key] = known
+        return known
+
+    def add_attacks(self, law: Law, specials: frozenset[str], dice: int, value: int) -> Law:
+        macro = MACRO_WEAPON in specials
+        scored = dict(enumerate(binomial(dice, self.hit_chance(value))))
+        return convolve(law, scored, lambda h, k: (h[0], h[1] + k) if macro else (h[0] + k, h[1]))
+
+    def support_hits(self, side: int) -> Law | None:
+        """engine.support_fire: the supporting formations' FF dice, the same every round."""
+        support = self.sides[side].state.support
+        if support is None:
+            return None
+        law: Law = {(0, 0): 1.0}
+        for formation in support.formations:
+            for group in formation.groups:
+                if group.in_range and group.ff is not None:
+                    law = self.add_attacks(law, group.specials, group.in_range * (1 + group.extra_attacks), group.ff)
+        return law
+
+    def result_roll(self) -> Law:
+        faces: Law = defaultdict(float)
+        for first in range(1, 7):
+            for second in range(1, 7):
+                total = max(first, second) if self.settings.result_dice is Combine.HIGHEST else first + second
+                faces[total] += 1 / 36
+        return faces
+
+    def exchange(self, dist: dict[State, float], laws: tuple[Law | None, ...] | None = None) -> dict[State, float]:
+        """Both sides' hits land together (engine.exchange_saves)."""
+        out: dict[State, float] = defaultdict(float)
+        for (a, d, a_kills, d_kills), p in dist.items():
+            a_hits = self.hits(0, a) if laws is None else laws[0]
+            d_hits = self.hits(1, d) if laws is None else laws[1]
+            on_d = self.landing(1, d, a_hits)
+            on_a = self.landing(0, a, d_hits)
+            for (d_after, dealt_by_a), q in on_d.items():
+                for (a_after, dealt_by_d), r in on_a.items():
+                    out[(a_after, d_after, a_kills + dealt_by_a, d_kills + dealt_by_d)] += p * q * r
+        return out
+
+    def landing(self, target: int, units: Units, hits: Law | None) -> Law:
+        if not hits:
+            return {(units, 0): 1.0}
+        law: Law = defaultdict(float)
+        for (normal, macro), p in hits.items():
+            if normal or macro:
+                for outcome, q in self.sides[target].take(units, normal, macro).items():
+                    law[outcome] += p * q
+            else:
+                law[(units, 0)] += p
+        return law
+
+    def decided(self, state: State) -> str | None:
+        attacker, defender = self.sides
+        if not defender.alive(state[1]):
+            return "attacker" if attacker.alive(state[0]) else "draw"
+        if not attacker.engaged(state[0]):
+            return "defender"
+        return None
+
+    def solve(self) -> Odds:
+        attacker, defender = self.sides
+        self.ends: dict[tuple[str, str, int, int], float] = defaultdict(float)
+        if not attacker.engaged(attacker.start):
+            self.ends[("none", Outcome.NO_ASSAULT.value, 0, 0)] = 1.0
+            return self.odds()
+        dist: dict[State, float] = {(attacker.start, defender.start, 0, 0): 1.0}
+        has_support = any(law is not None for law in self.support_laws)
+        for round_number in range(1, self.settings.max_rounds + 1):
+            dist = self.exchange(dist)
+            dist = self.settle(dist)
+            if has_support and dist:
+                dist = self.settle(self.exchange(dist, self.support_laws))
+            tied: dict[State, float] = defaultdict(float)
+            for state, p in dist.items():
+                for key, q in self.result(state).items():
+                    if key == "tie":
+                        tied[state] += p * q
+                    else:
+                        self.finish(key[0], key[1], key[2], p * q)
+            if round_number == self.settings.max_rounds:
+                for state, p in tied.items():
+                    self.finish("draw", state[0], state[1], p)
+                tied = defaultdict(float)
+            dist = tied
+        return self.odds()
+
+    def settle(self, dist: dict[State, float]) -> dict[State, float]:
+        """Finish the states the immediate outcomes decide; return the others."""
+        going: dict[State, float] = {}
+        for state, p in dist.items():
+            winner = self.decided(state)
+            if winner is None:
+                going[state] = p
+            else:
+                self.finish(winner, state[0], state[1], p)
+        return going
+
+    def result(self, state: State) -> Law:
+        """engine.result_step: {"tie": p} or {(winner, attacker units, defender units): p}."""
+        a, d, a_kills, d_kills = state
+        attacker, defender = self.sides
+        attacker.load(a, a_kills)
+        defender.load(d, d_kills)
+        bonus = [sum(value for _, value in self.assault.modifiers(side.state)) for side in self.sides]
+        law: Law = defaultdict(float)
+        for difference, p in self.differences.items():
+            margin = difference + bonus[0] - bonus[1]
+            if margin == 0:
+                law["tie"] += p
+            elif margin > 0:
+                law[("attacker", a, self.extra_hits(1, d, margin))] += p
+            else:
+                law[("defender", self.extra_hits(0, a, -margin), d)] += p
+        return law
+
+    def extra_hits(self, loser: int, units: Units, hits: int) -> Units:
+        """The loser's extra hits, with no save, one pass over its whole formation (engine.result_step)."""
+        key = (loser, units, hits)
+        known = self.extras.get(key)
+        if known is None:
+            side = self.sides[loser]
+            after = list(units)
+            for unit in allocate(side.load(units).alive(), hits, one_pass=True):
+                after[side.index[id(unit)]] -= 1
+            known = self.extras[key] = side.canonical(after)
+        return known
+
+    def finish(self, winner: str, a: Units, d: Units, p: float) -> None:
+        """engine.aftermath: a loser already Broken is destroyed; the outcome and each side's units lost."""
+        attacker, defender = self.sides
+        if winner == "draw":
+            both_gone = not attacker.alive(a) and not defender.alive(d)
+            outcome = Outcome.BOTH_DESTROYED if both_gone else Outcome.TIED
+        else:
+            losing = 1 if winner == "attacker" else 0
+            if self.settings.broken_at_start(self.sides[losing].state.name):
+                if losing:
+                    d = tuple(0 for _ in d)
+                else:
+                    a = tuple(0 for _ in a)
+            left = self.sides[losing].alive(d if losing else a)
+            outcome = Outcome.DESTROYED if not left else Outcome.BROKEN
+        lost = (len(a) - attacker.alive(a), len(d) - defender.alive(d))
+        self.ends[(winner, outcome.value, lost[0], lost[1])] += p
+
+    def odds(self) -> Odds:
+        winners: dict[str, float] = defaultdict(float)
+        outcomes: dict[str, float] = defaultdict(float)
+        lost: tuple[list[float], list[float]] = ([0.0] * (len(self.sides[0].start) + 1),
+                                                 [0.0] * (len(self.sides[1].start) + 1))  # fmt: skip
+        for (winner, outcome, a_lost, d_lost), p in self.ends.items():
+            winners[winner] += p
+            outcomes[outcome] += p
+            lost[0][a_lost] += p
+            lost[1][d_lost] += p
+        breaks = winners["attacker"] + winners["defender"]  # the loser always breaks (or is destroyed)
+        return exact_odds(
+            self.rules.game_id, winners, outcomes, lost[0], lost[1], breaks=breaks,
+            note="Exact: every roll of the referee's procedure replaced by its probability distribution (attacks, "
+            "allocation, saves, supporting fire, the result roll, and tied rounds as a Markov chain).",
+        )  # fmt: skip
+
+
+MAX_PAIRS = 3000  # beyond this bound on the pairs of formation states, Monte Carlo through the referee answers
+
+
+def state_bound(formation: Formation) -> int:
+    """At most how many states a formation can be in: per group and position, how many units are left (war
+    engines: each one's damage capacity left)."""
+    bound = 1
+    for group in formation.groups:
+        for position in Position:
+            count = group.at(position)
+            bound *= (group.dc + 1) ** count if group.war_engine else count + 1
+    return bound
+
+
+def refusal(attacker: Formation, defender: Formation) -> str | None:
+    pairs = state_bound(attacker) * state_bound(defender)
+    if pairs > MAX_PAIRS:
+        return (f"the calculation could have to follow {pairs:,} pairs of formation states (the limit is "
+                f"{MAX_PAIRS:,})")  # fmt: skip
+    return None
+
+
+def exact_for(game_id: str) -> Any:
+    """The exact solver of one formation game (looked up when called: the registry fills as games load)."""
+
+    def exact(attacker: Formation, defender: Formation, options: Mapping[str, OptionValue]) -> Odds:
+        reason = refusal(attacker, defender)
+        if reason is not None:
+            raise NotExact(reason)
+        game = get_game(game_id)
+        assert isinstance(game, FormationGame)
+        return FormationSolver(game, attacker, defender, options).solve()
+
+    return exact
+
+
+__all__ = ["MAX_PAIRS", "FormationSolver", "exact_for", "refusal", "state_bound"]
