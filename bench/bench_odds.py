@@ -13,6 +13,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -127,6 +128,37 @@ async def through_discord(runs: int) -> None:
                 fake.forget()
             print(f"/odds {game} ({label}) through the fake Discord (exact, with the chart), {runs} runs: "
                   f"median {statistics.median(times):.0f} ms, first {times[0]:.0f} ms (target < 1000 ms)")  # fmt: skip
+        await loop_stalls(fake, command_interaction, next(users))
+
+
+async def loop_stalls(fake: Any, command_interaction: Any, user: int) -> None:
+    """How long the event loop goes unserved while /odds computes (off the loop, in a worker thread): a ticker
+    asks to wake every millisecond, and its longest overshoot is the longest stall anyone else's command sees."""
+    import asyncio
+
+    values = [{"type": 3, "name": "attacker", "value": ASSAULT[0] + " | 1x Captain: WS5 S4 T4 W2 I5 A3 Ld10 Sv3+"},
+              {"type": 3, "name": "defender", "value": ASSAULT[1]}]  # fmt: skip
+    payload = command_interaction("odds", values, subcommand="40k", user_id=user)
+    stalls: list[float] = []
+    done = asyncio.Event()
+
+    async def ticker() -> None:
+        while not done.is_set():
+            before = time.perf_counter()
+            await asyncio.sleep(0.001)
+            stalls.append((time.perf_counter() - before) * 1000 - 1)
+
+    ticking = asyncio.create_task(ticker())
+    start = time.perf_counter()
+    await fake.interaction(payload)
+    await fake.wait_answers(payload["token"], 2, 120)
+    seconds = time.perf_counter() - start
+    done.set()
+    await ticking
+    stalls.sort()
+    print(f"Event loop while /odds 40k computes Monte Carlo through the referee ({seconds:.1f} s, 5,000 trials): "
+          f"longest stall {stalls[-1]:.1f} ms, p99 {stalls[int(len(stalls) * 0.99)]:.1f} ms "
+          "(target: a few tens of ms)")  # fmt: skip
 
 
 def _fresh_40k(attacker: object, defender: object) -> None:
