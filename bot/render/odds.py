@@ -58,6 +58,9 @@ def odds_embed(result: Odds, title: str) -> discord.Embed:
     return embed
 
 
+UNIT_GAMES = frozenset({"epic", "reikhammer"})  # their losses count units (stands, war engines), not models
+
+
 def odds_chart(result: Odds, title: str) -> bytes:
     """Three panels: who wins, and the distribution of each side's losses; PNG under 100 KiB."""
     from matplotlib.figure import Figure  # noqa: PLC0415 (imported on first use: it takes a moment)
@@ -76,7 +79,7 @@ def odds_chart(result: Odds, title: str) -> bytes:
         losses = result.losses(side)
         axes.bar(range(len(losses)), losses, color=colour)
         axes.set_title(f"{side.capitalize()} losses (mean {result.expected_losses(side):.1f})")
-        axes.set_xlabel("models lost")
+        axes.set_xlabel("units lost" if result.game in UNIT_GAMES else "models lost")
         axes.set_ylim(0, max(max(losses, default=0), 0.05) * 1.15)
     figure.suptitle(cut(title, 90), fontsize=10)
     figure.tight_layout()
