@@ -23,7 +23,7 @@ def roll_each(dice: DiceSource, purpose: str, count: int, target: Target, *, rer
             for index, face in zip(failed, dice.d6(len(failed)), strict=True):
                 rerolls.append(Reroll(index, faces[index], face))
                 faces[index] = face
-    success = tuple(face >= value for face in faces) if at_least else tuple(face <= value for face in faces)
+    success = tuple(map(value.__le__ if at_least else value.__ge__, faces))  # face >= value, or face <= value
     return Roll(purpose, tuple(faces), target, success, sum(success), tuple(rerolls))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Mapping
@@ -173,6 +174,7 @@ class SideTally:
 # --------------------------------------------------------------------------- weapons
 
 
+@functools.lru_cache(maxsize=4096)  # pure, of immutable inputs, and asked again and again
 def active_weapons(group: Group) -> tuple[frozenset[str], str | None]:
     """The weapons a group strikes with, and a policy note when the referee chose for the player."""
     weapons = frozenset(group.weapons)
@@ -200,6 +202,7 @@ def two_weapon_bonus(group: Group) -> int:
     return 1 if sum(1 for w in HAND_WEAPONS if w in keywords) >= 2 else 0
 
 
+@functools.lru_cache(maxsize=4096)  # pure, of immutable inputs, and asked again and again
 def engaged_profile(group: Group, *, charged: bool, sweep: bool = False) -> AttackProfile:
     p = group.profile
     weapons, _ = active_weapons(group)
@@ -228,12 +231,14 @@ def engaged_profile(group: Group, *, charged: bool, sweep: bool = False) -> Atta
     )
 
 
+@functools.lru_cache(maxsize=4096)  # pure, of immutable inputs, and asked again and again
 def supporting_profile(group: Group) -> AttackProfile:
     """Within 2" of an engaged friend: one attack, no bonuses, no special attack forms."""
     p = group.profile
     return AttackProfile(p.ws, p.s, p.i, 1, frozenset(), False, False, False, None, False, False, p.ld)
 
 
+@functools.lru_cache(maxsize=4096)  # pure, of immutable inputs, and asked again and again
 def describe_profile(profile: AttackProfile, base_attacks: int) -> str:
     parts = [f"{profile.attacks} attack{'s' if profile.attacks != 1 else ''} each"]
     if profile.bonuses:
@@ -270,6 +275,9 @@ class TargetSnapshot:
 
 def snapshot(unit: UnitState) -> TargetSnapshot:
     profiles = unit.alive_profiles()
+    if len(profiles) == 1:  # one profile alive: it is every majority, and nothing is tied
+        group, alive = profiles[0]
+        return TargetSnapshot(group.profile.ws, group.profile.t, None, ((group.profile.save_type, alive),))
     ws_counts: Counter[int] = Counter()
     t_counts: Counter[int] = Counter()
     save_counts: Counter[tuple[int | None, int | None]] = Counter()
@@ -588,46 +596,19 @@ class Assault:
                         engaged=sum(g.group.engaged for g in state.groups),
                         supporting=sum(g.group.supporting for g in state.groups),
                         out_of_fight=sum(g.group.out_of_fight for g in state.groups),
-                        note=self._fighting_note(state, charged),
+                        note=_fighting_note(state.unit, state.label, state.target.label, charged),
                     )
                 )
         cover = self.charged and bool(self.options.get("defender_in_cover"))
         if cover:
             events.extend(self._apply_cover(pools))
-        events.append(
-            event(
-                "policy",
-                choice="casualties",
-                note="Which models die (the owner's choice): first models with the save that was used (the rule), "
-                "then dies-first groups before others and dies-last groups last; within those a model already "
-                "wounded, then supporting models before those in base contact, then the largest group (the rank "
-                'and file before a sergeant). Only models in base contact or within 2" of them (the danger zone, '
-                "fixed now) can be hit.",
-            )
-        )
+        events.append(CASUALTY_POLICY)
         order = " then ".join(
             sorted({p.phase for p in pools}, key=lambda phase: min(p.priority for p in pools if p.phase == phase))
         )
         events.append(event("strike_order", order=order, note=f"Strike order: {order}."))
         self.steps.append(Step("Who fights and who strikes first", events=tuple(events)))
         return pools
-
-    def _fighting_note(self, state: UnitState, charged: bool) -> str:
-        parts = []
-        for g in state.groups:
-            group = g.group
-            if group.engaged:
-                profile = engaged_profile(group, charged=charged)
-                parts.append(
-                    f"{group.engaged} {group.name} in base contact: "
-                    + describe_profile(profile, group.profile.a)
-                    + (f", at Initiative {profile.initiative}" if profile.initiative != group.profile.i else "")
-                )
-            if group.supporting:
-                parts.append(f'{group.supporting} {group.name} within 2": 1 attack each')
-            if group.out_of_fight:
-                parts.append(f"{group.out_of_fight} {group.name} out of reach (do not fight, cannot be hit)")
-        return f"{state.label} fights {state.target.label if state.target else '?'}: " + "; ".join(parts) + "."
 
     def _apply_cover(self, pools: list[Pool]) -> list[Event]:
         events: list[Event] = []
@@ -1022,20 +1003,17 @@ class Assault:
         """
         mine = [state for state in fighting if state.side is side]
         enemies = [state for state in fighting if state.side is not side]
-        units: list[Unit] = []
+        texts: list[str] = []
         for state in mine:
-            groups: list[Group] = []
-            for group_state in state.groups:
+            parts: list[tuple[int, int, int]] = []
+            for index, group_state in enumerate(state.groups):
                 left = Counter(w for w in group_state.wounds if w > 0)
-                for wounds in sorted(left, reverse=True):
-                    count = left[wounds]
-                    profile = replace(group_state.group.profile, w=wounds)
-                    groups.append(replace(group_state.group, count=count, engaged=count, supporting=0, profile=profile))
+                parts += [(index, left[wounds], wounds) for wounds in sorted(left, reverse=True)]
             target = state.target if state.target in enemies else next(
                 (e for e in self.engaged_with(state) if e in enemies), enemies[0]
             )  # fmt: skip
-            units.append(replace(state.unit, groups=tuple(groups), vs=enemies.index(target) + 1))
-        return format_side(Side(tuple(units)))
+            texts.append(_survivors_text(state.unit, tuple(parts), enemies.index(target) + 1))
+        return " | ".join(texts)
 
     def next_step(self, winner: Winner, fallen: dict[int, tuple[UnitState, int]]) -> None:
         events: list[Event] = []
@@ -1103,6 +1081,18 @@ class Assault:
         )
 
 
+@functools.lru_cache(maxsize=4096)  # combats end in few distinct states, and a unit is formatted per report
+def _survivors_text(unit: Unit, parts: tuple[tuple[int, int, int], ...], vs: int) -> str:
+    """The canonical spec of ``unit``'s survivors: per (group, models, wounds left), a group of its own, every
+    model engaged; as format_side writes a unit."""
+    groups = []
+    for index, count, wounds in parts:
+        group = unit.groups[index]
+        profile = replace(group.profile, w=wounds)
+        groups.append(replace(group, count=count, engaged=count, supporting=0, profile=profile))
+    return format_side(Side((replace(unit, groups=tuple(groups), vs=vs),)))
+
+
 def _wounds_event(target: UnitState, unsaved: int, inflicted: int, discarded: int) -> Event:
     note = f"{unsaved} unsaved wound{'s' if unsaved != 1 else ''} on {target.label}"
     if inflicted != unsaved:
@@ -1132,6 +1122,15 @@ def allocate(
     Returns (wounds actually inflicted, models killed, wounds discarded for want of a
     model in reach, models wounded by these wounds that survived).
     """
+    if all(g.full_wounds == 1 for g in target.groups):
+        return _allocate_single_wounds(target, wounds, save_type)
+    return _allocate_any(target, wounds, save_type)
+
+
+def _allocate_any(
+    target: UnitState, wounds: int, save_type: tuple[int | None, int | None]
+) -> tuple[int, int, int, list[tuple[GroupState, int]]]:
+    """allocate() for any models (the general rule; _allocate_single_wounds is its shortcut)."""
     inflicted = killed = 0
     wounded_here: dict[tuple[int, int], tuple[GroupState, int]] = {}
     # Sort once by everything but "already wounded" (the rule first: the save that was used; then the
@@ -1175,6 +1174,61 @@ def allocate(
             wounded.append(best)
     survivors = [(g, index) for g, index in wounded_here.values() if g.wounds[index] > 0]
     return inflicted, killed, wounds, survivors
+
+
+@functools.lru_cache(maxsize=4096)  # the same units fight again and again
+def _fighting_note(unit: Unit, label: str, target: str, charged: bool) -> str:
+    parts = []
+    for group in unit.groups:
+        if group.engaged:
+            profile = engaged_profile(group, charged=charged)
+            parts.append(
+                f"{group.engaged} {group.name} in base contact: "
+                + describe_profile(profile, group.profile.a)
+                + (f", at Initiative {profile.initiative}" if profile.initiative != group.profile.i else "")
+            )
+        if group.supporting:
+            parts.append(f'{group.supporting} {group.name} within 2": 1 attack each')
+        if group.out_of_fight:
+            parts.append(f"{group.out_of_fight} {group.name} out of reach (do not fight, cannot be hit)")
+    return f"{label} fights {target}: " + "; ".join(parts) + "."
+
+
+CASUALTY_POLICY = event(
+    "policy",
+    choice="casualties",
+    note="Which models die (the owner's choice): first models with the save that was used (the rule), "
+    "then dies-first groups before others and dies-last groups last; within those a model already "
+    "wounded, then supporting models before those in base contact, then the largest group (the rank "
+    'and file before a sergeant). Only models in base contact or within 2" of them (the danger zone, '
+    "fixed now) can be hit.",
+)  # the same in every report (events are immutable, so one serves all)
+
+
+def _allocate_single_wounds(
+    target: UnitState, wounds: int, save_type: tuple[int | None, int | None]
+) -> tuple[int, int, int, list[tuple[GroupState, int]]]:
+    """allocate() when every model has one wound (the common case): each wound kills the next model in the same
+    order (models of one group and role in turn, in model order), none is left partly wounded, and the wounds
+    beyond the last model in reach are lost."""
+    buckets: list[tuple[tuple[int, int, int, int, int], GroupState, Role]] = []
+    for group_index, g in enumerate(target.groups):
+        group = g.group
+        priority = 0 if DIES_FIRST in group.keywords else 2 if DIES_LAST in group.keywords else 1
+        mismatch = 0 if group.profile.save_type == save_type else 1
+        for role in (Role.ENGAGED, Role.SUPPORTING):
+            if g.alive_by_role[role]:
+                buckets.append(((mismatch, priority, int(role is Role.ENGAGED), -group.count, group_index), g, role))
+    buckets.sort(key=lambda bucket: bucket[0])
+    killed = 0
+    for _, g, role in buckets:
+        for index, (left, its_role) in enumerate(zip(g.wounds, g.roles, strict=True)):
+            if killed == wounds:
+                return killed, killed, 0, []
+            if left > 0 and its_role is role:
+                g.wound(index, 1)
+                killed += 1
+    return killed, killed, wounds - killed, []
 
 
 def _opt_int(options: Mapping[str, OptionValue], name: str) -> int:

@@ -443,8 +443,24 @@ def format_group(group: Group, unit: Unit | None) -> str:
 
 
 def format_side(side: Side) -> str:
-    """Canonical text: every default written out, so it re-parses to the same side."""
-    return " | ".join(
+    """Canonical text: every default written out, so it re-parses to the same side.
+
+    Every resolution writes its sides into its report, and the bot hands in the same parsed side objects again
+    and again (it parses each text once): the text is kept per side object (each entry holds its object, so the
+    id cannot be reused while it is kept).
+    """
+    known = _FORMATTED.get(id(side))
+    if known is not None and known[0] is side:
+        return known[1]
+    text = " | ".join(
         " ; ".join(format_group(group, unit if index == 0 else None) for index, group in enumerate(unit.groups))
         for unit in side.units
     )
+    if len(_FORMATTED) >= _FORMATTED_KEPT:
+        _FORMATTED.clear()
+    _FORMATTED[id(side)] = (side, text)
+    return text
+
+
+_FORMATTED: dict[int, tuple[Side, str]] = {}
+_FORMATTED_KEPT = 256
