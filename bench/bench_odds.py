@@ -162,17 +162,17 @@ async def loop_stalls(fake: Any, command_interaction: Any, user: int) -> None:
 
 
 def _fresh_40k(attacker: object, defender: object) -> None:
-    from rules_core.odds import wh40k
+    from rules_core.odds import laws
 
-    wh40k.binomial.cache_clear()
+    laws.binomial.cache_clear()
     odds("40k", attacker, defender, charge_distance=4.0)
 
 
 def _fresh(attacker: str, defender: str, options: dict[str, object]) -> None:
-    from rules_core.odds import boltaction
+    from rules_core.odds import boltaction, laws
 
     boltaction._dice.cache_clear()
-    boltaction._binomial.cache_clear()
+    laws.binomial.cache_clear()
     boltaction.damage.cache_clear()
     odds("boltaction", attacker, defender, **options)
 

@@ -22,6 +22,7 @@ from math import comb
 
 from rules_core.games.boltaction.engine import BASE_TO_HIT, MAX_ROUNDS, ROUGH_MOVE, RUN_MOVE, SURPRISE_RANGE, Outcome
 from rules_core.games.boltaction.spec import FANATICS, NCO, OFFICER, TOUGH_FIGHTERS, Unit
+from rules_core.odds.laws import binomial, two_d6
 from rules_core.odds.model import Odds, distribution, exact_odds
 from rules_core.options import OptionValue
 
@@ -104,11 +105,6 @@ def _dice(count: int, value: int, track_sixes: bool) -> tuple[tuple[int, int, fl
 
 
 @functools.cache
-def _binomial(count: int, p: float) -> tuple[float, ...]:
-    return tuple(comb(count, k) * p**k * (1 - p) ** (count - k) for k in range(count + 1))
-
-
-@functools.cache
 def damage(
     value: int, target_alive: int, leaders: int, attacks: int, tough_attacks: int
 ) -> tuple[tuple[int, int, float], ...]:
@@ -134,7 +130,7 @@ def damage(
                     law[(applied, 0)] += chance
                     continue
                 # Each 6 is rolled again; another 6 is exceptional, up to the leaders there are to pick.
-                for picks, p_picks in enumerate(_binomial(all_sixes, 1 / 6)):
+                for picks, p_picks in enumerate(binomial(all_sixes, 1 / 6)):
                     law[(applied, min(picks, leaders, applied))] += chance * p_picks
     return tuple((c, e, p) for (c, e), p in law.items())
 
@@ -146,7 +142,7 @@ def _strike(kind: Kind, target: State, attacks: int, tough_attacks: int) -> tupl
 
 
 def _two_d6_at_most(value: int) -> float:
-    return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= value) / 36
+    return sum(p for total, p in two_d6(lambda a, b: a + b).items() if total <= value)
 
 
 class Solver:
@@ -194,11 +190,11 @@ class Solver:
         need = BASE_TO_HIT - (-1 - self.defender.pins + inexperienced + int(str(self.options["reaction_modifiers"])))
         hits_law: dict[int, float] = defaultdict(float)
         if need <= 6:
-            for hits, p in enumerate(_binomial(shots, (7 - max(2, need)) / 6)):
+            for hits, p in enumerate(binomial(shots, (7 - max(2, need)) / 6)):
                 hits_law[hits] += p
         elif need <= 9:
-            for sixes, p_six in enumerate(_binomial(shots, 1 / 6)):
-                for hits, p in enumerate(_binomial(sixes, (7 - (need - 3)) / 6)):
+            for sixes, p_six in enumerate(binomial(shots, 1 / 6)):
+                for hits, p in enumerate(binomial(sixes, (7 - (need - 3)) / 6)):
                     hits_law[hits] += p_six * p
         else:
             hits_law[0] = 1.0

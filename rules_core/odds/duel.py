@@ -23,6 +23,7 @@ from rules_core.charts import to_wound
 from rules_core.games.duel.engine import PARRY_THRESHOLD, Outcome, _situational, choose_weapon
 from rules_core.games.duel.spec import BREAKING_OFF, ModelGroup, ParryPolicy, Side
 from rules_core.games.duel.weapons import Damage
+from rules_core.odds.laws import binomial
 from rules_core.odds.model import Odds, distribution, exact_odds
 from rules_core.options import OptionValue
 
@@ -94,10 +95,6 @@ def _damage_law(damage: Damage, unsaved: int, wounds_left: int) -> tuple[tuple[i
     return tuple(law.items())
 
 
-def _binomial(count: int, p: float) -> list[float]:
-    return [comb(count, k) * p**k * (1 - p) ** (count - k) for k in range(count + 1)]
-
-
 @functools.cache
 def wounds_law(
     winner: ModelGroup, loser: ModelGroup, wounds_left: int, hits: int, table: str
@@ -111,8 +108,8 @@ def wounds_law(
     save_need = None if save is None else save - strike.save_modifier
     p_saved = 0.0 if save_need is None or save_need > 6 else (7 - max(1, save_need)) / 6
     law: dict[int, float] = defaultdict(float)
-    for wounds, p_w in enumerate(_binomial(hits, (7 - need) / 6)):
-        for saved, p_s in enumerate(_binomial(wounds, p_saved)):
+    for wounds, p_w in enumerate(binomial(hits, (7 - need) / 6)):
+        for saved, p_s in enumerate(binomial(wounds, p_saved)):
             unsaved = wounds - saved
             if not unsaved:
                 law[0] += p_w * p_s

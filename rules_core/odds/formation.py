@@ -16,47 +16,22 @@ the next:
 
 from __future__ import annotations
 
-import functools
 from collections import defaultdict
 from collections.abc import Mapping
-from math import comb
 from typing import Any
 
 from rules_core.dice import SeededDice
 from rules_core.games.formation.engine import ATTACKER, DEFENDER, FormationAssault, Outcome, SideState, allocate
 from rules_core.games.formation.game import FormationGame
 from rules_core.games.formation.spec import MACRO_WEAPON, REINFORCED_ARMOUR, Formation, Position
+from rules_core.odds.laws import Law, binomial, convolve, d6_meets, two_d6
 from rules_core.odds.model import NotExact, Odds, exact_odds
 from rules_core.options import OptionValue
 from rules_core.registry import get_game
-from rules_core.report import Combine, Op, Target
+from rules_core.report import Combine
 
 Units = tuple[int, ...]  # damage capacity left on each unit, in allocation order
 State = tuple[Units, Units, int, int]  # attacker, defender, units destroyed by the attacker, by the defender
-Law = dict[Any, float]
-
-
-def chance(target: Target | None, op: Op | None = None, value: int | None = None) -> float:
-    """P(one D6 meets the target)."""
-    if target is not None:
-        op, value = target.op, target.value
-    assert op is not None
-    assert value is not None
-    faces = 7 - value if op is Op.AT_LEAST else value
-    return min(6, max(0, faces)) / 6
-
-
-@functools.cache
-def binomial(n: int, p: float) -> tuple[float, ...]:
-    return tuple(comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1))
-
-
-def convolve(first: Law, second: Law, add: Any) -> Law:
-    out: Law = defaultdict(float)
-    for a, p in first.items():
-        for b, q in second.items():
-            out[add(a, b)] += p * q
-    return out
 
 
 class Side:
@@ -79,8 +54,8 @@ class Side:
         self.unsaved: list[tuple[float, float]] = []  # per group: P(a normal hit unsaved), P(a macro hit unsaved)
         for group in state.formation.groups:
             second = assault.second_save(state, group)
-            fail_second = 1.0 if second is None else 1 - chance(second[1])
-            fail_armour = 1.0 if group.save is None else 1 - chance(None, assault.settings.save_op, group.save)
+            fail_second = 1.0 if second is None else 1 - d6_meets(second[1].op, second[1].value)
+            fail_armour = 1.0 if group.save is None else 1 - d6_meets(assault.settings.save_op, group.save)
             if REINFORCED_ARMOUR in group.specials:
                 fail_armour *= fail_armour
             self.unsaved.append((fail_armour * fail_second, fail_second))
@@ -167,7 +142,7 @@ class FormationSolver:
         self.extras: dict[tuple[int, Units, int], Units] = {}
 
     def hit_chance(self, value: int) -> float:
-        return chance(None, self.rules.hit_op, value)
+        return d6_meets(self.rules.hit_op, value)
 
     def hits(self, side: int, units: Units) -> Law:
         """{(normal hits, macro hits): p} of a side's attacks (engine.attacks)."""
@@ -206,12 +181,7 @@ class FormationSolver:
         return law
 
     def result_roll(self) -> Law:
-        faces: Law = defaultdict(float)
-        for first in range(1, 7):
-            for second in range(1, 7):
-                total = max(first, second) if self.settings.result_dice is Combine.HIGHEST else first + second
-                faces[total] += 1 / 36
-        return faces
+        return two_d6(max if self.settings.result_dice is Combine.HIGHEST else lambda a, b: a + b)
 
     def exchange(self, dist: dict[State, float], laws: tuple[Law | None, ...] | None = None) -> dict[State, float]:
         """Both sides' hits land together (engine.exchange_saves)."""

@@ -18,7 +18,6 @@ unit's state is, per group, the models alive in base contact and within 2" plus 
 
 from __future__ import annotations
 
-import functools
 import math
 from collections import Counter, defaultdict
 from collections.abc import Mapping
@@ -43,6 +42,7 @@ from rules_core.games.wh40k.engine import (
     majority,
 )
 from rules_core.games.wh40k.spec import BIKE, DIES_FIRST, DIES_LAST, FORCE_WEAPON, JUMP_PACK, Group, Side, Unit
+from rules_core.odds.laws import binomial, p_at_least, sum_d6, two_d6
 from rules_core.odds.model import NotExact, Odds, exact_odds
 from rules_core.options import OptionValue
 from rules_core.report import SideName
@@ -76,49 +76,6 @@ def state_bound(unit: Unit) -> int:
     for group in unit.groups:
         bound *= (group.engaged + 1) * (group.supporting + 1) * (1 + 2 * (group.profile.w - 1))
     return bound
-
-
-def p_at_least(need: int | None) -> float:
-    """P(a D6 scores ``need`` or more)."""
-    if need is None:
-        return 0.0
-    return min(6, max(0, 7 - need)) / 6
-
-
-@functools.cache
-def binomial(n: int, p: float) -> tuple[float, ...]:
-    if p <= 0.0:
-        return (1.0,)
-    if p >= 1.0:
-        return (0.0,) * n + (1.0,)
-    q = 1.0 - p
-    first = q**n
-    if first < 1e-280:  # the recurrence would start from an underflow: term by term instead
-        return tuple(math.comb(n, k) * p**k * q ** (n - k) for k in range(n + 1))
-    ratio = p / q
-    law = [first]
-    for k in range(1, n + 1):
-        law.append(law[-1] * ratio * (n - k + 1) / k)
-    return tuple(law)
-
-
-def two_d6(read: Any) -> dict[int, float]:
-    law: dict[int, float] = defaultdict(float)
-    for first in range(1, 7):
-        for second in range(1, 7):
-            law[read(first, second)] += 1 / 36
-    return dict(law)
-
-
-def sum_d6(count: int) -> dict[int, float]:
-    law = {0: 1.0}
-    for _ in range(count):
-        step: dict[int, float] = defaultdict(float)
-        for total, p in law.items():
-            for face in range(1, 7):
-                step[total + face] += p / 6
-        law = dict(step)
-    return law
 
 
 def p_unsaved(profile: AttackProfile, ws: int, t: int, save_type: SaveType, *, sweep: bool) -> float:
@@ -173,6 +130,7 @@ class Fighter:
         self.reaches: dict[SideState, tuple[int, ...]] = {}
         self.losses: dict[tuple[SideState, SaveType], list[int]] = {}
         self.survivors: dict[tuple[SideState, SaveType], list[int]] = {}
+        self.snapshots: dict[SideState, Snapshot] = {}
 
     def alive(self, state: SideState) -> int:
         return self.count(state)[0]
@@ -198,9 +156,14 @@ class Fighter:
     def in_zone(self, state: SideState) -> int:
         return self.count(state)[1]
 
-    @functools.cache  # noqa: B019 - one Fighter per calculation, states are small tuples
     def snapshot(self, state: SideState) -> Snapshot:
         """engine.snapshot: majorities over the living models, in group order."""
+        known = self.snapshots.get(state)
+        if known is None:
+            known = self.snapshots[state] = self._snapshot(state)
+        return known
+
+    def _snapshot(self, state: SideState) -> Snapshot:
         ws: Counter[int] = Counter()
         t: Counter[int] = Counter()
         saves: Counter[SaveType] = Counter()

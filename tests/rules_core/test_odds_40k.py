@@ -17,6 +17,7 @@ import pytest
 
 from bot.data import game_with_data
 from rules_core.charts import to_hit_by_weapon_skill, to_wound
+from rules_core.errors import IllegalDeclarationError
 from rules_core.games.wh40k.spec import Group, Side
 from rules_core.odds import OddsError, odds
 from rules_core.options import validate_options
@@ -375,7 +376,7 @@ def test_several_units_or_force_weapons_fall_back_to_monte_carlo_and_say_why() -
 
 
 def test_what_the_referee_refuses_the_odds_refuse() -> None:
-    with pytest.raises(Exception, match="fired"):
+    with pytest.raises(IllegalDeclarationError, match="fired"):
         odds(GAME, "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+", "5x Ork: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+",
              shot_this_turn=True)  # fmt: skip
 
