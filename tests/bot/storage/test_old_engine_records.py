@@ -7,6 +7,7 @@ verify as made by another engine version: never as "altered", which would accuse
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -53,8 +54,6 @@ def test_verify_in_the_terminal_says_which_engine_made_an_old_record(
     async def store_old() -> int:
         async with await Store.open(private_database) as store:
             return await store.record(Report.from_dict(json.loads((OLD / "40k.json").read_text())), requested_by="x")
-
-    import asyncio
 
     record_id = asyncio.run(store_old())
     code, out, _ = referee("verify", str(record_id), capsys=capsys)
