@@ -40,6 +40,7 @@ from rules_core.games.wh40k.engine import (
     choose_save_type,
     engaged_profile,
     majority,
+    majority_ws,
 )
 from rules_core.games.wh40k.spec import BIKE, DIES_FIRST, DIES_LAST, FORCE_WEAPON, JUMP_PACK, Group, Side, Unit
 from rules_core.odds.laws import binomial, p_at_least, sum_d6, two_d6
@@ -114,8 +115,9 @@ class _View:
 class Fighter:
     """One side's unit: what stays fixed about it, and the referee's rules over its compact states."""
 
-    def __init__(self, unit: Unit, label: str) -> None:
+    def __init__(self, unit: Unit, label: str, *, ws_over_half: bool = False) -> None:
         self.unit = unit
+        self.ws_over_half = ws_over_half
         self.view = _View(unit, label)
         self.groups: tuple[Group, ...] = unit.groups
         self.out = tuple(group.out_of_fight for group in unit.groups)
@@ -173,7 +175,7 @@ class Fighter:
                 ws[group.profile.ws] += alive
                 t[group.profile.t] += alive
                 saves[group.profile.save_type] += alive
-        chosen_ws, _ = majority(ws, on_tie="lowest")
+        chosen_ws, _ = majority_ws(ws, over_half=self.ws_over_half)
         chosen_t, tied = majority(t, on_tie="highest")
         if tied and self.unit.tie_t in tied:
             chosen_t = self.unit.tie_t
@@ -311,7 +313,11 @@ class Solver:
     def __init__(self, attacker: Side, defender: Side, options: Mapping[str, OptionValue]) -> None:
         self.attacker, self.defender, self.options = attacker, defender, options
         labels = (attacker.units[0].name, defender.units[0].name)
-        self.fighters = (Fighter(attacker.units[0], labels[0]), Fighter(defender.units[0], labels[1]))
+        over_half = options.get("ws_majority") == "over_half"
+        self.fighters = (
+            Fighter(attacker.units[0], labels[0], ws_over_half=over_half),
+            Fighter(defender.units[0], labels[1], ws_over_half=over_half),
+        )
         self.chances: dict[tuple[Any, ...], tuple[float, SaveType]] = {}
         self.sweeps: dict[tuple[Any, ...], tuple[list[int], tuple[float, ...], float]] = {}
         self.passes: dict[int, float] = {}

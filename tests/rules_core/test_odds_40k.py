@@ -106,7 +106,8 @@ class Model:
 
 
 class Army:
-    def __init__(self, side: Side) -> None:
+    def __init__(self, side: Side, *, over_half: bool = False) -> None:
+        self.over_half = over_half
         [unit] = side.units
         self.unit = unit
         self.groups = unit.groups
@@ -126,7 +127,11 @@ class Army:
             if count:
                 saves[group.profile.save_type] = saves.get(group.profile.save_type, 0) + count
         top_ws, top_t, top_sv = max(ws.values()), max(t.values()), max(saves.values())
-        return (min(v for v, c in ws.items() if c == top_ws), max(v for v, c in t.items() if c == top_t),
+        # WS: the majority type (the single most common value; with ws_majority=over_half, held by more than
+        # half), else the lowest WS in the unit (docs/games/40k.md decision 8).
+        most = [v for v, c in ws.items() if c == top_ws]
+        majority = len(most) == 1 and (not self.over_half or 2 * top_ws > len(alive))
+        return (most[0] if majority else min(ws), max(v for v, c in t.items() if c == top_t),
                 [s for s, c in saves.items() if c == top_sv])  # fmt: skip
 
     def allocate(self, state: tuple[Model, ...], wounds: int, save: tuple[int | None, int | None]) -> tuple[Any, int]:
@@ -155,7 +160,8 @@ class Army:
 
 def oracle(attacker: Side, defender: Side, options: Mapping[str, Any]) -> dict[tuple[Any, ...], float]:
     """{(winner, outcome, attacker lost, defender lost, loser breaks): probability}."""
-    armies = (Army(attacker), Army(defender))
+    over_half = options["ws_majority"] == "over_half"
+    armies = (Army(attacker, over_half=over_half), Army(defender, over_half=over_half))
     ends: dict[tuple[Any, ...], float] = defaultdict(float)
     fight, charged = 1.0, False
     if options["round"] == 1:
@@ -326,6 +332,7 @@ def random_options(chance: random.Random) -> dict[str, Any]:
         options["defender_in_cover"] = chance.random() < 0.4
     options["morale_modifier"] = chance.choice(("none", "per_wound"))
     options["double_one_passes"] = chance.random() < 0.3
+    options["ws_majority"] = chance.choice(("most", "over_half"))
     return options
 
 
@@ -348,6 +355,13 @@ CORNERS = [
      "3x Holder: WS4 S5 T4 W2 I4 A2 Ld8 Sv4+ power-weapon", {"defender_in_cover": True}),
     ("4x Raider: WS5 S5 T4 W1 I5 A3 Ld9 Sv3+", "2x Biker: WS3 S3 T4 W1 I3 A1 Ld7 Sv4+ bike; 1x Jumper: WS3 S3 T4 "
      "W1 I3 A1 Ld7 Sv4+ jump-pack", {}),
+    # Majority WS (issue 16): a tie for the most models uses the lowest WS in the unit (WS2 here, not WS4); a
+    # plurality short of half is the majority type, or not with ws_majority=over_half.
+    ("4x Raider: WS3 S4 T4 W1 I4 A2 Ld8 Sv4+", "2x Boy: WS4 S3 T4 W1 I2 A1 Ld7 Sv6+; 2x Nob: WS5 S4 T4 W1 I2 A1 Ld7 "
+     "Sv6+; 1x Grot: WS2 S3 T3 W1 I2 A1 Ld5 Sv-", {"round": 2}),
+    ("4x Raider: WS3 S4 T4 W1 I4 A2 Ld8 Sv4+", "2x Boy: WS4 S3 T4 W1 I2 A1 Ld7 Sv6+; 1x Nob: WS5 S4 T4 W1 I2 A1 Ld7 "
+     "Sv6+; 1x Runt: WS3 S3 T3 W1 I2 A1 Ld5 Sv-; 1x Grot: WS1 S3 T3 W1 I2 A1 Ld5 Sv-",
+     {"round": 2, "ws_majority": "over_half"}),
 ]  # fmt: skip
 
 

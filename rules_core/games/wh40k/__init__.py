@@ -21,10 +21,13 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
 7. A drawn combat, or one whose loser held, continues next turn (``round`` 2 and
    later): no charge bonus and no cover advantage.
 8. Majorities (WS, T, save) are taken over the unit's living models at the start
-   of each strike step; "majority" means the most common value. WS with no
-   majority uses the lowest (the rule); tied T or saves are the owner's choice:
-   by default the highest T and the save best against the attacks being resolved;
-   ``tie-t=N`` / ``tie-save=N+`` choose otherwise.
+   of each strike step; the "majority type" is the single most common value, even
+   short of half the models (``ws_majority=over_half``: a WS held by more than half
+   of them). WS with no majority type (a tie for the most models) uses the lowest
+   WS in the unit, tied or not (the rule), and the report says so; tied T or saves
+   are the owner's choice (the text's own fallback): by default the highest T and
+   the save best against the attacks being resolved; ``tie-t=N`` / ``tie-save=N+``
+   choose otherwise.
 9. Saves: one roll per wound, with the better of the usable armour save (none
    against power weapons, fists, claws, force weapons and monstrous creatures; at
    best 4+ against heavy close combat weapons) and the invulnerable save. Rending
@@ -133,6 +136,15 @@ OPTIONS = (
         False,
         "A Leadership roll of double 1 always passes (4th edition's Insane Heroism).",
         example="--double-one-passes",
+    ),
+    OptionSpec(
+        "ws_majority",
+        OptionType.CHOICE,
+        "most",
+        "most: the single most common WS in the unit is its majority type. over_half: only a WS held by more "
+        "than half of the models is. With no majority type, the lowest WS in the unit is used.",
+        choices=("most", "over_half"),
+        example="--ws-majority over_half",
     ),
     OptionSpec(
         "perils",

@@ -113,7 +113,7 @@ class GroupState:
 
 
 class UnitState:
-    __slots__ = ("groups", "index", "initial", "label", "side", "target", "unit")
+    __slots__ = ("groups", "index", "initial", "label", "side", "target", "unit", "ws_over_half")
 
     def __init__(self, unit: Unit, side: SideName, index: int, label: str) -> None:
         self.unit = unit
@@ -123,6 +123,7 @@ class UnitState:
         self.groups = [GroupState(group, self) for group in unit.groups]
         self.initial = unit.models
         self.target: UnitState | None = None
+        self.ws_over_half = False  # option ws_majority=over_half: the majority WS type needs over half the models
 
     def alive(self) -> int:
         return sum(group.alive() for group in self.groups)
@@ -263,6 +264,24 @@ def majority(values: Counter[int], *, on_tie: str) -> tuple[int, list[int]]:
     return (tied[0] if on_tie == "lowest" else tied[-1]), tied
 
 
+def majority_ws(values: Counter[int], *, over_half: bool) -> tuple[int, str | None]:
+    """The Weapon Skill attacks are resolved against: the majority type's, or with no majority the lowest in the
+    unit (the rule), with a note saying why. The majority type is the single most common value, or with
+    ``over_half`` (option ws_majority=over_half) a value held by more than half of the models."""
+    top = max(values.values())
+    tied = sorted(value for value, count in values.items() if count == top)
+    total = sum(values.values())
+    if len(tied) == 1 and (not over_half or 2 * top > total):
+        return tied[0], None
+    lowest = min(values)
+    why = (
+        f"WS{' and WS'.join(map(str, tied))} tie for the most models"
+        if len(tied) > 1
+        else f"WS{tied[0]} is the most common but not held by more than half of the models (ws_majority=over_half)"
+    )
+    return lowest, f"{why}: there is no majority Weapon Skill, so the lowest in the unit, WS{lowest}, is used."
+
+
 @dataclass(frozen=True, slots=True)
 class TargetSnapshot:
     """Majority values of a target unit, fixed at the start of a strike step."""
@@ -271,6 +290,7 @@ class TargetSnapshot:
     t: int
     t_note: str | None
     save_counts: tuple[tuple[tuple[int | None, int | None], int], ...]
+    ws_note: str | None = None
 
 
 def snapshot(unit: UnitState) -> TargetSnapshot:
@@ -285,7 +305,9 @@ def snapshot(unit: UnitState) -> TargetSnapshot:
         ws_counts[group.profile.ws] += alive
         t_counts[group.profile.t] += alive
         save_counts[group.profile.save_type] += alive
-    ws, _ = majority(ws_counts, on_tie="lowest")
+    ws, ws_note = majority_ws(ws_counts, over_half=unit.ws_over_half)
+    if ws_note:
+        ws_note = f"{unit.label}: {ws_note}"
     t, tied = majority(t_counts, on_tie="highest")
     t_note = None
     if tied:
@@ -293,7 +315,7 @@ def snapshot(unit: UnitState) -> TargetSnapshot:
         how = "tie-t" if chosen == unit.unit.tie_t else "default policy: the highest"
         t_note = f"{unit.label}: Toughness tied between {', '.join(map(str, tied))}; the owner uses T{chosen} ({how})."
         t = chosen
-    return TargetSnapshot(ws, t, t_note, tuple(save_counts.items()))
+    return TargetSnapshot(ws, t, t_note, tuple(save_counts.items()), ws_note)
 
 
 def _effective_save(save_type: tuple[int | None, int | None], profile: AttackProfile) -> tuple[int | None, str]:
@@ -366,6 +388,7 @@ class Assault:
                         example="... | 5x Ork Nob: WS4 S4 T4 W1 I3 A2 Ld7 Sv6+ vs=2",
                     )
                 state.target = enemies[state.unit.vs - 1]
+                state.ws_over_half = options.get("ws_majority") == "over_half"
         self.tally = {SideName.ATTACKER: SideTally(), SideName.DEFENDER: SideTally()}
         self.charged = False
 
@@ -703,6 +726,8 @@ class Assault:
                 )
             )
         else:
+            if snap.ws_note:
+                events.append(event("majority", stat="WS", unit=target.label, note=snap.ws_note))
             need_hit = to_hit_by_weapon_skill(profile.ws, snap.ws)
             hit_roll = self.roll_each(f"to hit (WS{profile.ws} vs WS{snap.ws})", attacks, need_hit)
             rolls.append(hit_roll)
