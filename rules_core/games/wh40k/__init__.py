@@ -52,7 +52,10 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     otherwise (``grenades=frag|plasma`` chooses).
 13. Force weapons: after the force-weapon attacks of a step, each psyker takes one
     psychic test (2D6 <= Ld) against a different enemy it wounded that survived; no
-    test when none survived (it could only risk Perils). Perils of the Warp (option
+    test when none survived (it could only risk Perils). A psyker tests at most once
+    per turn ("you may not use another psychic power in the same turn"): one that
+    tested (or suffered Perils) in the fight does not test again in the sweeping
+    advance; one that has not tested yet may. Perils of the Warp (option
     ``perils``, on by default) on a double 1 or double 6: the psyker takes a wound,
     invulnerable save only; it does not count for the assault result.
 14. One charge per resolution: ``charge_distance`` and ``difficult_terrain`` are one

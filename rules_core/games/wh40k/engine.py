@@ -391,6 +391,8 @@ class Assault:
                 state.ws_over_half = options.get("ws_majority") == "over_half"
         self.tally = {SideName.ATTACKER: SideTally(), SideName.DEFENDER: SideTally()}
         self.charged = False
+        # Psykers (group, model index) that took their psychic test this turn: one psychic power per turn.
+        self.psychic_tested: set[tuple[int, int]] = set()
 
     @staticmethod
     def _make_units(side: Side, name: SideName) -> list[UnitState]:
@@ -798,7 +800,7 @@ class Assault:
             if killed:
                 events.append(event("casualty", side=target.side.value, unit=target.label, models=killed))
             if profile.force and inflicted and pool.role is Role.ENGAGED:
-                self.force_weapon(pool, models, survivors, rolls, events)
+                self.force_weapon(pool, models, survivors, rolls, events, sweep=sweep)
         self.steps.append(Step(title, tuple(rolls), tuple(events)))
         return inflicted
 
@@ -809,6 +811,8 @@ class Assault:
         survivors: list[tuple[GroupState, int]],
         rolls: list[Roll],
         events: list[Event],
+        *,
+        sweep: bool = False,
     ) -> None:
         if not survivors:
             events.append(
@@ -822,12 +826,38 @@ class Assault:
                 )
             )
             return
-        for group_state, index in survivors[:psykers]:
+        psyker = pool.group
+        # The psykers that struck (in the fight those in base contact, in a sweep all in reach) and have not yet
+        # taken a psychic test this turn; living ones first (one killed in this simultaneous step still struck).
+        roles = (Role.ENGAGED, Role.SUPPORTING) if sweep else (Role.ENGAGED,)
+        candidates = [
+            index
+            for index, role in enumerate(psyker.roles)
+            if role in roles and (id(psyker), index) not in self.psychic_tested
+        ]
+        candidates.sort(key=lambda index: psyker.wounds[index] <= 0)
+        testers = candidates[: min(psykers, len(survivors))]
+        if len(testers) < min(psykers, len(survivors)):
+            events.append(
+                event(
+                    "policy",
+                    choice="force_test",
+                    note=(
+                        f"{psyker.group.name} has already taken its psychic test this turn (one psychic power per "
+                        "turn): no further test against the models it wounded."
+                        if not testers
+                        else f"Only {len(testers)} {psyker.group.name} ha{'s' if len(testers) == 1 else 've'} not "
+                        "taken a psychic test this turn (one psychic power per turn)."
+                    ),
+                )
+            )
+        for tester, (group_state, index) in zip(testers, survivors, strict=False):
+            self.psychic_tested.add((id(psyker), tester))
             roll = self.roll_2d6_test("psychic test (force weapon)", Target(Op.AT_MOST, pool.profile.ld))
             rolls.append(roll)
             test, passed = roll.dice, bool(roll.successes)
             if self.options.get("perils") and test[0] == test[1] and test[0] in (1, 6):
-                self.perils(pool, rolls, events)
+                self.perils(pool, tester, rolls, events)
             if passed:
                 group_state.wound(index, group_state.wounds[index])
                 target = group_state.unit
@@ -843,7 +873,7 @@ class Assault:
                 )
                 events.append(event("casualty", side=target.side.value, unit=target.label, models=1))
 
-    def perils(self, pool: Pool, rolls: list[Roll], events: list[Event]) -> None:
+    def perils(self, pool: Pool, tester: int, rolls: list[Roll], events: list[Event]) -> None:
         psyker = pool.group
         inv = psyker.group.profile.inv
         events.append(
@@ -854,16 +884,15 @@ class Assault:
                 note="Perils of the Warp: the psyker takes a wound (invulnerable saves only).",
             )
         )
+        if psyker.wounds[tester] <= 0:
+            return
         if inv is not None:
             save = self.roll_each("invulnerable save (Perils of the Warp)", 1, inv)
             rolls.append(save)
             if save.successes:
                 return
-        for index, (wounds, role) in enumerate(zip(psyker.wounds, psyker.roles, strict=True)):
-            if wounds > 0 and role is Role.ENGAGED:
-                if psyker.wound(index, 1):
-                    events.append(event("casualty", side=pool.unit.side.value, unit=pool.unit.label, models=1))
-                return
+        if psyker.wound(tester, 1):
+            events.append(event("casualty", side=pool.unit.side.value, unit=pool.unit.label, models=1))
 
     # ----------------------------------------------------------------- result and after
 
