@@ -3,7 +3,11 @@ back, and report texts that misled (scripted dice)."""
 
 from __future__ import annotations
 
-from .helpers40k import events, rolls, run
+import pytest
+
+from rules_core import OptionError
+
+from .helpers40k import MARINE, events, rolls, run
 
 HERO = "1x Hero: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
 
@@ -69,3 +73,60 @@ def test_a_psyker_that_has_not_tested_may_test_in_the_sweep() -> None:
     report = run("2x Librarian: WS5 S4 T4 W2 I5 A1 Ld10 Sv3+ force-weapon", WRAITHS, faces, round=2)
     assert len(rolls(report, "psychic test")) == 2
     assert report.result.defender.lost == 2
+
+
+# ---------------------------------------------------------------- assaulted while falling back
+
+GUARD = "5x Guard: WS3 S3 T3 W1 I3 A1 Ld7 Sv5+"
+
+
+def test_a_unit_assaulted_while_falling_back_that_fails_to_regroup_is_destroyed() -> None:
+    # Regroup test 5+4 = 9 > Ld7: the Guard are destroyed before a blow is struck; nobody strikes.
+    report = run(f"5x Marine: {MARINE}", GUARD, [5, 4], charge_distance=3, defender_falling_back=True)
+    (test,) = rolls(report, "regroup")
+    assert test.target.value == 7 and not test.successes  # type: ignore[union-attr]
+    assert "Assaulted while falling back" in [step.title for step in report.steps]
+    assert not rolls(report, "to hit")
+    assert (report.result.winner, report.result.outcome) == ("attacker", "destroyed")
+    assert report.result.defender.lost == 5
+    assert report.result.attacker.extra["wounds_inflicted"] == 0  # a unit that fails to regroup is not wounded
+    (gone,) = events(report, "destroyed_falling_back")
+    assert "not wounds" in str(gone.get("note"))
+
+
+def test_a_unit_that_regroups_fights_normally_and_no_modifier_applies() -> None:
+    # 4+3 = 7 <= Ld7 passes even with morale_modifier=per_wound (no modifiers apply); then the fight.
+    faces = [4, 3] + [1] * 10 + [1] * 5  # regroup; 10 Marine attacks miss; 5 Guard attacks miss: a draw
+    report = run(
+        f"5x Marine: {MARINE}",
+        GUARD,
+        faces,
+        charge_distance=3,
+        defender_falling_back=True,
+        morale_modifier="per_wound",
+    )
+    assert rolls(report, "regroup")[0].successes == 1
+    assert report.result.outcome == "drawn"
+
+
+def test_falling_back_applies_only_to_the_charge_turn() -> None:
+    with pytest.raises(OptionError, match="falling back"):
+        run(f"5x Marine: {MARINE}", GUARD, [], round=2, defender_falling_back=True)
+
+
+def test_no_regroup_test_when_the_charge_fails() -> None:
+    report = run(f"5x Marine: {MARINE}", GUARD, [], charge_distance=7, defender_falling_back=True)
+    assert report.result.outcome == "no_charge" and not rolls(report, "regroup")
+
+
+def test_every_defending_unit_falling_back_tests_and_the_survivors_fight() -> None:
+    # Two Guard units: the first fails (destroyed), the second regroups; the Marines fight the first (vs=1):
+    # their attacks are lost; the second unit fights them.
+    faces = [6, 6, 2, 2] + [1] * 5  # regroups; the second unit's 5 attacks miss
+    report = run(
+        f"5x Marine: {MARINE}", f"{GUARD} | 5x Guard: WS3 S3 T3 W1 I3 A1 Ld7 Sv5+ vs=1", faces,
+        charge_distance=3, defender_falling_back=True,
+    )  # fmt: skip
+    assert [r.successes for r in rolls(report, "regroup")] == [0, 1]
+    assert events(report, "no_target")
+    assert report.result.defender.lost == 5

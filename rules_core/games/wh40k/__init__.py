@@ -71,6 +71,16 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     fight, are hit and test morale separately.
 17. A unit falls back 3D6" only when every living model has ``bike`` or ``jump-pack``.
 18. Frag and plasma grenades carried by any group count for the whole unit.
+19. Assaulted while falling back (``defender_falling_back``): when the charge goes in
+    (round 1 only; refused in later rounds), every defending unit checks to regroup
+    at once: 2D6 <= its highest Ld, no modifiers (``morale_modifier`` does not apply;
+    ``double_one_passes`` does, as it does to every Leadership roll). One that passes
+    fights normally; one that fails is destroyed before a blow is struck. Its models
+    count as lost, but they are not wounds inflicted: they do not count for the
+    assault result, and attacks aimed at it are lost. If every defending unit is
+    destroyed so, the attacker wins automatically ("destroys the enemy"). The option
+    is for all the defending units; a unit that was not falling back is charged in
+    a resolution of its own.
 """
 
 from __future__ import annotations
@@ -115,6 +125,14 @@ OPTIONS = (
         False,
         "The charged defenders are in or behind cover: they strike first in round 1.",
         example="--defender-in-cover",
+    ),
+    OptionSpec(
+        "defender_falling_back",
+        OptionType.BOOL,
+        False,
+        "The defending units were falling back when charged: each tests at once to regroup (2D6 <= Ld, no "
+        "modifiers) and is destroyed if it fails.",
+        example="--charge-distance 4 --defender-falling-back",
     ),
     OptionSpec(
         "round",

@@ -431,9 +431,12 @@ class Assault:
     def run(self) -> Report:
         if not self.charge_step():
             return self.report(Outcome.NO_CHARGE, Winner.NONE)
-        pools = self.who_fights_step()
-        for priority in sorted({pool.priority for pool in pools}):
-            self.strike_step([pool for pool in pools if pool.priority == priority])
+        if self.options.get("defender_falling_back"):
+            self.regroup_step()
+        if any(state.alive() for state in self.units[SideName.DEFENDER]):
+            pools = self.who_fights_step()
+            for priority in sorted({pool.priority for pool in pools}):
+                self.strike_step([pool for pool in pools if pool.priority == priority])
         winner = self.result_step()
         if winner in (Winner.ATTACKER, Winner.DEFENDER):
             winning = SideName(winner.value)
@@ -456,6 +459,13 @@ class Assault:
                     "charge_distance and difficult_terrain do not apply.",
                     token="charge_distance" if distance is not None else "difficult_terrain",
                     example="referee assault 40k --attacker ... --defender ... --round 2",
+                )
+            if self.options.get("defender_falling_back"):
+                raise OptionError(
+                    f"Round {self.round} is a later round of a combat already fought: a unit assaulted while falling "
+                    "back tests to regroup when it is charged (round 1), and fights on normally if it regrouped.",
+                    token="defender_falling_back",
+                    example="--charge-distance 4 --defender-falling-back",
                 )
             if self.options.get("shot_this_turn"):
                 raise IllegalDeclarationError(
@@ -541,6 +551,50 @@ class Assault:
         self.steps.append(Step("Charge", tuple(rolls), tuple(events)))
         return True
 
+    def regroup_step(self) -> None:
+        """Assaulted while falling back: each defending unit checks to regroup at once (2D6 <= its highest Ld,
+        no modifiers, even where regrouping is normally barred); one that fails is destroyed (decision 19)."""
+        rolls: list[Roll] = []
+        events: list[Event] = []
+        double_one = bool(self.options.get("double_one_passes"))
+        for state in self.units[SideName.DEFENDER]:
+            ld = state.highest_leadership()
+            roll = self.roll_2d6_test(
+                f"regroup test ({state.label})", Target(Op.AT_MOST, ld), double_one_passes=double_one
+            )
+            rolls.append(roll)
+            total, passed = sum(roll.dice), bool(roll.successes)
+            events.append(
+                event(
+                    "regroup",
+                    side=SideName.DEFENDER.value,
+                    unit=state.label,
+                    passed=passed,
+                    note=f"{state.label} was falling back when charged and must regroup at once: {total} against "
+                    f"Ld{ld}, no modifiers: " + ("it regroups and fights normally." if passed else "it fails."),
+                )
+            )
+            if passed:
+                continue
+            models = state.alive()
+            for group_state in state.groups:
+                for index, left in enumerate(group_state.wounds):
+                    if left > 0:
+                        group_state.wound(index, left)
+            events.append(
+                event(
+                    "destroyed_falling_back",
+                    side=SideName.DEFENDER.value,
+                    unit=state.label,
+                    models=models,
+                    note=f"{state.label} failed to regroup while falling back and is destroyed: its {models} "
+                    f"model{'s' if models != 1 else ''} are lost, but these are not wounds inflicted and do not "
+                    "count for the assault result.",
+                )
+            )
+            events.append(event("casualty", side=SideName.DEFENDER.value, unit=state.label, models=models))
+        self.steps.append(Step("Assaulted while falling back", tuple(rolls), tuple(events)))
+
     def grenades_used(self, state: UnitState, pools: list[Pool]) -> tuple[Grenades, str | None]:
         unit = state.unit
         has_frag, has_plasma = unit.carries(FRAG), unit.carries(PLASMA)
@@ -573,6 +627,8 @@ class Assault:
             charged = self.charged and side is SideName.ATTACKER
             for state in self.units[side]:
                 assert state.target is not None
+                if not state.alive():  # destroyed before the fight (it failed to regroup while falling back)
+                    continue
                 for group_state in state.groups:
                     group = group_state.group
                     if group.engaged:
@@ -905,6 +961,11 @@ class Assault:
             winner, note = Winner.DRAW, "Both sides are wiped out."
         elif defender_left == 0:
             winner, note = Winner.ATTACKER, "The attacker destroyed the enemy and wins automatically."
+            if not self.tally[SideName.ATTACKER].wounds_inflicted and self.options.get("defender_falling_back"):
+                note = (
+                    "Every defending unit failed to regroup while falling back and was destroyed: the attacker "
+                    "wins automatically."
+                )
         elif attacker_left == 0:
             winner, note = Winner.DEFENDER, "The defender destroyed the enemy and wins automatically."
         elif a > d:
