@@ -130,3 +130,107 @@ def test_every_defending_unit_falling_back_tests_and_the_survivors_fight() -> No
     assert [r.successes for r in rolls(report, "regroup")] == [0, 1]
     assert events(report, "no_target")
     assert report.result.defender.lost == 5
+
+
+# ---------------------------------------------------------------- report texts that misled
+
+
+def test_the_trapped_instruction_ignores_enemy_models_that_fought_the_unit() -> None:
+    # 5 Marines (charged: 10 attacks) kill 2 of 5 Guard; the Guard miss; they fail Leadership and fall back.
+    faces = [4, 4] + [1] * 8 + [3, 3] + [1, 1] + [1] * 3 + [6, 6] + [3, 3] + [1, 1]
+    report = run(f"5x Marine: {MARINE}", "5x Guard: WS3 S3 T3 W1 I3 A1 Ld7 Sv5+", faces, charge_distance=3)
+    (fall,) = events(report, "fall_back")
+    note = str(fall.get("note"))
+    assert "Trapped!" in note
+    assert "ignore enemy models that fought it in close combat this turn" in note
+
+
+def test_a_power_fist_striking_in_the_cover_step_is_not_said_to_strike_at_initiative_1() -> None:
+    attacker = "1x Sergeant: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ power-fist power-weapon"
+    defender = "1x Ork: WS4 S3 T4 W1 I2 A0 Ld7 Sv6+"
+    report = run(attacker, defender, [1, 1, 1], charge_distance=3, defender_in_cover=True, round=1)
+    # no grenades: the fist strikes at I1 and is said to
+    fighting = [str(e.get("note")) for e in events(report, "fighting")]
+    assert "at Initiative 1" in fighting[0]
+    report = run(f"{attacker} frag-grenades", defender, [1, 1, 1], charge_distance=3, defender_in_cover=True)
+    assert report.steps[2].title.startswith("Cover: Sergeant")
+    texts = [str(e.get("note")) for e in events(report, "fighting") + events(report, "policy")]
+    assert not any("at Initiative 1" in text for text in texts), texts
+    assert any("in the Cover step" in text for text in texts), texts
+
+
+def test_cover_power_fists_initiative_1_keeps_the_chargers_fists_at_initiative_1() -> None:
+    attacker = (
+        "4x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ frag-grenades; 1x Sergeant: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ power-fist"
+    )
+    defender = "2x Ork: WS4 S3 T4 W1 I2 A0 Ld7 Sv6+"
+    report = run(attacker, defender, [1] * 10, charge_distance=3, defender_in_cover=True)
+    assert [t.split(":")[0] for t in (s.title for s in report.steps) if "→" in t] == ["Cover", "Cover"]
+    report = run(
+        attacker, defender, [1] * 10, charge_distance=3, defender_in_cover=True, cover_power_fists="initiative_1"
+    )
+    assert [t.split(":")[0] for t in (s.title for s in report.steps) if "→" in t] == ["Cover", "Initiative 1"]
+
+
+def test_the_power_fist_note_promises_no_extra_attack_a_lightning_claw_does_not_give() -> None:
+    report = run("1x Sergeant: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ power-fist lightning-claw", HERO, [1, 1], round=2)
+    (policy,) = [e for e in events(report, "policy") if e.get("choice") == "strike_with"]
+    note = str(policy.get("note"))
+    assert "no extra attack" in note and "additional close combat weapon (+1" not in note
+    assert len(rolls(report, "to hit")[1].dice) == 1  # A1, no bonus (the Hero strikes first, at I4)
+    report = run("1x Sergeant: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ power-fist power-weapon", HERO, [1, 1, 1], round=2)
+    (policy,) = [e for e in events(report, "policy") if e.get("choice") == "strike_with"]
+    assert "+1 attack" in str(policy.get("note"))
+    assert len(rolls(report, "to hit")[1].dice) == 2
+
+
+def test_a_psyker_slain_by_perils_is_not_reported_as_destroyed_by_the_enemy() -> None:
+    # One hit (3), one wound (6); the psychic test is a double 6: it fails and Perils kills the Librarian.
+    report = run(
+        "1x Librarian: WS5 S4 T4 W1 I5 A1 Ld10 Sv3+ force-weapon",
+        "1x Wraithlord: WS4 S10 T6 W3 I1 A1 Ld10 Sv3+",
+        [3, 6, 6, 6],
+        round=2,
+    )
+    assert report.result.winner == "defender"
+    (result,) = events(report, "result")
+    assert "Perils of the Warp" in str(result.get("note"))
+    assert "destroyed the enemy" not in str(result.get("note"))
+    perils_deaths = [e for e in events(report, "casualty") if e.get("cause") == "perils"]
+    assert perils_deaths and "Perils" in str(perils_deaths[0].get("note"))
+
+
+def test_no_empty_morale_step_after_a_wipe_out() -> None:
+    report = run(HERO, "1x Grot: WS2 S2 T2 W1 I1 A1 Ld5 Sv-", [3, 2], round=2)
+    assert report.result.outcome == "destroyed"
+    assert "Loser checks morale" not in [step.title for step in report.steps]
+
+
+def test_models_with_no_attacks_are_not_in_the_strike_order_but_can_be_hit() -> None:
+    defender = "3x Gretchin: WS2 S2 T2 W1 I2 A0 Ld5 Sv-; 1x Runtherd: WS3 S3 T3 W1 I3 A1 Ld7 Sv6+"
+    report = run(HERO, defender, [1, 1], round=2)
+    (order,) = events(report, "strike_order")
+    assert order.get("order") == "Initiative 4 then Initiative 3"
+    fighting = str(events(report, "fighting")[1].get("note"))
+    assert "0 attacks" not in fighting and "no attacks (A0)" in fighting and "can be hit" in fighting
+    assert not any("Gretchin ×" in step.title for step in report.steps)
+
+
+def test_no_pile_in_for_a_unit_whose_models_are_all_in_base_contact() -> None:
+    report = run(
+        f"5x Marine: {MARINE} engaged=3 supporting=2", "5x Guard: WS3 S3 T3 W1 I3 A1 Ld7 Sv5+", [1] * 5 + [1] * 5,
+        round=2,
+    )  # fmt: skip
+    assert report.result.outcome == "drawn"
+    assert [e.get("unit") for e in events(report, "pile_in")] == ["Marine"]
+
+
+def test_a_or_an_by_the_following_word() -> None:
+    report = run(
+        "1x Librarian: WS5 S4 T4 W2 I5 A1 Ld10 Sv3+ force-weapon",
+        "1x Ogryn: WS4 S5 T5 W3 I1 A0 Ld10 Sv5+",
+        [3, 6, 3, 4],
+        round=2,
+    )
+    (slain,) = events(report, "slain_outright")
+    assert "slays an Ogryn outright" in str(slain.get("note"))

@@ -185,8 +185,8 @@ def oracle(attacker: Side, defender: Side, options: Mapping[str, Any]) -> dict[t
     pools = []
     for side, army in enumerate(armies):
         for index, group in enumerate(army.groups):
-            if group.engaged:
-                attack = attack_of(group, role="engaged", charged=charged and side == 0)
+            attack = attack_of(group, role="engaged", charged=charged and side == 0)
+            if group.engaged and attack.a:  # models with no attacks are only targets (not in the strike order)
                 pools.append([side, index, "engaged", attack, (1, -attack.i)])
             if group.supporting:
                 attack = attack_of(group, role="supporting")
@@ -203,6 +203,9 @@ def oracle(attacker: Side, defender: Side, options: Mapping[str, Any]) -> dict[t
         elif "frag-grenades" in kw:
             grenades = "frag"
         for pool in pools:
+            fist = pool[2] == "engaged" and "power-fist" in armies[pool[0]].groups[pool[1]].keywords
+            if fist and options["cover_power_fists"] == "initiative_1":
+                continue  # the fist strikes at Initiative 1 even then
             if (pool[0] == 1 and grenades != "plasma") or (pool[0] == 0 and grenades == "frag"):
                 pool[4] = (0, 0)
     dist: dict[tuple[Any, Any, int, int], float] = {(armies[0].start, armies[1].start, 0, 0): fight}
@@ -337,6 +340,7 @@ def random_options(chance: random.Random) -> dict[str, Any]:
             options["difficult_terrain"] = chance.random() < 0.3
         options["defender_in_cover"] = chance.random() < 0.4
         options["defender_falling_back"] = chance.random() < 0.25
+        options["cover_power_fists"] = chance.choice(("cover", "initiative_1"))
     options["morale_modifier"] = chance.choice(("none", "per_wound"))
     options["double_one_passes"] = chance.random() < 0.3
     options["ws_majority"] = chance.choice(("most", "over_half"))
@@ -369,6 +373,16 @@ CORNERS = [
     ("4x Raider: WS3 S4 T4 W1 I4 A2 Ld8 Sv4+", "2x Boy: WS4 S3 T4 W1 I2 A1 Ld7 Sv6+; 1x Nob: WS5 S4 T4 W1 I2 A1 Ld7 "
      "Sv6+; 1x Runt: WS3 S3 T3 W1 I2 A1 Ld5 Sv-; 1x Grot: WS1 S3 T3 W1 I2 A1 Ld5 Sv-",
      {"round": 2, "ws_majority": "over_half"}),
+    # Power fists in cover (issue 16): the chargers' fists with frag grenades strike in the Cover step, or at
+    # Initiative 1 with cover_power_fists=initiative_1; defenders with no attacks are not in the strike order.
+    ("3x Raider: WS4 S4 T4 W1 I4 A1 Ld8 Sv4+ frag-grenades; 1x Fist: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ power-fist",
+     "4x Holder: WS4 S4 T4 W1 I4 A1 Ld7 Sv5+; 1x Boss: WS4 S5 T4 W2 I4 A2 Ld8 Sv4+ power-fist",
+     {"defender_in_cover": True}),
+    ("3x Raider: WS4 S4 T4 W1 I4 A1 Ld8 Sv4+ frag-grenades; 1x Fist: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ power-fist",
+     "4x Holder: WS4 S4 T4 W1 I4 A1 Ld7 Sv5+; 1x Boss: WS4 S5 T4 W2 I4 A2 Ld8 Sv4+ power-fist",
+     {"defender_in_cover": True, "cover_power_fists": "initiative_1"}),
+    ("3x Raider: WS4 S4 T4 W1 I3 A1 Ld8 Sv4+ frag-grenades plasma-grenades", "3x Holder: WS4 S4 T4 W1 I5 A0 Ld7 "
+     "Sv5+; 1x Boss: WS4 S4 T4 W1 I2 A1 Ld8 Sv4+", {"defender_in_cover": True}),
     # Assaulted while falling back (issue 16): the regroup test first, a double 1 passing on Ld2.
     ("3x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+", "3x Holder: WS3 S3 T3 W1 I3 A1 Ld5 Sv5+; 1x Boss: WS4 S4 T4 W2 I4 A2 "
      "Ld7 Sv4+", {"defender_falling_back": True, "charge_distance": 5.0, "difficult_terrain": True}),

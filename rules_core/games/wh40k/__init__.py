@@ -46,7 +46,10 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     (``lightning-claws``) does. Supporting models use none of this.
 12. Cover (round 1, ``defender_in_cover``): every model of a charged defending unit
     strikes first, power fists included ("regardless of Initiative"). A charging
-    unit with frag grenades strikes in that first step too; a charging unit with
+    unit with frag grenades strikes in that first step too, its power fists included
+    ("fight simultaneously with them"); the report says the fists strike in the
+    Cover step, not at Initiative 1. ``cover_power_fists=initiative_1`` keeps every
+    power fist (defenders' and chargers') at Initiative 1 instead; a charging unit with
     plasma grenades makes the defenders it fights strike in Initiative order. A
     unit with both uses plasma when it would strike first in Initiative order, frag
     otherwise (``grenades=frag|plasma`` chooses).
@@ -57,7 +60,9 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     tested (or suffered Perils) in the fight does not test again in the sweeping
     advance; one that has not tested yet may. Perils of the Warp (option
     ``perils``, on by default) on a double 1 or double 6: the psyker takes a wound,
-    invulnerable save only; it does not count for the assault result.
+    invulnerable save only; it does not count for the assault result. A side left
+    with no model loses automatically even when Perils killed some of them, and the
+    report says so rather than "destroyed by the enemy".
 14. One charge per resolution: ``charge_distance`` and ``difficult_terrain`` are one
     fact for the charging side, and one 2D6-pick-highest roll decides it.
     ``difficult_terrain`` needs ``charge_distance``.
@@ -68,7 +73,9 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     engaged with fell back or was destroyed; in a sweep every model in reach makes
     its full attacks with its weapons, no charge bonus, hitting automatically.
 16. Independent characters are written as units of their own (one model); they
-    fight, are hit and test morale separately.
+    fight, are hit and test morale separately. Models with no attacks (A0, in base
+    contact and not charging) are not in the strike order; they can still be hit.
+    Pile-in is given only for units with living models not in base contact.
 17. A unit falls back 3D6" only when every living model has ``bike`` or ``jump-pack``.
 18. Frag and plasma grenades carried by any group count for the whole unit.
 19. Assaulted while falling back (``defender_falling_back``): when the charge goes in
@@ -133,6 +140,15 @@ OPTIONS = (
         "The defending units were falling back when charged: each tests at once to regroup (2D6 <= Ld, no "
         "modifiers) and is destroyed if it fails.",
         example="--charge-distance 4 --defender-falling-back",
+    ),
+    OptionSpec(
+        "cover_power_fists",
+        OptionType.CHOICE,
+        "cover",
+        "cover: power fists strike in the Cover step with their unit (defenders in cover, chargers with frag "
+        "grenades). initiative_1: power fists strike at Initiative 1 even then.",
+        choices=("cover", "initiative_1"),
+        example="--defender-in-cover --cover-power-fists initiative_1",
     ),
     OptionSpec(
         "round",

@@ -172,6 +172,11 @@ class SideTally:
     morale: list[dict[str, Json]] = field(default_factory=list)
 
 
+def a_or_an(word: str) -> str:
+    """The indefinite article for ``word``, by its first letter ("an Ogryn", "a Marine")."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 # --------------------------------------------------------------------------- weapons
 
 
@@ -185,12 +190,21 @@ def active_weapons(group: Group) -> tuple[frozenset[str], str | None]:
         return frozenset({group.strike_with}), None
     others = [w for w in HAND_WEAPONS if w in weapons and w != POWER_FIST]
     if POWER_FIST in weapons and others:
-        note = (
-            f"{group.name} strikes with the power fist at Initiative 1, counting the {others[0]} as an additional "
-            f"close combat weapon (default policy; strike-with={others[0]} strikes in Initiative order instead)."
-        )
-        return frozenset({POWER_FIST}), note
+        return frozenset({POWER_FIST}), fist_policy_note(group, others[0], "at Initiative 1")
     return weapons, None
+
+
+def fist_policy_note(group: Group, other: str, when: str) -> str:
+    """The default policy for a power fist with another hand weapon, saying when the fist strikes and whether the
+    other weapon gives the extra attack (a lightning claw gives none: only another claw pairs with it)."""
+    extra = (
+        f"counting the {other} as an additional close combat weapon (+1 attack)"
+        if two_weapon_bonus(group)
+        else f"with no extra attack for the {other} (only another lightning claw gives a model with a lightning "
+        "claw the additional weapon bonus)"
+    )
+    instead = "strikes in Initiative order instead" if when == "at Initiative 1" else f"uses the {other} instead"
+    return f"{group.name} strikes with the power fist {when}, {extra} (default policy; strike-with={other} {instead})."
 
 
 def two_weapon_bonus(group: Group) -> int:
@@ -393,6 +407,7 @@ class Assault:
         self.charged = False
         # Psykers (group, model index) that took their psychic test this turn: one psychic power per turn.
         self.psychic_tested: set[tuple[int, int]] = set()
+        self.perils_deaths: Counter[SideName] = Counter()  # models slain by Perils of the Warp, per side
 
     @staticmethod
     def _make_units(side: Side, name: SideName) -> list[UnitState]:
@@ -623,6 +638,8 @@ class Assault:
     def who_fights_step(self) -> list[Pool]:
         events: list[Event] = []
         pools: list[Pool] = []
+        fist_notes: list[tuple[int, Pool]] = []  # events to say "in the Cover step" when a fist strikes there
+        fighting_notes: list[tuple[int, UnitState, bool]] = []
         for side in SideName:
             charged = self.charged and side is SideName.ATTACKER
             for state in self.units[side]:
@@ -631,8 +648,8 @@ class Assault:
                     continue
                 for group_state in state.groups:
                     group = group_state.group
-                    if group.engaged:
-                        profile = engaged_profile(group, charged=charged)
+                    profile = engaged_profile(group, charged=charged)
+                    if group.engaged and profile.attacks:  # models with no attacks are only targets
                         pools.append(
                             Pool(
                                 state,
@@ -646,6 +663,7 @@ class Assault:
                         )
                         _, note = active_weapons(group)
                         if note:
+                            fist_notes.append((len(events), pools[-1]))
                             events.append(
                                 event(
                                     "policy",
@@ -668,6 +686,7 @@ class Assault:
                                 f"Initiative {profile.initiative}",
                             )
                         )
+                fighting_notes.append((len(events), state, charged))
                 events.append(
                     event(
                         "fighting",
@@ -683,6 +702,7 @@ class Assault:
         cover = self.charged and bool(self.options.get("defender_in_cover"))
         if cover:
             events.extend(self._apply_cover(pools))
+            _say_where_fists_strike(events, pools, fist_notes, fighting_notes)
         events.append(CASUALTY_POLICY)
         order = " then ".join(
             sorted({p.phase for p in pools}, key=lambda phase: min(p.priority for p in pools if p.phase == phase))
@@ -699,7 +719,10 @@ class Assault:
             grenades[id(state)] = used
             if note:
                 events.append(event("policy", choice="grenades", side="attacker", unit=state.label, note=note))
+        fists_at_1 = self.options.get("cover_power_fists") == "initiative_1"
         for pool in pools:
+            if fists_at_1 and POWER_FIST in pool.profile.weapons:
+                continue  # cover_power_fists=initiative_1: a power fist strikes at Initiative 1 even then
             if pool.unit.side is SideName.DEFENDER:
                 if grenades[id(pool.target)] is not Grenades.PLASMA:
                     pool.priority, pool.phase = (0, 0), "Cover"
@@ -916,15 +939,15 @@ class Assault:
                 self.perils(pool, tester, rolls, events)
             if passed:
                 group_state.wound(index, group_state.wounds[index])
-                target = group_state.unit
+                target, name = group_state.unit, group_state.group.name
                 events.append(
                     event(
                         "slain_outright",
                         side=target.side.value,
                         unit=target.label,
                         model=group_state.group.name,
-                        note=f"The force weapon slays a {group_state.group.name} outright (only the "
-                        "wounds actually inflicted count for the result).",
+                        note=f"The force weapon slays {a_or_an(name)} {name} outright (only the wounds actually "
+                        "inflicted count for the result).",
                     )
                 )
                 events.append(event("casualty", side=target.side.value, unit=target.label, models=1))
@@ -948,7 +971,18 @@ class Assault:
             if save.successes:
                 return
         if psyker.wound(tester, 1):
-            events.append(event("casualty", side=pool.unit.side.value, unit=pool.unit.label, models=1))
+            self.perils_deaths[pool.unit.side] += 1
+            events.append(
+                event(
+                    "casualty",
+                    side=pool.unit.side.value,
+                    unit=pool.unit.label,
+                    models=1,
+                    cause="perils",
+                    note=f"{pool.unit.label}: the {psyker.group.name} is slain by Perils of the Warp (its own "
+                    "psychic power, not the enemy).",
+                )
+            )
 
     # ----------------------------------------------------------------- result and after
 
@@ -957,8 +991,17 @@ class Assault:
         defender_left = sum(u.alive() for u in self.units[SideName.DEFENDER])
         a = self.tally[SideName.ATTACKER].wounds_inflicted
         d = self.tally[SideName.DEFENDER].wounds_inflicted
+        perils = {
+            side: f" ({n} slain by Perils of the Warp)" for side, n in self.perils_deaths.items() if n
+        }  # a side wiped out partly by its own Perils is not "destroyed by the enemy"
         if attacker_left == 0 and defender_left == 0:
-            winner, note = Winner.DRAW, "Both sides are wiped out."
+            winner, note = Winner.DRAW, "Both sides are wiped out" + "".join(perils.values()) + "."
+        elif perils and (defender_left == 0 or attacker_left == 0):
+            gone = SideName.DEFENDER if defender_left == 0 else SideName.ATTACKER
+            winner = Winner(gone.other.value)
+            note = (
+                f"The {gone.value} has no model left{perils.get(gone, '')}: the {gone.other.value} wins automatically."
+            )
         elif defender_left == 0:
             winner, note = Winner.ATTACKER, "The attacker destroyed the enemy and wins automatically."
             if not self.tally[SideName.ATTACKER].wounds_inflicted and self.options.get("defender_falling_back"):
@@ -1020,7 +1063,8 @@ class Assault:
             )
             if not passed:
                 failed.append(state)
-        self.steps.append(Step("Loser checks morale", tuple(rolls), tuple(events)))
+        if events:  # no step when nobody is left to test (the loser was wiped out)
+            self.steps.append(Step("Loser checks morale", tuple(rolls), tuple(events)))
         if not failed:
             return {}
         rolls, events = [], []
@@ -1040,8 +1084,10 @@ class Assault:
                     distance=distance,
                     dice=count,
                     note=f'{state.label} falls back {count}D6 = {distance}" straight toward its own table edge, '
-                    "staying coherent; halve the distance through difficult terrain. If it cannot make the full move "
-                    'without coming within 1" of the enemy, it is destroyed (Trapped!).',
+                    "staying coherent; halve the distance through difficult terrain; it moves around obstructions "
+                    "by the shortest route, and ignore enemy models that fought it in close combat this turn. If it "
+                    "cannot make the full move in any direction without doubling back, entering impassable terrain "
+                    'or coming within 1" of the enemy, it is destroyed (Trapped!).',
                 )
             )
         self.steps.append(Step("Fall back", tuple(rolls), tuple(events)))
@@ -1163,6 +1209,8 @@ class Assault:
                 )
             )
             for state in sorted(still_fighting, key=lambda s: s.side is not SideName.ATTACKER):
+                if state.alive() == sum(g.alive(Role.ENGAGED) for g in state.groups):
+                    continue  # every model is in base contact: nobody piles in
                 events.append(
                     event(
                         "pile_in",
@@ -1292,21 +1340,49 @@ def _allocate_any(
 
 
 @functools.lru_cache(maxsize=4096)  # the same units fight again and again
-def _fighting_note(unit: Unit, label: str, target: str, charged: bool) -> str:
+def _fighting_note(unit: Unit, label: str, target: str, charged: bool, fists_in_cover: bool = False) -> str:
     parts = []
     for group in unit.groups:
         if group.engaged:
             profile = engaged_profile(group, charged=charged)
+            if not profile.attacks:
+                they = "they" if group.engaged != 1 else "it"
+                parts.append(f"{group.engaged} {group.name} in base contact: no attacks (A0), but {they} can be hit")
+                continue
+            when = ""
+            if fists_in_cover and POWER_FIST in profile.weapons:
+                when = ", in the Cover step with its unit"
+            elif profile.initiative != group.profile.i:
+                when = f", at Initiative {profile.initiative}"
             parts.append(
-                f"{group.engaged} {group.name} in base contact: "
-                + describe_profile(profile, group.profile.a)
-                + (f", at Initiative {profile.initiative}" if profile.initiative != group.profile.i else "")
+                f"{group.engaged} {group.name} in base contact: " + describe_profile(profile, group.profile.a) + when
             )
         if group.supporting:
             parts.append(f'{group.supporting} {group.name} within 2": 1 attack each')
         if group.out_of_fight:
             parts.append(f"{group.out_of_fight} {group.name} out of reach (do not fight, cannot be hit)")
     return f"{label} fights {target}: " + "; ".join(parts) + "."
+
+
+def _say_where_fists_strike(
+    events: list[Event],
+    pools: list[Pool],
+    fist_notes: list[tuple[int, Pool]],
+    fighting_notes: list[tuple[int, UnitState, bool]],
+) -> None:
+    """Power fists moved into the Cover step (decision 12) are said to strike there, not at Initiative 1."""
+    in_cover = {id(pool.unit) for pool in pools if pool.phase == "Cover" and POWER_FIST in pool.profile.weapons}
+    for index, pool in fist_notes:
+        if pool.phase == "Cover":
+            group = pool.group.group
+            other = next(w for w in HAND_WEAPONS if w in group.keywords and w != POWER_FIST)
+            note = fist_policy_note(group, other, "in the Cover step with its unit")
+            events[index] = event(events[index].kind, **{**dict(events[index].fields), "note": note})
+    for index, state, charged in fighting_notes:
+        if id(state) in in_cover:
+            assert state.target is not None
+            note = _fighting_note(state.unit, state.label, state.target.label, charged, True)
+            events[index] = event(events[index].kind, **{**dict(events[index].fields), "note": note})
 
 
 CASUALTY_POLICY = event(
