@@ -3,10 +3,6 @@ back, and report texts that misled (scripted dice)."""
 
 from __future__ import annotations
 
-import pytest
-
-from rules_core import OptionError
-
 from .helpers40k import MARINE, events, rolls, run
 
 HERO = "1x Hero: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
@@ -110,8 +106,11 @@ def test_a_unit_that_regroups_fights_normally_and_no_modifier_applies() -> None:
 
 
 def test_falling_back_applies_only_to_the_charge_turn() -> None:
-    with pytest.raises(OptionError, match="falling back"):
-        run(f"5x Marine: {MARINE}", GUARD, [], round=2, defender_falling_back=True)
+    # A continued combat (round 2) keeps the option, but the regroup test was taken when the unit was charged.
+    report = run(f"5x Marine: {MARINE}", GUARD, [1] * 10, round=2, defender_falling_back=True)
+    assert not rolls(report, "regroup") and report.result.outcome == "drawn"
+    (continuing,) = events(report, "continuing")
+    assert "no test now" in str(continuing.get("note"))
 
 
 def test_no_regroup_test_when_the_charge_fails() -> None:

@@ -79,7 +79,8 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
 17. A unit falls back 3D6" only when every living model has ``bike`` or ``jump-pack``.
 18. Frag and plasma grenades carried by any group count for the whole unit.
 19. Assaulted while falling back (``defender_falling_back``): when the charge goes in
-    (round 1 only; refused in later rounds), every defending unit checks to regroup
+    (round 1 only; in a later round the option is kept but nobody tests: the units
+    regrouped when charged, and fight normally), every defending unit checks to regroup
     at once: 2D6 <= its highest Ld, no modifiers (``morale_modifier`` does not apply;
     ``double_one_passes`` does, as it does to every Leadership roll). One that passes
     fights normally; one that fails is destroyed before a blow is struck. Its models

@@ -446,7 +446,7 @@ class Assault:
     def run(self) -> Report:
         if not self.charge_step():
             return self.report(Outcome.NO_CHARGE, Winner.NONE)
-        if self.options.get("defender_falling_back"):
+        if self.options.get("defender_falling_back") and self.charged:  # tested when charged, never later
             self.regroup_step()
         if any(state.alive() for state in self.units[SideName.DEFENDER]):
             pools = self.who_fights_step()
@@ -475,13 +475,6 @@ class Assault:
                     token="charge_distance" if distance is not None else "difficult_terrain",
                     example="referee assault 40k --attacker ... --defender ... --round 2",
                 )
-            if self.options.get("defender_falling_back"):
-                raise OptionError(
-                    f"Round {self.round} is a later round of a combat already fought: a unit assaulted while falling "
-                    "back tests to regroup when it is charged (round 1), and fights on normally if it regrouped.",
-                    token="defender_falling_back",
-                    example="--charge-distance 4 --defender-falling-back",
-                )
             if self.options.get("shot_this_turn"):
                 raise IllegalDeclarationError(
                     "Units locked in close combat may not shoot, so shot_this_turn cannot apply to a later round.",
@@ -495,7 +488,13 @@ class Assault:
                         event(
                             "continuing",
                             round=self.round,
-                            note="No charge this turn: no +1 attack for charging and no cover advantage.",
+                            note="No charge this turn: no +1 attack for charging and no cover advantage."
+                            + (
+                                " Assaulted while falling back: the defenders tested to regroup when they were "
+                                "charged, so no test now; they fight normally."
+                                if self.options.get("defender_falling_back")
+                                else ""
+                            ),
                         ),
                     ),
                 )
