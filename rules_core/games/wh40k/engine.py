@@ -995,12 +995,12 @@ class Assault:
         }  # a side wiped out partly by its own Perils is not "destroyed by the enemy"
         if attacker_left == 0 and defender_left == 0:
             winner, note = Winner.DRAW, "Both sides are wiped out" + "".join(perils.values()) + "."
-        elif perils and (defender_left == 0 or attacker_left == 0):
+        elif (defender_left == 0 and SideName.DEFENDER in perils) or (
+            attacker_left == 0 and SideName.ATTACKER in perils
+        ):
             gone = SideName.DEFENDER if defender_left == 0 else SideName.ATTACKER
             winner = Winner(gone.other.value)
-            note = (
-                f"The {gone.value} has no model left{perils.get(gone, '')}: the {gone.other.value} wins automatically."
-            )
+            note = f"The {gone.value} has no model left{perils[gone]}: the {gone.other.value} wins automatically."
         elif defender_left == 0:
             winner, note = Winner.ATTACKER, "The attacker destroyed the enemy and wins automatically."
             if not self.tally[SideName.ATTACKER].wounds_inflicted and self.options.get("defender_falling_back"):
