@@ -233,3 +233,10 @@ def test_a_or_an_by_the_following_word() -> None:
     )
     (slain,) = events(report, "slain_outright")
     assert "slays an Ogryn outright" in str(slain.get("note"))
+
+
+def test_when_nobody_has_an_attack_the_strike_order_says_so() -> None:
+    report = run("1x Gretchin: WS2 S2 T2 W1 I2 A0 Ld5 Sv-", "1x Grot: WS2 S2 T2 W1 I2 A0 Ld5 Sv-", [], round=2)
+    (order,) = events(report, "strike_order")
+    assert order.get("note") == "Nobody in the fight has an attack: no blows are struck."
+    assert report.result.outcome == "drawn"

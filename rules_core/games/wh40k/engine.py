@@ -706,7 +706,8 @@ class Assault:
         order = " then ".join(
             sorted({p.phase for p in pools}, key=lambda phase: min(p.priority for p in pools if p.phase == phase))
         )
-        events.append(event("strike_order", order=order, note=f"Strike order: {order}."))
+        nobody = "Nobody in the fight has an attack: no blows are struck."  # every model A0
+        events.append(event("strike_order", order=order, note=f"Strike order: {order}." if order else nobody))
         self.steps.append(Step("Who fights and who strikes first", events=tuple(events)))
         return pools
 
