@@ -15,6 +15,8 @@ from fractions import Fraction
 from rules_core.charts import to_wound
 from rules_core.dice import DiceSource
 from rules_core.errors import SpecError
+from rules_core.games.duel.parry import Advice, advise, counts_of
+from rules_core.games.duel.parry import number as short
 from rules_core.games.duel.spec import (
     BREAKING_OFF,
     CHARGED,
@@ -53,7 +55,6 @@ from rules_core.rolling import roll_each, roll_unchecked
 GAME_ID = "duel"
 ATTACKER, DEFENDER = SideName.ATTACKER, SideName.DEFENDER  # enum attribute lookups are slow in a hot loop
 UNARMED = Damage(0, 0, 1)
-PARRY_THRESHOLD = 4  # parry=auto parries when the opponent's highest die is this or more
 
 
 class Outcome:
@@ -99,6 +100,34 @@ def _situational(flags: frozenset[str]) -> tuple[int, str]:
             total += value
             text += f" {'+' if value > 0 else '-'} 1 ({why})"
     return total, text
+
+
+def _json_number(value: Fraction) -> int | float:
+    return int(value) if value.denominator == 1 else round(float(value), 4)
+
+
+def _parry_reason(parrier: str, opponent: str, faces: list[int], left: int, advice: Advice) -> str:
+    """Why ``parry=auto`` parried or not: the re-roll's effect on the parrier's expected score difference."""
+    top = max(faces)
+    counted = f", counting the parr{'y' if left == 2 else 'ies'} still left" if left > 1 else ""
+    worth = (
+        f"{opponent}'s highest die + criticals - fumbles: {short(advice.now)} now, {short(advice.after)} expected "
+        f"after a re-roll{counted}"
+    )
+    if advice.parry:
+        gain = short(advice.gain)
+        return f": re-rolling {opponent}'s {top} improves {parrier}'s expected score difference by {gain} ({worth})"
+    effect = (
+        "leaves the expected score difference unchanged, and parrying is optional"
+        if advice.gain == 0
+        else f"would worsen {parrier}'s expected score difference by {short(-advice.gain)}"
+    )
+    if faces.count(top) > 1 and top < 6 and left == 1:
+        return (
+            f": {opponent}'s highest die ({top}) is duplicated, so a re-roll cannot lower its score, only raise it "
+            f"or turn up a fumble; it {effect} ({worth})"
+        )
+    return f": re-rolling {opponent}'s {top} {effect} ({worth})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,17 +380,27 @@ class Duel:
             target_faces = faces[parrier.side.other]
             opponent = second if parrier is first else first
             policy = parrier.group.parry
-            for _ in range(usable):
+            for left in range(usable, 0, -1):
                 highest = max(target_faces)
-                if policy is ParryPolicy.NEVER or (policy is ParryPolicy.AUTO and highest < PARRY_THRESHOLD):
-                    reason = "parry=never" if policy is ParryPolicy.NEVER else f"the highest die is only {highest}"
+                data: dict[str, int | float] = {}
+                if policy is ParryPolicy.ALWAYS:
+                    used, reason = True, ""
+                elif policy is ParryPolicy.NEVER:
+                    used, reason = False, " (parry=never)"
+                else:
+                    advice = advise(counts_of(target_faces), left)
+                    used = advice.parry
+                    reason = _parry_reason(parrier.label, opponent.label, target_faces, left, advice)
+                    data = {"expected_now": _json_number(advice.now), "expected_after": _json_number(advice.after)}
+                if not used:
                     events.append(
                         event(
                             "parry",
                             side=parrier.side_name,
                             model=parrier.label,
                             used=False,
-                            note=f"{parrier.label} does not parry ({reason}).",
+                            **data,
+                            note=f"{parrier.label} does not parry{reason}.",
                         )
                     )
                     break
@@ -377,7 +416,9 @@ class Duel:
                         used=True,
                         before=highest,
                         after=new,
-                        note=f"{parrier.label} parries: {opponent.label} re-rolls its {highest}, which becomes {new}.",
+                        **data,
+                        note=f"{parrier.label} parries{reason}{'.' if reason else ':'} {opponent.label} re-rolls "
+                        f"its {highest}, which becomes {new}.",
                     )
                 )
 
