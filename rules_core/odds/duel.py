@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from math import comb
 
 from rules_core.charts import to_wound
-from rules_core.games.duel.engine import Outcome, _situational, choose_weapon
+from rules_core.games.duel.engine import Outcome, _situational, check_sides, choose_weapon
 from rules_core.games.duel.parry import should_parry
 from rules_core.games.duel.spec import BREAKING_OFF, ModelGroup, ParryPolicy, Side
 from rules_core.games.duel.weapons import Damage
@@ -126,6 +126,7 @@ def _fighters(side: Side) -> list[ModelGroup]:
 
 class Solver:
     def __init__(self, attacker: Side, defender: Side, options: Mapping[str, OptionValue]) -> None:
+        check_sides(attacker, defender)  # what the referee refuses has no odds either
         self.table = str(options["strength_save_table"])
         self.attackers, self.defenders = _fighters(attacker), _fighters(defender)
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from rules_core import OptionError, SpecError
+from rules_core.odds import odds
 from rules_core.report import Op, Target
-from tests.rules_core.helpers_duel import duel, events, rolls, rounds, score
+from tests.rules_core.helpers_duel import GAME, duel, events, rolls, rounds, score
 
 # Models that cannot wound each other (S1 against T5) keep a round's dice to the attack dice alone.
 HARMLESS = "S1 T5 W1 Sv-"
@@ -221,6 +222,41 @@ def test_several_attackers_against_a_lone_defender_fight_in_the_attackers_order(
 def test_both_sides_with_several_models_is_refused() -> None:
     with pytest.raises(SpecError, match="one against several"):
         duel(f"2x A: WS3 I3 A1 {HARMLESS}", f"2x B: WS3 I3 A1 {HARMLESS}", [])
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "token"),
+    [
+        (f"A: WS4 I4 A1 {HARMLESS} charged", f"B: WS4 I4 A1 {HARMLESS} charged", "charged"),
+        (f"A: WS4 I4 A1 {HARMLESS} high-ground", f"B: WS4 I4 A1 {HARMLESS} high-ground", "high-ground"),
+        # The lone model meets every foe: one foe on higher ground than it contradicts its own high ground.
+        (
+            f"A: WS4 I4 A1 {HARMLESS} | B: WS4 I4 A1 {HARMLESS} high-ground",
+            f"L: WS4 I4 A1 {HARMLESS} high-ground",
+            "high-ground",
+        ),
+        # obstacle means it charged (it needs charged): the other side cannot have charged too.
+        (f"A: WS4 I4 A1 {HARMLESS} charged obstacle", f"B: WS4 I4 A1 {HARMLESS} charged", "charged"),
+    ],
+)
+def test_contradictory_situations_are_refused_with_an_example(attacker: str, defender: str, token: str) -> None:
+    with pytest.raises(SpecError) as caught:
+        duel(attacker, defender, [])
+    assert caught.value.token == token
+    assert caught.value.example is not None and token in caught.value.example
+    assert "attacker" in caught.value.message.lower() and "defender" in caught.value.message.lower()
+
+
+def test_the_odds_refuse_contradictory_situations_too() -> None:
+    with pytest.raises(SpecError, match="charged"):
+        odds(GAME, f"A: WS4 I4 A1 {HARMLESS} charged", f"B: WS4 I4 A1 {HARMLESS} charged")
+    with pytest.raises(SpecError, match="one against several"):
+        odds(GAME, f"2x A: WS3 I3 A1 {HARMLESS}", f"2x B: WS3 I3 A1 {HARMLESS}")
+
+
+def test_one_side_charged_the_other_on_high_ground_is_fine() -> None:
+    report = duel(f"A: WS4 I4 A1 {HARMLESS} charged", f"B: WS4 I4 A1 {HARMLESS} high-ground", [3, 3])
+    assert score(report, "A") == score(report, "B") == 3 + 4 + 1
 
 
 # --- hits, wounds, saves, damage -----------------------------------------------------------------------------

@@ -32,7 +32,12 @@ Decisions on unclear or unstated points (each also in docs/games/duel.md):
    criticals are counted on the dice after any parry.
 5. Criticals: every 6 after the first; fumbles: every 1, each giving the
    opponent +1. ``obstacle`` (charged an opponent behind an obstacle, -1)
-   requires ``charged`` (+1): a model with both scores +0 from them.
+   requires ``charged`` (+1): a model with both scores +0 from them. Situations
+   both sides cannot share are refused with an example (``check_sides``):
+   ``charged`` on both sides (only the player whose turn it is charges; ``obstacle``
+   implies ``charged``) and ``high-ground`` on both sides (of two models in base
+   contact only one stands above the other). The lone model meets every opponent,
+   so the flag on any model of each side is refused. The odds refuse the same.
 6. Tied scores go to the higher Initiative (1 hit); equal Initiative is a
    stalemate. A model breaking off fights with WS 0 but keeps its Initiative.
 7. Which weapon the winner strikes with (the player's choice): ``weapon-choice``
@@ -96,8 +101,8 @@ TOKENS = (
     ),
     TokenDoc("Sv", "stat", "Armour save 2+ to 6+, or Sv- for none (required).", "Sv3+"),
     TokenDoc("M BS Ld", "stat", "Optional; kept so a pasted profile reads, not used in hand-to-hand.", "M4 BS4 Ld8"),
-    TokenDoc("charged", "keyword", "The model charged this turn: +1 to its combat score.", "charged"),
-    TokenDoc("high-ground", "keyword", "On terrain above its opponent: +1.", "high-ground"),
+    TokenDoc("charged", "keyword", "The model charged this turn: +1 to its combat score (one side only).", "charged"),
+    TokenDoc("high-ground", "keyword", "On terrain above its opponent: +1 (one side only).", "high-ground"),
     TokenDoc("encumbered", "keyword", "Carries Wargear (usually a heavy weapon) that encumbers it: -1.", "encumbered"),
     TokenDoc(
         "obstacle",

@@ -213,6 +213,43 @@ def _fighters(side: Side, name: SideName) -> list[Fighter]:
     return fighters
 
 
+# Flags both sides of one fight cannot have: only the player whose turn it is charges, and of two models in base
+# contact only one can stand above the other. ``obstacle`` needs ``charged`` (spec), so it is covered.
+EXCLUSIVE = (
+    (CHARGED, "charged this turn", "only the player whose turn it is charges"),
+    (HIGH_GROUND, "on the high ground", "of two models in base contact only one can stand above the other"),
+)
+
+
+def check_sides(attacker: Side, defender: Side) -> None:
+    """Refuse what cannot be one fight: several models on both sides, or a situation both sides claim.
+
+    One side is a single model that meets every model of the other, so a flag on any model of each side is a
+    contradiction in some combat round.
+    """
+    a_models, d_models = attacker.models, defender.models
+    if a_models > 1 and d_models > 1:
+        raise SpecError(
+            f"Both sides have several models ({a_models} and {d_models}). One duel is fought around one model: one "
+            "against one, or one against several. Resolve each lone model's fight with its own command.",
+            token=f"{a_models} v {d_models}",
+            example=f"--attacker '{EXAMPLE_MODEL}' --defender '{EXAMPLE_SIDE}'",
+        )
+    for flag, meaning, why in EXCLUSIVE:
+        a_named = [g.name for g in attacker.groups if g.has(flag)]
+        d_named = [g.name for g in defender.groups if g.has(flag)]
+        if a_named and d_named:
+            raise SpecError(
+                f"Both sides are {meaning}: the attacker ({', '.join(a_named)}) and the defender "
+                f"({', '.join(d_named)}) both have '{flag}', but {why}. Give '{flag}' to one side only.",
+                token=flag,
+                example=(
+                    f"--attacker 'Marine Sergeant: WS4 S4 T4 W1 I4 A2 Sv3+ chainsword {flag}' "
+                    "--defender 'Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife'"
+                ),
+            )
+
+
 class Duel:
     def __init__(self, attacker: Side, defender: Side, options: Mapping[str, OptionValue], dice: DiceSource) -> None:
         self.attacker_side, self.defender_side = attacker, defender
@@ -226,14 +263,7 @@ class Duel:
     # --- the phase ------------------------------------------------------------------------------------------
 
     def run(self) -> Report:
-        if len(self.attackers) > 1 and len(self.defenders) > 1:
-            raise SpecError(
-                f"Both sides have several models ({len(self.attackers)} and {len(self.defenders)}). One duel is "
-                "fought around one model: one against one, or one against several. Resolve each lone model's "
-                "fight with its own command.",
-                token=f"{len(self.attackers)} v {len(self.defenders)}",
-                example=f"--attacker '{EXAMPLE_MODEL}' --defender '{EXAMPLE_SIDE}'",
-            )
+        check_sides(self.attacker_side, self.defender_side)
         lone, many = (
             (self.attackers[0], self.defenders) if len(self.attackers) == 1 else (self.defenders[0], self.attackers)
         )
