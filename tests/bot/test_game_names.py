@@ -163,6 +163,11 @@ async def test_discord_game_choices_and_autocomplete_know_every_name(bot: Refere
             (label,) = [choice["name"] for choice in choices if choice["value"] == game.id]
             command = game.command if COMMANDS[game.command] == 1 else f"{game.command} {game.id}"
             assert command in label and game.id in label
+    # /odds has one subcommand per game id: each says the command it is fought with (/odds boltaction: /closequarters).
+    odds_commands = {sub["name"]: sub for sub in payloads["odds"]["options"]}
+    for game in GAMES:
+        command = game.command if COMMANDS[game.command] == 1 else f"{game.command} {game.id}"
+        assert f"(/{command})" in odds_commands[game.id]["description"]
 
 
 def test_no_game_may_take_another_games_command_as_a_name() -> None:
