@@ -217,7 +217,7 @@ def _fighters(side: Side, name: SideName) -> list[Fighter]:
 # contact only one can stand above the other. ``obstacle`` needs ``charged`` (spec), so it is covered.
 EXCLUSIVE = (
     (CHARGED, "charged this turn", "only the player whose turn it is charges"),
-    (HIGH_GROUND, "on the high ground", "of two models in base contact only one can stand above the other"),
+    (HIGH_GROUND, "are on the high ground", "of two models in base contact only one can stand above the other"),
 )
 
 
@@ -233,19 +233,19 @@ def check_sides(attacker: Side, defender: Side) -> None:
             f"Both sides have several models ({a_models} and {d_models}). One duel is fought around one model: one "
             "against one, or one against several. Resolve each lone model's fight with its own command.",
             token=f"{a_models} v {d_models}",
-            example=f"--attacker '{EXAMPLE_MODEL}' --defender '{EXAMPLE_SIDE}'",
+            example=f"attacker {EXAMPLE_MODEL!r}, defender {EXAMPLE_SIDE!r}",
         )
     for flag, meaning, why in EXCLUSIVE:
         a_named = [g.name for g in attacker.groups if g.has(flag)]
         d_named = [g.name for g in defender.groups if g.has(flag)]
         if a_named and d_named:
             raise SpecError(
-                f"Both sides are {meaning}: the attacker ({', '.join(a_named)}) and the defender "
+                f"Both sides {meaning}: the attacker ({', '.join(a_named)}) and the defender "
                 f"({', '.join(d_named)}) both have '{flag}', but {why}. Give '{flag}' to one side only.",
                 token=flag,
                 example=(
-                    f"--attacker 'Marine Sergeant: WS4 S4 T4 W1 I4 A2 Sv3+ chainsword {flag}' "
-                    "--defender 'Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife'"
+                    f"attacker 'Marine Sergeant: WS4 S4 T4 W1 I4 A2 Sv3+ chainsword {flag}', "
+                    "defender 'Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife'"
                 ),
             )
 
