@@ -39,7 +39,7 @@ from bot.storage.store import RosterExists, RosterNotFound
 from bot.verification import Verdict, verify
 from rules_core import ENGINE_VERSION, RefereeError, all_games, get_game, resolve
 from rules_core.options import OptionSpec, OptionType
-from rules_core.registry import Game
+from rules_core.registry import Game, games_named, names_of
 from rules_core.report import Report
 
 EXIT_BAD_INPUT = 2
@@ -163,13 +163,35 @@ def _seed(text: str | None) -> int | None:
         ) from None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class GameGroup(click.Group):
+    """A group whose commands include games: any name of a game (its id, an alias, its command path such as
+    ``closequarters`` or ``assault 40k``) finds that game's command here, or the command it is fought with."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            return command
+        found = games_named(cmd_name)
+        if len(found) > 1:
+            get_game(cmd_name)  # raises: the name is a command several games share (assault): name one
+        return self.game_command(found[0]) if found else None
+
+    def game_command(self, game: Game) -> click.Command | None:
+        return self.commands.get(game.id) or fight_command(game)
+
+
+def fight_command(game: Game) -> click.Command | None:
+    """The command a game is fought with: ``referee closequarters``, ``referee assault 40k``..."""
+    return assault.commands.get(game.id) if game.command == "assault" else cli.commands.get(game.command)
+
+
+@click.group(cls=GameGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(ENGINE_VERSION, prog_name="referee")
 def cli() -> None:
     """A dice referee for tabletop wargames: close combat resolved with real, auditable dice."""
 
 
-@cli.group()
+@cli.group(cls=GameGroup)
 def assault() -> None:
     """Resolve an assault (40K, and the formation games as they arrive)."""
 
@@ -203,8 +225,15 @@ def help_command(game: str | None) -> None:
         for known in all_games():
             console.print(f"  {known.id:<12} referee {' '.join(command_path(known)):<22} {known.title}")
         return
+    shared = games_named(game)
+    if len(shared) > 1:  # a command several games share (assault): each of them, by its own command
+        console.print(f"'{game}' is the command of {len(shared)} games (referee help GAME for one of them):")
+        for known in shared:
+            console.print(f"  {known.id:<12} referee {' '.join(command_path(known)):<22} {known.title}")
+        return
     chosen = game_with_data(get_game(game))
-    console.print(f"[bold]{chosen.title}[/bold] ({chosen.id}; also: {', '.join(chosen.aliases)})")
+    also = ", ".join(name for name in names_of(chosen) if name != chosen.id)  # aliases, then its command
+    console.print(f"[bold]{chosen.title}[/bold] ({chosen.id}; also: {also})")
     console.print(chosen.summary)
     console.print(f"\n[bold]Spec shape[/bold]: {chosen.spec_shape}", soft_wrap=True)
     console.print("\n[bold]Tokens[/bold]")
@@ -230,10 +259,10 @@ def help_command(game: str | None) -> None:
 @click.argument("game", required=False)
 def samples_command(game: str | None) -> None:
     """Sample units shipped with the referee, ready to paste after --attacker or --defender."""
-    wanted = get_game(game).id if game else None
+    wanted = {known.id for known in games_named(game) or (get_game(game),)} if game else None
     console = Console(highlight=False)
     for sample_file in load_samples():
-        if wanted and get_game(sample_file.game).id != wanted:
+        if wanted and get_game(sample_file.game).id not in wanted:
             continue
         console.print(f"[bold]{sample_file.game}[/bold]")
         for sample in sample_file.samples:

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from bot.cli import _expand_references, _option_param
+from bot.cli import GameGroup, _expand_references, _option_param
 from bot.data import game_with_data
 from bot.render.odds import odds_lines
 from rules_core import all_games
@@ -54,7 +54,7 @@ def _odds_command(game: Game) -> click.Command:
                               "breaks, and the losses on each side.")  # fmt: skip
 
 
-@click.group("odds")
+@click.group("odds", cls=GameGroup)
 def odds_group() -> None:
     """Odds before you commit: exact where the game allows, otherwise Monte Carlo through the referee itself."""
 

@@ -97,7 +97,7 @@ def _bound(game_id: str) -> Game:
 
 def game_with_data(game: str | Game) -> Game:
     """The game bound to the data files it declares (its weapon table...), loaded once per process."""
-    return _bound(game if isinstance(game, str) else game.id)
+    return _bound(get_game(game).id if isinstance(game, str) else game.id)  # any name of it: one bound copy
 
 
 @functools.lru_cache(maxsize=1024)

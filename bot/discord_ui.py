@@ -21,7 +21,8 @@ from bot.render.markdown import escape, report_markdown
 from bot.storage import AlreadyContinued, StorageError
 from bot.storage.store import RecordRequest
 from bot.verification import Verdict, verify
-from rules_core import RefereeError
+from rules_core import RefereeError, all_games
+from rules_core.registry import command_path, names_of
 from rules_core.report import Report
 
 if TYPE_CHECKING:
@@ -30,6 +31,29 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("referee.bot")
 ERROR_COLOUR = 0xE74C3C
+
+
+def game_choices() -> list[discord.app_commands.Choice[str]]:
+    """One choice per game, its label holding every name it goes by (typing /closequarters or ba finds Bolt
+    Action); the value is its id."""
+    choices = []
+    for game in all_games():
+        path = command_path(game)
+        others = [name for name in names_of(game) if name not in {game.id, path}]
+        label = game.id if path == game.id else f"{game.id} (/{path})"
+        if others:
+            label += f" · {', '.join(others)}"
+        choices.append(discord.app_commands.Choice(name=label[:100], value=game.id))
+    return choices
+
+
+def game_matches(current: str) -> list[discord.app_commands.Choice[str]]:
+    """Autocomplete for a free-text game: each game one of whose names holds what was typed, the game it names
+    exactly first (at most 25)."""
+    typed = " ".join(current.strip().lstrip("/").lower().split())
+    found = [game for game in all_games() if any(typed in name.lower() for name in names_of(game))]
+    found.sort(key=lambda game: typed not in {name.lower() for name in names_of(game)})
+    return [discord.app_commands.Choice(name=game.id, value=game.id) for game in found][:25]
 
 
 def error_embed(message: str, example: str | None = None) -> discord.Embed:

@@ -71,22 +71,71 @@ _ALIASES: dict[str, str] = {}
 
 
 def register(game: Game) -> Game:
-    for name in (game.id, *game.aliases):
-        key = name.lower()
-        owner = _ALIASES.get(key)
+    # A game's command is one of its names too (games_named): no id or alias may be another game's command.
+    commands = {other.command.lower(): other.id for other in _GAMES.values() if other.id != game.id}
+    names = (game.id, *game.aliases)
+    for name in names:
+        owner = _ALIASES.get(name.lower()) or commands.get(name.lower())
         if owner is not None and owner != game.id:
             raise ValueError(f"the name {name!r} is already taken by the game {owner!r}")
-        _ALIASES[key] = game.id
+    owner = _ALIASES.get(game.command.lower())
+    if owner is not None and owner != game.id:
+        raise ValueError(f"the command {game.command!r} is already the name of the game {owner!r}")
+    for name in names:  # checked first, kept after: a refused game leaves nothing behind
+        _ALIASES[name.lower()] = game.id
     _GAMES[game.id] = game
     return game
 
 
+def _key(name: object) -> str:
+    """A name as compared: case and surrounding space ignored, a slash command's leading '/' too."""
+    return " ".join(str(name).strip().lstrip("/").lower().split())
+
+
+def command_path(game: Game) -> str:
+    """The command a game is fought with, the same words everywhere: ``closequarters``, ``duel``, ``assault 40k``
+    (a command several games share takes the game's id after it)."""
+    shared = sum(other.command == game.command for other in _GAMES.values()) > 1
+    return f"{game.command} {game.id}" if shared else game.command
+
+
+def names_of(game: Game) -> tuple[str, ...]:
+    """Every name that finds ``game``: its id, its aliases and its command path."""
+    return tuple(dict.fromkeys((game.id, *game.aliases, command_path(game))))
+
+
+def games_named(name: str) -> tuple[Game, ...]:
+    """The games a name means: one for an id, an alias or a command path (``closequarters``, ``assault 40k``,
+    ``/duel``), several for a command they share (``assault``), none for an unknown name."""
+    key = _key(name)
+    game_id = _ALIASES.get(key)
+    if game_id is not None:
+        return (_GAMES[game_id],)
+    command, _, rest = key.partition(" ")
+    if rest:  # "assault 40k": the command, then any name of one of its games
+        inner = _ALIASES.get(rest)
+        found = _GAMES.get(inner or "")
+        return (found,) if found is not None and found.command.lower() == command else ()
+    return tuple(game for game in all_games() if game.command.lower() == key)
+
+
 def get_game(name: str) -> Game:
-    game_id = _ALIASES.get(str(name).strip().lower())
-    if game_id is None:
-        known = ", ".join(sorted(_GAMES))
-        raise UnknownGameError(f"Unknown game '{name}'. Known games: {known}.", token=str(name), example="40k")
-    return _GAMES[game_id]
+    found = games_named(name)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        named = ", ".join(f"{game.id} ({command_path(game)})" for game in found)
+        raise UnknownGameError(
+            f"'{name}' is the command of {len(found)} games: {named}. Name one of them.",
+            token=str(name),
+            example=found[0].id,
+        )
+    known = ", ".join(sorted(_GAMES))
+    raise UnknownGameError(
+        f"Unknown game '{name}'. Known games: {known} (each also goes by its aliases and its command name).",
+        token=str(name),
+        example="40k",
+    )
 
 
 def all_games() -> tuple[Game, ...]:

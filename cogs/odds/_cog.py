@@ -25,7 +25,7 @@ from cogs.combat._options import command_callback, short
 from rules_core import all_games
 from rules_core.odds import Odds, OddsError, exact_refusal, odds
 from rules_core.options import validate_options
-from rules_core.registry import Game
+from rules_core.registry import Game, command_path
 
 if TYPE_CHECKING:
     from bot.discord_app import RefereeBot
@@ -53,7 +53,7 @@ class OddsCog(commands.Cog):
         for game in all_games():
             command: app_commands.Command[Any, ..., Any] = app_commands.Command(
                 name=game.id,
-                description=short(f"Odds of {game.title}"),
+                description=short(f"Odds of {game.title} (/{command_path(game)})"),  # found by its command too
                 callback=command_callback(game, partial(self.run, game), name=f"odds_{game.id}", extras=EXTRAS),
             )
             command.autocomplete("attacker")(roster_choices(bot, game))

@@ -8,10 +8,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_ui import error_embed, result_view, verify_embed
+from bot.discord_ui import error_embed, game_matches, result_view, verify_embed
 from bot.render.embeds import cut, render_pages
 from bot.render.markdown import escape
-from rules_core import all_games, get_game
+from rules_core import get_game
 
 if TYPE_CHECKING:
     from bot.discord_app import RefereeBot
@@ -77,7 +77,7 @@ class RecordsCog(commands.Cog):
     async def game_choices(
         self, _interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name=g.id, value=g.id) for g in all_games() if current.lower() in g.id][:25]
+        return game_matches(current)
 
     @app_commands.command(name="void", description="Void a mistaken combat: kept on record, marked void, with why.")
     @app_commands.describe(record="The record id.", reason="Why it does not count (kept in its history).")

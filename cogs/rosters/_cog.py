@@ -9,15 +9,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_ui import game_choices
 from bot.render.embeds import cut
 from bot.render.markdown import escape
 from bot.rosters import MAX_ROSTER_FILE_BYTES, RosterError, check_roster, dump_roster_file, parse_roster_file
-from rules_core import all_games, get_game
+from rules_core import get_game
 
 if TYPE_CHECKING:
     from bot.discord_app import RefereeBot
 
-GAMES = [app_commands.Choice(name=game.id, value=game.id) for game in all_games()]
+GAMES = game_choices()
 
 
 class RostersCog(commands.GroupCog, group_name="roster", group_description="Saved units: use them as @name."):

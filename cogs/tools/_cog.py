@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.data import game_with_data
-from bot.discord_ui import error_embed
+from bot.discord_ui import error_embed, game_choices
 from bot.render.embeds import cut
 from bot.render.markdown import escape
 from cogs.tools._charts import CHARTS, ruling
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 MAX_EXPRESSION = 200
 MAX_DICE = 200
 ROLLER = d20.Roller(context=d20.RollContext(max_rolls=MAX_DICE))
-GAME_CHOICES = [app_commands.Choice(name=game.id, value=game.id) for game in all_games()]
+GAME_CHOICES = game_choices()
 
 
 class ToolsCog(commands.Cog):

@@ -3,8 +3,8 @@
 A phase is one lone model against one or several, one combat round each in the order listed, later foes rolling
 one more attack die per round the lone model has survived. Each round:
 - each side's attack dice are a multiset of faces; the opponent's usable parries (after both sides' parries
-  cancel out) re-roll its highest die, as the parrier's policy says (never; auto: while the highest is 4 or
-  more; always);
+  cancel out) re-roll its highest die, as the parrier's policy says (never; always; auto: while the re-roll
+  improves the parrier's expected score difference, the parries still left counted: games.duel.parry);
 - only "highest + criticals (sixes after the first) - fumbles (ones, which the opponent adds)" matters of each
   side's dice, so the round's winner and hits follow from the two sides' laws of that number;
 - hits wound (the S/T chart), are saved, and each unsaved wound deals its weapon's Damage, capped at the wounds
@@ -20,7 +20,8 @@ from collections.abc import Mapping
 from math import comb
 
 from rules_core.charts import to_wound
-from rules_core.games.duel.engine import PARRY_THRESHOLD, Outcome, _situational, choose_weapon
+from rules_core.games.duel.engine import Outcome, _situational, check_sides, choose_weapon
+from rules_core.games.duel.parry import should_parry
 from rules_core.games.duel.spec import BREAKING_OFF, ModelGroup, ParryPolicy, Side
 from rules_core.games.duel.weapons import Damage
 from rules_core.odds.laws import binomial
@@ -59,11 +60,11 @@ def _highest(faces: Faces) -> int:
 def value_law(count: int, parried: int, policy: ParryPolicy) -> tuple[tuple[int, float], ...]:
     """The law of highest + criticals - fumbles of ``count`` dice after the opponent's ``parried`` re-rolls."""
     states = dict(_rolled(count))
-    for _ in range(parried):
+    for used in range(parried):
         following: dict[Faces, float] = defaultdict(float)
         for faces, p in states.items():
             top = _highest(faces)
-            if policy is ParryPolicy.NEVER or (policy is ParryPolicy.AUTO and top < PARRY_THRESHOLD):
+            if policy is ParryPolicy.NEVER or (policy is ParryPolicy.AUTO and not should_parry(faces, parried - used)):
                 following[faces] += p  # the parrier stops here (the referee's loop breaks)
                 continue
             for new in range(1, 7):
@@ -125,6 +126,7 @@ def _fighters(side: Side) -> list[ModelGroup]:
 
 class Solver:
     def __init__(self, attacker: Side, defender: Side, options: Mapping[str, OptionValue]) -> None:
+        check_sides(attacker, defender)  # what the referee refuses has no odds either
         self.table = str(options["strength_save_table"])
         self.attackers, self.defenders = _fighters(attacker), _fighters(defender)
 

@@ -82,4 +82,4 @@ def test_the_duel_is_exact_too(capsys: pytest.CaptureFixture[str]) -> None:
                            "Warboss: WS5 S5 T5 W3 I4 A4 Sv4+", "--json", capsys=capsys)  # fmt: skip
     data = json.loads(out)
     assert (code, data["method"]) == (0, "exact")
-    assert data["p_attacker_wins"] == pytest.approx(0.6172, abs=1e-4)  # and 100,000 referee resolutions: 0.6182
+    assert data["p_attacker_wins"] == pytest.approx(0.6203, abs=1e-4)  # and 100,000 referee resolutions: 0.6204

@@ -32,14 +32,22 @@ def test_a_defended_obstacle_keeps_the_full_12_inches_and_fights_simultaneously(
     [
         ({"target_has_acted": True, "reaction_shots": 5}, "already taken an action"),
         ({"out_of_arc": True, "reaction_shots": 5}, "fire arc"),
-        ({}, "no reaction shots given"),
-        ({"reaction_shots": 0}, "no reaction shots given"),
+        ({}, "the player gave no reaction shots"),
+        ({"reaction_shots": 0}, "the player gave 0 reaction shots, declaring that the unit did not fire"),
     ],
 )
 def test_when_the_target_cannot_or_does_not_react(options: dict[str, object], reason: str) -> None:
     report = run("5x A: regular", "5x B: regular", WIN_AT_ONCE, distance=9, **options)
     assert rolls(report, "to hit") == []
     assert reason in notes(report, "no_reaction")[0]
+
+
+@pytest.mark.parametrize(("options", "given"), [({}, None), ({"reaction_shots": 0}, 0)])
+def test_reaction_shots_not_given_and_given_as_0_are_told_apart(options: dict[str, object], given: object) -> None:
+    report = run("5x A: regular", "5x B: regular", WIN_AT_ONCE, distance=9, **options)
+    (no_reaction,) = events(report, "no_reaction")
+    assert no_reaction.get("reaction_shots") == given
+    assert "--reaction-shots" not in str(no_reaction.get("note"))  # front-end neutral
 
 
 def test_reaction_fire_hits_on_4_with_the_long_range_penalty_and_pins_the_assaulters() -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from rules_core import OptionError, SpecError
+from rules_core.odds import odds
 from rules_core.report import Op, Target
-from tests.rules_core.helpers_duel import duel, events, rolls, rounds, score
+from tests.rules_core.helpers_duel import GAME, duel, events, rolls, rounds, score
 
 # Models that cannot wound each other (S1 against T5) keep a round's dice to the attack dice alone.
 HARMLESS = "S1 T5 W1 Sv-"
@@ -19,19 +20,65 @@ def notes(report, kind: str) -> list[str]:  # type: ignore[no-untyped-def]
 # --- parries -------------------------------------------------------------------------------------------------
 
 
-def test_auto_parries_when_the_opponents_highest_die_is_4_or_more() -> None:
+def test_auto_parries_a_lone_4_the_re_roll_lowering_its_worth_by_two_thirds() -> None:
     report = duel(f"A: WS4 I4 A1 {HARMLESS} sword", f"B: WS4 I4 A1 {HARMLESS}", [2, 4, 1])
     (b_dice,) = rolls(report, "attack dice: B")
     assert b_dice.dice == (1,)
     assert [(r.before, r.after) for r in b_dice.rerolls] == [(4, 1)]
     assert score(report, "B") == 1 + 4
     assert score(report, "A") == 2 + 4 + 1  # B's re-rolled 1 is a fumble
+    assert "improves A's expected score difference by 0.67" in notes(report, "parry")[0]
 
 
-def test_auto_does_not_parry_a_highest_die_of_3() -> None:
+def test_auto_does_not_parry_a_lone_3() -> None:
     report = duel(f"A: WS4 I4 A1 {HARMLESS} sword", f"B: WS4 I4 A1 {HARMLESS}", [2, 3])
     assert rolls(report, "attack dice: B")[0].rerolls == ()
     assert any("does not parry" in note for note in notes(report, "parry"))
+
+
+def test_auto_does_not_parry_a_duplicated_highest_die() -> None:
+    # [4, 3, 4]: re-rolling a 4 leaves the other 4; it can only raise B's score or turn up a fumble (4 1/3 > 4).
+    report = duel(f"A: WS4 I4 A1 {HARMLESS} sword", f"B: WS4 I4 A3 {HARMLESS}", [2, 4, 3, 4])
+    assert rolls(report, "attack dice: B")[0].rerolls == ()
+    (note,) = notes(report, "parry")
+    assert "does not parry" in note and "duplicated" in note and "worsen" in note and "by 0.33" in note
+    (decision,) = events(report, "parry")
+    assert decision.get("used") is False
+    assert decision.get("expected_now") == 4
+    assert decision.get("expected_after") == pytest.approx(13 / 3, abs=1e-4)
+
+
+def test_auto_parries_a_double_6_the_re_roll_can_lose_the_critical() -> None:
+    report = duel(f"A: WS4 I4 A1 {HARMLESS} sword", f"B: WS4 I4 A2 {HARMLESS}", [2, 6, 6, 3])
+    assert [(r.before, r.after) for r in rolls(report, "attack dice: B")[0].rerolls] == [(6, 3)]
+    assert score(report, "B") == 6 + 4  # the critical is gone
+    (note,) = notes(report, "parry")
+    assert "parries" in note and "by 1 " in note
+
+
+def test_auto_does_not_parry_on_equal_expectation() -> None:
+    # [5, 5]: a re-rolled 1 is a fumble (-1), a 6 raises the score (+1), the rest change nothing: 5 either way.
+    report = duel(f"A: WS4 I4 A1 {HARMLESS} sword", f"B: WS4 I4 A2 {HARMLESS}", [2, 5, 5])
+    assert rolls(report, "attack dice: B")[0].rerolls == ()
+    (note,) = notes(report, "parry")
+    assert "does not parry" in note and "unchanged" in note and "optional" in note
+
+
+def test_auto_with_two_parries_counts_the_second_and_stops_when_a_re_roll_no_longer_pays() -> None:
+    # Two swords: two parries. [4, 3, 4] is worth parrying with a second parry behind it (3 31/36 < 4); the 4
+    # comes back a 4, and with one parry left [4, 3, 4] is no longer worth it.
+    report = duel(f"A: WS4 I4 A1 {HARMLESS} sword sword", f"B: WS4 I4 A3 {HARMLESS}", [2, 2, 4, 3, 4, 4])
+    assert [(r.before, r.after) for r in rolls(report, "attack dice: B")[0].rerolls] == [(4, 4)]
+    first, second = notes(report, "parry")
+    assert "parries" in first and "the parry still left" in first and "by 0.14" in first
+    assert "does not parry" in second and "duplicated" in second
+
+
+def test_auto_with_two_parries_re_rolls_a_3_and_then_the_5_it_became() -> None:
+    report = duel(f"A: WS4 I4 A1 {HARMLESS} sword sword", f"B: WS4 I4 A2 {HARMLESS}", [2, 2, 3, 1, 5, 2])
+    assert [(r.before, r.after) for r in rolls(report, "attack dice: B")[0].rerolls] == [(3, 5), (5, 2)]
+    assert score(report, "B") == 2 + 4
+    assert score(report, "A") == 2 + 4 + 1
 
 
 def test_always_parries_even_a_low_die_and_the_new_result_stands_even_if_better() -> None:
@@ -175,6 +222,41 @@ def test_several_attackers_against_a_lone_defender_fight_in_the_attackers_order(
 def test_both_sides_with_several_models_is_refused() -> None:
     with pytest.raises(SpecError, match="one against several"):
         duel(f"2x A: WS3 I3 A1 {HARMLESS}", f"2x B: WS3 I3 A1 {HARMLESS}", [])
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "token"),
+    [
+        (f"A: WS4 I4 A1 {HARMLESS} charged", f"B: WS4 I4 A1 {HARMLESS} charged", "charged"),
+        (f"A: WS4 I4 A1 {HARMLESS} high-ground", f"B: WS4 I4 A1 {HARMLESS} high-ground", "high-ground"),
+        # The lone model meets every foe: one foe on higher ground than it contradicts its own high ground.
+        (
+            f"A: WS4 I4 A1 {HARMLESS} | B: WS4 I4 A1 {HARMLESS} high-ground",
+            f"L: WS4 I4 A1 {HARMLESS} high-ground",
+            "high-ground",
+        ),
+        # obstacle means it charged (it needs charged): the other side cannot have charged too.
+        (f"A: WS4 I4 A1 {HARMLESS} charged obstacle", f"B: WS4 I4 A1 {HARMLESS} charged", "charged"),
+    ],
+)
+def test_contradictory_situations_are_refused_with_an_example(attacker: str, defender: str, token: str) -> None:
+    with pytest.raises(SpecError) as caught:
+        duel(attacker, defender, [])
+    assert caught.value.token == token
+    assert caught.value.example is not None and token in caught.value.example
+    assert "attacker" in caught.value.message.lower() and "defender" in caught.value.message.lower()
+
+
+def test_the_odds_refuse_contradictory_situations_too() -> None:
+    with pytest.raises(SpecError, match="charged"):
+        odds(GAME, f"A: WS4 I4 A1 {HARMLESS} charged", f"B: WS4 I4 A1 {HARMLESS} charged")
+    with pytest.raises(SpecError, match="one against several"):
+        odds(GAME, f"2x A: WS3 I3 A1 {HARMLESS}", f"2x B: WS3 I3 A1 {HARMLESS}")
+
+
+def test_one_side_charged_the_other_on_high_ground_is_fine() -> None:
+    report = duel(f"A: WS4 I4 A1 {HARMLESS} charged", f"B: WS4 I4 A1 {HARMLESS} high-ground", [3, 3])
+    assert score(report, "A") == score(report, "B") == 3 + 4 + 1
 
 
 # --- hits, wounds, saves, damage -----------------------------------------------------------------------------

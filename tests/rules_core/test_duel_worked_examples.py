@@ -91,3 +91,39 @@ def test_example_6_strength_4_against_toughness_4_and_a_minus_1_save_modifier() 
     assert rolls(report, "to wound")[0].target == Target(Op.AT_LEAST, 4)
     assert rolls(report, "armour save")[0].target == Target(Op.AT_LEAST, 4)
     assert report.result.outcome == "stalemate"  # hit, wounded, saved: nobody lost a wound
+
+
+# --- parry=auto on the worked cases of docs/games/duel.md ("Parries: when auto parries") ----------------------
+
+
+def _parry_decision(b_dice: list[int], rerolled: list[int]):  # type: ignore[no-untyped-def]
+    report = duel(f"A: WS4 I4 A1 {HARMLESS} sword", f"B: WS4 I4 A{len(b_dice)} {HARMLESS}", [2, *b_dice, *rerolled])
+    (decision,) = events(report, "parry")
+    return report, decision
+
+
+def test_parry_case_4_3_4_is_not_parried_worse_by_a_third() -> None:
+    report, decision = _parry_decision([4, 3, 4], [])
+    assert (decision.get("used"), decision.get("expected_now"), decision.get("expected_after")) == (False, 4, 4.3333)
+    assert "duplicated" in str(decision.get("note"))
+    assert score(report, "B") == 4 + 4
+
+
+def test_parry_case_6_6_is_parried_better_by_1() -> None:
+    report, decision = _parry_decision([6, 6], [6])
+    assert (decision.get("used"), decision.get("expected_now"), decision.get("expected_after")) == (True, 7, 6)
+    assert score(report, "B") == 6 + 4 + 1  # came back a 6: the critical stands
+
+
+def test_parry_case_6_2_is_parried_better_by_2_and_a_half() -> None:
+    report, decision = _parry_decision([6, 2], [1])
+    assert (decision.get("used"), decision.get("expected_now"), decision.get("expected_after")) == (True, 6, 3.5)
+    assert "by 2.5" in str(decision.get("note"))
+    assert score(report, "B") == 2 + 4
+    assert score(report, "A") == 2 + 4 + 1  # the re-rolled 1 is B's fumble
+
+
+def test_parry_case_3_1_is_not_parried_worse_by_a_third() -> None:
+    _, decision = _parry_decision([3, 1], [])
+    assert (decision.get("used"), decision.get("expected_now"), decision.get("expected_after")) == (False, 2, 2.3333)
+    assert "would worsen A's expected score difference by 0.33" in str(decision.get("note"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import random
 from collections import defaultdict
+from fractions import Fraction
 from typing import Any
 
 import icepool
@@ -14,7 +15,7 @@ import pytest
 
 from bot.data import game_with_data
 from rules_core.charts import to_wound
-from rules_core.games.duel.engine import PARRY_THRESHOLD, _situational, choose_weapon
+from rules_core.games.duel.engine import _situational, choose_weapon
 from rules_core.games.duel.spec import BREAKING_OFF, ModelGroup, ParryPolicy
 from rules_core.odds import odds
 from tests.rules_core.checks import assert_agrees_with_oracle, assert_referee_agrees
@@ -28,19 +29,55 @@ def law(die: icepool.Die[Any]) -> dict[Any, float]:
     return {outcome: quantity / total for outcome, quantity in die.items()}
 
 
+def dice_worth(rolled: tuple[int, ...]) -> int:
+    """What sorted dice add to their owner's score less the opponent's: highest + criticals (6s after the
+    first) - fumbles (1s, each +1 to the opponent)."""
+    return rolled[-1] + max(0, rolled.count(6) - 1) - rolled.count(1)
+
+
+@functools.cache
+def parried_worth(rolled: tuple[int, ...], parries: int) -> Fraction:
+    """The expected worth of sorted dice against a parrier with ``parries`` left who parries only when it pays."""
+    now = Fraction(dice_worth(rolled))
+    return min(now, reroll_worth(rolled, parries)) if parries else now
+
+
+def reroll_worth(rolled: tuple[int, ...], parries: int) -> Fraction:
+    """The expected worth if the highest die is re-rolled now: the six faces, each then met by the rest."""
+    faces = [tuple(sorted((*rolled[:-1], new))) for new in range(1, 7)]
+    return sum((parried_worth(after, parries - 1) for after in faces), Fraction(0)) / 6
+
+
+def auto_parries(rolled: tuple[int, ...], parries: int) -> bool:
+    """parry=auto: re-roll exactly when it lowers the dice's expected worth (the parrier's expected score
+    difference improves); on equal expectation it does not (parrying is optional)."""
+    return reroll_worth(rolled, parries) < dice_worth(rolled)
+
+
+def test_the_oracles_auto_parry_on_the_worked_cases() -> None:
+    # docs/games/duel.md: [4,3,4] 4 v 4 1/3 (no), [6,6] 7 v 6 (yes), [6,2] 6 v 3 1/2 (yes), [3,1] 2 v 2 1/3 (no).
+    assert [(reroll_worth(rolled, 1), auto_parries(rolled, 1)) for rolled in ((3, 4, 4), (6, 6), (2, 6), (1, 3))] == [
+        (Fraction(13, 3), False), (Fraction(6), True), (Fraction(7, 2), True), (Fraction(7, 3), False)]  # fmt: skip
+    assert not auto_parries((5, 5), 1)  # equal: 5 either way
+    assert auto_parries((3, 4, 4), 2)  # a second parry behind it makes the first worth it
+
+
 @functools.cache
 def dice_value(count: int, parried: int, policy: ParryPolicy) -> dict[int, float]:
     """highest + criticals - fumbles of ``count`` dice, the highest re-rolled ``parried`` times by policy."""
     faces: icepool.Die[Any] = icepool.d6.pool(count).expand()  # sorted tuples
 
-    def reroll(rolled: tuple[int, ...]) -> Any:
-        if policy is ParryPolicy.NEVER or (policy is ParryPolicy.AUTO and rolled[-1] < PARRY_THRESHOLD):
-            return rolled
-        return icepool.d6.map(lambda new: tuple(sorted((*rolled[:-1], new))))
+    def reroll(left: int) -> Any:
+        def after(rolled: tuple[int, ...]) -> Any:
+            if policy is ParryPolicy.NEVER or (policy is ParryPolicy.AUTO and not auto_parries(rolled, left)):
+                return rolled
+            return icepool.d6.map(lambda new: tuple(sorted((*rolled[:-1], new))))
 
-    for _ in range(parried):
-        faces = faces.map(reroll)
-    return law(faces.map(lambda rolled: rolled[-1] + max(0, rolled.count(6) - 1) - rolled.count(1)))
+        return after
+
+    for used in range(parried):
+        faces = faces.map(reroll(parried - used))
+    return law(faces.map(dice_worth))
 
 
 @functools.cache
@@ -138,14 +175,14 @@ def oracle(attacker: Any, defender: Any, table: str) -> dict[tuple[str, int, int
     return ends
 
 
-def random_model(chance: random.Random, count: int = 1) -> str:
+def random_model(chance: random.Random, count: int = 1, banned: tuple[str, ...] = ()) -> str:
     save = chance.choice(("2+", "3+", "4+", "5+", "6+", "-"))
     stats = (f"WS{chance.randint(1, 7)} S{chance.randint(2, 6)} T{chance.randint(2, 6)} W{chance.randint(1, 3)} "
              f"I{chance.randint(1, 6)} A{chance.randint(1, 3)} Sv{save}")  # fmt: skip
     extras = [chance.choice(WEAPONS) for _ in range(chance.choice((0, 1, 1, 2)))]
     extras = list(dict.fromkeys(extras))
     for flag in ("charged", "high-ground", "encumbered", "breaking-off"):
-        if chance.random() < 0.15:
+        if chance.random() < 0.15 and flag not in banned:  # the lone model's charge or high ground is its own
             extras.append(flag)
     if chance.random() < 0.5:
         extras.append(f"parry={chance.choice(('auto', 'always', 'never'))}")
@@ -157,7 +194,8 @@ def random_model(chance: random.Random, count: int = 1) -> str:
 def test_the_exact_odds_agree_with_an_icepool_oracle(scenario: int) -> None:
     chance = random.Random(2000 + scenario)
     lone = random_model(chance)
-    foes = " | ".join(random_model(chance, chance.choice((1, 1, 2))) for _ in range(chance.choice((1, 1, 2))))
+    banned = tuple(flag for flag in ("charged", "high-ground") if f" {flag}" in lone)
+    foes = " | ".join(random_model(chance, chance.choice((1, 1, 2)), banned) for _ in range(chance.choice((1, 1, 2))))
     attacker, defender = (lone, foes) if chance.random() < 0.5 else (foes, lone)
     table = chance.choice(("whfb", "none"))
     a_side, d_side = GAME.parse_side(attacker), GAME.parse_side(defender)
@@ -171,6 +209,8 @@ CHI_SQUARE_CASES = [
     ("Captain: WS6 S4 T4 W3 I6 A3 Sv3+ power-sword", "Warboss: WS5 S5 T5 W3 I4 A4 Sv4+ power-fist"),
     ("Captain: WS6 S4 T4 W3 I6 A3 Sv3+ chainsword parry=always", "3x Ork Boy: WS4 S3 T4 W1 I2 A2 Sv6+ club"),
     ("2x Guard: WS3 S3 T3 W1 I3 A1 Sv5+", "Scout: WS4 S4 T4 W1 I4 A1 Sv- breaking-off"),
+    # parry=auto with two parries against three dice: duplicated highest dice, and the second parry counted.
+    ("Champion: WS5 S4 T4 W2 I5 A1 Sv4+ sword chainsword", "2x Ork Nob: WS4 S4 T4 W2 I3 A3 Sv5+ club"),
 ]
 
 

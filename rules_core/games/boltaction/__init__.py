@@ -13,7 +13,9 @@ Decisions on unclear or unstated points (each also in docs/games/boltaction.md):
    goes ahead. A failed assault is a report (``failed_to_contact``, winner ``none``) saying how far they move.
 3. Reaction fire happens only when the assault reaches, the target has not acted, the assault was declared from
    more than 6" (or the target is in Ambush), the assaulters are not outside the fixed arc (``out_of_arc``) and
-   the player gives the number of shots (``reaction_shots``); otherwise the report says why it does not.
+   the player gives the number of shots (``reaction_shots``); otherwise the report says why it does not, telling
+   shots not given (``None``: "the player gave no reaction shots") from 0 given (the player declared that the unit
+   did not fire); the ``no_reaction`` event's ``reaction_shots`` holds which.
 4. Reaction to hit: 3+, -1 long range always, -1 per pin on the firers (their spec's ``pins=N``), -1 when they
    are inexperienced, plus ``reaction_modifiers`` for anything else (soft cover -1, hard cover -2, small target
    -1). A 7+ is a 6 then 4+, 8+ a 6 then 5+, 9+ a 6 then 6; beyond that no hit is possible. Hits damage on the

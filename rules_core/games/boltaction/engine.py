@@ -185,10 +185,16 @@ class CloseQuarters:
                 f"The assaulters start outside the fire arc of {self.defender.name}'s fixed-arc weapons: no "
                 "reaction fire."
             )
-        if not self.options["reaction_shots"]:
+        shots = self.options["reaction_shots"]
+        if shots is None:
             return (
-                f"{self.defender.name} do not react (no reaction shots given; --reaction-shots N gives the shots they "
-                "fire)."
+                f"{self.defender.name} do not react: the player gave no reaction shots (give the number of shots "
+                "they fire in reaction to have them fire)."
+            )
+        if not shots:
+            return (
+                f"{self.defender.name} do not fire in reaction: the player gave 0 reaction shots, declaring that "
+                "the unit did not fire."
             )
         return None
 
@@ -198,7 +204,11 @@ class CloseQuarters:
         shooter, target = self.defender, self.attacker
         title = f"Reaction fire: {shooter.name} fire at {target.name}"
         if reason is not None:
-            self.steps.append(Step("Reaction fire", (), (event("no_reaction", note=reason),)))
+            given = self.options["reaction_shots"]  # None: not given; 0: given as none fired
+            shots_given = None if given is None else int(str(given))
+            self.steps.append(
+                Step("Reaction fire", (), (event("no_reaction", reaction_shots=shots_given, note=reason),))
+            )
             return None
         shots = int(str(self.options["reaction_shots"]))
         extra = int(str(self.options["reaction_modifiers"]))

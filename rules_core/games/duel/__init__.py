@@ -20,11 +20,24 @@ Decisions on unclear or unstated points (each also in docs/games/duel.md):
    none. Parries cancel one for one and the surplus side forces re-rolls of the
    opponent's highest die, one per parry, one after another (each re-roll of the
    then-highest die, the new result standing). ``parry=auto`` (default) parries
-   while the opponent's highest die is 4 or more, ``always`` always, ``never``
-   never. Fumbles and criticals are counted on the dice after any parry.
+   exactly when it improves the parrier's expected score difference (its combat
+   score minus the opponent's) over the re-roll's six equally likely results,
+   counting fumbles (a re-rolled 1: +1 to the parrier) and criticals (a 6 after
+   the first: a re-roll can make one, or lose one of a [6, 6]). With several
+   usable parries the expectation counts the parries still left, each used only
+   when it pays in turn (``rules_core.games.duel.parry``), so a [4, 3, 4] is
+   parried with two parries but not with one. On equal expectation it does not
+   parry (parrying is optional). The report says why it parried or not, with
+   both expectations. ``always`` always parries, ``never`` never. Fumbles and
+   criticals are counted on the dice after any parry.
 5. Criticals: every 6 after the first; fumbles: every 1, each giving the
    opponent +1. ``obstacle`` (charged an opponent behind an obstacle, -1)
-   requires ``charged`` (+1): a model with both scores +0 from them.
+   requires ``charged`` (+1): a model with both scores +0 from them. Situations
+   both sides cannot share are refused with an example (``check_sides``):
+   ``charged`` on both sides (only the player whose turn it is charges; ``obstacle``
+   implies ``charged``) and ``high-ground`` on both sides (of two models in base
+   contact only one stands above the other). The lone model meets every opponent,
+   so the flag on any model of each side is refused. The odds refuse the same.
 6. Tied scores go to the higher Initiative (1 hit); equal Initiative is a
    stalemate. A model breaking off fights with WS 0 but keeps its Initiative.
 7. Which weapon the winner strikes with (the player's choice): ``weapon-choice``
@@ -88,8 +101,8 @@ TOKENS = (
     ),
     TokenDoc("Sv", "stat", "Armour save 2+ to 6+, or Sv- for none (required).", "Sv3+"),
     TokenDoc("M BS Ld", "stat", "Optional; kept so a pasted profile reads, not used in hand-to-hand.", "M4 BS4 Ld8"),
-    TokenDoc("charged", "keyword", "The model charged this turn: +1 to its combat score.", "charged"),
-    TokenDoc("high-ground", "keyword", "On terrain above its opponent: +1.", "high-ground"),
+    TokenDoc("charged", "keyword", "The model charged this turn: +1 to its combat score (one side only).", "charged"),
+    TokenDoc("high-ground", "keyword", "On terrain above its opponent: +1 (one side only).", "high-ground"),
     TokenDoc("encumbered", "keyword", "Carries Wargear (usually a heavy weapon) that encumbers it: -1.", "encumbered"),
     TokenDoc(
         "obstacle",
@@ -113,7 +126,8 @@ TOKENS = (
     TokenDoc(
         "parry=auto|always|never",
         "setting",
-        "When to use parries: auto (default) while the opponent's highest die is 4 or more.",
+        "When to use parries: auto (default) when the re-roll improves its expected score difference (fumbles and "
+        "criticals counted, the parries still left too); always; never.",
         "parry=always",
     ),
     TokenDoc(

@@ -15,6 +15,8 @@ from fractions import Fraction
 from rules_core.charts import to_wound
 from rules_core.dice import DiceSource
 from rules_core.errors import SpecError
+from rules_core.games.duel.parry import Advice, advise, counts_of
+from rules_core.games.duel.parry import number as short
 from rules_core.games.duel.spec import (
     BREAKING_OFF,
     CHARGED,
@@ -53,7 +55,6 @@ from rules_core.rolling import roll_each, roll_unchecked
 GAME_ID = "duel"
 ATTACKER, DEFENDER = SideName.ATTACKER, SideName.DEFENDER  # enum attribute lookups are slow in a hot loop
 UNARMED = Damage(0, 0, 1)
-PARRY_THRESHOLD = 4  # parry=auto parries when the opponent's highest die is this or more
 
 
 class Outcome:
@@ -99,6 +100,34 @@ def _situational(flags: frozenset[str]) -> tuple[int, str]:
             total += value
             text += f" {'+' if value > 0 else '-'} 1 ({why})"
     return total, text
+
+
+def _json_number(value: Fraction) -> int | float:
+    return int(value) if value.denominator == 1 else round(float(value), 4)
+
+
+def _parry_reason(parrier: str, opponent: str, faces: list[int], left: int, advice: Advice) -> str:
+    """Why ``parry=auto`` parried or not: the re-roll's effect on the parrier's expected score difference."""
+    top = max(faces)
+    counted = f", counting the parr{'y' if left == 2 else 'ies'} still left" if left > 1 else ""
+    worth = (
+        f"{opponent}'s highest die + criticals - fumbles: {short(advice.now)} now, {short(advice.after)} expected "
+        f"after a re-roll{counted}"
+    )
+    if advice.parry:
+        gain = short(advice.gain)
+        return f": re-rolling {opponent}'s {top} improves {parrier}'s expected score difference by {gain} ({worth})"
+    effect = (
+        "leaves the expected score difference unchanged, and parrying is optional"
+        if advice.gain == 0
+        else f"would worsen {parrier}'s expected score difference by {short(-advice.gain)}"
+    )
+    if faces.count(top) > 1 and top < 6 and left == 1:
+        return (
+            f": {opponent}'s highest die ({top}) is duplicated, so a re-roll cannot lower its score, only raise it "
+            f"or turn up a fumble; it {effect} ({worth})"
+        )
+    return f": re-rolling {opponent}'s {top} {effect} ({worth})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +213,43 @@ def _fighters(side: Side, name: SideName) -> list[Fighter]:
     return fighters
 
 
+# Flags both sides of one fight cannot have: only the player whose turn it is charges, and of two models in base
+# contact only one can stand above the other. ``obstacle`` needs ``charged`` (spec), so it is covered.
+EXCLUSIVE = (
+    (CHARGED, "charged this turn", "only the player whose turn it is charges"),
+    (HIGH_GROUND, "are on the high ground", "of two models in base contact only one can stand above the other"),
+)
+
+
+def check_sides(attacker: Side, defender: Side) -> None:
+    """Refuse what cannot be one fight: several models on both sides, or a situation both sides claim.
+
+    One side is a single model that meets every model of the other, so a flag on any model of each side is a
+    contradiction in some combat round.
+    """
+    a_models, d_models = attacker.models, defender.models
+    if a_models > 1 and d_models > 1:
+        raise SpecError(
+            f"Both sides have several models ({a_models} and {d_models}). One duel is fought around one model: one "
+            "against one, or one against several. Resolve each lone model's fight with its own command.",
+            token=f"{a_models} v {d_models}",
+            example=f"attacker {EXAMPLE_MODEL!r}, defender {EXAMPLE_SIDE!r}",
+        )
+    for flag, meaning, why in EXCLUSIVE:
+        a_named = [g.name for g in attacker.groups if g.has(flag)]
+        d_named = [g.name for g in defender.groups if g.has(flag)]
+        if a_named and d_named:
+            raise SpecError(
+                f"Both sides {meaning}: the attacker ({', '.join(a_named)}) and the defender "
+                f"({', '.join(d_named)}) both have '{flag}', but {why}. Give '{flag}' to one side only.",
+                token=flag,
+                example=(
+                    f"attacker 'Marine Sergeant: WS4 S4 T4 W1 I4 A2 Sv3+ chainsword {flag}', "
+                    "defender 'Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife'"
+                ),
+            )
+
+
 class Duel:
     def __init__(self, attacker: Side, defender: Side, options: Mapping[str, OptionValue], dice: DiceSource) -> None:
         self.attacker_side, self.defender_side = attacker, defender
@@ -197,14 +263,7 @@ class Duel:
     # --- the phase ------------------------------------------------------------------------------------------
 
     def run(self) -> Report:
-        if len(self.attackers) > 1 and len(self.defenders) > 1:
-            raise SpecError(
-                f"Both sides have several models ({len(self.attackers)} and {len(self.defenders)}). One duel is "
-                "fought around one model: one against one, or one against several. Resolve each lone model's "
-                "fight with its own command.",
-                token=f"{len(self.attackers)} v {len(self.defenders)}",
-                example=f"--attacker '{EXAMPLE_MODEL}' --defender '{EXAMPLE_SIDE}'",
-            )
+        check_sides(self.attacker_side, self.defender_side)
         lone, many = (
             (self.attackers[0], self.defenders) if len(self.attackers) == 1 else (self.defenders[0], self.attackers)
         )
@@ -351,17 +410,27 @@ class Duel:
             target_faces = faces[parrier.side.other]
             opponent = second if parrier is first else first
             policy = parrier.group.parry
-            for _ in range(usable):
+            for left in range(usable, 0, -1):
                 highest = max(target_faces)
-                if policy is ParryPolicy.NEVER or (policy is ParryPolicy.AUTO and highest < PARRY_THRESHOLD):
-                    reason = "parry=never" if policy is ParryPolicy.NEVER else f"the highest die is only {highest}"
+                data: dict[str, int | float] = {}
+                if policy is ParryPolicy.ALWAYS:
+                    used, reason = True, ""
+                elif policy is ParryPolicy.NEVER:
+                    used, reason = False, " (parry=never)"
+                else:
+                    advice = advise(counts_of(target_faces), left)
+                    used = advice.parry
+                    reason = _parry_reason(parrier.label, opponent.label, target_faces, left, advice)
+                    data = {"expected_now": _json_number(advice.now), "expected_after": _json_number(advice.after)}
+                if not used:
                     events.append(
                         event(
                             "parry",
                             side=parrier.side_name,
                             model=parrier.label,
                             used=False,
-                            note=f"{parrier.label} does not parry ({reason}).",
+                            **data,
+                            note=f"{parrier.label} does not parry{reason}.",
                         )
                     )
                     break
@@ -377,7 +446,9 @@ class Duel:
                         used=True,
                         before=highest,
                         after=new,
-                        note=f"{parrier.label} parries: {opponent.label} re-rolls its {highest}, which becomes {new}.",
+                        **data,
+                        note=f"{parrier.label} parries{reason}{'.' if reason else ':'} {opponent.label} re-rolls "
+                        f"its {highest}, which becomes {new}.",
                     )
                 )
 

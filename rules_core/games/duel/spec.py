@@ -59,7 +59,7 @@ _SAVE = re.compile(r"^([2-6])\+$")
 
 
 class ParryPolicy(StrEnum):
-    AUTO = "auto"  # parry when the opponent's highest die is 4 or more
+    AUTO = "auto"  # parry when the re-roll improves the expected score difference (games.duel.parry)
     ALWAYS = "always"
     NEVER = "never"
 
@@ -180,8 +180,8 @@ def _parse_group(spec: GroupSpec, armoury: Armoury) -> ModelGroup:
                 parry = ParryPolicy(token.value.lower())
             except ValueError:
                 raise _error(
-                    f"'{token.text}' on '{spec.name}': parry= is auto (parry when the opponent's highest die "
-                    "is 4 or more), always or never.",
+                    f"'{token.text}' on '{spec.name}': parry= is auto (parry when the re-roll improves the "
+                    "expected score difference), always or never.",
                     token.text,
                     f"{EXAMPLE_MODEL} parry=always",
                 ) from None
