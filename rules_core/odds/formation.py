@@ -292,7 +292,7 @@ class FormationSolver:
             outcome = Outcome.BOTH_DESTROYED if both_gone else Outcome.TIED
         else:
             losing = 1 if winner == "attacker" else 0
-            if self.settings.broken_at_start(self.sides[losing].state.name):
+            if self.sides[losing].state.broken_at_start:  # the flag, or markers at least its units
                 if losing:
                     d = tuple(0 for _ in d)
                 else:

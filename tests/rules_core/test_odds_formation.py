@@ -50,7 +50,8 @@ class Army:
         self.start = tuple(self.groups[index].dc for index, _ in self.units)
         marker = "blast_markers" if game == "epic" else "shock"
         self.markers = options[f"{name}_{marker}"]
-        self.broken = options[f"{name}_broken"]
+        # Broken when the players say so, or when its markers are at least its units (a war engine: its DC).
+        self.broken = options[f"{name}_broken"] or self.markers >= sum(self.start)
         under = options.get("save_direction") == "under"
         self.save_hit = (lambda value: value >= D6) if under else (lambda value: value <= D6)
 

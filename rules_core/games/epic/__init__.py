@@ -48,10 +48,15 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
     already Broken gains a Blast marker per unit lost (Broken if that reaches its
     units).
 12. The loser is Broken and withdraws, or is destroyed if it was Broken already;
-    a Broken formation is reported with Blast markers equal to its units left.
-    Each of the losing side's supporting formations gains 1 Blast marker.
-13. The winner gains 1 Blast marker per unit it lost unless it was Broken before
-    the assault; with Blast markers >= its units it is Broken but does not withdraw.
+    a Broken formation is reported with Blast markers equal to its units left
+    (never more). Each of the losing side's supporting formations gains 1 Blast
+    marker.
+13. A formation whose Blast markers are at least its units (a war engine counting
+    its DC) is Broken before the assault, whether or not ``<side>_broken`` is
+    given (REFERENCE.md 001): it is destroyed if it loses, and a Broken winner
+    gains no Blast markers and ends with as many as its units left. Otherwise
+    the winner gains 1 Blast marker per unit it lost; with Blast markers >= its
+    units it is Broken but does not withdraw.
 14. War engines (``WE DC=N``): each unsaved hit removes one damage capacity; 0 is
     destroyed. For the result, Blast markers and breaking a war engine counts as
     units equal to its remaining DC and each DC it lost counts as a unit killed;

@@ -85,6 +85,8 @@ class UnitState:
 class SideState:
     __slots__ = (
         "broken_at_start",
+        "broken_by_markers",
+        "broken_flag",
         "formation",
         "kills",
         "markers_at_start",
@@ -100,8 +102,8 @@ class SideState:
         self.name = name
         self.formation = formation
         self.support = support
-        self.broken_at_start = settings.broken_at_start(name)
         self.markers_at_start = settings.markers_of(name)
+        self.broken_flag = settings.broken_at_start(name)
         # Allocation order: units in base contact first, then those in range, then the rest; groups in the
         # order given (nearest first).
         self.units = [
@@ -110,6 +112,10 @@ class SideState:
             for index, group in enumerate(formation.groups)
             for _ in range(group.at(position))
         ]
+        # A formation is Broken when its markers are at least its units (a war engine counting its DC), whether
+        # or not the players say so (REFERENCE.md 001 and 004).
+        self.broken_by_markers = self.markers_at_start >= self.initial_strength()
+        self.broken_at_start = self.broken_flag or self.broken_by_markers
         self.kills = 0  # enemy units destroyed, war-engine damage points counting one each (for the result)
         self.score: int | None = None
 
@@ -247,7 +253,12 @@ class FormationAssault:
         events: list[Event] = []
         rules = self.rules
         for side in self.sides.values():
-            if side.broken_at_start:
+            if side.broken_by_markers:
+                state = (
+                    f"{side.markers_at_start} {rules.marker if side.markers_at_start == 1 else rules.markers}, at "
+                    f"least its units: Broken, counting {rules.markers} equal to its units"
+                )
+            elif side.broken_at_start:
                 state = f"Broken, counting {rules.markers} equal to its units"
             else:
                 state = f"{side.markers_at_start} {rules.marker if side.markers_at_start == 1 else rules.markers}"
@@ -752,8 +763,8 @@ class FormationAssault:
             "broken": True,
             "withdraws": True,
             "withdrawing": withdrawing,
-            # A Broken formation counts as having as many markers as it has units left.
-            self.rules.marker_key: max(losing.markers_at_start, losing.strength()),
+            # A Broken formation has as many markers as it has units left.
+            self.rules.marker_key: losing.strength(),
         }
         events.append(
             event(
@@ -791,12 +802,14 @@ class FormationAssault:
             self.after[side.name] = {"broken": broken, "withdraws": False, "withdrawing": (), rules.marker_key: 0}
             return
         if broken:
+            markers = side.strength()  # a Broken formation has as many markers as it has units
             events.append(
                 event(
                     "markers",
                     side=name,
                     gained=0,
-                    note=f"The {name} was already Broken: it gains no {rules.markers}.",
+                    note=f"The {name} was already Broken: it gains no {rules.markers} and counts {markers}, one per "
+                    "unit left.",
                 )
             )
         else:

@@ -46,7 +46,8 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
                 f"{side}_broken",
                 OptionType.BOOL,
                 False,
-                f"The {side}'s formation is Broken before the assault (destroyed if it loses).",
+                f"The {side}'s formation is Broken before the assault (destroyed if it loses); it is anyway when its "
+                f"{markers} are at least its units.",
                 example=f"--{side}-broken",
             )
         )

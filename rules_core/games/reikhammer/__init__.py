@@ -52,12 +52,14 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
     to ``max_rounds`` (default 5). Still tied: a draw; neither side withdraws, and
     each side not already Broken gains Shock per unit lost.
 13. The loser is Broken and withdraws, or is destroyed if it was Broken already;
-    a Broken formation is reported with Shock equal to its units left. Each of the
-    losing side's supporting formations gains 1 Shock.
-14. The winner gains 1 Shock per unit it lost unless it was Broken before the
-    assault. A formation is Broken when its Shock reaches its units (the Epic
-    analogy; the threshold is not on the assault page); a winner Broken so does
-    not withdraw.
+    a Broken formation is reported with Shock equal to its units left (never
+    more). Each of the losing side's supporting formations gains 1 Shock.
+14. A formation is Broken when its Shock reaches its units (the Epic analogy;
+    the threshold is not on the assault page), a war engine counting its DC:
+    before the assault that makes it Broken whether or not ``<side>_broken`` is
+    given, so it is destroyed if it loses, and as a winner it gains no Shock and
+    ends with Shock equal to its units left. Otherwise the winner gains 1 Shock
+    per unit it lost; a winner Broken so does not withdraw.
 15. War engines (``WE DC=N``) as in Epic: Armageddon: each unsaved hit removes one
     damage capacity; for the result, Shock and breaking they count their
     remaining DC as units and each DC lost as a unit killed.

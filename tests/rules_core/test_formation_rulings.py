@@ -1,0 +1,59 @@
+"""Issue 16's rulings for the formation games (Epic: Armageddon, Reikhammer), each with scripted dice.
+
+Dice order (docs/games/formation.md): attacks (attacker's groups, then defender's), saves on the defender then
+on the attacker, supporting fire and its saves, then the result rolls (attacker's 2D6, defender's 2D6).
+"""
+
+from __future__ import annotations
+
+from tests.rules_core.helpers_formation import events, modifiers, run
+
+MISS4 = [1, 1, 1, 1]
+
+# --------------------------------------------------------------------------- Broken by markers
+
+
+def test_a_loser_whose_markers_reach_its_units_is_broken_and_destroyed_without_the_flag() -> None:
+    # The defender has 4 Blast markers on 4 units: it is Broken (REFERENCE.md 001), so losing destroys it.
+    report = run(
+        "epic",
+        "4x A: CC4+ FF4+ Sv- INF",
+        "4x D: CC4+ FF4+ Sv- INF",
+        [*MISS4, *MISS4, 2, 1, 1, 1],  # nobody hits; 2 + 1 (no BMs) + 1 (fewer) beats 1: 3 extra hits
+        defender_blast_markers=4,
+    )
+    result = report.result
+    assert (result.winner, result.outcome) == ("attacker", "destroyed")
+    assert result.defender.remaining == 0
+    assert any("already Broken" in str(ev.get("note")) for ev in events(report, "casualty"))
+
+
+def test_a_reikhammer_winner_broken_by_its_shock_gains_none_and_shows_shock_equal_to_its_units() -> None:
+    # The attacker has 5 Shock on 3 units: Broken. It wins, loses a unit, gains no Shock and shows 2 (its units).
+    report = run(
+        "reikhammer",
+        "3x A: CC3 FF3 Sv- INF",
+        "3x D: CC3 FF3 Sv- INF",
+        [3, 6, 6, 3, 6, 6, 6, 1, 1, 1],  # each side kills one; attacker rolls 6, defender 1
+        attacker_shock=5,
+    )
+    attacker = report.result.attacker
+    assert report.result.winner == "attacker"
+    assert attacker.extra["broken"] is True
+    assert attacker.extra["shock"] == 2
+    assert [ev.get("gained") for ev in events(report, "markers") if ev.get("side") == "attacker"] == [0]
+
+
+def test_the_result_counts_a_formation_broken_by_markers_as_having_markers_equal_to_its_units() -> None:
+    # 3 Blast markers on 2 units: Broken, so it counts 2 (its units), not 3; the defender with 2 has no fewer.
+    report = run(
+        "epic",
+        "2x A: CC6+ FF6+ Sv- INF",
+        "3x D: CC6+ FF6+ Sv- INF",
+        [*[1] * 5, 1, 1, 1, 1],
+        attacker_blast_markers=3,
+        defender_blast_markers=2,
+        max_rounds=1,
+    )
+    assert [item["reason"] for item in modifiers(report, "defender")] == ["more units remaining"]
+    assert "Broken" in str(events(report, "formation")[0].get("note"))
