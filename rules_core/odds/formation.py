@@ -56,9 +56,11 @@ class Side:
             second = assault.second_save(state, group)
             fail_second = 1.0 if second is None else 1 - d6_meets(second[1].op, second[1].value)
             fail_armour = 1.0 if group.save is None else 1 - d6_meets(assault.settings.save_op, group.save)
+            # Against macro-weapon hits only reinforced armour keeps its save, and never re-rolls it.
+            fail_macro = fail_armour if assault.reinforced_saves_macro(group) else 1.0
             if REINFORCED_ARMOUR in group.specials:
                 fail_armour *= fail_armour
-            self.unsaved.append((fail_armour * fail_second, fail_second))
+            self.unsaved.append((fail_armour * fail_second, fail_macro * fail_second))
         self.exchanges: dict[tuple[Units, int, int], Law] = {}
         self.counted: dict[Units, int] = {}
 

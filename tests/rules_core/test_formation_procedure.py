@@ -194,12 +194,13 @@ def test_reinforced_armour_re_rolls_a_failed_save_but_not_against_macro_weapons(
     assert [(r.index, r.before, r.after) for r in save.rerolls] == [(0, 1, 4)]
     assert "re-rolled" in save.purpose
     assert _fight_casualties(report, "defender") == 0
-    # A macro-weapon hit: no save at all, so no re-roll either.
+    # A macro-weapon hit: its save is not re-rolled (test_formation_rulings.py); with the old reading, no save.
     report = run(
         "epic",
         "1x Titan: CC3+ FF3+ Sv4+ WE DC=4 macro-weapon",
         "1x Land Raider: CC6+ FF4+ Sv4+ AV reinforced-armour",
         [6, 1],
+        reinforced_vs_macro="no_save",
     )
     assert rolls(report, "armour save") == []
     assert report.result.defender.lost == 1

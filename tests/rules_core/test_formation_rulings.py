@@ -57,3 +57,38 @@ def test_the_result_counts_a_formation_broken_by_markers_as_having_markers_equal
     )
     assert [item["reason"] for item in modifiers(report, "defender")] == ["more units remaining"]
     assert "Broken" in str(events(report, "formation")[0].get("note"))
+
+
+# --------------------------------------------------------------------------- macro-weapons and reinforced armour
+
+TITAN = "1x Titan: CC3+ FF3+ Sv4+ WE DC=4 macro-weapon"
+LAND_RAIDER = "1x Land Raider: CC6+ FF4+ Sv4+ AV reinforced-armour"
+
+
+def test_reinforced_armour_keeps_its_save_against_a_macro_weapon_without_the_re_roll() -> None:
+    # The Titan's macro-weapon hit: the Land Raider saves on 4+ (Epic's Macro-Weapon rule), but may not re-roll.
+    saved = run("epic", TITAN, LAND_RAIDER, [6, 1, 5, *MISS4], max_rounds=1)
+    (save,) = [roll for roll in saved.steps[2].rolls if roll.purpose.startswith("armour save")]
+    assert "macro-weapon" in save.purpose and "no re-roll" in save.purpose
+    assert (save.dice, save.successes, save.rerolls) == ((5,), 1, ())
+    assert [ev.kind for ev in saved.steps[2].events][-1] == "no_casualties"
+    failed = run("epic", TITAN, LAND_RAIDER, [6, 1, 2])  # a failed 2 is not re-rolled: the Land Raider dies
+    assert failed.result.defender.lost == 1
+    assert failed.result.winner == "attacker"
+
+
+def test_the_old_reading_denies_reinforced_armour_its_save_against_macro_weapons_as_an_option() -> None:
+    report = run("epic", TITAN, LAND_RAIDER, [6, 1], reinforced_vs_macro="no_save")
+    assert report.result.defender.lost == 1
+    assert not any(roll.purpose.startswith("armour save") for step in report.steps for roll in step.rolls)
+
+
+def test_reikhammer_follows_the_epic_macro_weapon_rule() -> None:
+    report = run(
+        "reikhammer",
+        "1x Steam Tank: CC3 FF4 Sv3+ WE DC=3 macro-weapon",
+        "1x Knight: CC1 FF1 Sv4+ LV reinforced-armour",
+        [1, 6, 4, *MISS4[:2], 6, 6],  # the Tank hits, the Knight misses; its 4+ save holds; the result
+        max_rounds=1,
+    )
+    assert report.result.defender.lost == 0

@@ -106,10 +106,11 @@ class Army:
             seconds.append(D6 >= 6)
         second = max(seconds, key=lambda die: law(die).get(True, 0.0), default=None)
         after_armour = 1 if second is None else second.map(lambda saved: 0 if saved else 1)
-        if macro or group.save is None:
+        reinforced = "reinforced-armour" in group.specials
+        if group.save is None or (macro and not (reinforced and self.options["reinforced_vs_macro"] == "save")):
             return after_armour
         armour = self.save_hit(group.save)
-        if "reinforced-armour" in group.specials:
+        if reinforced and not macro:  # a macro-weapon hit's save is never re-rolled
             armour = armour.map(lambda saved: True if saved else self.save_hit(group.save))
         return armour.map(lambda saved: 0 if saved else after_armour)
 
@@ -295,6 +296,8 @@ def random_scenario(chance: random.Random, game: str) -> tuple[str, str, dict[st
         options[f"{side}_broken"] = chance.random() < 0.15
         if chance.random() < 0.25:
             options[f"{side}_support"] = random_group(chance, game, f"Gun{side}", supporting=True)
+    if chance.random() < 0.2:
+        options["reinforced_vs_macro"] = "no_save"
     if game == "reikhammer":
         options["save_direction"] = chance.choice(("over", "under"))
         options["double_means"] = chance.choice(("at_least", "more_than"))

@@ -19,9 +19,16 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
    second hit before every eligible unit has one; only directly engaged units. A
    war engine takes up to its remaining damage capacity in each pass.
 4. Macro-weapon hits are allocated apart, after the other hits, from the front
-   again. They deny armour saves and so the reinforced-armour re-roll; cover and
-   invulnerable saves still apply. ``macro-weapon`` covers all of a group's attacks.
-5. Saves: D6 >= Sv; ``reinforced-armour`` re-rolls a failed armour save once;
+   again. They deny armour saves (Epic: Armageddon's Macro-Weapon rule, quoted in
+   REFERENCE.md 001: "not allowed a saving throw unless they possess Reinforced
+   Armour or an Invulnerable Save. Even then, they may not reroll"): a unit with
+   ``reinforced-armour`` takes its armour save without the re-roll; an
+   invulnerable save is taken as its second save (decision 5); cover saves still
+   apply (no source says otherwise). ``reinforced_vs_macro=no_save`` gives the
+   old reading (no armour save at all against macro-weapons). ``macro-weapon``
+   covers all of a group's attacks.
+5. Saves: D6 >= Sv; ``reinforced-armour`` re-rolls a failed armour save once
+   (never against a macro-weapon hit);
    after a failed or denied armour save the unit takes one second save, the better
    of its cover save (the defending side's infantry only) and ``invulnerable`` (6+).
 6. A unit with FF- within 15cm (or CC- in base contact) is directly engaged (it can

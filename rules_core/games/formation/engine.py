@@ -11,8 +11,8 @@ Dice order (what scripted tests hand in), each round:
 1. attacks: the attacker's groups in order (each group's units in contact, then
    those in range), then the defender's;
 2. saves against the attacker's hits (the defender's groups in allocation
-   order: armour saves with any re-rolls, then second saves), then saves against
-   the defender's hits;
+   order: armour saves with any re-rolls, reinforced armour's saves against
+   macro-weapon hits, then second saves), then saves against the defender's hits;
 3. if the assault is not decided: supporting fire (the attacker's supporting
    formations, then the defender's), then the saves as in 2;
 4. the result roll: the attacker's 2D6, then the defender's.
@@ -508,6 +508,10 @@ class FormationAssault:
 
         return max(options, key=chance)  # max keeps the first (cover) on a tie
 
+    def reinforced_saves_macro(self, group: Group) -> bool:
+        """Whether this group keeps its armour save (never re-rolled) against macro-weapon hits."""
+        return REINFORCED_ARMOUR in group.specials and self.settings.reinforced_saves_macro
+
     def saves(
         self, target: SideState, group: Group, normal: list[UnitState], macro: list[UnitState], rolls: list[Roll]
     ) -> list[UnitState]:
@@ -528,7 +532,19 @@ class FormationAssault:
                 )
                 rolls.append(roll)
                 failed += [unit for unit, saved in zip(normal, roll.success, strict=True) if not saved]
-        failed += macro  # macro-weapon hits allow no armour save (nor its re-roll)
+        if macro and group.save is not None and self.reinforced_saves_macro(group):
+            # Epic's Macro-Weapon rule: no saving throw unless the unit has Reinforced Armour (or an invulnerable
+            # save, taken below), and even then no re-roll.
+            roll = roll_each(
+                self.dice,
+                f"armour save: {group.name} (Sv{group.save}+), macro-weapon hits, no re-roll",
+                len(macro),
+                Target(self.settings.save_op, group.save),
+            )
+            rolls.append(roll)
+            failed += [unit for unit, saved in zip(macro, roll.success, strict=True) if not saved]
+        else:
+            failed += macro  # macro-weapon hits allow no armour save (nor its re-roll)
         second = self.second_save(target, group)
         if failed and second is not None:
             roll = roll_each(self.dice, second[0], len(failed), second[1])

@@ -64,6 +64,17 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
         )
     options.append(
         OptionSpec(
+            "reinforced_vs_macro",
+            OptionType.CHOICE,
+            "save",
+            "save: a unit with reinforced-armour still takes its armour save against macro-weapon hits, without the "
+            "re-roll (Epic: Armageddon's Macro-Weapon rule). no_save: macro-weapon hits deny every armour save.",
+            choices=("save", "no_save"),
+            example="--reinforced-vs-macro no_save",
+        )
+    )
+    options.append(
+        OptionSpec(
             "result_dice",
             OptionType.CHOICE,
             "highest",
@@ -121,9 +132,17 @@ def token_docs(rules: FormationRules) -> tuple[TokenDoc, ...]:
             "6x Tactical: ... contact=2 ff=4",
         ),
         TokenDoc("extra-attacks=N", "setting", "N more attack dice per unit.", "extra-attacks=1"),
-        TokenDoc("macro-weapon", "keyword", "Its hits deny armour saves (allocated after the other hits).", ""),
         TokenDoc(
-            "reinforced-armour", "keyword", "Re-rolls a failed armour save (never against macro-weapon hits).", ""
+            "macro-weapon",
+            "keyword",
+            "Its hits deny armour saves, except reinforced armour's (allocated after the other hits).",
+            "",
+        ),
+        TokenDoc(
+            "reinforced-armour",
+            "keyword",
+            "Re-rolls a failed armour save; against macro-weapon hits it keeps its save but never re-rolls it.",
+            "",
         ),
         TokenDoc(
             "invulnerable",
@@ -200,6 +219,7 @@ class FormationGame(Game):
             double_means=DoubleMeans(str(options.get("double_means", self.rules.double_means))),
             save_op=Op.AT_MOST if options.get("save_direction") == SaveDirection.UNDER else Op.AT_LEAST,
             max_rounds=int(options["max_rounds"] or 1),
+            reinforced_saves_macro=options.get("reinforced_vs_macro", "save") == "save",
         )
         normalised = dict(options)
         for name, parsed in zip(("attacker_support", "defender_support"), support, strict=True):

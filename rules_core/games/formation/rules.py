@@ -63,6 +63,7 @@ class FormationSettings:
     double_means: DoubleMeans
     save_op: Op
     max_rounds: int
+    reinforced_saves_macro: bool = True  # reinforced armour keeps its save (no re-roll) against macro-weapon hits
 
     def markers_of(self, side: SideName) -> int:
         return self.markers[0 if side is SideName.ATTACKER else 1]

@@ -26,8 +26,10 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
    every eligible unit has one; only directly engaged units. A war engine takes
    up to its remaining damage capacity in each pass.
 6. The specials are Epic: Armageddon's (the text names none): macro-weapon hits
-   are allocated apart after the others and deny armour saves and re-rolls;
-   ``reinforced-armour`` re-rolls a failed armour save; after a failed or denied
+   are allocated apart after the others and deny armour saves, except that
+   ``reinforced-armour`` keeps its save without the re-roll (the Macro-Weapon
+   rule; ``reinforced_vs_macro=no_save`` denies it too); ``reinforced-armour``
+   re-rolls a failed armour save against other hits; after a failed or denied
    armour save one second save, the better of cover (not for the charging
    formation's infantry: the text) and ``invulnerable`` (always 6+, whatever the
    save direction). Reikhammer's result has no Inspiring modifier, so
