@@ -15,6 +15,7 @@ _LOSER_FATE = {
     "broke_off": "lost more wounds; a model broke off",
     "shot_down": "was shot down by reaction fire",
     "failed_morale": "failed its morale check under fire and was destroyed",
+    "both_destroyed": "was wiped out, and so was the winner",
 }
 _DRAWN = {
     "both_destroyed": "Draw: both sides were wiped out",

@@ -213,7 +213,9 @@ class FormationSolver:
     def decided(self, state: State) -> str | None:
         attacker, defender = self.sides
         if not defender.alive(state[1]):
-            return "attacker" if attacker.alive(state[0]) else "draw"
+            if attacker.alive(state[0]):
+                return "attacker"
+            return "defender" if self.settings.both_wiped_out == "defender" else "draw"
         if not attacker.engaged(state[0]):
             return "defender"
         return None
@@ -301,6 +303,8 @@ class FormationSolver:
                     a = tuple(0 for _ in a)
             left = self.sides[losing].alive(d if losing else a)
             outcome = Outcome.DESTROYED if not left else Outcome.BROKEN
+            if not attacker.alive(a) and not defender.alive(d):
+                outcome = Outcome.BOTH_DESTROYED  # the attack stalled with the defenders wiped out too
         lost = (len(a) - attacker.alive(a), len(d) - defender.alive(d))
         self.ends[(winner, outcome.value, lost[0], lost[1])] += p
 

@@ -92,3 +92,34 @@ def test_reikhammer_follows_the_epic_macro_weapon_rule() -> None:
         max_rounds=1,
     )
     assert report.result.defender.lost == 0
+
+
+# --------------------------------------------------------------------------- both formations wiped out
+
+
+def test_reikhammer_gives_the_defender_the_win_when_both_formations_are_wiped_out() -> None:
+    # "If all of the attacking units directly engaged in the assault are killed then the assault has stalled and
+    # the defender wins": the text, even when the defending formation is gone too.
+    report = run(
+        "reikhammer",
+        "1x Knight: CC3 FF3 Sv- INF",
+        "1x Pikeman: CC3 FF3 Sv- INF",
+        [1, 1],
+        attacker_support="2x Handgunners: FF3",
+    )
+    result = report.result
+    assert (result.winner, result.outcome) == ("defender", "both_destroyed")
+    # The losing side's supporting formations could have supported: 1 Shock each.
+    assert [dict(s) for s in result.attacker.extra["supporting_formations"]] == [
+        {"formation": "Handgunners", "shock_gained": 1}
+    ]
+    assert "stalls" in str(events(report, "decided")[0].get("note"))
+
+
+def test_epic_both_formations_wiped_out_is_a_draw_and_the_other_reading_is_an_option() -> None:
+    drawn = run("epic", "1x Tactical: CC4+ FF4+ Sv- INF", "1x Boyz: CC4+ FF4+ Sv- INF", [6, 6])
+    assert (drawn.result.winner, drawn.result.outcome) == ("draw", "both_destroyed")
+    stalled = run(
+        "epic", "1x Tactical: CC4+ FF4+ Sv- INF", "1x Boyz: CC4+ FF4+ Sv- INF", [6, 6], both_wiped_out="defender"
+    )
+    assert (stalled.result.winner, stalled.result.outcome) == ("defender", "both_destroyed")

@@ -193,6 +193,8 @@ def oracle(game: str, attacker: Formation, defender: Formation, options: Mapping
             if armies[loser].broken:
                 a, d = (a, tuple(0 for _ in d)) if loser else (tuple(0 for _ in a), d)
             outcome = "broken" if any((a, d)[loser]) else "destroyed"
+            if not any(a) and not any(d):
+                outcome = "both_destroyed"
         lost = (sum(1 for dc in a if not dc), sum(1 for dc in d if not dc))
         ends[(winner, outcome, lost[0], lost[1], winner in ("attacker", "defender"))] += p
 
@@ -225,7 +227,8 @@ def oracle(game: str, attacker: Formation, defender: Formation, options: Mapping
         going: Law = {}
         for (a, d, ka, kd), p in dist.items():
             if not any(d):
-                finish("attacker" if any(a) else "draw", a, d, p)
+                both = options.get("both_wiped_out", "draw" if game == "epic" else "defender")
+                finish("attacker" if any(a) else both, a, d, p)
             elif not armies[0].engaged(a):
                 finish("defender", a, d, p)
             else:
@@ -296,6 +299,8 @@ def random_scenario(chance: random.Random, game: str) -> tuple[str, str, dict[st
         options[f"{side}_broken"] = chance.random() < 0.15
         if chance.random() < 0.25:
             options[f"{side}_support"] = random_group(chance, game, f"Gun{side}", supporting=True)
+    if chance.random() < 0.2:
+        options["both_wiped_out"] = chance.choice(("draw", "defender"))
     if chance.random() < 0.2:
         options["reinforced_vs_macro"] = "no_save"
     if game == "reikhammer":

@@ -35,9 +35,15 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
    be hit) but cannot attack.
 7. The immediate outcomes are checked after the combat attacks and again after
    supporting fire. When the defending formation is destroyed the attacker wins
-   if any of its units survive, and the assault is drawn (both_destroyed) if none
-   does; otherwise, when every directly engaged attacker is destroyed, the
-   defender wins. An immediate win is followed by A7/A8 like a won result roll.
+   if any of its units survive (the only formation left). When both formations
+   are wiped out together, the text's two ways to win at once ("The attacker
+   must destroy every unit in the defending formation" / "The defender must
+   destroy every attacking unit that is directly engaged") are both met and
+   neither comes first: the assault is drawn (``both_destroyed``);
+   ``both_wiped_out=defender`` gives it to the defender (the attack stalled, as
+   Reikhammer's text says). Otherwise, when every directly engaged attacker is
+   destroyed, the defender wins. An immediate win is followed by A7/A8 like a
+   won result roll.
 8. The result roll is 2D6 keeping the highest die (the text); ``result_dice=sum``
    adds them (the published rulebook).
 9. Modifiers: kills include supporting fire and earlier rounds; units remaining
@@ -100,6 +106,7 @@ RULES = FormationRules(
     marker_key="blast_markers",
     inspiring_modifier=True,
     double_means=DoubleMeans.MORE_THAN,
+    both_wiped_out="draw",
     consolidation="The winner's units may make a 5cm consolidation move; they may not enter an enemy zone of control.",
     withdrawal="Withdrawal: two moves, ignoring zones of control; any unit that ends within 15cm of an enemy is "
     "destroyed.",

@@ -611,13 +611,20 @@ class FormationAssault:
         attacker, defender = self.sides[ATTACKER], self.sides[DEFENDER]
         note: str
         winner: Winner | None
-        if not defender.alive():
-            winner = Winner.ATTACKER if attacker.alive() else Winner.DRAW
-            note = (
-                "Every defending unit is destroyed: the attacker wins."
-                if winner is Winner.ATTACKER
-                else "Both formations are wiped out."
-            )
+        if not defender.alive() and attacker.alive():
+            winner = Winner.ATTACKER
+            note = "Every defending unit is destroyed: the attacker wins."
+        elif not defender.alive():
+            if self.settings.both_wiped_out == "defender":
+                winner = Winner.DEFENDER
+                note = (
+                    "Both formations are wiped out. Every directly engaged attacker is destroyed: the attack stalls "
+                    "and the defender wins."
+                )
+            else:
+                winner = Winner.DRAW
+                note = "Both formations are wiped out: each side met its way to win at once, so the assault is drawn."
+
         elif not attacker.engaged():
             winner = Winner.DEFENDER
             note = "Every directly engaged attacker is destroyed: the attack stalls and the defender wins."
@@ -749,6 +756,8 @@ class FormationAssault:
         self.winner_markers(winning, events, drawn=False)
         if winning.alive():
             events.append(event("consolidate", side=winning.name.value, note=rules.consolidation))
+        else:
+            outcome = Outcome.BOTH_DESTROYED  # the winner's formation is gone too (the attack stalled)
         self.steps.append(Step("After the assault", events=tuple(events)))
         return self.report(outcome, winner)
 

@@ -73,6 +73,22 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             example="--reinforced-vs-macro no_save",
         )
     )
+    text_says = (
+        "draw: the text's two ways to win at once are both met and neither comes first"
+        if rules.both_wiped_out == "draw"
+        else "defender: every directly engaged attacker is killed, so the attack stalled (the text)"
+    )
+    options.append(
+        OptionSpec(
+            "both_wiped_out",
+            OptionType.CHOICE,
+            rules.both_wiped_out,
+            f"Who wins when both formations are wiped out together. Default {text_says}. "
+            + ("defender: the attack stalled." if rules.both_wiped_out == "draw" else "draw: nobody wins."),
+            choices=("draw", "defender"),
+            example="--both-wiped-out " + ("defender" if rules.both_wiped_out == "draw" else "draw"),
+        )
+    )
     options.append(
         OptionSpec(
             "result_dice",
@@ -220,6 +236,7 @@ class FormationGame(Game):
             save_op=Op.AT_MOST if options.get("save_direction") == SaveDirection.UNDER else Op.AT_LEAST,
             max_rounds=int(options["max_rounds"] or 1),
             reinforced_saves_macro=options.get("reinforced_vs_macro", "save") == "save",
+            both_wiped_out=str(options.get("both_wiped_out", self.rules.both_wiped_out)),
         )
         normalised = dict(options)
         for name, parsed in zip(("attacker_support", "defender_support"), support, strict=True):

@@ -37,10 +37,14 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
 7. A unit with FF- within 4 tiles (or CC- in contact) is directly engaged (it can
    be hit) but cannot attack.
 8. The immediate outcomes (the text): every defending unit killed and at least
-   one attacker alive, the attacker wins; every directly engaged attacker killed,
-   the defender wins. Checked after the attacks and again after supporting fire;
-   both formations gone is a draw (both_destroyed). An immediate win is followed
-   by steps VI-VII like a won result roll.
+   one attacker alive, the attacker wins (the first sentence comes first, so
+   attackers left out of the fight still win it when the defenders are all
+   dead); every directly engaged attacker killed, the attack stalls and the
+   defender wins, even when the defending formation is wiped out too (outcome
+   ``both_destroyed``, winner the defender; its supporting formations gain no
+   Shock, the attacker's gain 1 each; ``both_wiped_out=draw`` calls it a draw).
+   Checked after the attacks and again after supporting fire. An immediate win
+   is followed by steps VI-VII like a won result roll.
 9. The result roll is 2D6 dropping the lowest (the text); ``result_dice=sum``
    adds them.
 10. Modifiers: kills include supporting fire and earlier rounds; units remaining
@@ -92,6 +96,7 @@ RULES = FormationRules(
     marker_key="shock",
     inspiring_modifier=False,
     double_means=DoubleMeans.AT_LEAST,
+    both_wiped_out="defender",
     consolidation="Any units on the winning side may move 1 tile; they may not enter an enemy zone of control.",
     withdrawal="The survivors make an immediate withdrawal as the rules for broken formations explain.",
     counter_charge="Both sides may counter-charge, the attacker first; the referee keeps each survivor in its position "
