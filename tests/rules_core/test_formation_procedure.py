@@ -112,21 +112,25 @@ def test_units_not_directly_engaged_neither_attack_nor_take_hits() -> None:
     report = run(
         "epic",
         "2x Tactical: CC4+ FF4+ Sv- INF",
-        "3x Guard: CC5+ FF5+ Sv- INF contact=0 ff=0",
-        [6, 6, 1, 1, 1, 1],  # 2 hits with no target; the result: 1 + 1 (no BMs) v 1 + 2 (more units, no BMs)
+        "1x Screen: CC6+ FF6+ Sv- INF ; 3x Guard: CC5+ FF5+ Sv- INF contact=0 ff=0",
+        # 2 hits, both on the Screen (the only engaged unit): the second is wasted. The Screen misses; the
+        # result: 1 + 1 kill + 1 (no BMs) v 1 + 1 (more units) + 1 (no BMs): a tie.
+        [6, 6, 1, 1, 1, 1, 1],
         max_rounds=1,
     )
-    (lost,) = events(report, "hits_lost")
-    assert lost.get("hits") == 2
-    assert report.result.defender.lost == 0
+    (allocation,) = events(report, "allocation")
+    assert dict(allocation.get("hits")) == {"Screen": 2}
+    (wasted,) = events(report, "wasted")
+    assert wasted.get("hits") == 1
+    assert report.result.defender.lost == 1
     assert rolls(report, "to hit: Guard") == []
-    assert report.result.winner == "defender"
+    assert report.result.winner == "draw"
 
 
 def test_an_ff_dash_unit_in_range_can_be_hit_but_cannot_attack() -> None:
     report = run(
         "epic",
-        "1x Tactical: CC4+ FF4+ Sv- INF",
+        "1x Tactical: CC4+ FF4+ Sv- INF ff=1",
         "1x Berserker: CC3+ FF- Sv- INF ff=1",
         [6],  # the only hit kills the Berserker: the attacker wins at once
     )

@@ -6,6 +6,9 @@ on the attacker, supporting fire and its saves, then the result rolls (attacker'
 
 from __future__ import annotations
 
+import pytest
+
+from rules_core import SpecError
 from tests.rules_core.helpers_formation import events, modifiers, run
 
 MISS4 = [1, 1, 1, 1]
@@ -123,3 +126,47 @@ def test_epic_both_formations_wiped_out_is_a_draw_and_the_other_reading_is_an_op
         "epic", "1x Tactical: CC4+ FF4+ Sv- INF", "1x Boyz: CC4+ FF4+ Sv- INF", [6, 6], both_wiped_out="defender"
     )
     assert (stalled.result.winner, stalled.result.outcome) == ("defender", "both_destroyed")
+
+
+# --------------------------------------------------------------------------- positions must agree
+
+
+def test_base_contact_is_mutual() -> None:
+    # The defender's 2 units are in range only: then no attacker can be in base contact with them.
+    with pytest.raises(SpecError, match="base contact is mutual") as raised:
+        run("epic", "2x A: CC4+ FF4+ Sv- INF", "2x D: CC4+ FF4+ Sv- INF ff=2", [])
+    assert raised.value.token == "2x A" and raised.value.example
+    with pytest.raises(SpecError, match="base contact is mutual") as raised:
+        run("reikhammer", "2x A: CC4 FF3 Sv- INF ff=2", "2x D: CC4 FF3 Sv- INF", [])
+    assert raised.value.token == "2x D"
+
+
+def test_supporting_fire_needs_an_engaged_enemy_and_engagement_is_mutual() -> None:
+    with pytest.raises(SpecError, match="no defending unit is directly engaged"):
+        run(
+            "epic",
+            "2x A: CC4+ FF4+ Sv- INF ff=2",
+            "2x D: CC4+ FF4+ Sv- INF contact=0 ff=0",
+            [],
+            attacker_support="2x Devastator: FF3+",
+        )
+
+
+def test_later_rounds_a_unit_whose_contact_partners_all_died_fights_with_ff() -> None:
+    faces = [
+        *[4, 1],  # round 1: the two A hit once: D, the only defender in contact, dies
+        *[1, 1, 1],  # D and the two E miss
+        *[1, 1, 2, 1],  # result: attacker 1 + 1 kill + 1 no BMs = 3; defender 2 + 1 no BMs = 3: a tie
+        *[1, 1],  # round 2: no defender is in base contact now: the A fight with FF5+ and miss
+        *[1, 1],  # the E miss
+        *[6, 1, 1, 1],  # the attacker wins
+    ]
+    attacker, defender = "2x A: CC4+ FF5+ Sv- INF", "1x D: CC4+ FF4+ Sv- INF ; 2x E: CC4+ FF4+ Sv- INF ff=2"
+    report = run("epic", attacker, defender, faces, max_rounds=2)
+    (round_two,) = [step for step in report.steps if step.title == "Round 2: Close combat and firefight attacks"]
+    assert [roll.purpose for roll in round_two.rolls] == ["to hit: A (FF5+)", "to hit: E (FF4+)"]
+    assert any("lost" in str(ev.get("note")) for ev in events(report, "contact_lost"))
+    # The players may say the counter-charges put them back in contact: they keep CC.
+    kept = run("epic", attacker, defender, faces, max_rounds=2, lost_contact="countercharge")
+    (round_two,) = [step for step in kept.steps if step.title == "Round 2: Close combat and firefight attacks"]
+    assert [roll.purpose for roll in round_two.rolls] == ["to hit: A (CC4+)", "to hit: E (FF4+)"]

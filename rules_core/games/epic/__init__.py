@@ -11,6 +11,12 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
    table: players give each group's position (``contact=N`` in base contact,
    ``ff=N`` within 15cm with a line of fire). A group with neither is all in base
    contact; the rest of a group given a position is not directly engaged.
+   Positions must agree: base contact is mutual, so a side with units in base
+   contact when the other has none is refused, and so is an attacker directly
+   engaged when no defending unit is (a unit within 15cm of an enemy has that
+   enemy within 15cm too; supporting fire would have nothing to fire at). An
+   attacker with no unit directly engaged is not refused: the assault does not
+   take place (decision 18).
 2. A side is one formation: formations drawn in by counter-charges fight as one
    "for all rules purposes", so ``;`` and ``|`` both separate its groups.
    Supporting formations are options, one formation per ``|``.
@@ -57,7 +63,12 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
     last unit are lost.
 11. A tie starts a new round with the survivors in the positions they had
     (counter-charges are moves the referee cannot see), up to ``max_rounds``
-    (default 5). Still tied: a draw; neither side withdraws, and each side not
+    (default 5), with one exception: the referee knows how many units are in
+    base contact, not who touches whom, so when one side has no unit in base
+    contact left, the other side's units in contact have lost every contact
+    partner: they stay the nearest (hits fall on them first) but fight with FF.
+    ``lost_contact=countercharge`` says the counter-charges put them back in
+    base contact (they keep CC). Still tied: a draw; neither side withdraws, and each side not
     already Broken gains a Blast marker per unit lost (Broken if that reaches its
     units).
 12. The loser is Broken and withdraws, or is destroyed if it was Broken already;

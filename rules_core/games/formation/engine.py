@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rules_core.dice import DiceSource
+from rules_core.errors import SpecError
 from rules_core.games.formation.rules import DoubleMeans, FormationRules, FormationSettings
 from rules_core.games.formation.spec import (
     INSPIRING,
@@ -182,6 +183,38 @@ def allocate(targets: list[UnitState], hits: int, *, one_pass: bool = False) -> 
         if one_pass:
             break
     return order
+
+
+def check_positions(rules: FormationRules, attacker: Formation, defender: Formation) -> None:
+    """Refuse positions that cannot both be true: base contact is mutual, and so is being directly engaged.
+
+    An attacker with no unit directly engaged is no refusal: the assault does not take place (``no_assault``),
+    whatever the defender's positions say.
+    """
+    sides = ((ATTACKER, attacker), (DEFENDER, defender))
+    if not any(group.contact or group.in_range for group in attacker.groups):
+        return
+    contact = {name: [group for group in formation.groups if group.contact] for name, formation in sides}
+    for name in (ATTACKER, DEFENDER):
+        other = name.other
+        if contact[name] and not contact[other]:
+            group = contact[name][0]
+            raise SpecError(
+                f"The {name.value} has units in base contact ({group.name}: {group.contact}) but no {other.value} "
+                f"unit is in base contact: base contact is mutual. A group with no contact= or ff= is all in base "
+                f"contact; give each group's positions, e.g. contact=0 ff=2 for units within "
+                f"{rules.engagement_range} only.",
+                token=f"{group.count}x {group.name}",
+                example=rules.example_group,
+            )
+    if not any(group.contact or group.in_range for group in defender.groups):
+        raise SpecError(
+            f"The attacker has units directly engaged but no defending unit is directly engaged (in base contact or "
+            f"within {rules.engagement_range} with a line of fire): a unit within {rules.engagement_range} of an "
+            "enemy is within that enemy's range too, and supporting fire needs a directly engaged enemy to fire at.",
+            token=f"{defender.groups[0].count}x {defender.groups[0].name}",
+            example=rules.example_group,
+        )
 
 
 def _plural(count: int, word: str) -> str:
@@ -370,16 +403,42 @@ class FormationAssault:
         self.exchange_saves(support_hits, prefix + "Supporting fire hits and saves")
         return self.decided()
 
+    def contact_lost(self, side: SideState) -> bool:
+        """In a later round, whether this side's units in base contact have lost every contact partner.
+
+        The referee knows how many units are in contact, not who touches whom: only when the enemy has no unit in
+        base contact left are this side's contact units surely without a partner. They stay the nearest units
+        (hits fall on them first) but fight with FF, unless the players say counter-charges restored the contact.
+        """
+        if self.round == 1 or self.settings.recontact:
+            return False
+        enemy = self.sides[side.name.other]
+        mine = any(unit.position is Position.CONTACT for unit in side.alive())
+        return mine and not any(unit.position is Position.CONTACT for unit in enemy.alive())
+
     def attacks(self, side: SideState, rolls: list[Roll], events: list[Event]) -> Hits:
         hits = Hits()
         counts: dict[tuple[int, Position], int] = {}
         for unit in side.engaged():
             key = (unit.group_index, unit.position)
             counts[key] = counts.get(key, 0) + 1
+        lost = self.contact_lost(side)
+        if lost:
+            enemy = side.name.other.value
+            events.append(
+                event(
+                    "contact_lost",
+                    side=side.name.value,
+                    note=f"No {enemy} unit in base contact is left: the {side.name.value}'s units that were in base "
+                    f"contact have lost every contact partner and fight with FF (within {self.rules.engagement_range}"
+                    "). If the counter-charges put them back in base contact, the lost_contact option says so.",
+                )
+            )
         for index, group in enumerate(side.formation.groups):
             for position in (Position.CONTACT, Position.IN_RANGE):
                 units = counts.get((index, position), 0)
-                value, label = (group.cc, "CC") if position is Position.CONTACT else (group.ff, "FF")
+                in_contact = position is Position.CONTACT and not lost
+                value, label = (group.cc, "CC") if in_contact else (group.ff, "FF")
                 if not units or value is None:
                     continue
                 hits.add(group, self.attack_roll(side, group, units, value, label, rolls=rolls, events=events))

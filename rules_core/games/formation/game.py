@@ -12,7 +12,7 @@ from typing import Any
 
 from rules_core.dice import DiceSource
 from rules_core.errors import RefereeError
-from rules_core.games.formation.engine import FormationAssault
+from rules_core.games.formation.engine import FormationAssault, check_positions
 from rules_core.games.formation.rules import DoubleMeans, FormationRules, FormationSettings, SaveDirection
 from rules_core.games.formation.spec import Formation, FormationSpecParser, Support
 from rules_core.options import OptionSpec, OptionType, OptionValue
@@ -87,6 +87,18 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             + ("defender: the attack stalled." if rules.both_wiped_out == "draw" else "draw: nobody wins."),
             choices=("draw", "defender"),
             example="--both-wiped-out " + ("defender" if rules.both_wiped_out == "draw" else "draw"),
+        )
+    )
+    options.append(
+        OptionSpec(
+            "lost_contact",
+            OptionType.CHOICE,
+            "ff",
+            "In a round after a tie, units in base contact whose every enemy in base contact died. ff: they are "
+            "no longer in contact and fight with FF. countercharge: the players say the counter-charges put them "
+            "back in base contact, so they keep CC.",
+            choices=("ff", "countercharge"),
+            example="--lost-contact countercharge",
         )
     )
     options.append(
@@ -237,7 +249,9 @@ class FormationGame(Game):
             max_rounds=int(options["max_rounds"] or 1),
             reinforced_saves_macro=options.get("reinforced_vs_macro", "save") == "save",
             both_wiped_out=str(options.get("both_wiped_out", self.rules.both_wiped_out)),
+            recontact=options.get("lost_contact", "ff") == "countercharge",
         )
+        check_positions(self.rules, attacker, defender)
         normalised = dict(options)
         for name, parsed in zip(("attacker_support", "defender_support"), support, strict=True):
             normalised[name] = None if parsed is None else self.parser.format_support(parsed)

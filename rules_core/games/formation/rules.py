@@ -66,6 +66,9 @@ class FormationSettings:
     max_rounds: int
     reinforced_saves_macro: bool = True  # reinforced armour keeps its save (no re-roll) against macro-weapon hits
     both_wiped_out: str = "draw"  # "draw", or "defender": the attack stalled (every engaged attacker killed)
+    # In a later round, units in base contact whose every enemy in contact died: False, they fight with FF; True,
+    # the players say the counter-charges put them back in contact, so they keep CC.
+    recontact: bool = False
 
     def markers_of(self, side: SideName) -> int:
         return self.markers[0 if side is SideName.ATTACKER else 1]

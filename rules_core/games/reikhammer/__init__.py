@@ -11,7 +11,11 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
    counter-charges (I-III) happen on the table: players give each group's
    position (``contact=N`` in close contact, ``ff=N`` within 4 tiles with a line
    of fire). A group with neither is all in contact; the rest of a group given a
-   position is not directly engaged.
+   position is not directly engaged. Positions must agree: close contact is
+   mutual, so a side with units in contact when the other has none is refused,
+   and so is an attacker directly engaged when no defending unit is (supporting
+   fire would have nothing to fire at). An attacker with no unit directly
+   engaged is not refused: the assault does not take place (decision 18).
 2. A side is one formation: formations drawn in by counter-charges are "a single
    formation for all rules purposes", so ``;`` and ``|`` both separate its groups.
    Supporting formations are options, one formation per ``|``.
@@ -55,7 +59,11 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
 11. The loser's extra hits take no save and fall on the whole losing formation:
     contact first, then in range, then the rest; hits beyond the last unit are lost.
 12. A tie repeats from step III with the survivors in the positions they had, up
-    to ``max_rounds`` (default 5). Still tied: a draw; neither side withdraws, and
+    to ``max_rounds`` (default 5), except that when one side has no unit in
+    close contact left, the other side's units in contact have lost every
+    contact partner (the referee knows how many units touch, not which): they
+    stay the nearest but fight with FF; ``lost_contact=countercharge`` says the
+    counter-charges (attacker first) put them back in contact (they keep CC). Still tied: a draw; neither side withdraws, and
     each side not already Broken gains Shock per unit lost.
 13. The loser is Broken and withdraws, or is destroyed if it was Broken already;
     a Broken formation is reported with Shock equal to its units left (never
