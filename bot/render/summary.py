@@ -19,7 +19,7 @@ _LOSER_FATE = {
 }
 _DRAWN = {
     "both_destroyed": "Draw: both sides were wiped out",
-    "tied": "Draw: still tied after the last round; both sides hold",
+    "tied": "Draw: still tied at the referee's round cap (max_rounds), not a rules outcome; both sides hold",
     "killed": "Draw: equal wounds inflicted, and a model was slain",
     "broke_off": "Draw: equal wounds inflicted, and a model broke off",
     "undecided": "Undecided: the referee stopped after its limit of drawn rounds",

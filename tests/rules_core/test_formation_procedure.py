@@ -569,7 +569,7 @@ def test_war_engines_lose_damage_capacity_and_count_it_for_the_result() -> None:
     assert [ev.get("dc_lost") for ev in events(report, "damage")] == [2, 1]  # the saves, then the extra hits
     assert report.result.attacker.extra["kills"] == 4  # 2 DC in the fight, then 1 DC and the Guard
     assert [item["reason"] for item in modifiers(report, "attacker")][:3] == [
-        "2 enemy units destroyed",
+        "2 damage points on enemy war engines",
         "more units remaining",
         "more than twice as many units remaining",
     ]

@@ -6,7 +6,10 @@ on the attacker, supporting fire and its saves, then the result rolls (attacker'
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+import yaml
 
 from rules_core import SpecError
 from tests.rules_core.helpers_formation import events, modifiers, run
@@ -170,3 +173,96 @@ def test_later_rounds_a_unit_whose_contact_partners_all_died_fights_with_ff() ->
     kept = run("epic", attacker, defender, faces, max_rounds=2, lost_contact="countercharge")
     (round_two,) = [step for step in kept.steps if step.title == "Round 2: Close combat and firefight attacks"]
     assert [roll.purpose for roll in round_two.rolls] == ["to hit: A (CC4+)", "to hit: E (FF4+)"]
+
+
+# --------------------------------------------------------------------------- report texts
+
+
+def test_war_engine_damage_is_called_damage_points_not_units() -> None:
+    report = run(
+        "epic",
+        "6x Marine: CC4+ FF4+ Sv- INF",
+        "1x Warhound: CC4+ FF4+ Sv5+ WE DC=3 ; 1x Guard: CC6+ FF6+ Sv- INF contact=0",
+        [*[6, 6, 6, 1, 1, 1], 1, 1, 1, 5, 1, 1, 1, 1],  # 3 hits on the Warhound, 2 unsaved: DC 3 -> 1
+    )
+    reason = modifiers(report, "attacker")[0]
+    assert reason == {"reason": "2 damage points on enemy war engines", "value": 2}
+    assert report.result.defender.lost == 2  # the JSON counts units; the modifier counted damage points
+
+
+def test_reikhammer_saves_rolled_under_are_written_without_a_plus_in_the_report_and_canonical_inputs() -> None:
+    report = run(
+        "reikhammer",
+        "1x Knight: CC6 FF1 Sv- INF",
+        "1x Pikeman: CC1 FF1 Sv3+ INF cover=2+",
+        [1, 6, 4, 1, *MISS4],  # the hit; the Pikeman misses; save 4 fails (over 3), cover 1 saves; the result
+        save_direction="under",
+        max_rounds=1,
+    )
+    (save,) = [roll for step in report.steps for roll in step.rolls if roll.purpose.startswith("armour save")]
+    assert save.purpose == "armour save: Pikeman (Sv3)"
+    assert "Sv3 " in report.inputs.defender and "Sv3+" not in report.inputs.defender
+    assert "cover=2" in report.inputs.defender and "cover=2+" not in report.inputs.defender
+
+
+def test_epic_gives_the_rally_instruction_to_a_broken_formation() -> None:
+    report = run(
+        "epic",
+        "6x A: CC4+ FF4+ Sv- INF",
+        "6x D: CC4+ FF4+ Sv- INF",
+        [*[1] * 6, *[1] * 6, 4, 1, 1, 1],  # the attacker wins 4 + 1 to 1 + 1: 3 extra hits, the defender breaks
+    )
+    (rally,) = events(report, "rally")
+    assert rally.get("side") == "defender"
+    assert "Initiative" in str(rally.get("note"))
+
+
+def test_a_supporting_formation_with_no_unit_able_to_fire_gains_no_marker() -> None:
+    report = run(
+        "epic",
+        "3x Tactical: CC4+ FF4+ Sv- INF",
+        "2x Scout: CC5+ FF5+ Sv- INF",
+        [6, 6, 1, 1, 1],  # both Scouts die at once
+        defender_support="2x Guns: FF5+ ff=0 | 1x Battery: FF4+",
+    )
+    assert [dict(s) for s in report.result.defender.extra["supporting_formations"]] == [
+        {"formation": "Guns", "blast_markers_gained": 0},
+        {"formation": "Battery", "blast_markers_gained": 1},
+    ]
+
+
+def test_the_max_rounds_draw_says_it_is_the_referees_cap() -> None:
+    report = run("epic", "3x A: CC4+ FF4+ Sv- INF", "3x D: CC4+ FF4+ Sv- INF", [*[1] * 6, 3, 3, 3, 3], max_rounds=1)
+    (tie,) = events(report, "tie")
+    assert "max_rounds" in str(tie.get("note")) and "cap" in str(tie.get("note"))
+
+
+def test_singular_words_for_one_hit_and_one_unit() -> None:
+    # Nobody hits; 3 + 1 (no BMs) v 1 + 1: two extra hits on a formation of one unit.
+    report = run("epic", "1x A: CC4+ FF4+ Sv- INF", "1x D: CC4+ FF4+ Sv- INF", [1, 1, 3, 1, 1, 1])
+    assert [str(ev.get("note")) for ev in events(report, "hits_lost")] == ["1 extra hit finds no unit left."]
+    # A kills the only engaged defender; the supporting Gun's hit finds no engaged defender.
+    report = run(
+        "epic",
+        "1x A: CC4+ FF4+ Sv- INF",
+        "1x D: CC4+ FF4+ Sv- INF ; 1x R: CC4+ FF4+ Sv- INF contact=0",
+        [6, 1, 6, 1, 1, 1, 1],
+        attacker_support="1x Gun: FF4+",
+    )
+    (lost,) = events(report, "hits_lost")
+    assert str(lost.get("note")).startswith("1 hit on the defender is lost: none of its units is directly engaged")
+    # A Broken loser with one unit left after the extra hit: "its 1 unit left is destroyed".
+    report = run(
+        "epic", "2x A: CC4+ FF4+ Sv- INF", "2x D: CC4+ FF4+ Sv- INF", [1, 1, 1, 1, 1, 1, 2, 1], defender_broken=True
+    )
+    assert any("its 1 unit left is destroyed" in str(ev.get("note")) for ev in events(report, "casualty"))
+    with pytest.raises(SpecError, match="has 1 unit but"):
+        run("epic", "1x A: CC4+ FF4+ Sv- INF contact=1 ff=1", "1x D: CC4+ FF4+ Sv- INF", [])
+
+
+@pytest.mark.parametrize("game", ["epic", "reikhammer"])
+def test_a_sample_described_with_extra_attacks_has_them_in_its_spec(game: str) -> None:
+    samples = yaml.safe_load((Path(__file__).parents[2] / "data" / "samples" / f"{game}.yaml").read_text())
+    for name, sample in samples["units"].items():
+        if "extra attack" in sample["description"]:
+            assert "extra-attacks=" in sample["spec"], f"{name}: {sample['description']}"

@@ -68,13 +68,15 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
     contact left, the other side's units in contact have lost every contact
     partner: they stay the nearest (hits fall on them first) but fight with FF.
     ``lost_contact=countercharge`` says the counter-charges put them back in
-    base contact (they keep CC). Still tied: a draw; neither side withdraws, and each side not
-    already Broken gains a Blast marker per unit lost (Broken if that reaches its
-    units).
+    base contact (they keep CC). Still tied after ``max_rounds``, the referee's
+    cap (the rules would fight on): the referee calls it a draw (``tied``) and
+    says so; neither side withdraws, and each side not already Broken gains a
+    Blast marker per unit lost (Broken if that reaches its units).
 12. The loser is Broken and withdraws, or is destroyed if it was Broken already;
     a Broken formation is reported with Blast markers equal to its units left
-    (never more). Each of the losing side's supporting formations gains 1 Blast
-    marker.
+    (never more). Each of the losing side's supporting formations "that could
+    have provided supporting fire" gains 1 Blast marker: one with no unit able
+    to fire (``ff=0`` on every group) could not, and gains none.
 13. A formation whose Blast markers are at least its units (a war engine counting
     its DC) is Broken before the assault, whether or not ``<side>_broken`` is
     given (REFERENCE.md 001): it is destroyed if it loses, and a Broken winner
@@ -83,13 +85,17 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
     units it is Broken but does not withdraw.
 14. War engines (``WE DC=N``): each unsaved hit removes one damage capacity; 0 is
     destroyed. For the result, Blast markers and breaking a war engine counts as
-    units equal to its remaining DC and each DC it lost counts as a unit killed;
-    the result's ``lost``/``remaining`` count it as one unit.
+    units equal to its remaining DC and each DC it lost counts as a unit killed
+    (the report calls them damage points, not units); the result's
+    ``lost``/``remaining`` count it as one unit.
 15. ``extra-attacks=N`` adds N dice to every attack of the unit, in contact, in
     range and in supporting fire.
 16. Withdrawal (two moves, ignoring zones of control; units ending within 15cm
     of an enemy are destroyed), consolidation (5cm, not into a zone of control)
-    and rallying are instructions, not resolved.
+    and rallying are instructions, not resolved: each formation Broken after the
+    assault gets the end phase's rally test (REFERENCE.md 001: D6, -2 Broken, -1
+    enemy within 30cm, equal to or over its Initiative; a rallied formation keeps
+    Blast markers equal to half its units, rounded down) as a ``rally`` event.
 17. No first-strike special (it is not in the rules text). ``cover=`` on an
     attacking group or on vehicles is ignored with a note, so one roster serves
     for either side.
@@ -123,6 +129,9 @@ RULES = FormationRules(
     "destroyed.",
     counter_charge="Both sides may counter-charge, the attacker first; the referee keeps each survivor in its position "
     "(contact= / ff=).",
+    rally="In the end phase the Broken {side} may rally (REFERENCE.md 001, the Revamp's Rally Formations): a D6, -2 "
+    "as it is Broken and -1 with an enemy unit within 30cm, equal to or over its Initiative rating. If it rallies it "
+    "is no longer Broken and keeps Blast markers equal to half its units, rounded down.",
     example_group="6x Tactical: CC4+ FF4+ Sv4+ INF contact=2 ff=4",
     example_side="6x Tactical: CC4+ FF4+ Sv4+ INF contact=4 ff=2 ; 2x Rhino: CC6+ FF6+ Sv5+ AV ff=2",
 )

@@ -95,6 +95,7 @@ class SideState:
         "score",
         "support",
         "units",
+        "war_engine_damage",
     )
 
     def __init__(
@@ -118,6 +119,7 @@ class SideState:
         self.broken_by_markers = self.markers_at_start >= self.initial_strength()
         self.broken_at_start = self.broken_flag or self.broken_by_markers
         self.kills = 0  # enemy units destroyed, war-engine damage points counting one each (for the result)
+        self.war_engine_damage = 0  # of those kills, the damage points dealt to war engines (for the words)
         self.score: int | None = None
 
     def alive(self) -> list[UnitState]:
@@ -221,6 +223,10 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word if count == 1 else word + 's'}"
 
 
+def _be(count: int) -> str:
+    return "is" if count == 1 else "are"
+
+
 # --------------------------------------------------------------------------- the procedure
 
 
@@ -259,6 +265,10 @@ class FormationAssault:
 
     def value(self, value: int | None) -> str:
         return self.rules.value_text(value)
+
+    def save_text(self, value: int) -> str:
+        """Sv4+ when saves roll over, Sv4 when they roll under (Reikhammer's save_direction=under)."""
+        return f"{value}+" if self.settings.save_op is Op.AT_LEAST else str(value)
 
     # ------------------------------------------------------------------ run
 
@@ -326,12 +336,14 @@ class FormationAssault:
             if side.support is not None:
                 for formation in side.support.formations:
                     firing = sum(group.in_range for group in formation.groups)
+                    able = "" if firing else ": it cannot lend support"
                     events.append(
                         event(
                             "support",
                             side=side.name.value,
                             formation=formation.name,
-                            note=f"Supporting formation {formation.name} ({self.units_text(firing)} able to fire).",
+                            note=f"Supporting formation {formation.name} ({self.units_text(firing)} able to fire"
+                            f"{able}).",
                         )
                     )
         engaged = bool(self.sides[ATTACKER].engaged())
@@ -352,14 +364,15 @@ class FormationAssault:
                 "policy",
                 side=side.value,
                 unit=group.name,
-                note=f"{group.name}: cover={group.cover}+ ignored: attacking infantry leave cover to engage.",
+                note=f"{group.name}: cover={self.save_text(group.cover)} ignored: attacking infantry leave cover to "
+                "engage.",
             )
         elif group.cover is not None and group.unit_type is not UnitType.INFANTRY:
             yield event(
                 "policy",
                 side=side.value,
                 unit=group.name,
-                note=f"{group.name}: cover={group.cover}+ ignored: only infantry take cover saves.",
+                note=f"{group.name}: cover={self.save_text(group.cover)} ignored: only infantry take cover saves.",
             )
         for units, value, where, stat in (
             (group.contact, group.cc, "in base contact", "CC"),
@@ -518,7 +531,7 @@ class FormationAssault:
                     "hits_lost",
                     side=target.name.value,
                     hits=hits.total,
-                    note=f"{_plural(hits.total, 'hit')} on the {target.name.value} are lost: "
+                    note=f"{_plural(hits.total, 'hit')} on the {target.name.value} {_be(hits.total)} lost: "
                     "none of its units is directly engaged.",
                 )
             )
@@ -580,7 +593,7 @@ class FormationAssault:
             if group.save is None:
                 failed += normal
             else:
-                purpose = f"armour save: {group.name} (Sv{group.save}+)"
+                purpose = f"armour save: {group.name} (Sv{self.save_text(group.save)})"
                 reroll = REINFORCED_ARMOUR in group.specials
                 roll = roll_each(
                     self.dice,
@@ -596,7 +609,7 @@ class FormationAssault:
             # save, taken below), and even then no re-roll.
             roll = roll_each(
                 self.dice,
-                f"armour save: {group.name} (Sv{group.save}+), macro-weapon hits, no re-roll",
+                f"armour save: {group.name} (Sv{self.save_text(group.save)}), macro-weapon hits, no re-roll",
                 len(macro),
                 Target(self.settings.save_op, group.save),
             )
@@ -624,6 +637,7 @@ class FormationAssault:
             unit.dc -= 1
             enemy.kills += 1
             if unit.group.war_engine:
+                enemy.war_engine_damage += 1
                 damage[unit.group_index] = damage.get(unit.group_index, 0) + 1
             if unit.dc == 0:
                 destroyed[unit.group_index] = destroyed.get(unit.group_index, 0) + 1
@@ -698,7 +712,12 @@ class FormationAssault:
         mine, theirs = side.strength(), enemy.strength()
         items: list[tuple[str, int]] = []
         if side.kills:
-            items.append((f"{_plural(side.kills, 'enemy unit')} destroyed", side.kills))
+            # A war engine's damage points count one each, but they are not units: say which is which.
+            units, points = side.kills - side.war_engine_damage, side.war_engine_damage
+            words = [f"{_plural(units, 'enemy unit')} destroyed"] if units > 0 else []
+            if points:
+                words.append(f"{_plural(points, 'damage point')} on enemy war engines")
+            items.append((" and ".join(words), side.kills))
         if mine > theirs:
             items.append(("more units remaining", 1))
             if self.settings.double_means is DoubleMeans.MORE_THAN:
@@ -760,7 +779,9 @@ class FormationAssault:
                     "tie",
                     note=f"A tie at {attacker.score}: "
                     + (
-                        f"still tied after {self.settings.max_rounds} rounds, the assault is a draw."
+                        f"still tied after {_plural(self.settings.max_rounds, 'round')}, the referee's cap "
+                        f"(max_rounds={self.settings.max_rounds}): the referee stops here and calls the assault a "
+                        "draw. This is not a rules outcome: the rules would fight another round."
                         if last
                         else "fight another round; casualties carry over."
                     ),
@@ -787,7 +808,8 @@ class FormationAssault:
                     "hits_lost",
                     side=loser.name.value,
                     hits=difference - len(unsaved),
-                    note=f"{_plural(difference - len(unsaved), 'extra hit')} find no unit left.",
+                    note=f"{_plural(difference - len(unsaved), 'extra hit')} "
+                    f"{'finds' if difference - len(unsaved) == 1 else 'find'} no unit left.",
                 )
             )
         if unsaved:
@@ -806,6 +828,7 @@ class FormationAssault:
                 self.winner_markers(side, events, drawn=True)
             if not both_gone:
                 events.append(event("instruction", note="Neither side withdraws: both formations hold their ground."))
+            self.rally_instructions(events)
             self.steps.append(Step("After the assault", events=tuple(events)))
             return self.report(Outcome.BOTH_DESTROYED if both_gone else Outcome.TIED, winner)
         winning = self.sides[SideName(winner.value)]
@@ -817,8 +840,18 @@ class FormationAssault:
             events.append(event("consolidate", side=winning.name.value, note=rules.consolidation))
         else:
             outcome = Outcome.BOTH_DESTROYED  # the winner's formation is gone too (the attack stalled)
+        self.rally_instructions(events)
         self.steps.append(Step("After the assault", events=tuple(events)))
         return self.report(outcome, winner)
+
+    def rally_instructions(self, events: list[Event]) -> None:
+        """The end phase's rally test, as an instruction, for each formation Broken after the assault."""
+        if self.rules.rally is None:
+            return
+        for side in self.sides.values():
+            if side.alive() and self.after[side.name].get("broken"):
+                note = self.rules.rally.format(side=side.name.value)
+                events.append(event("rally", side=side.name.value, note=note))
 
     def loser_breaks(self, losing: SideState, events: list[Event]) -> Outcome:
         name = losing.name.value
@@ -831,7 +864,8 @@ class FormationAssault:
                     "casualty",
                     side=name,
                     units=remaining,
-                    note=f"The {name} was already Broken: its {self.units_text(remaining)} left are destroyed.",
+                    note=f"The {name} was already Broken: its {self.units_text(remaining)} left {_be(remaining)} "
+                    "destroyed.",
                 )
             )
         if not losing.alive():
@@ -864,17 +898,17 @@ class FormationAssault:
         if losing.support is None:
             return
         for formation in losing.support.formations:
-            self.support_markers[losing.name].append((formation.name, 1))
-            events.append(
-                event(
-                    "markers",
-                    side=losing.name.value,
-                    formation=formation.name,
-                    gained=1,
-                    note=f"Supporting formation {formation.name} could have supported the losing side: "
-                    f"it gains 1 {self.rules.marker}.",
-                )
+            # "Formations ... that could have provided supporting fire": one with no unit able to fire could not.
+            gained = 1 if any(group.in_range for group in formation.groups) else 0
+            self.support_markers[losing.name].append((formation.name, gained))
+            note = (
+                f"Supporting formation {formation.name} could have supported the losing side: it gains 1 "
+                f"{self.rules.marker}."
+                if gained
+                else f"Supporting formation {formation.name} had no unit able to fire, so it could not have supported "
+                f"the losing side: it gains no {self.rules.markers}."
             )
+            events.append(event("markers", side=losing.name.value, formation=formation.name, gained=gained, note=note))
 
     def winner_markers(self, side: SideState, events: list[Event], *, drawn: bool) -> None:
         rules = self.rules
@@ -914,7 +948,8 @@ class FormationAssault:
                     event(
                         "breaks",
                         side=name,
-                        note=f"With {markers} {rules.markers} and {self.units_text(side.strength())} left, the {name} "
+                        note=f"With {markers} {rules.marker if markers == 1 else rules.markers} and "
+                        f"{self.units_text(side.strength())} left, the {name} "
                         f"is Broken, but it {reason}.",
                     )
                 )

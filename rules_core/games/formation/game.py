@@ -252,10 +252,16 @@ class FormationGame(Game):
             recontact=options.get("lost_contact", "ff") == "countercharge",
         )
         check_positions(self.rules, attacker, defender)
+        # Saves rolled under are written without '+' (Sv3), in the report and in its canonical inputs alike.
+        plus = settings.save_op is Op.AT_LEAST
         normalised = dict(options)
         for name, parsed in zip(("attacker_support", "defender_support"), support, strict=True):
-            normalised[name] = None if parsed is None else self.parser.format_support(parsed)
-        inputs = Inputs(self.format_side(attacker), self.format_side(defender), FrozenMap(normalised))
+            normalised[name] = None if parsed is None else self.parser.format_support(parsed, save_plus=plus)
+        inputs = Inputs(
+            self.parser.format_formation(attacker, save_plus=plus),
+            self.parser.format_formation(defender, save_plus=plus),
+            FrozenMap(normalised),
+        )
         return FormationAssault(
             self.rules, settings, attacker=attacker, defender=defender, support=support, inputs=inputs, dice=dice
         )

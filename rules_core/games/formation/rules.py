@@ -42,6 +42,7 @@ class FormationRules:
     consolidation: str  # the winner's free move, as an instruction
     withdrawal: str  # what a withdrawing formation does, as an instruction
     counter_charge: str  # what a new round after a tie starts with, as an instruction
+    rally: str | None  # the end phase's rally test for a Broken formation, as an instruction ({side}); None: no rule
     example_group: str  # a correct group, for error messages
     example_side: str
 

@@ -24,7 +24,9 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
 4. Saves: the text says only "as when allocating hits from shooting", and the
    save direction cannot be found: D6 >= Sv by default (as in Epic:
    Armageddon), ``save_direction=under`` for D6 <= Sv (cover saves follow it).
-   ``Sv5+`` and ``Sv5`` are the same value.
+   ``Sv5+`` and ``Sv5`` are the same value; with ``save_direction=under`` the
+   report and its canonical inputs write saves without '+' (``Sv3``,
+   ``cover=4``), and old inputs written ``Sv3+`` still read the same.
 5. Hits are allocated as for shooting: units in contact first, then those in
    range, in the order the groups are listed; no unit takes a second hit before
    every eligible unit has one; only directly engaged units. A war engine takes
@@ -63,11 +65,15 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
     close contact left, the other side's units in contact have lost every
     contact partner (the referee knows how many units touch, not which): they
     stay the nearest but fight with FF; ``lost_contact=countercharge`` says the
-    counter-charges (attacker first) put them back in contact (they keep CC). Still tied: a draw; neither side withdraws, and
-    each side not already Broken gains Shock per unit lost.
+    counter-charges (attacker first) put them back in contact (they keep CC).
+    Still tied after ``max_rounds``, the referee's cap (the rules would fight
+    on): the referee calls it a draw (``tied``) and says so; neither side
+    withdraws, and each side not already Broken gains Shock per unit lost.
 13. The loser is Broken and withdraws, or is destroyed if it was Broken already;
     a Broken formation is reported with Shock equal to its units left (never
-    more). Each of the losing side's supporting formations gains 1 Shock.
+    more). Each of the losing side's supporting formations "that could have
+    provided supporting fire" gains 1 Shock: one with no unit able to fire
+    (``ff=0`` on every group) could not, and gains none.
 14. A formation is Broken when its Shock reaches its units (the Epic analogy;
     the threshold is not on the assault page), a war engine counting its DC:
     before the assault that makes it Broken whether or not ``<side>_broken`` is
@@ -79,7 +85,8 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
     remaining DC as units and each DC lost as a unit killed.
 16. ``extra-attacks=N`` adds N dice to every attack of the unit.
 17. The withdrawal (the rules for broken formations, not on the assault page) and
-    the winner's 1-tile move are instructions, not resolved.
+    the winner's 1-tile move are instructions, not resolved. The assault page has
+    no rally rule, so the referee gives no rally instruction.
 18. An assault in which no attacking unit is within 4 tiles does not take place
     (outcome ``no_assault``), as the text says of the charge.
 """
@@ -109,6 +116,7 @@ RULES = FormationRules(
     withdrawal="The survivors make an immediate withdrawal as the rules for broken formations explain.",
     counter_charge="Both sides may counter-charge, the attacker first; the referee keeps each survivor in its position "
     "(contact= / ff=).",
+    rally=None,  # the assault page has no rally rule
     example_group="6x Line Infantry: CC4 FF3 Sv5+ INF contact=2 ff=4",
     example_side="6x Line Infantry: CC4 FF3 Sv5+ INF contact=4 ff=2 ; 2x Field Gun: CC1 FF4 Sv6+ LV ff=2",
 )
