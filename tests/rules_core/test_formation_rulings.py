@@ -266,3 +266,9 @@ def test_a_sample_described_with_extra_attacks_has_them_in_its_spec(game: str) -
     for name, sample in samples["units"].items():
         if "extra attack" in sample["description"]:
             assert "extra-attacks=" in sample["spec"], f"{name}: {sample['description']}"
+
+
+def test_a_formation_broken_by_markers_shows_markers_equal_to_its_units_even_with_no_assault() -> None:
+    report = run("epic", "2x A: CC4+ FF4+ Sv- INF contact=0", "3x D: CC4+ FF4+ Sv- INF", [], attacker_blast_markers=5)
+    assert report.result.outcome == "no_assault"
+    assert (report.result.attacker.extra["broken"], report.result.attacker.extra["blast_markers"]) == (True, 2)

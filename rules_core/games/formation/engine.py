@@ -962,7 +962,8 @@ class FormationAssault:
                 "broken": side.broken_at_start,
                 "withdraws": False,
                 "withdrawing": (),
-                self.rules.marker_key: side.markers_at_start,
+                # A Broken formation has as many markers as it has units left.
+                self.rules.marker_key: side.strength() if side.broken_at_start else side.markers_at_start,
             }
             initial = side.formation.units
             remaining = side.units_alive()
