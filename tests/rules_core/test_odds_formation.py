@@ -365,6 +365,13 @@ CHI_SQUARE_CASES = [
      "4x Boyz: CC4+ FF6+ Sv6+ INF; 2x Nobz: CC3+ FF5+ Sv5+ INF invulnerable", {"result_dice": "sum"}),
     ("reikhammer", "6x Line Infantry: CC4 FF3 Sv5+ INF contact=4 ff=2; 2x Field Gun: CC1 FF4 Sv6+ LV ff=2",
      "5x Grenadiers: CC4 FF3 Sv4+ INF", {"defender_support": "4x Handgunners: FF3", "save_direction": "under"}),
+    # Issue 16's rulings: Broken by Blast markers (4 on 4 units), reinforced armour saving against macro-weapons,
+    # and units whose contact partners all died fighting with FF in later rounds.
+    ("epic", "1x Titan: CC3+ FF3+ Sv4+ WE DC=2 macro-weapon; 2x Guard: CC5+ FF5+ Sv6+ INF contact=1 ff=1",
+     "2x Land Raider: CC6+ FF4+ Sv4+ AV reinforced-armour; 2x Boyz: CC4+ FF6+ Sv6+ INF",
+     {"defender_blast_markers": 4}),
+    # Both formations wiped out often: Reikhammer gives it to the defender.
+    ("reikhammer", "2x Knight: CC4 FF2 Sv- INF", "2x Pikemen: CC4 FF2 Sv- INF contact=1 ff=1", {"max_rounds": 3}),
 ]  # fmt: skip
 
 

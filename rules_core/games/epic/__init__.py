@@ -129,9 +129,9 @@ RULES = FormationRules(
     "destroyed.",
     counter_charge="Both sides may counter-charge, the attacker first; the referee keeps each survivor in its position "
     "(contact= / ff=).",
-    rally="In the end phase the Broken {side} may rally (REFERENCE.md 001, the Revamp's Rally Formations): a D6, -2 "
-    "as it is Broken and -1 with an enemy unit within 30cm, equal to or over its Initiative rating. If it rallies it "
-    "is no longer Broken and keeps Blast markers equal to half its units, rounded down.",
+    rally="In the end phase the Broken {side} may rally: a D6, -2 as it is Broken and -1 with an enemy unit within "
+    "30cm, equal to or over its Initiative rating. If it rallies it is no longer Broken and keeps Blast markers equal "
+    "to half its units, rounded down.",
     example_group="6x Tactical: CC4+ FF4+ Sv4+ INF contact=2 ff=4",
     example_side="6x Tactical: CC4+ FF4+ Sv4+ INF contact=4 ff=2 ; 2x Rhino: CC6+ FF6+ Sv5+ AV ff=2",
 )
