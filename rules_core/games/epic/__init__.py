@@ -128,7 +128,8 @@ RULES = FormationRules(
     withdrawal="Withdrawal: two moves, ignoring zones of control; any unit that ends within 15cm of an enemy is "
     "destroyed.",
     counter_charge="Both sides may counter-charge, the attacker first; the referee keeps each survivor in its position "
-    "(contact= / ff=).",
+    "(contact= / ff=), except that units left with no enemy in base contact fight with FF (unless the lost_contact "
+    "option says the counter-charges put them back in contact).",
     rally="In the end phase the Broken {side} may rally: a D6, -2 as it is Broken and -1 with an enemy unit within "
     "30cm, equal to or over its Initiative rating. If it rallies it is no longer Broken and keeps Blast markers equal "
     "to half its units, rounded down.",

@@ -115,7 +115,8 @@ RULES = FormationRules(
     consolidation="Any units on the winning side may move 1 tile; they may not enter an enemy zone of control.",
     withdrawal="The survivors make an immediate withdrawal as the rules for broken formations explain.",
     counter_charge="Both sides may counter-charge, the attacker first; the referee keeps each survivor in its position "
-    "(contact= / ff=).",
+    "(contact= / ff=), except that units left with no enemy in close contact fight with FF (unless the lost_contact "
+    "option says the counter-charges put them back in contact).",
     rally=None,  # the assault page has no rally rule
     example_group="6x Line Infantry: CC4 FF3 Sv5+ INF contact=2 ff=4",
     example_side="6x Line Infantry: CC4 FF3 Sv5+ INF contact=4 ff=2 ; 2x Field Gun: CC1 FF4 Sv6+ LV ff=2",
