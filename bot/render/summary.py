@@ -15,10 +15,11 @@ _LOSER_FATE = {
     "broke_off": "lost more wounds; a model broke off",
     "shot_down": "was shot down by reaction fire",
     "failed_morale": "failed its morale check under fire and was destroyed",
+    "both_destroyed": "was wiped out, and so was the winner",
 }
 _DRAWN = {
     "both_destroyed": "Draw: both sides were wiped out",
-    "tied": "Draw: still tied after the last round; both sides hold",
+    "tied": "Draw: still tied at the referee's round cap (max_rounds), not a rules outcome; both sides hold",
     "killed": "Draw: equal wounds inflicted, and a model was slain",
     "broke_off": "Draw: equal wounds inflicted, and a model broke off",
     "undecided": "Undecided: the referee stopped after its limit of drawn rounds",

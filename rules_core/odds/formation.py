@@ -56,9 +56,11 @@ class Side:
             second = assault.second_save(state, group)
             fail_second = 1.0 if second is None else 1 - d6_meets(second[1].op, second[1].value)
             fail_armour = 1.0 if group.save is None else 1 - d6_meets(assault.settings.save_op, group.save)
+            # Against macro-weapon hits only reinforced armour keeps its save, and never re-rolls it.
+            fail_macro = fail_armour if assault.reinforced_saves_macro(group) else 1.0
             if REINFORCED_ARMOUR in group.specials:
                 fail_armour *= fail_armour
-            self.unsaved.append((fail_armour * fail_second, fail_second))
+            self.unsaved.append((fail_armour * fail_second, fail_macro * fail_second))
         self.exchanges: dict[tuple[Units, int, int], Law] = {}
         self.counted: dict[Units, int] = {}
 
@@ -84,6 +86,9 @@ class Side:
         if known is None:
             known = self.counted[units] = sum(1 for dc in units if dc > 0)
         return known
+
+    def in_contact(self, units: Units) -> bool:
+        return any(dc > 0 and unit.position is Position.CONTACT for unit, dc in zip(self.units, units, strict=True))
 
     def engaged(self, units: Units) -> bool:
         return any(dc > 0 and unit.position is not Position.OUT for unit, dc in zip(self.units, units, strict=True))
@@ -132,7 +137,7 @@ class FormationSolver:
             Side(self.assault.sides[ATTACKER], self.assault),
             Side(self.assault.sides[DEFENDER], self.assault),
         )
-        self.hit_laws: dict[tuple[int, Units], Law] = {}
+        self.hit_laws: dict[tuple[int, Units, bool], Law] = {}
         self.support_laws = tuple(self.support_hits(side) for side in (0, 1))
         roll = self.result_roll()
         self.differences: Law = defaultdict(float)  # the law of attacker's roll - defender's roll
@@ -144,9 +149,10 @@ class FormationSolver:
     def hit_chance(self, value: int) -> float:
         return d6_meets(self.rules.hit_op, value)
 
-    def hits(self, side: int, units: Units) -> Law:
-        """{(normal hits, macro hits): p} of a side's attacks (engine.attacks)."""
-        key = (side, units)
+    def hits(self, side: int, units: Units, contact_lost: bool = False) -> Law:
+        """{(normal hits, macro hits): p} of a side's attacks (engine.attacks); with ``contact_lost`` its units
+        in base contact fight with FF (engine.contact_lost)."""
+        key = (side, units, contact_lost)
         known = self.hit_laws.get(key)
         if known is None:
             fighters = self.sides[side]
@@ -156,7 +162,8 @@ class FormationSolver:
                     counts[(unit.group_index, unit.position)] += 1
             known = {(0, 0): 1.0}
             for index, group in enumerate(fighters.state.formation.groups):
-                for position, value in ((Position.CONTACT, group.cc), (Position.IN_RANGE, group.ff)):
+                contact_value = group.ff if contact_lost else group.cc
+                for position, value in ((Position.CONTACT, contact_value), (Position.IN_RANGE, group.ff)):
                     count = counts.get((index, position), 0)
                     if count and value is not None:
                         known = self.add_attacks(known, group.specials, count * (1 + group.extra_attacks), value)
@@ -183,12 +190,17 @@ class FormationSolver:
     def result_roll(self) -> Law:
         return two_d6(max if self.settings.result_dice is Combine.HIGHEST else lambda a, b: a + b)
 
-    def exchange(self, dist: dict[State, float], laws: tuple[Law | None, ...] | None = None) -> dict[State, float]:
-        """Both sides' hits land together (engine.exchange_saves)."""
+    def exchange(self, dist: dict[State, float], laws: tuple[Law | None, ...] | None = None, *,
+                 later: bool = False) -> dict[State, float]:  # fmt: skip
+        """Both sides' hits land together (engine.exchange_saves); ``later``: a round after a tie."""
         out: dict[State, float] = defaultdict(float)
+        attacker, defender = self.sides
+        check_contact = later and not self.settings.recontact
         for (a, d, a_kills, d_kills), p in dist.items():
-            a_hits = self.hits(0, a) if laws is None else laws[0]
-            d_hits = self.hits(1, d) if laws is None else laws[1]
+            a_lost = check_contact and attacker.in_contact(a) and not defender.in_contact(d)
+            d_lost = check_contact and defender.in_contact(d) and not attacker.in_contact(a)
+            a_hits = self.hits(0, a, a_lost) if laws is None else laws[0]
+            d_hits = self.hits(1, d, d_lost) if laws is None else laws[1]
             on_d = self.landing(1, d, a_hits)
             on_a = self.landing(0, a, d_hits)
             for (d_after, dealt_by_a), q in on_d.items():
@@ -211,7 +223,9 @@ class FormationSolver:
     def decided(self, state: State) -> str | None:
         attacker, defender = self.sides
         if not defender.alive(state[1]):
-            return "attacker" if attacker.alive(state[0]) else "draw"
+            if attacker.alive(state[0]):
+                return "attacker"
+            return "defender" if self.settings.both_wiped_out == "defender" else "draw"
         if not attacker.engaged(state[0]):
             return "defender"
         return None
@@ -225,7 +239,7 @@ class FormationSolver:
         dist: dict[State, float] = {(attacker.start, defender.start, 0, 0): 1.0}
         has_support = any(law is not None for law in self.support_laws)
         for round_number in range(1, self.settings.max_rounds + 1):
-            dist = self.exchange(dist)
+            dist = self.exchange(dist, later=round_number > 1)
             dist = self.settle(dist)
             if has_support and dist:
                 dist = self.settle(self.exchange(dist, self.support_laws))
@@ -292,13 +306,15 @@ class FormationSolver:
             outcome = Outcome.BOTH_DESTROYED if both_gone else Outcome.TIED
         else:
             losing = 1 if winner == "attacker" else 0
-            if self.settings.broken_at_start(self.sides[losing].state.name):
+            if self.sides[losing].state.broken_at_start:  # the flag, or markers at least its units
                 if losing:
                     d = tuple(0 for _ in d)
                 else:
                     a = tuple(0 for _ in a)
             left = self.sides[losing].alive(d if losing else a)
             outcome = Outcome.DESTROYED if not left else Outcome.BROKEN
+            if not attacker.alive(a) and not defender.alive(d):
+                outcome = Outcome.BOTH_DESTROYED  # the attack stalled with the defenders wiped out too
         lost = (len(a) - attacker.alive(a), len(d) - defender.alive(d))
         self.ends[(winner, outcome.value, lost[0], lost[1])] += p
 

@@ -112,21 +112,25 @@ def test_units_not_directly_engaged_neither_attack_nor_take_hits() -> None:
     report = run(
         "epic",
         "2x Tactical: CC4+ FF4+ Sv- INF",
-        "3x Guard: CC5+ FF5+ Sv- INF contact=0 ff=0",
-        [6, 6, 1, 1, 1, 1],  # 2 hits with no target; the result: 1 + 1 (no BMs) v 1 + 2 (more units, no BMs)
+        "1x Screen: CC6+ FF6+ Sv- INF ; 3x Guard: CC5+ FF5+ Sv- INF contact=0 ff=0",
+        # 2 hits, both on the Screen (the only engaged unit): the second is wasted. The Screen misses; the
+        # result: 1 + 1 kill + 1 (no BMs) v 1 + 1 (more units) + 1 (no BMs): a tie.
+        [6, 6, 1, 1, 1, 1, 1],
         max_rounds=1,
     )
-    (lost,) = events(report, "hits_lost")
-    assert lost.get("hits") == 2
-    assert report.result.defender.lost == 0
+    (allocation,) = events(report, "allocation")
+    assert dict(allocation.get("hits")) == {"Screen": 2}
+    (wasted,) = events(report, "wasted")
+    assert wasted.get("hits") == 1
+    assert report.result.defender.lost == 1
     assert rolls(report, "to hit: Guard") == []
-    assert report.result.winner == "defender"
+    assert report.result.winner == "draw"
 
 
 def test_an_ff_dash_unit_in_range_can_be_hit_but_cannot_attack() -> None:
     report = run(
         "epic",
-        "1x Tactical: CC4+ FF4+ Sv- INF",
+        "1x Tactical: CC4+ FF4+ Sv- INF ff=1",
         "1x Berserker: CC3+ FF- Sv- INF ff=1",
         [6],  # the only hit kills the Berserker: the attacker wins at once
     )
@@ -194,12 +198,13 @@ def test_reinforced_armour_re_rolls_a_failed_save_but_not_against_macro_weapons(
     assert [(r.index, r.before, r.after) for r in save.rerolls] == [(0, 1, 4)]
     assert "re-rolled" in save.purpose
     assert _fight_casualties(report, "defender") == 0
-    # A macro-weapon hit: no save at all, so no re-roll either.
+    # A macro-weapon hit: its save is not re-rolled (test_formation_rulings.py); with the old reading, no save.
     report = run(
         "epic",
         "1x Titan: CC3+ FF3+ Sv4+ WE DC=4 macro-weapon",
         "1x Land Raider: CC6+ FF4+ Sv4+ AV reinforced-armour",
         [6, 1],
+        reinforced_vs_macro="no_save",
     )
     assert rolls(report, "armour save") == []
     assert report.result.defender.lost == 1
@@ -564,7 +569,7 @@ def test_war_engines_lose_damage_capacity_and_count_it_for_the_result() -> None:
     assert [ev.get("dc_lost") for ev in events(report, "damage")] == [2, 1]  # the saves, then the extra hits
     assert report.result.attacker.extra["kills"] == 4  # 2 DC in the fight, then 1 DC and the Guard
     assert [item["reason"] for item in modifiers(report, "attacker")][:3] == [
-        "2 enemy units destroyed",
+        "2 damage points on enemy war engines",
         "more units remaining",
         "more than twice as many units remaining",
     ]

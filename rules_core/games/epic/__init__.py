@@ -11,6 +11,12 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
    table: players give each group's position (``contact=N`` in base contact,
    ``ff=N`` within 15cm with a line of fire). A group with neither is all in base
    contact; the rest of a group given a position is not directly engaged.
+   Positions must agree: base contact is mutual, so a side with units in base
+   contact when the other has none is refused, and so is an attacker directly
+   engaged when no defending unit is (a unit within 15cm of an enemy has that
+   enemy within 15cm too; supporting fire would have nothing to fire at). An
+   attacker with no unit directly engaged is not refused: the assault does not
+   take place (decision 18).
 2. A side is one formation: formations drawn in by counter-charges fight as one
    "for all rules purposes", so ``;`` and ``|`` both separate its groups.
    Supporting formations are options, one formation per ``|``.
@@ -19,18 +25,31 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
    second hit before every eligible unit has one; only directly engaged units. A
    war engine takes up to its remaining damage capacity in each pass.
 4. Macro-weapon hits are allocated apart, after the other hits, from the front
-   again. They deny armour saves and so the reinforced-armour re-roll; cover and
-   invulnerable saves still apply. ``macro-weapon`` covers all of a group's attacks.
-5. Saves: D6 >= Sv; ``reinforced-armour`` re-rolls a failed armour save once;
+   again. They deny armour saves (Epic: Armageddon's Macro-Weapon rule, quoted in
+   REFERENCE.md 001: "not allowed a saving throw unless they possess Reinforced
+   Armour or an Invulnerable Save. Even then, they may not reroll"): a unit with
+   ``reinforced-armour`` takes its armour save without the re-roll; an
+   invulnerable save is taken as its second save (decision 5); cover saves still
+   apply (no source says otherwise). ``reinforced_vs_macro=no_save`` gives the
+   old reading (no armour save at all against macro-weapons). ``macro-weapon``
+   covers all of a group's attacks.
+5. Saves: D6 >= Sv; ``reinforced-armour`` re-rolls a failed armour save once
+   (never against a macro-weapon hit);
    after a failed or denied armour save the unit takes one second save, the better
    of its cover save (the defending side's infantry only) and ``invulnerable`` (6+).
 6. A unit with FF- within 15cm (or CC- in base contact) is directly engaged (it can
    be hit) but cannot attack.
 7. The immediate outcomes are checked after the combat attacks and again after
    supporting fire. When the defending formation is destroyed the attacker wins
-   if any of its units survive, and the assault is drawn (both_destroyed) if none
-   does; otherwise, when every directly engaged attacker is destroyed, the
-   defender wins. An immediate win is followed by A7/A8 like a won result roll.
+   if any of its units survive (the only formation left). When both formations
+   are wiped out together, the text's two ways to win at once ("The attacker
+   must destroy every unit in the defending formation" / "The defender must
+   destroy every attacking unit that is directly engaged") are both met and
+   neither comes first: the assault is drawn (``both_destroyed``);
+   ``both_wiped_out=defender`` gives it to the defender (the attack stalled, as
+   Reikhammer's text says). Otherwise, when every directly engaged attacker is
+   destroyed, the defender wins. An immediate win is followed by A7/A8 like a
+   won result roll.
 8. The result roll is 2D6 keeping the highest die (the text); ``result_dice=sum``
    adds them (the published rulebook).
 9. Modifiers: kills include supporting fire and earlier rounds; units remaining
@@ -44,23 +63,39 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
     last unit are lost.
 11. A tie starts a new round with the survivors in the positions they had
     (counter-charges are moves the referee cannot see), up to ``max_rounds``
-    (default 5). Still tied: a draw; neither side withdraws, and each side not
-    already Broken gains a Blast marker per unit lost (Broken if that reaches its
-    units).
+    (default 5), with one exception: the referee knows how many units are in
+    base contact, not who touches whom, so when one side has no unit in base
+    contact left, the other side's units in contact have lost every contact
+    partner: they stay the nearest (hits fall on them first) but fight with FF.
+    ``lost_contact=countercharge`` says the counter-charges put them back in
+    base contact (they keep CC). Still tied after ``max_rounds``, the referee's
+    cap (the rules would fight on): the referee calls it a draw (``tied``) and
+    says so; neither side withdraws, and each side not already Broken gains a
+    Blast marker per unit lost (Broken if that reaches its units).
 12. The loser is Broken and withdraws, or is destroyed if it was Broken already;
-    a Broken formation is reported with Blast markers equal to its units left.
-    Each of the losing side's supporting formations gains 1 Blast marker.
-13. The winner gains 1 Blast marker per unit it lost unless it was Broken before
-    the assault; with Blast markers >= its units it is Broken but does not withdraw.
+    a Broken formation is reported with Blast markers equal to its units left
+    (never more). Each of the losing side's supporting formations "that could
+    have provided supporting fire" gains 1 Blast marker: one with no unit able
+    to fire (``ff=0`` on every group) could not, and gains none.
+13. A formation whose Blast markers are at least its units (a war engine counting
+    its DC) is Broken before the assault, whether or not ``<side>_broken`` is
+    given (REFERENCE.md 001): it is destroyed if it loses, and a Broken winner
+    gains no Blast markers and ends with as many as its units left. Otherwise
+    the winner gains 1 Blast marker per unit it lost; with Blast markers >= its
+    units it is Broken but does not withdraw.
 14. War engines (``WE DC=N``): each unsaved hit removes one damage capacity; 0 is
     destroyed. For the result, Blast markers and breaking a war engine counts as
-    units equal to its remaining DC and each DC it lost counts as a unit killed;
-    the result's ``lost``/``remaining`` count it as one unit.
+    units equal to its remaining DC and each DC it lost counts as a unit killed
+    (the report calls them damage points, not units); the result's
+    ``lost``/``remaining`` count it as one unit.
 15. ``extra-attacks=N`` adds N dice to every attack of the unit, in contact, in
     range and in supporting fire.
 16. Withdrawal (two moves, ignoring zones of control; units ending within 15cm
     of an enemy are destroyed), consolidation (5cm, not into a zone of control)
-    and rallying are instructions, not resolved.
+    and rallying are instructions, not resolved: each formation Broken after the
+    assault gets the end phase's rally test (REFERENCE.md 001: D6, -2 Broken, -1
+    enemy within 30cm, equal to or over its Initiative; a rallied formation keeps
+    Blast markers equal to half its units, rounded down) as a ``rally`` event.
 17. No first-strike special (it is not in the rules text). ``cover=`` on an
     attacking group or on vehicles is ignored with a note, so one roster serves
     for either side.
@@ -88,11 +123,16 @@ RULES = FormationRules(
     marker_key="blast_markers",
     inspiring_modifier=True,
     double_means=DoubleMeans.MORE_THAN,
+    both_wiped_out="draw",
     consolidation="The winner's units may make a 5cm consolidation move; they may not enter an enemy zone of control.",
     withdrawal="Withdrawal: two moves, ignoring zones of control; any unit that ends within 15cm of an enemy is "
     "destroyed.",
     counter_charge="Both sides may counter-charge, the attacker first; the referee keeps each survivor in its position "
-    "(contact= / ff=).",
+    "(contact= / ff=), except that units left with no enemy in base contact fight with FF (unless the lost_contact "
+    "option says the counter-charges put them back in contact).",
+    rally="In the end phase the Broken {side} may rally: a D6, -2 as it is Broken and -1 with an enemy unit within "
+    "30cm, equal to or over its Initiative rating. If it rallies it is no longer Broken and keeps Blast markers equal "
+    "to half its units, rounded down.",
     example_group="6x Tactical: CC4+ FF4+ Sv4+ INF contact=2 ff=4",
     example_side="6x Tactical: CC4+ FF4+ Sv4+ INF contact=4 ff=2 ; 2x Rhino: CC6+ FF6+ Sv5+ AV ff=2",
 )

@@ -11,8 +11,8 @@ Dice order (what scripted tests hand in), each round:
 1. attacks: the attacker's groups in order (each group's units in contact, then
    those in range), then the defender's;
 2. saves against the attacker's hits (the defender's groups in allocation
-   order: armour saves with any re-rolls, then second saves), then saves against
-   the defender's hits;
+   order: armour saves with any re-rolls, reinforced armour's saves against
+   macro-weapon hits, then second saves), then saves against the defender's hits;
 3. if the assault is not decided: supporting fire (the attacker's supporting
    formations, then the defender's), then the saves as in 2;
 4. the result roll: the attacker's 2D6, then the defender's.
@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rules_core.dice import DiceSource
+from rules_core.errors import SpecError
 from rules_core.games.formation.rules import DoubleMeans, FormationRules, FormationSettings
 from rules_core.games.formation.spec import (
     INSPIRING,
@@ -85,6 +86,8 @@ class UnitState:
 class SideState:
     __slots__ = (
         "broken_at_start",
+        "broken_by_markers",
+        "broken_flag",
         "formation",
         "kills",
         "markers_at_start",
@@ -92,6 +95,7 @@ class SideState:
         "score",
         "support",
         "units",
+        "war_engine_damage",
     )
 
     def __init__(
@@ -100,8 +104,8 @@ class SideState:
         self.name = name
         self.formation = formation
         self.support = support
-        self.broken_at_start = settings.broken_at_start(name)
         self.markers_at_start = settings.markers_of(name)
+        self.broken_flag = settings.broken_at_start(name)
         # Allocation order: units in base contact first, then those in range, then the rest; groups in the
         # order given (nearest first).
         self.units = [
@@ -110,7 +114,12 @@ class SideState:
             for index, group in enumerate(formation.groups)
             for _ in range(group.at(position))
         ]
+        # A formation is Broken when its markers are at least its units (a war engine counting its DC), whether
+        # or not the players say so (REFERENCE.md 001 and 004).
+        self.broken_by_markers = self.markers_at_start >= self.initial_strength()
+        self.broken_at_start = self.broken_flag or self.broken_by_markers
         self.kills = 0  # enemy units destroyed, war-engine damage points counting one each (for the result)
+        self.war_engine_damage = 0  # of those kills, the damage points dealt to war engines (for the words)
         self.score: int | None = None
 
     def alive(self) -> list[UnitState]:
@@ -178,8 +187,44 @@ def allocate(targets: list[UnitState], hits: int, *, one_pass: bool = False) -> 
     return order
 
 
+def check_positions(rules: FormationRules, attacker: Formation, defender: Formation) -> None:
+    """Refuse positions that cannot both be true: base contact is mutual, and so is being directly engaged.
+
+    An attacker with no unit directly engaged is no refusal: the assault does not take place (``no_assault``),
+    whatever the defender's positions say.
+    """
+    sides = ((ATTACKER, attacker), (DEFENDER, defender))
+    if not any(group.contact or group.in_range for group in attacker.groups):
+        return
+    contact = {name: [group for group in formation.groups if group.contact] for name, formation in sides}
+    for name in (ATTACKER, DEFENDER):
+        other = name.other
+        if contact[name] and not contact[other]:
+            group = contact[name][0]
+            raise SpecError(
+                f"The {name.value} has units in base contact ({group.name}: {group.contact}) but no {other.value} "
+                f"unit is in base contact: base contact is mutual. A group with no contact= or ff= is all in base "
+                f"contact; give each group's positions, e.g. contact=0 ff=2 for units within "
+                f"{rules.engagement_range} only.",
+                token=f"{group.count}x {group.name}",
+                example=rules.example_group,
+            )
+    if not any(group.contact or group.in_range for group in defender.groups):
+        raise SpecError(
+            f"The attacker has units directly engaged but no defending unit is directly engaged (in base contact or "
+            f"within {rules.engagement_range} with a line of fire): a unit within {rules.engagement_range} of an "
+            "enemy is within that enemy's range too, and supporting fire needs a directly engaged enemy to fire at.",
+            token=f"{defender.groups[0].count}x {defender.groups[0].name}",
+            example=rules.example_group,
+        )
+
+
 def _plural(count: int, word: str) -> str:
     return f"{count} {word if count == 1 else word + 's'}"
+
+
+def _be(count: int) -> str:
+    return "is" if count == 1 else "are"
 
 
 # --------------------------------------------------------------------------- the procedure
@@ -221,6 +266,10 @@ class FormationAssault:
     def value(self, value: int | None) -> str:
         return self.rules.value_text(value)
 
+    def save_text(self, value: int) -> str:
+        """Sv4+ when saves roll over, Sv4 when they roll under (Reikhammer's save_direction=under)."""
+        return f"{value}+" if self.settings.save_op is Op.AT_LEAST else str(value)
+
     # ------------------------------------------------------------------ run
 
     def run(self) -> Report:
@@ -247,7 +296,12 @@ class FormationAssault:
         events: list[Event] = []
         rules = self.rules
         for side in self.sides.values():
-            if side.broken_at_start:
+            if side.broken_by_markers:
+                state = (
+                    f"{side.markers_at_start} {rules.marker if side.markers_at_start == 1 else rules.markers}, at "
+                    f"least its units: Broken, counting {rules.markers} equal to its units"
+                )
+            elif side.broken_at_start:
                 state = f"Broken, counting {rules.markers} equal to its units"
             else:
                 state = f"{side.markers_at_start} {rules.marker if side.markers_at_start == 1 else rules.markers}"
@@ -282,12 +336,14 @@ class FormationAssault:
             if side.support is not None:
                 for formation in side.support.formations:
                     firing = sum(group.in_range for group in formation.groups)
+                    able = "" if firing else ": it cannot lend support"
                     events.append(
                         event(
                             "support",
                             side=side.name.value,
                             formation=formation.name,
-                            note=f"Supporting formation {formation.name} ({self.units_text(firing)} able to fire).",
+                            note=f"Supporting formation {formation.name} ({self.units_text(firing)} able to fire"
+                            f"{able}).",
                         )
                     )
         engaged = bool(self.sides[ATTACKER].engaged())
@@ -308,14 +364,15 @@ class FormationAssault:
                 "policy",
                 side=side.value,
                 unit=group.name,
-                note=f"{group.name}: cover={group.cover}+ ignored: attacking infantry leave cover to engage.",
+                note=f"{group.name}: cover={self.save_text(group.cover)} ignored: attacking infantry leave cover to "
+                "engage.",
             )
         elif group.cover is not None and group.unit_type is not UnitType.INFANTRY:
             yield event(
                 "policy",
                 side=side.value,
                 unit=group.name,
-                note=f"{group.name}: cover={group.cover}+ ignored: only infantry take cover saves.",
+                note=f"{group.name}: cover={self.save_text(group.cover)} ignored: only infantry take cover saves.",
             )
         for units, value, where, stat in (
             (group.contact, group.cc, "in base contact", "CC"),
@@ -359,16 +416,42 @@ class FormationAssault:
         self.exchange_saves(support_hits, prefix + "Supporting fire hits and saves")
         return self.decided()
 
+    def contact_lost(self, side: SideState) -> bool:
+        """In a later round, whether this side's units in base contact have lost every contact partner.
+
+        The referee knows how many units are in contact, not who touches whom: only when the enemy has no unit in
+        base contact left are this side's contact units surely without a partner. They stay the nearest units
+        (hits fall on them first) but fight with FF, unless the players say counter-charges restored the contact.
+        """
+        if self.round == 1 or self.settings.recontact:
+            return False
+        enemy = self.sides[side.name.other]
+        mine = any(unit.position is Position.CONTACT for unit in side.alive())
+        return mine and not any(unit.position is Position.CONTACT for unit in enemy.alive())
+
     def attacks(self, side: SideState, rolls: list[Roll], events: list[Event]) -> Hits:
         hits = Hits()
         counts: dict[tuple[int, Position], int] = {}
         for unit in side.engaged():
             key = (unit.group_index, unit.position)
             counts[key] = counts.get(key, 0) + 1
+        lost = self.contact_lost(side)
+        if lost:
+            enemy = side.name.other.value
+            events.append(
+                event(
+                    "contact_lost",
+                    side=side.name.value,
+                    note=f"No {enemy} unit in base contact is left: the {side.name.value}'s units that were in base "
+                    f"contact have lost every contact partner and fight with FF (within {self.rules.engagement_range}"
+                    "). If the counter-charges put them back in base contact, the lost_contact option says so.",
+                )
+            )
         for index, group in enumerate(side.formation.groups):
             for position in (Position.CONTACT, Position.IN_RANGE):
                 units = counts.get((index, position), 0)
-                value, label = (group.cc, "CC") if position is Position.CONTACT else (group.ff, "FF")
+                in_contact = position is Position.CONTACT and not lost
+                value, label = (group.cc, "CC") if in_contact else (group.ff, "FF")
                 if not units or value is None:
                     continue
                 hits.add(group, self.attack_roll(side, group, units, value, label, rolls=rolls, events=events))
@@ -448,7 +531,7 @@ class FormationAssault:
                     "hits_lost",
                     side=target.name.value,
                     hits=hits.total,
-                    note=f"{_plural(hits.total, 'hit')} on the {target.name.value} are lost: "
+                    note=f"{_plural(hits.total, 'hit')} on the {target.name.value} {_be(hits.total)} lost: "
                     "none of its units is directly engaged.",
                 )
             )
@@ -497,6 +580,10 @@ class FormationAssault:
 
         return max(options, key=chance)  # max keeps the first (cover) on a tie
 
+    def reinforced_saves_macro(self, group: Group) -> bool:
+        """Whether this group keeps its armour save (never re-rolled) against macro-weapon hits."""
+        return REINFORCED_ARMOUR in group.specials and self.settings.reinforced_saves_macro
+
     def saves(
         self, target: SideState, group: Group, normal: list[UnitState], macro: list[UnitState], rolls: list[Roll]
     ) -> list[UnitState]:
@@ -506,7 +593,7 @@ class FormationAssault:
             if group.save is None:
                 failed += normal
             else:
-                purpose = f"armour save: {group.name} (Sv{group.save}+)"
+                purpose = f"armour save: {group.name} (Sv{self.save_text(group.save)})"
                 reroll = REINFORCED_ARMOUR in group.specials
                 roll = roll_each(
                     self.dice,
@@ -517,7 +604,19 @@ class FormationAssault:
                 )
                 rolls.append(roll)
                 failed += [unit for unit, saved in zip(normal, roll.success, strict=True) if not saved]
-        failed += macro  # macro-weapon hits allow no armour save (nor its re-roll)
+        if macro and group.save is not None and self.reinforced_saves_macro(group):
+            # Epic's Macro-Weapon rule: no saving throw unless the unit has Reinforced Armour (or an invulnerable
+            # save, taken below), and even then no re-roll.
+            roll = roll_each(
+                self.dice,
+                f"armour save: {group.name} (Sv{self.save_text(group.save)}), macro-weapon hits, no re-roll",
+                len(macro),
+                Target(self.settings.save_op, group.save),
+            )
+            rolls.append(roll)
+            failed += [unit for unit, saved in zip(macro, roll.success, strict=True) if not saved]
+        else:
+            failed += macro  # macro-weapon hits allow no armour save (nor its re-roll)
         second = self.second_save(target, group)
         if failed and second is not None:
             roll = roll_each(self.dice, second[0], len(failed), second[1])
@@ -538,6 +637,7 @@ class FormationAssault:
             unit.dc -= 1
             enemy.kills += 1
             if unit.group.war_engine:
+                enemy.war_engine_damage += 1
                 damage[unit.group_index] = damage.get(unit.group_index, 0) + 1
             if unit.dc == 0:
                 destroyed[unit.group_index] = destroyed.get(unit.group_index, 0) + 1
@@ -584,13 +684,20 @@ class FormationAssault:
         attacker, defender = self.sides[ATTACKER], self.sides[DEFENDER]
         note: str
         winner: Winner | None
-        if not defender.alive():
-            winner = Winner.ATTACKER if attacker.alive() else Winner.DRAW
-            note = (
-                "Every defending unit is destroyed: the attacker wins."
-                if winner is Winner.ATTACKER
-                else "Both formations are wiped out."
-            )
+        if not defender.alive() and attacker.alive():
+            winner = Winner.ATTACKER
+            note = "Every defending unit is destroyed: the attacker wins."
+        elif not defender.alive():
+            if self.settings.both_wiped_out == "defender":
+                winner = Winner.DEFENDER
+                note = (
+                    "Both formations are wiped out. Every directly engaged attacker is destroyed: the attack stalls "
+                    "and the defender wins."
+                )
+            else:
+                winner = Winner.DRAW
+                note = "Both formations are wiped out: each side met its way to win at once, so the assault is drawn."
+
         elif not attacker.engaged():
             winner = Winner.DEFENDER
             note = "Every directly engaged attacker is destroyed: the attack stalls and the defender wins."
@@ -605,7 +712,12 @@ class FormationAssault:
         mine, theirs = side.strength(), enemy.strength()
         items: list[tuple[str, int]] = []
         if side.kills:
-            items.append((f"{_plural(side.kills, 'enemy unit')} destroyed", side.kills))
+            # A war engine's damage points count one each, but they are not units: say which is which.
+            units, points = side.kills - side.war_engine_damage, side.war_engine_damage
+            words = [f"{_plural(units, 'enemy unit')} destroyed"] if units > 0 else []
+            if points:
+                words.append(f"{_plural(points, 'damage point')} on enemy war engines")
+            items.append((" and ".join(words), side.kills))
         if mine > theirs:
             items.append(("more units remaining", 1))
             if self.settings.double_means is DoubleMeans.MORE_THAN:
@@ -667,7 +779,9 @@ class FormationAssault:
                     "tie",
                     note=f"A tie at {attacker.score}: "
                     + (
-                        f"still tied after {self.settings.max_rounds} rounds, the assault is a draw."
+                        f"still tied after {_plural(self.settings.max_rounds, 'round')}, the referee's cap "
+                        f"(max_rounds={self.settings.max_rounds}): the referee stops here and calls the assault a "
+                        "draw. This is not a rules outcome: the rules would fight another round."
                         if last
                         else "fight another round; casualties carry over."
                     ),
@@ -694,7 +808,8 @@ class FormationAssault:
                     "hits_lost",
                     side=loser.name.value,
                     hits=difference - len(unsaved),
-                    note=f"{_plural(difference - len(unsaved), 'extra hit')} find no unit left.",
+                    note=f"{_plural(difference - len(unsaved), 'extra hit')} "
+                    f"{'finds' if difference - len(unsaved) == 1 else 'find'} no unit left.",
                 )
             )
         if unsaved:
@@ -713,6 +828,7 @@ class FormationAssault:
                 self.winner_markers(side, events, drawn=True)
             if not both_gone:
                 events.append(event("instruction", note="Neither side withdraws: both formations hold their ground."))
+            self.rally_instructions(events)
             self.steps.append(Step("After the assault", events=tuple(events)))
             return self.report(Outcome.BOTH_DESTROYED if both_gone else Outcome.TIED, winner)
         winning = self.sides[SideName(winner.value)]
@@ -722,8 +838,20 @@ class FormationAssault:
         self.winner_markers(winning, events, drawn=False)
         if winning.alive():
             events.append(event("consolidate", side=winning.name.value, note=rules.consolidation))
+        else:
+            outcome = Outcome.BOTH_DESTROYED  # the winner's formation is gone too (the attack stalled)
+        self.rally_instructions(events)
         self.steps.append(Step("After the assault", events=tuple(events)))
         return self.report(outcome, winner)
+
+    def rally_instructions(self, events: list[Event]) -> None:
+        """The end phase's rally test, as an instruction, for each formation Broken after the assault."""
+        if self.rules.rally is None:
+            return
+        for side in self.sides.values():
+            if side.alive() and self.after[side.name].get("broken"):
+                note = self.rules.rally.format(side=side.name.value)
+                events.append(event("rally", side=side.name.value, note=note))
 
     def loser_breaks(self, losing: SideState, events: list[Event]) -> Outcome:
         name = losing.name.value
@@ -736,7 +864,8 @@ class FormationAssault:
                     "casualty",
                     side=name,
                     units=remaining,
-                    note=f"The {name} was already Broken: its {self.units_text(remaining)} left are destroyed.",
+                    note=f"The {name} was already Broken: its {self.units_text(remaining)} left {_be(remaining)} "
+                    "destroyed.",
                 )
             )
         if not losing.alive():
@@ -752,8 +881,8 @@ class FormationAssault:
             "broken": True,
             "withdraws": True,
             "withdrawing": withdrawing,
-            # A Broken formation counts as having as many markers as it has units left.
-            self.rules.marker_key: max(losing.markers_at_start, losing.strength()),
+            # A Broken formation has as many markers as it has units left.
+            self.rules.marker_key: losing.strength(),
         }
         events.append(
             event(
@@ -769,17 +898,17 @@ class FormationAssault:
         if losing.support is None:
             return
         for formation in losing.support.formations:
-            self.support_markers[losing.name].append((formation.name, 1))
-            events.append(
-                event(
-                    "markers",
-                    side=losing.name.value,
-                    formation=formation.name,
-                    gained=1,
-                    note=f"Supporting formation {formation.name} could have supported the losing side: "
-                    f"it gains 1 {self.rules.marker}.",
-                )
+            # "Formations ... that could have provided supporting fire": one with no unit able to fire could not.
+            gained = 1 if any(group.in_range for group in formation.groups) else 0
+            self.support_markers[losing.name].append((formation.name, gained))
+            note = (
+                f"Supporting formation {formation.name} could have supported the losing side: it gains 1 "
+                f"{self.rules.marker}."
+                if gained
+                else f"Supporting formation {formation.name} had no unit able to fire, so it could not have supported "
+                f"the losing side: it gains no {self.rules.markers}."
             )
+            events.append(event("markers", side=losing.name.value, formation=formation.name, gained=gained, note=note))
 
     def winner_markers(self, side: SideState, events: list[Event], *, drawn: bool) -> None:
         rules = self.rules
@@ -791,12 +920,14 @@ class FormationAssault:
             self.after[side.name] = {"broken": broken, "withdraws": False, "withdrawing": (), rules.marker_key: 0}
             return
         if broken:
+            markers = side.strength()  # a Broken formation has as many markers as it has units
             events.append(
                 event(
                     "markers",
                     side=name,
                     gained=0,
-                    note=f"The {name} was already Broken: it gains no {rules.markers}.",
+                    note=f"The {name} was already Broken: it gains no {rules.markers} and counts {markers}, one per "
+                    "unit left.",
                 )
             )
         else:
@@ -817,7 +948,8 @@ class FormationAssault:
                     event(
                         "breaks",
                         side=name,
-                        note=f"With {markers} {rules.markers} and {self.units_text(side.strength())} left, the {name} "
+                        note=f"With {markers} {rules.marker if markers == 1 else rules.markers} and "
+                        f"{self.units_text(side.strength())} left, the {name} "
                         f"is Broken, but it {reason}.",
                     )
                 )
@@ -830,7 +962,8 @@ class FormationAssault:
                 "broken": side.broken_at_start,
                 "withdraws": False,
                 "withdrawing": (),
-                self.rules.marker_key: side.markers_at_start,
+                # A Broken formation has as many markers as it has units left.
+                self.rules.marker_key: side.strength() if side.broken_at_start else side.markers_at_start,
             }
             initial = side.formation.units
             remaining = side.units_alive()

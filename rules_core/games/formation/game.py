@@ -12,7 +12,7 @@ from typing import Any
 
 from rules_core.dice import DiceSource
 from rules_core.errors import RefereeError
-from rules_core.games.formation.engine import FormationAssault
+from rules_core.games.formation.engine import FormationAssault, check_positions
 from rules_core.games.formation.rules import DoubleMeans, FormationRules, FormationSettings, SaveDirection
 from rules_core.games.formation.spec import Formation, FormationSpecParser, Support
 from rules_core.options import OptionSpec, OptionType, OptionValue
@@ -46,7 +46,8 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
                 f"{side}_broken",
                 OptionType.BOOL,
                 False,
-                f"The {side}'s formation is Broken before the assault (destroyed if it loses).",
+                f"The {side}'s formation is Broken before the assault (destroyed if it loses); it is anyway when its "
+                f"{markers} are at least its units.",
                 example=f"--{side}-broken",
             )
         )
@@ -61,6 +62,45 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
                 example=f'--{side}-support "{support_example}"',
             )
         )
+    options.append(
+        OptionSpec(
+            "reinforced_vs_macro",
+            OptionType.CHOICE,
+            "save",
+            "save: a unit with reinforced-armour still takes its armour save against macro-weapon hits, without the "
+            "re-roll (Epic: Armageddon's Macro-Weapon rule). no_save: macro-weapon hits deny every armour save.",
+            choices=("save", "no_save"),
+            example="--reinforced-vs-macro no_save",
+        )
+    )
+    text_says = (
+        "draw: the text's two ways to win at once are both met and neither comes first"
+        if rules.both_wiped_out == "draw"
+        else "defender: every directly engaged attacker is killed, so the attack stalled (the text)"
+    )
+    options.append(
+        OptionSpec(
+            "both_wiped_out",
+            OptionType.CHOICE,
+            rules.both_wiped_out,
+            f"Who wins when both formations are wiped out together. Default {text_says}. "
+            + ("defender: the attack stalled." if rules.both_wiped_out == "draw" else "draw: nobody wins."),
+            choices=("draw", "defender"),
+            example="--both-wiped-out " + ("defender" if rules.both_wiped_out == "draw" else "draw"),
+        )
+    )
+    options.append(
+        OptionSpec(
+            "lost_contact",
+            OptionType.CHOICE,
+            "ff",
+            "In a round after a tie, units in base contact whose every enemy in base contact died. ff: they are "
+            "no longer in contact and fight with FF. countercharge: the players say the counter-charges put them "
+            "back in base contact, so they keep CC.",
+            choices=("ff", "countercharge"),
+            example="--lost-contact countercharge",
+        )
+    )
     options.append(
         OptionSpec(
             "result_dice",
@@ -120,9 +160,17 @@ def token_docs(rules: FormationRules) -> tuple[TokenDoc, ...]:
             "6x Tactical: ... contact=2 ff=4",
         ),
         TokenDoc("extra-attacks=N", "setting", "N more attack dice per unit.", "extra-attacks=1"),
-        TokenDoc("macro-weapon", "keyword", "Its hits deny armour saves (allocated after the other hits).", ""),
         TokenDoc(
-            "reinforced-armour", "keyword", "Re-rolls a failed armour save (never against macro-weapon hits).", ""
+            "macro-weapon",
+            "keyword",
+            "Its hits deny armour saves, except reinforced armour's (allocated after the other hits).",
+            "",
+        ),
+        TokenDoc(
+            "reinforced-armour",
+            "keyword",
+            "Re-rolls a failed armour save; against macro-weapon hits it keeps its save but never re-rolls it.",
+            "",
         ),
         TokenDoc(
             "invulnerable",
@@ -199,11 +247,21 @@ class FormationGame(Game):
             double_means=DoubleMeans(str(options.get("double_means", self.rules.double_means))),
             save_op=Op.AT_MOST if options.get("save_direction") == SaveDirection.UNDER else Op.AT_LEAST,
             max_rounds=int(options["max_rounds"] or 1),
+            reinforced_saves_macro=options.get("reinforced_vs_macro", "save") == "save",
+            both_wiped_out=str(options.get("both_wiped_out", self.rules.both_wiped_out)),
+            recontact=options.get("lost_contact", "ff") == "countercharge",
         )
+        check_positions(self.rules, attacker, defender)
+        # Saves rolled under are written without '+' (Sv3), in the report and in its canonical inputs alike.
+        plus = settings.save_op is Op.AT_LEAST
         normalised = dict(options)
         for name, parsed in zip(("attacker_support", "defender_support"), support, strict=True):
-            normalised[name] = None if parsed is None else self.parser.format_support(parsed)
-        inputs = Inputs(self.format_side(attacker), self.format_side(defender), FrozenMap(normalised))
+            normalised[name] = None if parsed is None else self.parser.format_support(parsed, save_plus=plus)
+        inputs = Inputs(
+            self.parser.format_formation(attacker, save_plus=plus),
+            self.parser.format_formation(defender, save_plus=plus),
+            FrozenMap(normalised),
+        )
         return FormationAssault(
             self.rules, settings, attacker=attacker, defender=defender, support=support, inputs=inputs, dice=dice
         )

@@ -38,9 +38,11 @@ class FormationRules:
     marker_key: str  # the report's key: "blast_markers", "shock"
     inspiring_modifier: bool  # the result table has +1 per Inspiring unit
     double_means: DoubleMeans  # what the text's 'twice/double as many units' means (an option may override)
+    both_wiped_out: str  # who wins when both formations are wiped out together: "draw" or "defender" (an option)
     consolidation: str  # the winner's free move, as an instruction
     withdrawal: str  # what a withdrawing formation does, as an instruction
     counter_charge: str  # what a new round after a tie starts with, as an instruction
+    rally: str | None  # the end phase's rally test for a Broken formation, as an instruction ({side}); None: no rule
     example_group: str  # a correct group, for error messages
     example_side: str
 
@@ -63,6 +65,11 @@ class FormationSettings:
     double_means: DoubleMeans
     save_op: Op
     max_rounds: int
+    reinforced_saves_macro: bool = True  # reinforced armour keeps its save (no re-roll) against macro-weapon hits
+    both_wiped_out: str = "draw"  # "draw", or "defender": the attack stalled (every engaged attacker killed)
+    # In a later round, units in base contact whose every enemy in contact died: False, they fight with FF; True,
+    # the players say the counter-charges put them back in contact, so they keep CC.
+    recontact: bool = False
 
     def markers_of(self, side: SideName) -> int:
         return self.markers[0 if side is SideName.ATTACKER else 1]

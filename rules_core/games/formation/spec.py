@@ -284,7 +284,8 @@ class FormationSpecParser:
         contact, in_range = contact or 0, in_range or 0
         if contact + in_range > spec.count:
             raise self._error(
-                f"'{name}' has {spec.count} units but contact={contact} and ff={in_range} make {contact + in_range}.",
+                f"'{name}' has {spec.count} unit{'' if spec.count == 1 else 's'} but contact={contact} and "
+                f"ff={in_range} make {contact + in_range}.",
                 settings.get("ff", settings.get("contact", spec.tokens[0])).text,
                 self.rules.example_group,
             )
@@ -324,14 +325,16 @@ class FormationSpecParser:
             tuple(Formation(tuple(self.parse_group(g, supporting=True) for g in unit.groups)) for unit in side.units)
         )
 
-    def format_group(self, group: Group, *, supporting: bool) -> str:
+    def format_group(self, group: Group, *, supporting: bool, save_plus: bool = True) -> str:
+        """``save_plus=False`` writes saves rolled under (Reikhammer's save_direction=under) as Sv3, cover=4."""
         rules = self.rules
+        plus = "+" if save_plus else ""
         words = []
         if group.cc is not None or not supporting:
             words.append(f"CC{rules.value_text(group.cc)}")
         words.append(f"FF{rules.value_text(group.ff)}")
         if group.save is not None or not supporting:
-            words.append("Sv-" if group.save is None else f"Sv{group.save}+")
+            words.append("Sv-" if group.save is None else f"Sv{group.save}{plus}")
         if group.unit_type is not None:
             words.append(group.unit_type.value)
         if group.war_engine:
@@ -343,17 +346,17 @@ class FormationSpecParser:
         if group.extra_attacks:
             words.append(f"extra-attacks={group.extra_attacks}")
         if group.cover is not None:
-            words.append(f"cover={group.cover}+")
+            words.append(f"cover={group.cover}{plus}")
         words += [special for special in SPECIALS if special in group.specials]
         return f"{group.count}x {group.name}: " + " ".join(words)
 
-    def format_formation(self, formation: Formation) -> str:
+    def format_formation(self, formation: Formation, *, save_plus: bool = True) -> str:
         """Canonical text: every default written out, so it re-parses to the same formation."""
-        return " ; ".join(self.format_group(group, supporting=False) for group in formation.groups)
+        return " ; ".join(self.format_group(group, supporting=False, save_plus=save_plus) for group in formation.groups)
 
-    def format_support(self, support: Support) -> str:
+    def format_support(self, support: Support, *, save_plus: bool = True) -> str:
         return " | ".join(
-            " ; ".join(self.format_group(group, supporting=True) for group in formation.groups)
+            " ; ".join(self.format_group(group, supporting=True, save_plus=save_plus) for group in formation.groups)
             for formation in support.formations
         )
 

@@ -11,7 +11,11 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
    counter-charges (I-III) happen on the table: players give each group's
    position (``contact=N`` in close contact, ``ff=N`` within 4 tiles with a line
    of fire). A group with neither is all in contact; the rest of a group given a
-   position is not directly engaged.
+   position is not directly engaged. Positions must agree: close contact is
+   mutual, so a side with units in contact when the other has none is refused,
+   and so is an attacker directly engaged when no defending unit is (supporting
+   fire would have nothing to fire at). An attacker with no unit directly
+   engaged is not refused: the assault does not take place (decision 18).
 2. A side is one formation: formations drawn in by counter-charges are "a single
    formation for all rules purposes", so ``;`` and ``|`` both separate its groups.
    Supporting formations are options, one formation per ``|``.
@@ -20,14 +24,18 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
 4. Saves: the text says only "as when allocating hits from shooting", and the
    save direction cannot be found: D6 >= Sv by default (as in Epic:
    Armageddon), ``save_direction=under`` for D6 <= Sv (cover saves follow it).
-   ``Sv5+`` and ``Sv5`` are the same value.
+   ``Sv5+`` and ``Sv5`` are the same value; with ``save_direction=under`` the
+   report and its canonical inputs write saves without '+' (``Sv3``,
+   ``cover=4``), and old inputs written ``Sv3+`` still read the same.
 5. Hits are allocated as for shooting: units in contact first, then those in
    range, in the order the groups are listed; no unit takes a second hit before
    every eligible unit has one; only directly engaged units. A war engine takes
    up to its remaining damage capacity in each pass.
 6. The specials are Epic: Armageddon's (the text names none): macro-weapon hits
-   are allocated apart after the others and deny armour saves and re-rolls;
-   ``reinforced-armour`` re-rolls a failed armour save; after a failed or denied
+   are allocated apart after the others and deny armour saves, except that
+   ``reinforced-armour`` keeps its save without the re-roll (the Macro-Weapon
+   rule; ``reinforced_vs_macro=no_save`` denies it too); ``reinforced-armour``
+   re-rolls a failed armour save against other hits; after a failed or denied
    armour save one second save, the better of cover (not for the charging
    formation's infantry: the text) and ``invulnerable`` (always 6+, whatever the
    save direction). Reikhammer's result has no Inspiring modifier, so
@@ -35,10 +43,14 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
 7. A unit with FF- within 4 tiles (or CC- in contact) is directly engaged (it can
    be hit) but cannot attack.
 8. The immediate outcomes (the text): every defending unit killed and at least
-   one attacker alive, the attacker wins; every directly engaged attacker killed,
-   the defender wins. Checked after the attacks and again after supporting fire;
-   both formations gone is a draw (both_destroyed). An immediate win is followed
-   by steps VI-VII like a won result roll.
+   one attacker alive, the attacker wins (the first sentence comes first, so
+   attackers left out of the fight still win it when the defenders are all
+   dead); every directly engaged attacker killed, the attack stalls and the
+   defender wins, even when the defending formation is wiped out too (outcome
+   ``both_destroyed``, winner the defender; its supporting formations gain no
+   Shock, the attacker's gain 1 each; ``both_wiped_out=draw`` calls it a draw).
+   Checked after the attacks and again after supporting fire. An immediate win
+   is followed by steps VI-VII like a won result roll.
 9. The result roll is 2D6 dropping the lowest (the text); ``result_dice=sum``
    adds them.
 10. Modifiers: kills include supporting fire and earlier rounds; units remaining
@@ -49,21 +61,32 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
 11. The loser's extra hits take no save and fall on the whole losing formation:
     contact first, then in range, then the rest; hits beyond the last unit are lost.
 12. A tie repeats from step III with the survivors in the positions they had, up
-    to ``max_rounds`` (default 5). Still tied: a draw; neither side withdraws, and
-    each side not already Broken gains Shock per unit lost.
+    to ``max_rounds`` (default 5), except that when one side has no unit in
+    close contact left, the other side's units in contact have lost every
+    contact partner (the referee knows how many units touch, not which): they
+    stay the nearest but fight with FF; ``lost_contact=countercharge`` says the
+    counter-charges (attacker first) put them back in contact (they keep CC).
+    Still tied after ``max_rounds``, the referee's cap (the rules would fight
+    on): the referee calls it a draw (``tied``) and says so; neither side
+    withdraws, and each side not already Broken gains Shock per unit lost.
 13. The loser is Broken and withdraws, or is destroyed if it was Broken already;
-    a Broken formation is reported with Shock equal to its units left. Each of the
-    losing side's supporting formations gains 1 Shock.
-14. The winner gains 1 Shock per unit it lost unless it was Broken before the
-    assault. A formation is Broken when its Shock reaches its units (the Epic
-    analogy; the threshold is not on the assault page); a winner Broken so does
-    not withdraw.
+    a Broken formation is reported with Shock equal to its units left (never
+    more). Each of the losing side's supporting formations "that could have
+    provided supporting fire" gains 1 Shock: one with no unit able to fire
+    (``ff=0`` on every group) could not, and gains none.
+14. A formation is Broken when its Shock reaches its units (the Epic analogy;
+    the threshold is not on the assault page), a war engine counting its DC:
+    before the assault that makes it Broken whether or not ``<side>_broken`` is
+    given, so it is destroyed if it loses, and as a winner it gains no Shock and
+    ends with Shock equal to its units left. Otherwise the winner gains 1 Shock
+    per unit it lost; a winner Broken so does not withdraw.
 15. War engines (``WE DC=N``) as in Epic: Armageddon: each unsaved hit removes one
     damage capacity; for the result, Shock and breaking they count their
     remaining DC as units and each DC lost as a unit killed.
 16. ``extra-attacks=N`` adds N dice to every attack of the unit.
 17. The withdrawal (the rules for broken formations, not on the assault page) and
-    the winner's 1-tile move are instructions, not resolved.
+    the winner's 1-tile move are instructions, not resolved. The assault page has
+    no rally rule, so the referee gives no rally instruction.
 18. An assault in which no attacking unit is within 4 tiles does not take place
     (outcome ``no_assault``), as the text says of the charge.
 """
@@ -88,10 +111,13 @@ RULES = FormationRules(
     marker_key="shock",
     inspiring_modifier=False,
     double_means=DoubleMeans.AT_LEAST,
+    both_wiped_out="defender",
     consolidation="Any units on the winning side may move 1 tile; they may not enter an enemy zone of control.",
     withdrawal="The survivors make an immediate withdrawal as the rules for broken formations explain.",
     counter_charge="Both sides may counter-charge, the attacker first; the referee keeps each survivor in its position "
-    "(contact= / ff=).",
+    "(contact= / ff=), except that units left with no enemy in close contact fight with FF (unless the lost_contact "
+    "option says the counter-charges put them back in contact).",
+    rally=None,  # the assault page has no rally rule
     example_group="6x Line Infantry: CC4 FF3 Sv5+ INF contact=2 ff=4",
     example_side="6x Line Infantry: CC4 FF3 Sv5+ INF contact=4 ff=2 ; 2x Field Gun: CC1 FF4 Sv6+ LV ff=2",
 )
