@@ -1,7 +1,26 @@
 """The one lexical shape of unit specs shared by every game (see docs/specs.md).
 
 A side is units separated by ``|``; a unit is groups separated by ``;``; a
-group is ``[N x] name: tokens``. Tokens are ``KEYvalue`` stats (``WS4``,
+group is ``[N x] name: tokens``.
+
+The count of a group is read the ways players write it, all meaning 10 models
+named "Tactical Marine": ``10x Tactical Marine``, ``10 x Tactical Marine``,
+``10X ...``, ``10× ...``, ``10 Tactical Marine``, ``Tactical Marine x10``,
+``Tactical Marine X10``, ``Tactical Marine x 10``, ``Tactical Marine ×10``.
+No count is one model. Decisions, so that no group is ever read as a different
+number of models than meant:
+
+- a bare number at the start is always the count (``88 Gunners`` is 88 models
+  named "Gunners"); a name that really begins with a number is written after
+  an explicit count: ``1x 88 Gunners``. Names such as ``2nd Platoon`` (no
+  space after the digits) and ``Squad 7`` (a number at the end with no ``x``)
+  are names;
+- two counts in one group (``10x Marine x10``), a count inside a name
+  (``Marine x10 Veteran``, ``Marine (x10)``) and a count run into the name
+  (``10xMarine``) are refused, with the ways to write it;
+- the canonical form always writes ``Nx name``, so it re-reads the same.
+
+Tokens are ``KEYvalue`` stats (``WS4``,
 ``Sv3+``, ``Sv-``), ``key=value`` settings (``engaged=3``; keys are
 case-insensitive), kebab-case keywords (``power-fist``) and unit types in
 capitals (``INF``, ``WE``). This module only splits and classifies; what the
@@ -25,7 +44,19 @@ MAX_NAME_CHARS = 100
 MAX_UNITS_PER_SIDE = 50
 MAX_MODELS_PER_SIDE = 200
 
-_GROUP = re.compile(r"^\s*(?:(\d+)\s*[x×]\s+)?([^:]*?)\s*:(.*)$", re.DOTALL | re.IGNORECASE)
+_GROUP = re.compile(r"^([^:]*):(.*)$", re.DOTALL)
+# The count of a group, written the ways players write it (see the module docstring):
+# "10x Name", "10 x Name", "10X Name", "10× Name" (an explicit leading count; the name may then begin with a number),
+_EXPLICIT_COUNT = re.compile(r"^(\d+)\s*(?:[xX]\s+|×\s*)(.*)$", re.DOTALL)
+# "10 Name" (a bare leading number is always the count),
+_BARE_COUNT = re.compile(r"^(\d+)\s+(.*)$", re.DOTALL)
+# "Name x10", "Name X10", "Name x 10", "Name ×10", "Name×10".
+_TRAILING_COUNT = re.compile(r"^(.*?)(?:\s+[xX]\s*|\s*×\s*)(\d+)$", re.DOTALL)
+# A count left inside a name ("Marine x10 Veteran", "Marine (x10)", "x10 Marine") is refused, never read as a name.
+_HIDDEN_COUNT = re.compile(r"(?:^|(?<=[\s(]))(?:\d+\s*[xX×]|[xX×]\s*\d+)(?=$|[\s)])")
+_COUNT_ONLY = re.compile(r"^(?:\d+\s*[xX×]?|[xX×]?\s*\d+)?$")
+# "10xMarine": a count run into the name.
+_RUN_IN_COUNT = re.compile(r"^(\d+)[xX×](\S.*)$", re.DOTALL)
 _STAT = re.compile(r"^([A-Z][A-Za-z]*)([0-9+\-].*)$")
 _KEYWORD = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 _TYPE_KEYWORD = re.compile(r"^[A-Z]{2,5}$")  # unit types written in capitals: INF, LV, AV, WE
@@ -119,6 +150,54 @@ def _raise_unreadable(text: str, example: str) -> NoReturn:
     )
 
 
+def _refuse_count(message: str, token: str, example: str) -> NoReturn:
+    raise SpecError(message, token=token, example=example)
+
+
+def _read_head(head: str, *, example: str) -> tuple[str | None, str]:
+    """(the count as written or None, the name) of a group's head: the text before its colon."""
+    head = head.strip()
+    if _COUNT_ONLY.match(head):
+        raise SpecError(f"The group '{head}' has no name before its colon.", token=head, example=example)
+    count_text: str | None = None
+    name = head
+    explicit = _EXPLICIT_COUNT.match(head)
+    run_in = _RUN_IN_COUNT.match(head)
+    bare = _BARE_COUNT.match(head)
+    if explicit is not None:
+        count_text, name = explicit.group(1), explicit.group(2).strip()
+    elif run_in is not None:
+        count, rest = run_in.groups()
+        _refuse_count(
+            f"'{head}' runs a count into the name: write '{count}x {rest.strip()}' for {count} models, or, for one "
+            f"model whose name begins with a number, '1x {head}'.",
+            head,
+            example,
+        )
+    elif bare is not None:
+        count_text, name = bare.group(1), bare.group(2).strip()
+    trailing = _TRAILING_COUNT.match(name)
+    if trailing is not None:
+        if count_text is not None:
+            _refuse_count(
+                f"'{head}' gives two counts ({count_text} and {trailing.group(2)}): give the number of models once, "
+                f"as '{trailing.group(2)}x {trailing.group(1).strip()}' or '{trailing.group(1).strip()} "
+                f"x{trailing.group(2)}'.",
+                head,
+                example,
+            )
+        count_text, name = trailing.group(2), trailing.group(1).strip()
+    hidden = _HIDDEN_COUNT.search(name)
+    if hidden is not None:
+        _refuse_count(
+            f"'{head}' has a count ('{hidden.group(0).strip()}') inside its name: write the count at the start "
+            "('10x Name') or at the end ('Name x10'), once.",
+            head,
+            example,
+        )
+    return count_text, name
+
+
 def _parse_group(text: str, *, example: str) -> GroupSpec:
     match = _GROUP.match(text)
     if match is None:
@@ -128,7 +207,8 @@ def _parse_group(text: str, *, example: str) -> GroupSpec:
             token=shown,
             example=example,
         )
-    count_text, name, rest = match.group(1), match.group(2).strip(), match.group(3)
+    count_text, name = _read_head(match.group(1), example=example)
+    rest = match.group(2)
     if not name:
         raise SpecError(
             f"The group '{text.strip()[:60]}' has no name before its colon.",
@@ -226,3 +306,30 @@ def parse_side_spec(text: str, *, example: str) -> SideSpec:
             example=example,
         )
     return side
+
+
+def group_head(text: str) -> tuple[int, str]:
+    """(count, name) of the first group of a unit or side text, read as :func:`parse_side_spec` reads it.
+
+    For the front ends' look-ups (a roster's units by name, short listings), so that they understand every way of
+    writing a count that the rules engine does. Raises :class:`SpecError` when the head does not read.
+    """
+    first = text.split("|", 1)[0].split(";", 1)[0]
+    match = _GROUP.match(first)
+    if match is None:
+        raise SpecError(f"Cannot read the group '{first.strip()[:60]}'.", token=first.strip()[:60])
+    count_text, name = _read_head(match.group(1), example="")
+    return (1 if count_text is None else int(count_text)), name
+
+
+def side_summary(text: str) -> str:
+    """How a side was read, in short: ``9 Tactical Marine, 1 Sergeant | 1 Warlock`` (groups by ',', units by '|').
+
+    Only the groups' counts and names are read (with the same grammar as :func:`parse_side_spec`), so a report's
+    canonical input can be summarised without its game; text that does not read raises :class:`SpecError`.
+    """
+    units = []
+    for unit_text in text.split("|"):
+        heads = (group_head(group_text) for group_text in unit_text.split(";"))
+        units.append(", ".join(f"{count} {name}" for count, name in heads))
+    return " | ".join(units)
