@@ -21,7 +21,8 @@ number of models than meant:
 - the canonical form always writes ``Nx name``, so it re-reads the same.
 
 Tokens are ``KEYvalue`` stats (``WS4``,
-``Sv3+``, ``Sv-``), ``key=value`` settings (``engaged=3``; keys are
+``Sv3+``, ``Sv-``; the keys a game declares are read in any case, ``ws4`` is
+``WS4``, and a game's keywords are never read as stats), ``key=value`` settings (``engaged=3``; keys are
 case-insensitive), kebab-case keywords (``power-fist``) and unit types in
 capitals (``INF``, ``WE``). This module only splits and classifies; what the
 tokens mean is each game's business. It also enforces the input limits, before
@@ -33,6 +34,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import NoReturn
@@ -58,6 +60,8 @@ _COUNT_ONLY = re.compile(r"^(?:\d+\s*[xX×]?|[xX×]?\s*\d+)?$")
 # "10xMarine": a count run into the name.
 _RUN_IN_COUNT = re.compile(r"^(\d+)[xX×](\S.*)$", re.DOTALL)
 _STAT = re.compile(r"^([A-Z][A-Za-z]*)([0-9+\-].*)$")
+_ANY_CASE_STAT = re.compile(r"^([A-Za-z]+)([0-9+\-].*)$")
+_LOWER_STAT = re.compile(r"^[a-z]{1,3}\d+\+?$")  # wz4: shaped like a stat, not like a keyword
 _KEYWORD = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 _TYPE_KEYWORD = re.compile(r"^[A-Z]{2,5}$")  # unit types written in capitals: INF, LV, AV, WE
 _SETTING = re.compile(r"^([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)=(\S+)$")
@@ -109,16 +113,60 @@ def did_you_mean(word: str, candidates: tuple[str, ...]) -> str:
     return f" Did you mean '{match[0]}'?" if match else ""
 
 
-def classify_token(text: str, *, example: str) -> Token:
-    """Classify one whitespace-free token, or raise :class:`SpecError` naming it."""
-    token = _classify_cached(text)
+def suggest_stat(key: str, value: str, stats: Mapping[str, str]) -> str:
+    """`` Did you mean 'Sv3+'?`` for a stat key no game knows, or ''.
+
+    ``stats`` maps each stat key of the game to an example value (``{"WS": "4", "Sv": "3+"}``). The closest key
+    (one letter wrong, missing, extra or swapped) is preferred among those whose values look like ``value`` (a
+    roll such as ``3+`` or ``-`` for a save, a plain number for a characteristic), so ``Sb3+`` suggests ``Sv3+``
+    rather than ``S3+``.
+    """
+    wanted = key.lower()
+    rolled = value.endswith("+") or value == "-"
+    ranked = []
+    for position, (candidate, example) in enumerate(stats.items()):
+        distance = _edit_distance(wanted, candidate.lower())
+        if distance <= 1:
+            shape = 0 if (example.endswith("+") or example == "-") == rolled else 1
+            ranked.append((distance, shape, abs(len(candidate) - len(key)), position, candidate))
+    if not ranked:
+        return ""
+    return f" Did you mean '{min(ranked)[-1]}{value}'?"
+
+
+def _edit_distance(first: str, second: str) -> int:
+    """Letters inserted, deleted, replaced or swapped (optimal string alignment) to turn one key into the other."""
+    rows = [[0] * (len(second) + 1) for _ in range(len(first) + 1)]
+    for i in range(len(first) + 1):
+        rows[i][0] = i
+    for j in range(len(second) + 1):
+        rows[0][j] = j
+    for i in range(1, len(first) + 1):
+        for j in range(1, len(second) + 1):
+            cost = 0 if first[i - 1] == second[j - 1] else 1
+            rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost)
+            if i > 1 and j > 1 and first[i - 1] == second[j - 2] and first[i - 2] == second[j - 1]:
+                rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1)
+    return rows[-1][-1]
+
+
+def classify_token(
+    text: str, *, example: str, stats: tuple[str, ...] = (), keywords: frozenset[str] = frozenset()
+) -> Token:
+    """Classify one whitespace-free token, or raise :class:`SpecError` naming it.
+
+    ``stats`` are the game's stat keys as the rules write them (``WS``, ``Sv``): a stat written in another case
+    (``ws4``, ``SV3+``) is read as that stat, with the key in the rules' capitals. ``keywords`` are the game's
+    keywords, which stay keywords whatever they look like.
+    """
+    token = _classify_cached(text, stats, keywords)
     if token is None:
         _raise_unreadable(text, example)
     return token
 
 
 @functools.lru_cache(maxsize=4096)
-def _classify_cached(text: str) -> Token | None:
+def _classify_cached(text: str, stats: tuple[str, ...], keywords: frozenset[str]) -> Token | None:
     # Specs repeat a small vocabulary (WS4, Sv3+, power-fist...): classification is pure, so cache it.
     if "=" in text:
         match = _SETTING.match(text)
@@ -126,9 +174,19 @@ def _classify_cached(text: str) -> Token | None:
             return None
         # Setting keys are case-insensitive (DC=3 and dc=3 are the same setting).
         return Token(text, TokenKind.SETTING, match.group(1).lower(), match.group(2))
-    match = _STAT.match(text)
+    if text in keywords:
+        return Token(text, TokenKind.KEYWORD, text)
+    match = _ANY_CASE_STAT.match(text)
     if match is not None:
-        return Token(text, TokenKind.STAT, match.group(1), match.group(2))
+        key, value = match.groups()
+        # Stat keys are case-insensitive: ws4 and SV3+ are WS4 and Sv3+.
+        known = next((stat for stat in stats if stat.lower() == key.lower()), None)
+        if known is not None:
+            return Token(text, TokenKind.STAT, known, value)
+        # A capital, a value no keyword can hold (sb3+), or a short key with a number (wz4): an unknown stat,
+        # which the game names with a suggestion.
+        if _STAT.match(text) or not _KEYWORD.match(text) or (stats and _LOWER_STAT.match(text)):
+            return Token(text, TokenKind.STAT, key, value)
     if _KEYWORD.match(text) or _TYPE_KEYWORD.match(text):
         return Token(text, TokenKind.KEYWORD, text)
     return None
@@ -198,7 +256,7 @@ def _read_head(head: str, *, example: str) -> tuple[str | None, str]:
     return count_text, name
 
 
-def _parse_group(text: str, *, example: str) -> GroupSpec:
+def _parse_group(text: str, *, example: str, stats: tuple[str, ...], keywords: frozenset[str]) -> GroupSpec:
     match = _GROUP.match(text)
     if match is None:
         shown = text.strip()[:60]
@@ -250,12 +308,17 @@ def _parse_group(text: str, *, example: str) -> GroupSpec:
                 token=f"{count_text}x",
                 example=example,
             )
-    tokens = tuple(classify_token(word, example=example) for word in rest.split())
+    tokens = tuple(classify_token(word, example=example, stats=stats, keywords=keywords) for word in rest.split())
     return GroupSpec(count=count, name=name, tokens=tokens, text=text.strip())
 
 
-def parse_side_spec(text: str, *, example: str) -> SideSpec:
-    """Split a side spec into units and groups, enforcing the limits first."""
+def parse_side_spec(text: str, *, example: str, stats: Iterable[str] = (), keywords: Iterable[str] = ()) -> SideSpec:
+    """Split a side spec into units and groups, enforcing the limits first.
+
+    ``stats``: the game's stat keys as the rules write them (read in any case); ``keywords``: its keywords (never
+    read as stats). See :func:`classify_token`.
+    """
+    stat_keys, keyword_set = tuple(stats), frozenset(keywords)
     if not isinstance(text, str):
         raise SpecError(f"A side must be spec text, not {type(text).__name__}.", example=example)
     if len(text) > MAX_SPEC_CHARS:
@@ -296,7 +359,7 @@ def parse_side_spec(text: str, *, example: str) -> SideSpec:
                     token=";",
                     example=example,
                 )
-            groups.append(_parse_group(group_text, example=example))
+            groups.append(_parse_group(group_text, example=example, stats=stat_keys, keywords=keyword_set))
         units.append(UnitSpec(tuple(groups)))
     side = SideSpec(tuple(units))
     if side.models > MAX_MODELS_PER_SIDE:

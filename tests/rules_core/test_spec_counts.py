@@ -7,6 +7,7 @@ import pytest
 from rules_core import SpecError, all_games, get_game, resolve
 from rules_core.errors import LimitError
 from rules_core.games.wh40k.spec import format_side, parse_side
+from rules_core.registry import Game
 from rules_core.spec import parse_side_spec
 
 from .helpers40k import MARINE
@@ -114,3 +115,101 @@ def test_the_summary_of_a_side_says_the_counts_as_read() -> None:
 
     text = f"9 Tactical Marine: {MARINE} ; Sergeant: {MARINE} | Warlock x1: {MARINE}"
     assert side_summary(text) == "9 Tactical Marine, 1 Sergeant | 1 Warlock"
+
+
+# ---------------------------------------------------------------------------------------------- stat keys, any case
+
+STAT_LINES = [
+    # (game, capitals as the rules write them, the same stats in other cases)
+    ("40k", "WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ Inv5+", "ws4 s4 t4 w1 i4 a1 ld8 sv3+ inv5+"),
+    ("40k", "WS4 S4 T4 W1 I4 A1 Ld8 Sv-", "Ws4 s4 T4 w1 I4 a1 LD8 SV-"),
+    ("duel", "M4 WS4 BS4 S4 T4 W1 I4 A2 Ld8 Sv3+", "m4 ws4 bs4 s4 t4 w1 i4 a2 ld8 sv3+"),
+    ("epic", "CC4+ FF4+ Sv4+ INF", "cc4+ ff4+ sv4+ INF"),
+    ("epic", "CC3+ FF4+ Sv5+ WE DC3", "cc3+ Ff4+ SV5+ we dc3"),
+    ("reikhammer", "CC4 FF3 Sv5+ INF", "cc4 ff3 sv5+ inf"),
+]
+
+
+@pytest.mark.parametrize(("game", "capitals", "other_case"), STAT_LINES)
+def test_stat_keys_are_case_insensitive_and_the_canonical_form_keeps_the_capitals(
+    game: str, capitals: str, other_case: str
+) -> None:
+    chosen = GAME if game == "duel" else get_game(game)
+    expected = chosen.parse_side(f"2x Trooper: {capitals}")
+    side = chosen.parse_side(f"2x Trooper: {other_case}")
+    assert side == expected
+    assert chosen.format_side(side) == chosen.format_side(expected)
+
+
+def _known_keywords(game: str) -> tuple[str, ...]:
+    from rules_core.games.boltaction import spec as boltaction
+    from rules_core.games.duel import spec as duel
+    from rules_core.games.formation import spec as formation
+    from rules_core.games.wh40k import spec as wh40k
+
+    return {
+        "40k": wh40k.KEYWORDS,
+        "duel": (*duel.FLAGS, *GAME.armoury.names),
+        "epic": (*formation.SPECIALS, *(t.value for t in formation.UnitType)),
+        "reikhammer": (*formation.SPECIALS, *(t.value for t in formation.UnitType)),
+        "boltaction": (*boltaction.KEYWORDS, *(q.value for q in boltaction.Quality)),
+    }[game]
+
+
+@pytest.mark.parametrize("game", [game.id for game in all_games()])
+def test_no_keyword_a_game_knows_is_read_as_a_stat(game: str) -> None:
+    chosen = GAME if game == "duel" else get_game(game)
+    example = chosen.example_attacker
+    for keyword in _known_keywords(game):
+        words = [keyword, keyword.lower()] if keyword.isupper() else [keyword]
+        for word in words:
+            head, _, rest = example.partition(":")
+            text = f"{head}:{rest} {word}"
+            # Accepted, or refused for what it means in this group (twice, not for this unit), never as a stat.
+            assert "stat" not in _refusal(chosen, text).lower(), word
+
+
+def _refusal(game: Game, text: str) -> str:
+    try:
+        game.parse_side(text)
+    except SpecError as error:
+        return error.message
+    return ""
+
+
+@pytest.mark.parametrize(
+    ("game", "token", "suggestion"),
+    [
+        ("40k", "Sb3+", "Sv3+"),
+        ("40k", "sb3+", "Sv3+"),
+        ("40k", "WB4", "WS4"),
+        ("40k", "SW4", "WS4"),
+        ("40k", "Lf8", "Ld8"),
+        ("40k", "In4+", "Inv4+"),
+        ("duel", "Sb3+", "Sv3+"),
+        ("duel", "wz4", "WS4"),
+        ("epic", "Sb4+", "Sv4+"),
+        ("epic", "Cc4+", None),  # accepted: CC in another case
+        ("reikhammer", "sb5+", "Sv5+"),
+    ],
+)
+def test_near_misses_get_the_right_stat_suggested(game: str, token: str, suggestion: str | None) -> None:
+    chosen = GAME if game == "duel" else get_game(game)
+    base = {
+        "40k": "WS4 S4 T4 W1 I4 A1 Ld8 Sv3+",
+        "duel": "WS4 S4 T4 W1 I4 A2 Sv3+",
+        "epic": "CC4+ FF4+ INF",
+        "reikhammer": "CC4 FF3 INF",
+    }[game]
+    key = next(k for k in ("Sv", "WS", "Ld", "Inv") if suggestion and suggestion.startswith(k)) if suggestion else ""
+    words = [w for w in base.split() if not (key and w.startswith(key) and w[len(key) :][:1].isdigit())]
+    if key == "WS":
+        words = [w for w in words if not w.startswith("WS")]
+    text = f"2x Trooper: {' '.join(words)} {token}"
+    if suggestion is None:
+        chosen.parse_side(f"2x Trooper: {token} FF4+ Sv4+ INF")
+        return
+    with pytest.raises(SpecError) as error:
+        chosen.parse_side(text)
+    assert f"Did you mean '{suggestion}'?" in error.value.message
+    assert "Example:" in str(error.value)
