@@ -22,7 +22,7 @@ number of models than meant:
 
 Tokens are ``KEYvalue`` stats (``WS4``,
 ``Sv3+``, ``Sv-``; the keys a game declares are read in any case, ``ws4`` is
-``WS4``, and a game's keywords are never read as stats), ``key=value`` settings (``engaged=3``; keys are
+``WS4``, and a game's keywords, in any case, are never read as stats), ``key=value`` settings (``engaged=3``; keys are
 case-insensitive), kebab-case keywords (``power-fist``) and unit types in
 capitals (``INF``, ``WE``). This module only splits and classifies; what the
 tokens mean is each game's business. It also enforces the input limits, before
@@ -59,8 +59,9 @@ _HIDDEN_COUNT = re.compile(r"(?:^|(?<=[\s(]))(?:\d+\s*[xX×]|[xX×]\s*\d+)(?=$|[
 _COUNT_ONLY = re.compile(r"^(?:\d+\s*[xX×]?|[xX×]?\s*\d+)?$")
 # "10xMarine": a count run into the name.
 _RUN_IN_COUNT = re.compile(r"^(\d+)[xX×](\S.*)$", re.DOTALL)
-_STAT = re.compile(r"^([A-Z][A-Za-z]*)([0-9+\-].*)$")
-_ANY_CASE_STAT = re.compile(r"^([A-Za-z]+)([0-9+\-].*)$")
+# A stat's value is a number, a roll (3+) or '-' for none: Power-Fist is not the stat "Power".
+_STAT = re.compile(r"^([A-Z][A-Za-z]*)(-\d*$|[0-9+].*)$", re.DOTALL)
+_ANY_CASE_STAT = re.compile(r"^([A-Za-z]+)(-\d*$|[0-9+].*)$", re.DOTALL)
 _LOWER_STAT = re.compile(r"^[a-z]{1,3}\d+\+?$")  # wz4: shaped like a stat, not like a keyword
 _KEYWORD = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 _TYPE_KEYWORD = re.compile(r"^[A-Z]{2,5}$")  # unit types written in capitals: INF, LV, AV, WE
@@ -176,6 +177,9 @@ def _classify_cached(text: str, stats: tuple[str, ...], keywords: frozenset[str]
         return Token(text, TokenKind.SETTING, match.group(1).lower(), match.group(2))
     if text in keywords:
         return Token(text, TokenKind.KEYWORD, text)
+    known_keyword = next((keyword for keyword in keywords if keyword.lower() == text.lower()), None)
+    if known_keyword is not None:  # Power-Fist is power-fist, inf is INF
+        return Token(text, TokenKind.KEYWORD, known_keyword)
     match = _ANY_CASE_STAT.match(text)
     if match is not None:
         key, value = match.groups()
@@ -189,6 +193,8 @@ def _classify_cached(text: str, stats: tuple[str, ...], keywords: frozenset[str]
             return Token(text, TokenKind.STAT, key, value)
     if _KEYWORD.match(text) or _TYPE_KEYWORD.match(text):
         return Token(text, TokenKind.KEYWORD, text)
+    if _KEYWORD.match(text.lower()):  # Power-Sword: a keyword in capitals, which the game names with a suggestion
+        return Token(text, TokenKind.KEYWORD, text.lower())
     return None
 
 

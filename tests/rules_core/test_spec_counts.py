@@ -213,3 +213,11 @@ def test_near_misses_get_the_right_stat_suggested(game: str, token: str, suggest
         chosen.parse_side(text)
     assert f"Did you mean '{suggestion}'?" in error.value.message
     assert "Example:" in str(error.value)
+
+
+def test_keywords_in_capitals_are_keywords_not_stats() -> None:
+    assert parse_side(f"1x Sergeant: {MARINE} Power-Fist") == parse_side(f"1x Sergeant: {MARINE} power-fist")
+    with pytest.raises(SpecError) as error:
+        parse_side(f"1x Sergeant: {MARINE} Power-Sword")
+    assert "Unknown keyword 'Power-Sword'" in error.value.message
+    assert "stat" not in error.value.message
