@@ -221,3 +221,11 @@ def test_keywords_in_capitals_are_keywords_not_stats() -> None:
         parse_side(f"1x Sergeant: {MARINE} Power-Sword")
     assert "Unknown keyword 'Power-Sword'" in error.value.message
     assert "stat" not in error.value.message
+
+
+def test_an_inline_weapon_strength_is_read_in_any_case() -> None:
+    upper = GAME.parse_side("Nob: WS4 S4 T4 W2 I3 A2 Sv5+ weapon=choppa/S+1/dmg=1/sv=-1/cc")
+    assert GAME.parse_side("Nob: ws4 s4 t4 w2 i3 a2 sv5+ weapon=choppa/s+1/dmg=1/sv=-1/cc") == upper
+    assert GAME.parse_side("Nob: WS4 S4 T4 W2 I3 A2 Sv5+ weapon=axe/s5/cc") == GAME.parse_side(
+        "Nob: WS4 S4 T4 W2 I3 A2 Sv5+ weapon=axe/S5/cc"
+    )
