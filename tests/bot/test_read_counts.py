@@ -77,6 +77,8 @@ def check(game_id: str, side: tuple[str, list[tuple[int, str]]], seed: int) -> N
     # A duel is fought around one model: against several attackers, the defender is one model.
     defender = "Champion: WS4 S4 T4 W1 I4 A1 Sv-" if game_id == "duel" else game.example_defender
     report = resolve(game, text, defender, seed=seed, **dict(game.example_options))
+    # The canonical input re-parses to exactly the same side.
+    assert game.format_side(game.parse_side(report.inputs.attacker)) == report.inputs.attacker
     canonical = side_summary(report.inputs.attacker)
     assert models_in_read_line(f"attacker: {canonical}") == written
     assert models_in_read_line(read_lines(report)[0]) == written
