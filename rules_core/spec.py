@@ -16,8 +16,10 @@ number of models than meant:
   space after the digits) and ``Squad 7`` (a number at the end with no ``x``)
   are names;
 - two counts in one group (``10x Marine x10``), a count inside a name
-  (``Marine x10 Veteran``, ``Marine (x10)``) and a count run into the name
-  (``10xMarine``) are refused, with the ways to write it;
+  (``Marine x10 Veteran``, ``Marine (x10)``), a count run into the name
+  (``10xMarine``) and, with no count given, a number in brackets after the
+  name (``Ork Boyz (20)``: 20 models, or a name?) are refused, with the ways
+  to write it;
 - the canonical form always writes ``Nx name``, so it re-reads the same.
 
 Tokens are ``KEYvalue`` stats (``WS4``,
@@ -56,6 +58,8 @@ _BARE_COUNT = re.compile(r"^(\d+)\s+(.*)$", re.DOTALL)
 _TRAILING_COUNT = re.compile(r"^(.*?)(?:\s+[xX]\s*|\s*×\s*)(\d+)$", re.DOTALL)
 # A count left inside a name ("Marine x10 Veteran", "Marine (x10)", "x10 Marine") is refused, never read as a name.
 _HIDDEN_COUNT = re.compile(r"(?:^|(?<=[\s(]))(?:\d+\s*[xX×]|[xX×]\s*\d+)(?=$|[\s)])")
+# "Ork Boyz (20)": a number in brackets after the name may be a count; refused unless a count is given too.
+_BRACKETED_NUMBER = re.compile(r"^(.*?)\s*\((\d+)\)$", re.DOTALL)
 _COUNT_ONLY = re.compile(r"^(?:\d+\s*[xX×]?|[xX×]?\s*\d+)?$")
 # "10xMarine": a count run into the name.
 _RUN_IN_COUNT = re.compile(r"^(\d+)[xX×](\S.*)$", re.DOTALL)
@@ -251,6 +255,15 @@ def _read_head(head: str, *, example: str) -> tuple[str | None, str]:
                 example,
             )
         count_text, name = trailing.group(2), trailing.group(1).strip()
+    bracketed = _BRACKETED_NUMBER.match(name)
+    if bracketed is not None and count_text is None:
+        base, number = bracketed.groups()
+        _refuse_count(
+            f"'{head}': is {number} the number of models? Write '{base} x{number}' for {number} models, or give the "
+            f"count first ('1x {head}') when the number is part of the name.",
+            head,
+            example,
+        )
     hidden = _HIDDEN_COUNT.search(name)
     if hidden is not None:
         _refuse_count(

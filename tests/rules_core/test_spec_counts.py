@@ -229,3 +229,14 @@ def test_an_inline_weapon_strength_is_read_in_any_case() -> None:
     assert GAME.parse_side("Nob: WS4 S4 T4 W2 I3 A2 Sv5+ weapon=axe/s5/cc") == GAME.parse_side(
         "Nob: WS4 S4 T4 W2 I3 A2 Sv5+ weapon=axe/S5/cc"
     )
+
+
+def test_a_number_in_brackets_after_the_name_is_refused_unless_a_count_is_given() -> None:
+    with pytest.raises(SpecError) as error:
+        parse_side_spec("Ork Boyz (20): WS4", example=EXAMPLE)
+    assert "Ork Boyz x20" in error.value.message
+    assert "Example:" in str(error.value)
+    (group,) = parse_side_spec("1x Ork Boyz (20): WS4", example=EXAMPLE).units[0].groups
+    assert (group.count, group.name) == (1, "Ork Boyz (20)")
+    (group,) = parse_side_spec("Ork Boyz (20) x2: WS4", example=EXAMPLE).units[0].groups
+    assert (group.count, group.name) == (2, "Ork Boyz (20)")
