@@ -18,6 +18,7 @@ from bot.storage.store import RosterInput, SavedRoster
 from rules_core import RefereeError, get_game
 from rules_core.options import OptionType
 from rules_core.registry import Game
+from rules_core.spec import group_head
 
 ROSTER_SCHEMA = "referee-rosters/1"
 MAX_ROSTER_FILE_BYTES = 256 * 1024
@@ -25,7 +26,6 @@ MAX_ROSTERS_PER_FILE = 200
 NAME_EXAMPLE = "ultramarines-tactical"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,59}$")
 _REFERENCE = re.compile(r"^@([^/\s]+)(?:/(.+))?$")
-_GROUP_NAME = re.compile(r"^\s*(?:\d+\s*[x×]\s+)?([^:]*?)\s*:", re.IGNORECASE)
 
 
 class RosterError(RefereeError):
@@ -126,8 +126,11 @@ def split_reference(text: str) -> tuple[str, str | None] | None:
 
 
 def _unit_name(unit: str) -> str:
-    match = _GROUP_NAME.match(unit)
-    return match.group(1).strip() if match else unit.strip()
+    # The engine's own grammar, so "Tactical Marine x10" is found as "tactical-marine".
+    try:
+        return group_head(unit)[1]
+    except RefereeError:
+        return unit.strip()
 
 
 def pick_unit(roster: SavedRoster, unit: str) -> str:

@@ -1,8 +1,30 @@
 """The one lexical shape of unit specs shared by every game (see docs/specs.md).
 
 A side is units separated by ``|``; a unit is groups separated by ``;``; a
-group is ``[N x] name: tokens``. Tokens are ``KEYvalue`` stats (``WS4``,
-``Sv3+``, ``Sv-``), ``key=value`` settings (``engaged=3``; keys are
+group is ``[N x] name: tokens``.
+
+The count of a group is read the ways players write it, all meaning 10 models
+named "Tactical Marine": ``10x Tactical Marine``, ``10 x Tactical Marine``,
+``10X ...``, ``10× ...``, ``10 Tactical Marine``, ``Tactical Marine x10``,
+``Tactical Marine X10``, ``Tactical Marine x 10``, ``Tactical Marine ×10``.
+No count is one model. Decisions, so that no group is ever read as a different
+number of models than meant:
+
+- a bare number at the start is always the count (``88 Gunners`` is 88 models
+  named "Gunners"); a name that really begins with a number is written after
+  an explicit count: ``1x 88 Gunners``. Names such as ``2nd Platoon`` (no
+  space after the digits) and ``Squad 7`` (a number at the end with no ``x``)
+  are names;
+- two counts in one group (``10x Marine x10``), a count inside a name
+  (``Marine x10 Veteran``, ``Marine (x10)``), a count run into the name
+  (``10xMarine``) and, with no count given, a number in brackets after the
+  name (``Ork Boyz (20)``: 20 models, or a name?) are refused, with the ways
+  to write it;
+- the canonical form always writes ``Nx name``, so it re-reads the same.
+
+Tokens are ``KEYvalue`` stats (``WS4``,
+``Sv3+``, ``Sv-``; the keys a game declares are read in any case, ``ws4`` is
+``WS4``, and a game's keywords, in any case, are never read as stats), ``key=value`` settings (``engaged=3``; keys are
 case-insensitive), kebab-case keywords (``power-fist``) and unit types in
 capitals (``INF``, ``WE``). This module only splits and classifies; what the
 tokens mean is each game's business. It also enforces the input limits, before
@@ -14,6 +36,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import NoReturn
@@ -25,8 +48,25 @@ MAX_NAME_CHARS = 100
 MAX_UNITS_PER_SIDE = 50
 MAX_MODELS_PER_SIDE = 200
 
-_GROUP = re.compile(r"^\s*(?:(\d+)\s*[x×]\s+)?([^:]*?)\s*:(.*)$", re.DOTALL | re.IGNORECASE)
-_STAT = re.compile(r"^([A-Z][A-Za-z]*)([0-9+\-].*)$")
+_GROUP = re.compile(r"^([^:]*):(.*)$", re.DOTALL)
+# The count of a group, written the ways players write it (see the module docstring):
+# "10x Name", "10 x Name", "10X Name", "10× Name" (an explicit leading count; the name may then begin with a number),
+_EXPLICIT_COUNT = re.compile(r"^(\d+)\s*(?:[xX]\s+|×\s*)(.*)$", re.DOTALL)
+# "10 Name" (a bare leading number is always the count),
+_BARE_COUNT = re.compile(r"^(\d+)\s+(.*)$", re.DOTALL)
+# "Name x10", "Name X10", "Name x 10", "Name ×10", "Name×10".
+_TRAILING_COUNT = re.compile(r"^(.*?)(?:\s+[xX]\s*|\s*×\s*)(\d+)$", re.DOTALL)
+# A count left inside a name ("Marine x10 Veteran", "Marine (x10)", "x10 Marine") is refused, never read as a name.
+_HIDDEN_COUNT = re.compile(r"(?:^|(?<=[\s(]))(?:\d+\s*[xX×]|[xX×]\s*\d+)(?=$|[\s)])")
+# "Ork Boyz (20)": a number in brackets after the name may be a count; refused unless a count is given too.
+_BRACKETED_NUMBER = re.compile(r"^(.*?)\s*\((\d+)\)$", re.DOTALL)
+_COUNT_ONLY = re.compile(r"^(?:\d+\s*[xX×]?|[xX×]?\s*\d+)?$")
+# "10xMarine": a count run into the name.
+_RUN_IN_COUNT = re.compile(r"^(\d+)[xX×](\S.*)$", re.DOTALL)
+# A stat's value is a number, a roll (3+) or '-' for none: Power-Fist is not the stat "Power".
+_STAT = re.compile(r"^([A-Z][A-Za-z]*)(-\d*$|[0-9+].*)$", re.DOTALL)
+_ANY_CASE_STAT = re.compile(r"^([A-Za-z]+)(-\d*$|[0-9+].*)$", re.DOTALL)
+_LOWER_STAT = re.compile(r"^[a-z]{1,3}\d+\+?$")  # wz4: shaped like a stat, not like a keyword
 _KEYWORD = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 _TYPE_KEYWORD = re.compile(r"^[A-Z]{2,5}$")  # unit types written in capitals: INF, LV, AV, WE
 _SETTING = re.compile(r"^([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)=(\S+)$")
@@ -78,16 +118,60 @@ def did_you_mean(word: str, candidates: tuple[str, ...]) -> str:
     return f" Did you mean '{match[0]}'?" if match else ""
 
 
-def classify_token(text: str, *, example: str) -> Token:
-    """Classify one whitespace-free token, or raise :class:`SpecError` naming it."""
-    token = _classify_cached(text)
+def suggest_stat(key: str, value: str, stats: Mapping[str, str]) -> str:
+    """`` Did you mean 'Sv3+'?`` for a stat key no game knows, or ''.
+
+    ``stats`` maps each stat key of the game to an example value (``{"WS": "4", "Sv": "3+"}``). The closest key
+    (one letter wrong, missing, extra or swapped) is preferred among those whose values look like ``value`` (a
+    roll such as ``3+`` or ``-`` for a save, a plain number for a characteristic), so ``Sb3+`` suggests ``Sv3+``
+    rather than ``S3+``.
+    """
+    wanted = key.lower()
+    rolled = value.endswith("+") or value == "-"
+    ranked = []
+    for position, (candidate, example) in enumerate(stats.items()):
+        distance = _edit_distance(wanted, candidate.lower())
+        if distance <= 1:
+            shape = 0 if (example.endswith("+") or example == "-") == rolled else 1
+            ranked.append((distance, shape, abs(len(candidate) - len(key)), position, candidate))
+    if not ranked:
+        return ""
+    return f" Did you mean '{min(ranked)[-1]}{value}'?"
+
+
+def _edit_distance(first: str, second: str) -> int:
+    """Letters inserted, deleted, replaced or swapped (optimal string alignment) to turn one key into the other."""
+    rows = [[0] * (len(second) + 1) for _ in range(len(first) + 1)]
+    for i in range(len(first) + 1):
+        rows[i][0] = i
+    for j in range(len(second) + 1):
+        rows[0][j] = j
+    for i in range(1, len(first) + 1):
+        for j in range(1, len(second) + 1):
+            cost = 0 if first[i - 1] == second[j - 1] else 1
+            rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost)
+            if i > 1 and j > 1 and first[i - 1] == second[j - 2] and first[i - 2] == second[j - 1]:
+                rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1)
+    return rows[-1][-1]
+
+
+def classify_token(
+    text: str, *, example: str, stats: tuple[str, ...] = (), keywords: frozenset[str] = frozenset()
+) -> Token:
+    """Classify one whitespace-free token, or raise :class:`SpecError` naming it.
+
+    ``stats`` are the game's stat keys as the rules write them (``WS``, ``Sv``): a stat written in another case
+    (``ws4``, ``SV3+``) is read as that stat, with the key in the rules' capitals. ``keywords`` are the game's
+    keywords, which stay keywords whatever they look like.
+    """
+    token = _classify_cached(text, stats, keywords)
     if token is None:
         _raise_unreadable(text, example)
     return token
 
 
 @functools.lru_cache(maxsize=4096)
-def _classify_cached(text: str) -> Token | None:
+def _classify_cached(text: str, stats: tuple[str, ...], keywords: frozenset[str]) -> Token | None:
     # Specs repeat a small vocabulary (WS4, Sv3+, power-fist...): classification is pure, so cache it.
     if "=" in text:
         match = _SETTING.match(text)
@@ -95,11 +179,26 @@ def _classify_cached(text: str) -> Token | None:
             return None
         # Setting keys are case-insensitive (DC=3 and dc=3 are the same setting).
         return Token(text, TokenKind.SETTING, match.group(1).lower(), match.group(2))
-    match = _STAT.match(text)
+    if text in keywords:
+        return Token(text, TokenKind.KEYWORD, text)
+    known_keyword = next((keyword for keyword in keywords if keyword.lower() == text.lower()), None)
+    if known_keyword is not None:  # Power-Fist is power-fist, inf is INF
+        return Token(text, TokenKind.KEYWORD, known_keyword)
+    match = _ANY_CASE_STAT.match(text)
     if match is not None:
-        return Token(text, TokenKind.STAT, match.group(1), match.group(2))
+        key, value = match.groups()
+        # Stat keys are case-insensitive: ws4 and SV3+ are WS4 and Sv3+.
+        known = next((stat for stat in stats if stat.lower() == key.lower()), None)
+        if known is not None:
+            return Token(text, TokenKind.STAT, known, value)
+        # A capital, a value no keyword can hold (sb3+), or a short key with a number (wz4): an unknown stat,
+        # which the game names with a suggestion.
+        if _STAT.match(text) or not _KEYWORD.match(text) or (stats and _LOWER_STAT.match(text)):
+            return Token(text, TokenKind.STAT, key, value)
     if _KEYWORD.match(text) or _TYPE_KEYWORD.match(text):
         return Token(text, TokenKind.KEYWORD, text)
+    if _KEYWORD.match(text.lower()):  # Power-Sword: a keyword in capitals, which the game names with a suggestion
+        return Token(text, TokenKind.KEYWORD, text.lower())
     return None
 
 
@@ -119,7 +218,64 @@ def _raise_unreadable(text: str, example: str) -> NoReturn:
     )
 
 
-def _parse_group(text: str, *, example: str) -> GroupSpec:
+def _refuse_count(message: str, token: str, example: str) -> NoReturn:
+    raise SpecError(message, token=token, example=example)
+
+
+def _read_head(head: str, *, example: str) -> tuple[str | None, str]:
+    """(the count as written or None, the name) of a group's head: the text before its colon."""
+    head = head.strip()
+    if _COUNT_ONLY.match(head):
+        raise SpecError(f"The group '{head}' has no name before its colon.", token=head, example=example)
+    count_text: str | None = None
+    name = head
+    explicit = _EXPLICIT_COUNT.match(head)
+    run_in = _RUN_IN_COUNT.match(head)
+    bare = _BARE_COUNT.match(head)
+    if explicit is not None:
+        count_text, name = explicit.group(1), explicit.group(2).strip()
+    elif run_in is not None:
+        count, rest = run_in.groups()
+        _refuse_count(
+            f"'{head}' runs a count into the name: write '{count}x {rest.strip()}' for {count} models, or, for one "
+            f"model whose name begins with a number, '1x {head}'.",
+            head,
+            example,
+        )
+    elif bare is not None:
+        count_text, name = bare.group(1), bare.group(2).strip()
+    trailing = _TRAILING_COUNT.match(name)
+    if trailing is not None:
+        if count_text is not None:
+            _refuse_count(
+                f"'{head}' gives two counts ({count_text} and {trailing.group(2)}): give the number of models once, "
+                f"as '{trailing.group(2)}x {trailing.group(1).strip()}' or '{trailing.group(1).strip()} "
+                f"x{trailing.group(2)}'.",
+                head,
+                example,
+            )
+        count_text, name = trailing.group(2), trailing.group(1).strip()
+    bracketed = _BRACKETED_NUMBER.match(name)
+    if bracketed is not None and count_text is None:
+        base, number = bracketed.groups()
+        _refuse_count(
+            f"'{head}': is {number} the number of models? Write '{base} x{number}' for {number} models, or give the "
+            f"count first ('1x {head}') when the number is part of the name.",
+            head,
+            example,
+        )
+    hidden = _HIDDEN_COUNT.search(name)
+    if hidden is not None:
+        _refuse_count(
+            f"'{head}' has a count ('{hidden.group(0).strip()}') inside its name: write the count at the start "
+            "('10x Name') or at the end ('Name x10'), once.",
+            head,
+            example,
+        )
+    return count_text, name
+
+
+def _parse_group(text: str, *, example: str, stats: tuple[str, ...], keywords: frozenset[str]) -> GroupSpec:
     match = _GROUP.match(text)
     if match is None:
         shown = text.strip()[:60]
@@ -128,7 +284,8 @@ def _parse_group(text: str, *, example: str) -> GroupSpec:
             token=shown,
             example=example,
         )
-    count_text, name, rest = match.group(1), match.group(2).strip(), match.group(3)
+    count_text, name = _read_head(match.group(1), example=example)
+    rest = match.group(2)
     if not name:
         raise SpecError(
             f"The group '{text.strip()[:60]}' has no name before its colon.",
@@ -170,12 +327,17 @@ def _parse_group(text: str, *, example: str) -> GroupSpec:
                 token=f"{count_text}x",
                 example=example,
             )
-    tokens = tuple(classify_token(word, example=example) for word in rest.split())
+    tokens = tuple(classify_token(word, example=example, stats=stats, keywords=keywords) for word in rest.split())
     return GroupSpec(count=count, name=name, tokens=tokens, text=text.strip())
 
 
-def parse_side_spec(text: str, *, example: str) -> SideSpec:
-    """Split a side spec into units and groups, enforcing the limits first."""
+def parse_side_spec(text: str, *, example: str, stats: Iterable[str] = (), keywords: Iterable[str] = ()) -> SideSpec:
+    """Split a side spec into units and groups, enforcing the limits first.
+
+    ``stats``: the game's stat keys as the rules write them (read in any case); ``keywords``: its keywords (never
+    read as stats). See :func:`classify_token`.
+    """
+    stat_keys, keyword_set = tuple(stats), frozenset(keywords)
     if not isinstance(text, str):
         raise SpecError(f"A side must be spec text, not {type(text).__name__}.", example=example)
     if len(text) > MAX_SPEC_CHARS:
@@ -216,7 +378,7 @@ def parse_side_spec(text: str, *, example: str) -> SideSpec:
                     token=";",
                     example=example,
                 )
-            groups.append(_parse_group(group_text, example=example))
+            groups.append(_parse_group(group_text, example=example, stats=stat_keys, keywords=keyword_set))
         units.append(UnitSpec(tuple(groups)))
     side = SideSpec(tuple(units))
     if side.models > MAX_MODELS_PER_SIDE:
@@ -226,3 +388,30 @@ def parse_side_spec(text: str, *, example: str) -> SideSpec:
             example=example,
         )
     return side
+
+
+def group_head(text: str) -> tuple[int, str]:
+    """(count, name) of the first group of a unit or side text, read as :func:`parse_side_spec` reads it.
+
+    For the front ends' look-ups (a roster's units by name, short listings), so that they understand every way of
+    writing a count that the rules engine does. Raises :class:`SpecError` when the head does not read.
+    """
+    first = text.split("|", 1)[0].split(";", 1)[0]
+    match = _GROUP.match(first)
+    if match is None:
+        raise SpecError(f"Cannot read the group '{first.strip()[:60]}'.", token=first.strip()[:60])
+    count_text, name = _read_head(match.group(1), example="")
+    return (1 if count_text is None else int(count_text)), name
+
+
+def side_summary(text: str) -> str:
+    """How a side was read, in short: ``9 Tactical Marine, 1 Sergeant | 1 Warlock`` (groups by ',', units by '|').
+
+    Only the groups' counts and names are read (with the same grammar as :func:`parse_side_spec`), so a report's
+    canonical input can be summarised without its game; text that does not read raises :class:`SpecError`.
+    """
+    units = []
+    for unit_text in text.split("|"):
+        heads = (group_head(group_text) for group_text in unit_text.split(";"))
+        units.append(", ".join(f"{count} {name}" for count, name in heads))
+    return " | ".join(units)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.render.markdown import escape, step_lines
-from bot.render.summary import headline, tally
+from bot.render.summary import headline, read_lines, tally
 from rules_core import get_game
 from rules_core.report import Report
 
@@ -66,7 +66,7 @@ def step_fields(report: Report) -> list[Field]:
 
 
 def _summary(report: Report, record_id: int | None, not_recorded: str | None, pending: bool) -> str:
-    parts = [f"**{escape(headline(report))}**", escape(tally(report))]
+    parts = ["\n".join(map(escape, read_lines(report))), f"**{escape(headline(report))}**", escape(tally(report))]
     nexts = [step for step in report.steps if step.title == NEXT]
     if nexts:
         parts.append("\n".join(step_lines(nexts[-1])))

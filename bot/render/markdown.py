@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot.render.summary import headline, roll_text, tally
+from bot.render.summary import headline, read_lines, roll_text, tally
 from rules_core.report import Report, Roll, Step
 
 LEADING = frozenset({"strike", "allocation"})  # who attacks with what / where hits fall: read before the dice
@@ -46,8 +46,8 @@ def step_lines(step: Step) -> list[str]:
 
 def report_markdown(report: Report, *, record_id: int | None = None) -> str:
     """The whole combat as a Markdown document (attached to long results)."""
-    out = [f"# {report.game}: {report.result.outcome.replace('_', ' ')}", "", f"**{headline(report)}**", "",
-           escape(tally(report)), ""]  # fmt: skip
+    out = [f"# {report.game}: {report.result.outcome.replace('_', ' ')}", "", *map(escape, read_lines(report)), "",
+           f"**{headline(report)}**", "", escape(tally(report)), ""]  # fmt: skip
     out += [f"- Attacker: `{report.inputs.attacker}`", f"- Defender: `{report.inputs.defender}`"]
     options = ", ".join(f"{k}={v}" for k, v in report.inputs.options.items() if v is not None)
     if options:

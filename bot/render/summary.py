@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from rules_core.errors import RefereeError
 from rules_core.report import Report, Roll
+from rules_core.spec import side_summary
+
+READ_LINE = 160  # characters of one "Read ..." line: it is read on phones
 
 _LOSER_FATE = {
     "held": "held its ground",
@@ -24,6 +28,27 @@ _DRAWN = {
     "broke_off": "Draw: equal wounds inflicted, and a model broke off",
     "undecided": "Undecided: the referee stopped after its limit of drawn rounds",
 }
+
+
+def read_lines(report: Report) -> list[str]:
+    """How the referee read each side, one short line each, so a misread count is visible at once.
+
+    ``Read attacker: 9 Tactical Marine, 1 Sergeant | 1 Librarian``: the counts and names of the groups as read from the
+    canonical inputs (groups of a unit by ',', units by '|').
+    """
+    return [
+        f"Read {name}: {_side_read(text)}"
+        for name, text in (("attacker", report.inputs.attacker), ("defender", report.inputs.defender))
+    ]
+
+
+def _side_read(text: str) -> str:
+    try:
+        summary = side_summary(text)
+    except RefereeError:
+        # A record stored under an older spec grammar may not re-read: its inputs are still shown in full.
+        return "as recorded (see the inputs)"
+    return summary if len(summary) <= READ_LINE else summary[: READ_LINE - 1] + "…"
 
 
 def headline(report: Report) -> str:

@@ -7,7 +7,7 @@ from rich.panel import Panel
 from rich.rule import Rule
 from rich.text import Text
 
-from bot.render.summary import headline, roll_text, tally
+from bot.render.summary import headline, read_lines, roll_text, tally
 from rules_core.report import Report, Roll, Step
 
 _LEADING = frozenset({"strike", "allocation"})
@@ -58,7 +58,7 @@ def render_step(step: Step) -> RenderableType:
 def render_report(report: Report) -> RenderableType:
     colour = {"attacker": "green", "defender": "red", "draw": "yellow"}.get(str(report.result.winner), "blue")
     summary = Panel(
-        Text(headline(report) + "\n" + tally(report)),
+        Text("\n".join([*read_lines(report), headline(report), tally(report)])),
         title=f"[bold]{report.game}[/bold]: {report.result.outcome}",
         subtitle=f"seed {report.seed} · engine {report.engine_version}",
         border_style=colour,

@@ -7,7 +7,6 @@ frozen records, never ORM objects. Writes are one transaction each, so a failure
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -22,11 +21,12 @@ from sqlalchemy.orm import selectinload
 from bot.storage.db import create_engine, database_url, ensure_schema
 from bot.storage.leagues import LeagueStore, league_export, league_forget_user
 from bot.storage.models import CombatRecord, DiceRoll, League, RecordEvent, Roster
+from rules_core.errors import RefereeError
 from rules_core.report import Report, thaw
+from rules_core.spec import group_head
 
 LOCAL_USER = "local"  # the owner and requester for everything done through the offline `referee` command
 EVENT_KINDS = ("void", "note")
-_GROUP_NAME = re.compile(r"^\s*(?:\d+\s*[x×]\s+)?([^:]*?)\s*:", re.IGNORECASE)
 
 
 class AlreadyContinued(ValueError):
@@ -48,8 +48,10 @@ def now() -> datetime:
 
 def side_name(spec: str) -> str:
     """The first group's name of a canonical spec, for short listings (``10x Tactical Marine: ...``)."""
-    match = _GROUP_NAME.match(spec)
-    return match.group(1) if match else spec[:30]
+    try:
+        return group_head(spec)[1]
+    except RefereeError:
+        return spec[:30]
 
 
 @dataclass(frozen=True, slots=True)

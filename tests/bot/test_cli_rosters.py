@@ -116,3 +116,26 @@ def test_the_shipped_samples_import_by_game_or_all(capsys: pytest.CaptureFixture
     assert code == 0 and "Imported 10 rosters" in out
     code, _, err = referee("roster", "import", capsys=capsys)
     assert code == 2 and "--samples GAME" in err
+
+
+def test_a_unit_is_picked_by_its_name_however_its_count_is_written() -> None:
+    from datetime import UTC, datetime
+
+    from bot.rosters import pick_unit
+    from bot.storage.store import SavedRoster, side_name
+
+    marine = "WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
+    units = [
+        f"Tactical Marine x10: {marine}",
+        f"5 Scout: {marine}",
+        f"Captain ×1: {marine}",
+        f"1x 88 Gunners: {marine}",
+    ]
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    roster = SavedRoster("local", "40k", "mixed", " | ".join(units), "", None, at, at)
+    assert pick_unit(roster, "tactical-marine") == units[0]
+    assert pick_unit(roster, "Scout") == units[1]
+    assert pick_unit(roster, "captain") == units[2]
+    assert pick_unit(roster, "88 gunners") == units[3]
+    assert side_name(units[0]) == "Tactical Marine"
+    assert side_name(units[1]) == "Scout"

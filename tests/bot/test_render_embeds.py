@@ -102,3 +102,33 @@ def test_golden_markdown(name: str, game_id: str, seed: int) -> None:
     if os.environ.get("UPDATE_GOLDEN"):
         path.write_text(text, encoding="utf-8")
     assert text == path.read_text(encoding="utf-8"), "run with UPDATE_GOLDEN=1 after an intended change"
+
+
+@pytest.mark.parametrize("game_id", [game.id for game in all_games()])
+def test_every_renderer_first_says_how_each_side_was_read(game_id: str) -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from bot.render.terminal import print_report
+    from rules_core.spec import side_summary
+
+    report = example(game_id)
+    lines = [f"Read attacker: {side_summary(report.inputs.attacker)}",
+             f"Read defender: {side_summary(report.inputs.defender)}"]  # fmt: skip
+    description = render_pages(report)[0].description or ""
+    assert description.split("\n")[:2] == [escape(line) for line in lines]
+    markdown = report_markdown(report).split("\n")
+    assert markdown[2:4] == [escape(line) for line in lines]
+    console = Console(file=StringIO(), width=400, color_system=None)
+    print_report(report, console)
+    shown = [line.strip("│ ") for line in console.file.getvalue().split("\n")]  # type: ignore[attr-defined]
+    assert shown[1:3] == lines
+
+
+def test_the_read_line_shows_the_counts_as_read_whichever_way_they_were_written() -> None:
+    marine = "WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
+    attacker, defender = f"Tactical Marine x9: {marine} ; Sergeant: {marine}", f"14 Ork Boy: {marine} ; Nob: {marine}"
+    report = resolve("40k", attacker, defender, seed=3, charge_distance=3)
+    description = render_pages(report)[0].description or ""
+    assert description.startswith("Read attacker: 9 Tactical Marine, 1 Sergeant\nRead defender: 14 Ork Boy, 1 Nob\n")

@@ -22,7 +22,7 @@ from rules_core.games.duel.weapons import (
     WeaponError,
     parse_inline_weapon,
 )
-from rules_core.spec import GroupSpec, TokenKind, did_you_mean, parse_side_spec
+from rules_core.spec import GroupSpec, TokenKind, did_you_mean, parse_side_spec, suggest_stat
 
 EXAMPLE_MODEL = "Marine Sergeant: WS4 S4 T4 W1 I4 A2 Sv3+ chainsword bolt-pistol charged"
 EXAMPLE_SIDE = "3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ weapon=choppa/S=user/dmg=1/cc"
@@ -45,6 +45,19 @@ UNUSED_STATS: dict[str, tuple[int, int, str]] = {
 }
 STAT_ORDER = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
 REQUIRED = ("WS", "S", "T", "W", "I", "A", "Sv")
+# Every stat key with an example value: keys are read in any case (ws4 is WS4), near misses suggest one of these.
+STAT_EXAMPLES = {
+    "M": "4",
+    "WS": "4",
+    "BS": "4",
+    "S": "4",
+    "T": "4",
+    "W": "1",
+    "I": "4",
+    "A": "1",
+    "Ld": "8",
+    "Sv": "3+",
+}
 
 CHARGED = "charged"
 HIGH_GROUND = "high-ground"
@@ -133,7 +146,7 @@ def _parse_group(spec: GroupSpec, armoury: Armoury) -> ModelGroup:
     for token in spec.tokens:
         if token.kind is TokenKind.STAT:
             if token.key not in STATS and token.key not in UNUSED_STATS and token.key != "Sv":
-                hint = did_you_mean(token.key, (*STAT_ORDER, "Sv"))
+                hint = suggest_stat(token.key, token.value, STAT_EXAMPLES)
                 raise _error(
                     f"Unknown stat '{token.text}' on '{spec.name}'. Duel stats are WS S T W I A Sv "
                     f"(M BS Ld may be given and are not used).{hint}",
@@ -247,7 +260,8 @@ def _required(stats: dict[str, int | None], key: str) -> int:
 
 def parse_side(text: str, armoury: Armoury = EMPTY_ARMOURY) -> Side:
     """Parse one side of a duel; named weapons come from ``armoury``."""
-    side_spec = parse_side_spec(text, example=EXAMPLE_MODEL)
+    keywords = frozenset((*FLAGS, *armoury.names))
+    side_spec = parse_side_spec(text, example=EXAMPLE_MODEL, stats=STAT_EXAMPLES, keywords=keywords)
     groups = tuple(_parse_group(group, armoury) for unit in side_spec.units for group in unit.groups)
     side = Side(groups)
     if side.models > MAX_MODELS:

@@ -129,6 +129,9 @@ def _check_name(name: str) -> str:
     return name
 
 
+_LOWER_STRENGTH = re.compile(r"^s[0-9+=]")
+
+
 def parse_inline_weapon(value: str) -> Weapon:
     """``claw/S+1/dmg=D3/sv=-1/parry/cc`` (the text after ``weapon=``) as a weapon."""
     name, *fields = value.split("/")
@@ -138,7 +141,9 @@ def parse_inline_weapon(value: str) -> Weapon:
     save_modifier: int | None = None
     flags: set[str] = set()
     seen: set[str] = set()
-    for field in fields:
+    for written in fields:
+        # Strength is a stat: read in any case (s+1 is S+1), as the spec's stat keys are.
+        field = "S" + written[1:] if _LOWER_STRENGTH.match(written) else written
         kind = "S" if field.startswith("S") else field.split("=", 1)[0]
         if kind in seen:
             raise WeaponError(f"'{name}' gives {kind} twice")

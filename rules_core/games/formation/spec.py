@@ -18,7 +18,7 @@ from enum import IntEnum, StrEnum
 from rules_core.errors import SpecError
 from rules_core.games.formation.rules import FormationRules
 from rules_core.report import Op
-from rules_core.spec import GroupSpec, Token, TokenKind, did_you_mean, parse_side_spec
+from rules_core.spec import GroupSpec, Token, TokenKind, did_you_mean, parse_side_spec, suggest_stat
 
 MACRO_WEAPON = "macro-weapon"
 REINFORCED_ARMOUR = "reinforced-armour"
@@ -106,6 +106,9 @@ class FormationSpecParser:
         self.rules = rules
         self.specials = SPECIALS if rules.inspiring_modifier else tuple(s for s in SPECIALS if s != INSPIRING)
         self.support_example = f"3x Devastators: FF{rules.value_text(3 if rules.hit_op is Op.AT_LEAST else 4)}"
+        # Stat keys with an example value: read in any case (cc4+ is CC4+); near misses suggest one of these.
+        self.stat_examples = {"CC": rules.value_text(4), "FF": rules.value_text(4), "Sv": "4+", "DC": "3"}
+        self.keywords = frozenset((*SPECIALS, *_UNIT_TYPES, *(unit_type.lower() for unit_type in _UNIT_TYPES)))
 
     # ------------------------------------------------------------------ errors
 
@@ -218,7 +221,7 @@ class FormationSpecParser:
                 raise self._error(f"'{token.text}' on '{group}': DC must be 1 to {MAX_DC}.", token.text)
             value = int(token.value)
         else:
-            hint = did_you_mean(key, ("CC", "FF", "Sv", "DC"))
+            hint = suggest_stat(key, token.value, self.stat_examples)
             raise self._error(
                 f"Unknown stat '{token.text}' on '{group}'. {self.rules.game_name} stats are CC FF Sv "
                 f"(and DC for war engines).{hint}",
@@ -315,12 +318,12 @@ class FormationSpecParser:
     # ------------------------------------------------------------------ sides
 
     def parse_formation(self, text: str) -> Formation:
-        side = parse_side_spec(text, example=self.rules.example_side)
+        side = parse_side_spec(text, example=self.rules.example_side, stats=self.stat_examples, keywords=self.keywords)
         groups = tuple(self.parse_group(g, supporting=False) for unit in side.units for g in unit.groups)
         return Formation(groups)
 
     def parse_support(self, text: str) -> Support:
-        side = parse_side_spec(text, example=self.support_example)
+        side = parse_side_spec(text, example=self.support_example, stats=self.stat_examples, keywords=self.keywords)
         return Support(
             tuple(Formation(tuple(self.parse_group(g, supporting=True) for g in unit.groups)) for unit in side.units)
         )

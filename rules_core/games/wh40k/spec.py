@@ -19,6 +19,7 @@ from rules_core.spec import (
     UnitSpec,
     did_you_mean,
     parse_side_spec,
+    suggest_stat,
 )
 
 EXAMPLE_GROUP = "10x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
@@ -38,6 +39,8 @@ STATS: dict[str, tuple[int, int, str]] = {
     "Ld": (1, 10, "Leadership"),
 }
 REQUIRED_STATS = ("WS", "S", "T", "W", "I", "A", "Ld", "Sv")
+# Every stat key with an example value: keys are read in any case (ws4 is WS4), near misses suggest one of these.
+STAT_EXAMPLES = {"WS": "4", "S": "4", "T": "4", "W": "1", "I": "4", "A": "1", "Ld": "8", "Sv": "3+", "Inv": "4+"}
 
 # Close-combat weapons. Each is a special attack form a model may choose not to use.
 POWER_FIST = "power-fist"
@@ -84,6 +87,7 @@ KEYWORDS = (
     DIES_FIRST,
     DIES_LAST,
 )
+_KEYWORD_SET = frozenset(KEYWORDS)
 # Keyword order in the canonical form.
 _KEYWORD_ORDER = {keyword: position for position, keyword in enumerate(KEYWORDS)}
 
@@ -92,7 +96,6 @@ UNIT_SETTINGS = ("vs", "tie-t", "tie-save", "grenades")
 
 _SAVE = re.compile(r"^([2-6])\+$")
 _NUMBER = re.compile(r"^\d{1,3}$")
-_LOWER_STAT = re.compile(r"^([a-z]{1,3})(\d.*)$")
 
 
 class Grenades(StrEnum):
@@ -223,13 +226,13 @@ def _parse_group(spec: GroupSpec) -> tuple[Group, dict[str, Token]]:
                     )
                 value = int(token.value)
             else:
-                hint = did_you_mean(token.key, (*STATS, "Sv", "Inv"))
+                hint = suggest_stat(token.key, token.value, STAT_EXAMPLES)
                 raise _error(
                     f"Unknown stat '{token.text}' on '{spec.name}'. 40K stats are WS S T W I A Ld Sv Inv.{hint}",
                     token.text,
                 )
             if token.key in stats:
-                raise _error(f"'{spec.name}' gives {token.key} twice.", token.text)
+                raise _error(f"'{spec.name}' gives {token.key} twice ('{token.text}').", token.text)
             stats[token.key] = value
         elif token.kind is TokenKind.KEYWORD:
             if token.key == "vehicle":
@@ -237,14 +240,6 @@ def _parse_group(spec: GroupSpec) -> tuple[Group, dict[str, Token]]:
                     "Vehicles in assault are not supported yet: give only models with a profile (WS S T W I A Ld Sv).",
                     token=token.text,
                     example=EXAMPLE_GROUP,
-                )
-            lower_stat = _LOWER_STAT.match(token.key)
-            if lower_stat is not None and did_you_mean(lower_stat.group(1), (*STATS, "Sv", "Inv")):
-                key = did_you_mean(lower_stat.group(1), (*STATS, "Sv", "Inv")).split("'")[1]
-                raise _error(
-                    f"'{token.text}' on '{spec.name}': stats are written with capitals, "
-                    f"like {key}{lower_stat.group(2)}. Did you mean '{key}'?",
-                    token.text,
                 )
             if token.key not in KEYWORDS:
                 hint = did_you_mean(token.key, KEYWORDS)
@@ -401,7 +396,7 @@ def _parse_unit(spec: UnitSpec, position: int, enemy_units: int | None) -> Unit:
 
 def parse_side(text: str, *, enemy_units: int | None = None) -> Side:
     """Parse a 40K side. ``enemy_units`` bounds ``vs=`` when the other side is known."""
-    side_spec = parse_side_spec(text, example=EXAMPLE_SIDE)
+    side_spec = parse_side_spec(text, example=EXAMPLE_SIDE, stats=STAT_EXAMPLES, keywords=_KEYWORD_SET)
     return Side(tuple(_parse_unit(unit, n, enemy_units) for n, unit in enumerate(side_spec.units, start=1)))
 
 
