@@ -44,7 +44,9 @@ class Registry:
 
 
 def groups(keys: Ints) -> list[tuple[int, Ints]]:
-    """The distinct values of ``keys``, each with the positions holding it."""
+    """The distinct values of ``keys``, each with the positions holding it (none for no keys)."""
+    if not len(keys):
+        return []  # a few trials can leave no fight at a stage; np.r_[True, ...] would invent a group
     order = np.argsort(keys, kind="stable")
     ordered = keys[order]
     starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])

@@ -473,3 +473,13 @@ def test_units_too_big_for_the_exact_solver_are_sampled_and_say_so() -> None:
     assert "pairs of unit states" in answer.notes[-1]
     with pytest.raises(OddsError, match="pairs of unit states"):
         odds(GAME, big, big, method="exact")
+
+
+@pytest.mark.parametrize("trials", [1, 2, 20, 50])
+def test_a_handful_of_sampled_trials_is_an_answer_not_a_crash(trials: int) -> None:
+    # A few trials can leave a stage with no fight still going on: the sampler must take that in its stride.
+    marines = "10x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
+    orks = "12x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"
+    answer = odds(GAME, marines, orks, method="monte-carlo", trials=trials, seed=3)
+    assert answer.trials == trials
+    assert math.isclose(sum(answer.outcomes.values()), 1.0)
