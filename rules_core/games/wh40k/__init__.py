@@ -19,7 +19,13 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
 6. The sweeping advance compares the winner's 2D6 with the loser's fall-back roll
    as rolled (before halving for difficult terrain), and must be strictly greater.
 7. A drawn combat, or one whose loser held, continues next turn (``round`` 2 and
-   later): no charge bonus and no cover advantage.
+   later): no charge bonus and no cover advantage. The next round's positions (the
+   ``continues`` event's survivors, positions.py): each unit keeps this round's
+   numbers in base contact and within 2", capped by the models it has left (the
+   casualties came from those places and the pile-in fills them: models that were
+   in base contact first, then those within 2", then the rest; nobody steps back).
+   The players may give other positions per unit (``Ork Boy=6:4 | Nob=1``), and
+   the front ends say which applied.
 8. Majorities (WS, T, save) are taken over the unit's living models at the start
    of each strike step; "majority" means the most common value. WS with no
    majority uses the lowest (the rule); tied T or saves are the owner's choice:

@@ -6,12 +6,13 @@ import functools
 import math
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
 from rules_core.charts import to_hit_by_weapon_skill, to_wound
 from rules_core.dice import DiceSource
 from rules_core.errors import IllegalDeclarationError, OptionError
+from rules_core.games.wh40k.positions import Model, describe, kept
 from rules_core.games.wh40k.spec import (
     ARMOUR_IGNORING,
     BIKE,
@@ -994,26 +995,33 @@ class Assault:
             return Outcome.FELL_BACK
         return Outcome.SOME_FELL_BACK if fled else Outcome.HELD
 
-    def survivors(self, side: SideName, fighting: list[UnitState]) -> str:
-        """The canonical spec of ``side``'s units still in the fight, for the next round.
+    def survivors(self, side: SideName, fighting: list[UnitState]) -> tuple[str, list[str]]:
+        """The canonical spec of ``side``'s units still in the fight, for the next round, and their positions.
 
-        Every surviving model is written as engaged (the pile-in brings them into contact as far as it can); a
-        wounded multi-wound model becomes a group of its own whose W is the wounds it has left; ``vs=`` points at
-        its target's place among the enemy units still fighting.
+        Each unit keeps this round's counts in base contact and within 2", capped by the models it has left
+        (decision 7: the casualties came from those places, the pile-in fills them); a wounded multi-wound model
+        becomes a group of its own whose W is the wounds it has left; ``vs=`` points at its target's place among
+        the enemy units still fighting.
         """
         mine = [state for state in fighting if state.side is side]
         enemies = [state for state in fighting if state.side is not side]
         texts: list[str] = []
+        placed: list[str] = []
         for state in mine:
-            parts: list[tuple[int, int, int]] = []
+            models: list[Model] = []
             for index, group_state in enumerate(state.groups):
-                left = Counter(w for w in group_state.wounds if w > 0)
-                parts += [(index, left[wounds], wounds) for wounds in sorted(left, reverse=True)]
+                models += [
+                    Model(index, wounds, int(role))
+                    for wounds, role in zip(group_state.wounds, group_state.roles, strict=True)
+                    if wounds > 0
+                ]
             target = state.target if state.target in enemies else next(
                 (e for e in self.engaged_with(state) if e in enemies), enemies[0]
             )  # fmt: skip
-            texts.append(_survivors_text(state.unit, tuple(parts), enemies.index(target) + 1))
-        return " | ".join(texts)
+            text, unit = _survivors_text(state.unit, tuple(models), enemies.index(target) + 1)
+            texts.append(text)
+            placed.append(f"{state.label} {describe(unit)}")
+        return " | ".join(texts), placed
 
     def next_step(self, winner: Winner, fallen: dict[int, tuple[UnitState, int]]) -> None:
         events: list[Event] = []
@@ -1037,14 +1045,17 @@ class Assault:
                         )
                     )
         if still_fighting:
+            attackers, attacker_places = self.survivors(SideName.ATTACKER, still_fighting)
+            defenders, defender_places = self.survivors(SideName.DEFENDER, still_fighting)
             events.append(
                 event(
                     "continues",
                     next_round=self.round + 1,
-                    attacker_survivors=self.survivors(SideName.ATTACKER, still_fighting),
-                    defender_survivors=self.survivors(SideName.DEFENDER, still_fighting),
+                    attacker_survivors=attackers,
+                    defender_survivors=defenders,
                     note=f"The combat continues next turn as round {self.round + 1} (no charge bonus, no cover "
-                    "advantage).",
+                    "advantage). Positions kept from this round, capped by the models left (the players may give "
+                    "others): " + "; ".join(attacker_places + defender_places) + ".",
                 )
             )
             for state in sorted(still_fighting, key=lambda s: s.side is not SideName.ATTACKER):
@@ -1082,15 +1093,11 @@ class Assault:
 
 
 @functools.lru_cache(maxsize=4096)  # combats end in few distinct states, and a unit is formatted per report
-def _survivors_text(unit: Unit, parts: tuple[tuple[int, int, int], ...], vs: int) -> str:
-    """The canonical spec of ``unit``'s survivors: per (group, models, wounds left), a group of its own, every
-    model engaged; as format_side writes a unit."""
-    groups = []
-    for index, count, wounds in parts:
-        group = unit.groups[index]
-        profile = replace(group.profile, w=wounds)
-        groups.append(replace(group, count=count, engaged=count, supporting=0, profile=profile))
-    return format_side(Side((replace(unit, groups=tuple(groups), vs=vs),)))
+def _survivors_text(unit: Unit, models: tuple[Model, ...], vs: int) -> tuple[str, Unit]:
+    """The canonical spec of ``unit``'s survivors (``models``) for the next round, as format_side writes a unit,
+    with the unit it describes."""
+    placed = kept(unit, models, vs)
+    return format_side(Side((placed,))), placed
 
 
 def _wounds_event(target: UnitState, unsaved: int, inflicted: int, discarded: int) -> Event:
