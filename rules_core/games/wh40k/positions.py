@@ -23,11 +23,13 @@ ENGAGED, SUPPORTING, OUT = 0, 1, 2
 
 @dataclass(frozen=True, slots=True)
 class Model:
-    """One living model: its group in the unit, the wounds it has left, and where it stood (0, 1 or 2)."""
+    """One living model: its group in the unit, the wounds it has left, where it stood (0, 1 or 2), and the
+    enemy unit it fought when its group divided its models between units (vs=1:6,2:2; 0 otherwise)."""
 
     group: int
     wounds: int
     role: int
+    aim: int = 0
 
 
 def unit_labels(side: Side) -> list[str]:
@@ -49,7 +51,12 @@ def models_of(unit: Unit) -> list[Model]:
     models = []
     for index, group in enumerate(unit.groups):
         roles = [ENGAGED] * group.engaged + [SUPPORTING] * group.supporting + [OUT] * group.out_of_fight
-        models += [Model(index, group.profile.w, role) for role in roles]
+        aims = [0] * group.count
+        if group.split:
+            aims = [target for target, engaged, _ in group.split for _ in range(engaged)]
+            aims += [target for target, _, supporting in group.split for _ in range(supporting)]
+            aims += [0] * group.out_of_fight
+        models += [Model(index, group.profile.w, role, aim) for role, aim in zip(roles, aims, strict=True)]
     return models
 
 
@@ -58,21 +65,30 @@ def place(unit: Unit, models: Sequence[Model], engaged: int, supporting: int, vs
 
     The places are filled from the models in base contact, then those within 2", then those out of reach (the
     pile-in moves models up; nobody steps back), each in the unit's order. A model with fewer wounds left than
-    its profile becomes a group of its own whose W is what it has left.
+    its profile becomes a group of its own whose W is what it has left. A group that divided its models between
+    enemy units keeps each model's enemy (``aim``; a model that was out of reach fights the unit's ``vs``).
     """
     order = sorted(range(len(models)), key=lambda i: (models[i].role, i))
     roles = [OUT] * len(models)
     for rank, i in enumerate(order):
         roles[i] = ENGAGED if rank < engaged else SUPPORTING if rank < engaged + supporting else OUT
     counts: dict[tuple[int, int], list[int]] = {}
+    aims: dict[tuple[int, int], dict[int, list[int]]] = {}
     for model, role in zip(models, roles, strict=True):
-        counts.setdefault((model.group, model.wounds), [0, 0, 0])[role] += 1
+        key = (model.group, model.wounds)
+        counts.setdefault(key, [0, 0, 0])[role] += 1
+        if role != OUT:
+            aims.setdefault(key, {}).setdefault(model.aim or vs, [0, 0])[role] += 1
     groups = []
-    for group_index, wounds in sorted(counts, key=lambda key: (key[0], -key[1])):
-        e, s, o = counts[(group_index, wounds)]
+    for key in sorted(counts, key=lambda key: (key[0], -key[1])):
+        group_index, wounds = key
+        e, s, o = counts[key]
         group = unit.groups[group_index]
         profile = group.profile if wounds == group.profile.w else replace(group.profile, w=wounds)
-        groups.append(replace(group, count=e + s + o, engaged=e, supporting=s, profile=profile))
+        split = tuple((aim, ae, asu) for aim, (ae, asu) in aims.get(key, {}).items()) if group.split else ()
+        groups.append(replace(group, count=e + s + o, engaged=e, supporting=s, profile=profile, split=split))
+    if all(group.split for group in groups):  # as the parser reads it: every group names its own enemies
+        vs = groups[0].split[0][0]
     return replace(unit, groups=tuple(groups), vs=vs)
 
 
