@@ -146,7 +146,11 @@ def test_a_held_combat_continues_with_its_survivors(capsys: pytest.CaptureFixtur
 def test_continue_takes_the_positions_the_player_gives(capsys: pytest.CaptureFixture[str]) -> None:
     referee(*HELD, capsys=capsys)
     code, _, err = referee("assault", "continue", "1", "--attacker-positions", "Marine=50", capsys=capsys)
-    assert code == 2 and 'in base contact and 0 within 2" make 50' in err and "Example: Marine=3:2" in err
+    assert (
+        code == 2
+        and 'in base contact and 0 within 2" make 50' in err
+        and 'Example: Marine=3:3 (3 in base contact, 3 within 2" of them)' in err
+    )
     code, _, err = referee("assault", "continue", "1", "--defender-positions", "Ork Boyz=3", capsys=capsys)
     assert code == 2 and "'Ork Boyz' is not one of the defender's units still fighting: 'Ork Boy'" in err
     code, out, err = referee("assault", "continue", "1", "--attacker-positions", "marine=2:1", "--seed", "5",

@@ -111,9 +111,12 @@ def describe(unit: Unit) -> str:
     return text
 
 
-def _refuse(message: str, token: str, labels: list[str]) -> SpecError:
-    first = labels[0] if labels else "Ork Boy"
-    return SpecError(message, token=token, example=f'{first}=3:2 (3 in base contact, 2 within 2" of them)')
+def _refuse(message: str, token: str, labels: list[str], unit: Unit | None = None, label: str = "") -> SpecError:
+    """A refusal whose example fits: the unit named, when known, with counts it can take."""
+    name = label or (labels[0] if labels else "Ork Boy")
+    engaged, supporting = (3, 2) if unit is None else ((unit.models + 1) // 2, unit.models // 2)
+    placed = f"{engaged} in base contact" + (f', {supporting} within 2" of them' if supporting else "")
+    return SpecError(message, token=token, example=f"{name}={engaged}:{supporting} ({placed})")
 
 
 def apply_positions(side: Side, text: str | None, *, side_name: str = "side") -> tuple[Side, list[str]]:
@@ -164,6 +167,8 @@ def apply_positions(side: Side, text: str | None, *, side_name: str = "side") ->
                 "brings them into contact).",
                 entry,
                 labels,
+                unit,
+                labels[index],
             )
         if engaged + supporting > unit.models:
             raise _refuse(
@@ -171,6 +176,8 @@ def apply_positions(side: Side, text: str | None, *, side_name: str = "side") ->
                 f'but {engaged} in base contact and {supporting} within 2" make {engaged + supporting}.',
                 entry,
                 labels,
+                unit,
+                labels[index],
             )
         units[index] = place(unit, models_of(unit), engaged, supporting, unit.vs)
         given.append(f"{labels[index]}: {describe(units[index])}")
