@@ -4,6 +4,8 @@ targets (vs=1:3,2:2), an independent character dividing its hits (vs=1,2, hits=)
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rules_core import IllegalDeclarationError, OptionError, SpecError, resolve
 from rules_core.games.wh40k.spec import format_side, parse_side
@@ -207,3 +209,47 @@ def test_the_docs_worked_example() -> None:
         "Initiative 2: Ork Boy ×8 → Marine",
         "Initiative 2: Ork Boy ×2 → Captain",
     ]
+
+
+@st.composite
+def divided(draw: st.DrawFn) -> tuple[str, str]:
+    """A side of 1-2 units whose groups divide their models between the 2-3 enemy units at random."""
+    enemies = draw(st.integers(2, 3))
+    units = []
+    for _ in range(draw(st.integers(1, 2))):
+        groups = []
+        for number in range(draw(st.integers(1, 2))):
+            count = draw(st.integers(1, 8))
+            engaged = draw(st.integers(1 if number == 0 else 0, count))
+            supporting = draw(st.integers(0, count - engaged))
+            shares: dict[int, list[int]] = {}
+            for role, models in ((0, engaged), (1, supporting)):
+                for _ in range(models):
+                    shares.setdefault(draw(st.integers(1, enemies)), [0, 0])[role] += 1
+            split = ",".join(f"{k}:{e}" + (f"+{s}" if s else "") for k, (e, s) in shares.items())
+            weapon = draw(st.sampled_from(["", " power-fist", " rending", " force-weapon"]))
+            groups.append(
+                f"{count}x G{draw(st.integers(1, 9))}: WS{draw(st.integers(2, 6))} S4 T4 W{draw(st.integers(1, 3))} "
+                f"I{draw(st.integers(1, 6))} A{draw(st.integers(0, 3))} Ld8 Sv4+{weapon} engaged={engaged} "
+                f"supporting={supporting}" + (f" vs={split}" if split and draw(st.booleans()) else "")
+            )
+        units.append(" ; ".join(groups))
+    defender = " | ".join(
+        f"{draw(st.integers(1, 6))}x E{n}: WS4 S3 T4 W{draw(st.integers(1, 2))} I{draw(st.integers(1, 6))} A2 Ld7 Sv5+"
+        for n in range(enemies)
+    )
+    return " | ".join(units), defender
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(divided(), st.integers(0, 2**32), st.booleans())
+def test_divided_fights_are_consistent_round_trip_and_continue(sides: tuple[str, str], seed: int, first: bool) -> None:
+    attacker, defender = sides
+    report = resolve("40k", attacker, defender, seed=seed, **({"charge_distance": 3} if first else {"round": 2}))
+    check_rolls(report)
+    replay = resolve("40k", report.inputs.attacker, report.inputs.defender, seed=seed, **dict(report.inputs.options))
+    assert replay.to_json() == report.to_json()
+    for going_on in events(report, "continues"):
+        survivors = [str(going_on.get(f"{side}_survivors")) for side in ("attacker", "defender")]
+        assert [format_side(parse_side(text)) for text in survivors] == survivors
+        resolve("40k", *survivors, seed=seed, round=2)
