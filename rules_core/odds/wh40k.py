@@ -10,6 +10,7 @@ its re-rolls, the save the target's majority allows), so the unsaved wounds of `
 unit's state is, per group, the models alive in base contact and within 2" plus its one partly wounded model
 (the referee allocates each batch one model at a time, wounded models first, so no group ever holds two).
 - the charge (certain, impossible, or the 2D6-pick-highest roll through difficult terrain);
+- a defender assaulted while falling back: its regroup test, a failure destroying it before the fight;
 - strike steps in the referee's order (its own pools: Initiative, power fists, cover and grenades), each
   simultaneous step with its attacks counted and its majorities fixed at the start, wounds allocated as the
   referee does, only wounds actually inflicted counting towards the result;
@@ -40,6 +41,7 @@ from rules_core.games.wh40k.engine import (
     choose_save_type,
     engaged_profile,
     majority,
+    majority_ws,
 )
 from rules_core.games.wh40k.spec import BIKE, DIES_FIRST, DIES_LAST, FORCE_WEAPON, JUMP_PACK, Group, Side, Unit
 from rules_core.odds.laws import binomial, p_at_least, sum_d6, two_d6
@@ -114,8 +116,9 @@ class _View:
 class Fighter:
     """One side's unit: what stays fixed about it, and the referee's rules over its compact states."""
 
-    def __init__(self, unit: Unit, label: str) -> None:
+    def __init__(self, unit: Unit, label: str, *, ws_over_half: bool = False) -> None:
         self.unit = unit
+        self.ws_over_half = ws_over_half
         self.view = _View(unit, label)
         self.groups: tuple[Group, ...] = unit.groups
         self.out = tuple(group.out_of_fight for group in unit.groups)
@@ -173,7 +176,7 @@ class Fighter:
                 ws[group.profile.ws] += alive
                 t[group.profile.t] += alive
                 saves[group.profile.save_type] += alive
-        chosen_ws, _ = majority(ws, on_tie="lowest")
+        chosen_ws, _ = majority_ws(ws, over_half=self.ws_over_half)
         chosen_t, tied = majority(t, on_tie="highest")
         if tied and self.unit.tie_t in tied:
             chosen_t = self.unit.tie_t
@@ -311,7 +314,11 @@ class Solver:
     def __init__(self, attacker: Side, defender: Side, options: Mapping[str, OptionValue]) -> None:
         self.attacker, self.defender, self.options = attacker, defender, options
         labels = (attacker.units[0].name, defender.units[0].name)
-        self.fighters = (Fighter(attacker.units[0], labels[0]), Fighter(defender.units[0], labels[1]))
+        over_half = options.get("ws_majority") == "over_half"
+        self.fighters = (
+            Fighter(attacker.units[0], labels[0], ws_over_half=over_half),
+            Fighter(defender.units[0], labels[1], ws_over_half=over_half),
+        )
         self.chances: dict[tuple[Any, ...], tuple[float, SaveType]] = {}
         self.sweeps: dict[tuple[Any, ...], tuple[list[int], tuple[float, ...], float]] = {}
         self.passes: dict[int, float] = {}
@@ -435,6 +442,13 @@ class Solver:
             return sum(p for best, p in two_d6(max).items() if best >= need), True
         return 1.0, True
 
+    def unregrouped(self, charged: bool) -> float:
+        """P(the defender, assaulted while falling back, fails its regroup test: 2D6 <= its highest Ld, no
+        modifiers) and is destroyed (engine.Assault.regroup_step); 0 when it was not falling back."""
+        if not charged or not self.options.get("defender_falling_back"):
+            return 0.0
+        return 1 - self.holds(max(group.profile.ld for group in self.fighters[1].groups))
+
     def catches(self) -> dict[int, float]:
         """P(the sweeping advance's 2D6 beats the fall-back roll), by the fall-back dice."""
         return {dice: sum(q * _P_2D6_ABOVE[rolled] for rolled, q in sum_d6(dice).items())
@@ -453,9 +467,18 @@ class Solver:
             outcomes[Outcome.NO_CHARGE.value] += 1 - fights
             lost[0][0] += 1 - fights
             lost[1][0] += 1 - fights
+        steps = pools_of(self.attacker, self.defender, options, charged) if fights > 0.0 else []  # its checks too
+        unregrouped = self.unregrouped(charged) * fights
+        if unregrouped:  # assaulted while falling back: failed to regroup, destroyed before a blow is struck
+            winners["attacker"] += unregrouped
+            outcomes[Outcome.DESTROYED.value] += unregrouped
+            lost[0][0] += unregrouped
+            lost[1][defender_f.initial] += unregrouped
+            breaks += unregrouped
+        fights -= unregrouped
         if fights > 0.0:
             dist: dict[State, float] = {(attacker_f.start, defender_f.start, 0, 0): fights}
-            for strikes in pools_of(self.attacker, self.defender, options, charged):
+            for strikes in steps:
                 dist = self.step(dist, strikes)
             per_wound = options.get("morale_modifier") == "per_wound"
             catches = self.catches()

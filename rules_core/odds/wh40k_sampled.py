@@ -7,8 +7,9 @@ groups, whose states multiply), and it is fast: every trial lives as a pair of s
 draws all the trials' dice at once, grouped by the few distinct states they are in.
 
 Each step samples exactly what the referee rolls, with the probabilities the exact solver uses: the charge, the
-unsaved wounds of every pool (binomial), their allocation, the Leadership test, the fall back and the sweeping
-advance. The answer says it is Monte Carlo, with its trials and 95% intervals.
+regroup test of a defender assaulted while falling back, the unsaved wounds of every pool (binomial), their
+allocation, the Leadership test, the fall back and the sweeping advance. The answer says it is Monte Carlo, with
+its trials and 95% intervals.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ class Sampler:
         self.attacker, self.defender, self.options = attacker, defender, options
         self.registries = (Registry(), Registry())
         self.tables: dict[tuple[int, int, SaveType, int], tuple[Ints, Ints]] = {}
+        self.unregrouped = 0  # trials whose defender failed to regroup while falling back
 
     def table(self, side: int, state_id: int, save_type: SaveType, most: int) -> tuple[Ints, Ints]:
         """For 0..most unsaved wounds on this state: the state numbers after, and the wounds inflicted."""
@@ -76,7 +78,12 @@ class Sampler:
         solver = self.solver
         fighters = solver.fighters
         fights, charged = solver.charge()
-        fought = rng.random(trials) < fights if 0 < fights < 1 else np.full(trials, fights > 0)
+        reached = rng.random(trials) < fights if 0 < fights < 1 else np.full(trials, fights > 0)
+        fought = reached
+        unregrouped = solver.unregrouped(charged)  # assaulted while falling back: destroyed before the fight
+        if unregrouped:
+            fought = reached & (rng.random(trials) >= unregrouped)
+        self.unregrouped = int(np.count_nonzero(reached)) - int(np.count_nonzero(fought))
         n = int(fought.sum())
         ids = [np.full(n, self.registries[side].id(fighters[side].start), dtype=np.int64) for side in (0, 1)]
         tallies = [np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)]
@@ -164,18 +171,22 @@ class Sampler:
                                         len(lost) - 1)]  # fmt: skip
                 alive[side][at] = fighters[side].initial - drawn
                 outcome[at[drawn == fighters[side].initial]] = DESTROYED
-        broke = int(np.count_nonzero(decided & (loser_left == 0))) + len(fled)
+        broke = int(np.count_nonzero(decided & (loser_left == 0))) + len(fled) + self.unregrouped
         return self.odds(trials, seed, winner, outcome, alive, breaks=broke)
 
     def odds(self, trials: int, seed: int, winner: Ints, outcome: Ints, alive: list[Ints], *, breaks: int) -> Odds:
         fighters = self.solver.fighters
-        skipped = trials - len(winner)
+        gone = self.unregrouped  # failed to regroup while falling back: the attacker wins, the defender is destroyed
+        skipped = trials - len(winner) - gone
         wins = np.bincount(winner, minlength=3)
+        wins[0] += gone
         kinds = np.bincount(outcome, minlength=len(NAMES))
+        kinds[DESTROYED] += gone
         losses = []
         for side in (0, 1):
             lost = np.bincount(fighters[side].initial - alive[side], minlength=fighters[side].initial + 1)
             lost[0] += skipped
+            lost[0 if side == 0 else fighters[side].initial] += gone
             losses.append(trim([int(c) / trials for c in lost]))
         counts: dict[str, int] = {"p_attacker_wins": int(wins[0]), "p_defender_wins": int(wins[1]),
                                   "p_draw": int(wins[2]), "p_no_winner": skipped, "p_loser_breaks": breaks}  # fmt: skip

@@ -253,3 +253,20 @@ def test_divided_fights_are_consistent_round_trip_and_continue(sides: tuple[str,
         survivors = [str(going_on.get(f"{side}_survivors")) for side in ("attacker", "defender")]
         assert [format_side(parse_side(text)) for text in survivors] == survivors
         resolve("40k", *survivors, seed=seed, round=2)
+
+
+def test_a_psyker_dividing_its_hits_takes_one_psychic_test() -> None:
+    # A Librarian divides 2 hits: 1 on the Boyz, 1 on the Nob, each wounding a W2 model that survives. One
+    # psychic power a turn: it tests once (against the Boy, wounded first), not again for the Nob.
+    report = run(
+        "1x Librarian: WS5 S4 T4 W2 I4 A2 Ld10 Sv3+ force-weapon independent-character vs=1,2",
+        "2x Ork Boy: WS4 S3 T4 W2 I2 A1 Ld7 Sv6+ | 1x Nob: WS4 S4 T4 W2 I3 A1 Ld7 Sv6+",
+        [6, 6]  # to hit: Boyz, Nob
+        + [6] + [1, 2]  # a wound on a Boy (no save against a force weapon); the test slays it
+        + [6]  # a wound on the Nob: no second test
+        + [1] + [1]  # the Nob and the last Boy miss
+        + [1, 1] + [1, 1],  # both hold
+        round=2,
+    )  # fmt: skip
+    assert len(rolls(report, "psychic test (force weapon)")) == 1
+    assert len(events(report, "slain_outright")) == 1

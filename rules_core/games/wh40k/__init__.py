@@ -27,10 +27,13 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
    The players may give other positions per unit (``Ork Boy=6:4 | Nob=1``), and
    the front ends say which applied.
 8. Majorities (WS, T, save) are taken over the unit's living models at the start
-   of each strike step; "majority" means the most common value. WS with no
-   majority uses the lowest (the rule); tied T or saves are the owner's choice:
-   by default the highest T and the save best against the attacks being resolved;
-   ``tie-t=N`` / ``tie-save=N+`` choose otherwise.
+   of each strike step; the "majority type" is the single most common value, even
+   short of half the models (``ws_majority=over_half``: a WS held by more than half
+   of them). WS with no majority type (a tie for the most models) uses the lowest
+   WS in the unit, tied or not (the rule), and the report says so; tied T or saves
+   are the owner's choice (the text's own fallback): by default the highest T and
+   the save best against the attacks being resolved; ``tie-t=N`` / ``tie-save=N+``
+   choose otherwise.
 9. Saves: one roll per wound, with the better of the usable armour save (none
    against power weapons, fists, claws, force weapons and monstrous creatures; at
    best 4+ against heavy close combat weapons) and the invulnerable save. Rending
@@ -49,15 +52,23 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     (``lightning-claws``) does. Supporting models use none of this.
 12. Cover (round 1, ``defender_in_cover``): every model of a charged defending unit
     strikes first, power fists included ("regardless of Initiative"). A charging
-    unit with frag grenades strikes in that first step too; a charging unit with
+    unit with frag grenades strikes in that first step too, its power fists included
+    ("fight simultaneously with them"); the report says the fists strike in the
+    Cover step, not at Initiative 1. ``cover_power_fists=initiative_1`` keeps every
+    power fist (defenders' and chargers') at Initiative 1 instead; a charging unit with
     plasma grenades makes the defenders it fights strike in Initiative order. A
     unit with both uses plasma when it would strike first in Initiative order, frag
     otherwise (``grenades=frag|plasma`` chooses).
 13. Force weapons: after the force-weapon attacks of a step, each psyker takes one
     psychic test (2D6 <= Ld) against a different enemy it wounded that survived; no
-    test when none survived (it could only risk Perils). Perils of the Warp (option
+    test when none survived (it could only risk Perils). A psyker tests at most once
+    per turn ("you may not use another psychic power in the same turn"): one that
+    tested (or suffered Perils) in the fight does not test again in the sweeping
+    advance; one that has not tested yet may. Perils of the Warp (option
     ``perils``, on by default) on a double 1 or double 6: the psyker takes a wound,
-    invulnerable save only; it does not count for the assault result.
+    invulnerable save only; it does not count for the assault result. A side left
+    with no model loses automatically even when Perils killed some of them, and the
+    report says so rather than "destroyed by the enemy".
 14. One charge per resolution: ``charge_distance`` and ``difficult_terrain`` are one
     fact for the charging side, and one 2D6-pick-highest roll decides it.
     ``difficult_terrain`` needs ``charge_distance``.
@@ -80,9 +91,22 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     engaged with fell back or was destroyed; in a sweep every model in reach makes
     its full attacks with its weapons, no charge bonus, hitting automatically.
 16. Independent characters are written as units of their own (one model); they
-    fight, are hit and test morale separately.
+    fight, are hit and test morale separately. Models with no attacks (A0, in base
+    contact and not charging) are not in the strike order; they can still be hit.
+    Pile-in is given only for units with living models not in base contact.
 17. A unit falls back 3D6" only when every living model has ``bike`` or ``jump-pack``.
 18. Frag and plasma grenades carried by any group count for the whole unit.
+19. Assaulted while falling back (``defender_falling_back``): when the charge goes in
+    (round 1 only; in a later round the option is kept but nobody tests: the units
+    regrouped when charged, and fight normally), every defending unit checks to regroup
+    at once: 2D6 <= its highest Ld, no modifiers (``morale_modifier`` does not apply;
+    ``double_one_passes`` does, as it does to every Leadership roll). One that passes
+    fights normally; one that fails is destroyed before a blow is struck. Its models
+    count as lost, but they are not wounds inflicted: they do not count for the
+    assault result, and attacks aimed at it are lost. If every defending unit is
+    destroyed so, the attacker wins automatically ("destroys the enemy"). The option
+    is for all the defending units; a unit that was not falling back is charged in
+    a resolution of its own.
 """
 
 from __future__ import annotations
@@ -129,6 +153,23 @@ OPTIONS = (
         example="--defender-in-cover",
     ),
     OptionSpec(
+        "defender_falling_back",
+        OptionType.BOOL,
+        False,
+        "The defending units were falling back when charged: each tests at once to regroup (2D6 <= Ld, no "
+        "modifiers) and is destroyed if it fails.",
+        example="--charge-distance 4 --defender-falling-back",
+    ),
+    OptionSpec(
+        "cover_power_fists",
+        OptionType.CHOICE,
+        "cover",
+        "cover: power fists strike in the Cover step with their unit (defenders in cover, chargers with frag "
+        "grenades). initiative_1: power fists strike at Initiative 1 even then.",
+        choices=("cover", "initiative_1"),
+        example="--defender-in-cover --cover-power-fists initiative_1",
+    ),
+    OptionSpec(
         "round",
         OptionType.INT,
         1,
@@ -151,6 +192,15 @@ OPTIONS = (
         False,
         "A Leadership roll of double 1 always passes (4th edition's Insane Heroism).",
         example="--double-one-passes",
+    ),
+    OptionSpec(
+        "ws_majority",
+        OptionType.CHOICE,
+        "most",
+        "most: the single most common WS in the unit is its majority type. over_half: only a WS held by more "
+        "than half of the models is. With no majority type, the lowest WS in the unit is used.",
+        choices=("most", "over_half"),
+        example="--ws-majority over_half",
     ),
     OptionSpec(
         "perils",

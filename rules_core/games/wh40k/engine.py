@@ -132,7 +132,7 @@ class GroupState:
 
 
 class UnitState:
-    __slots__ = ("groups", "index", "initial", "label", "side", "target", "targets", "unit")
+    __slots__ = ("groups", "index", "initial", "label", "side", "target", "targets", "unit", "ws_over_half")
 
     def __init__(self, unit: Unit, side: SideName, index: int, label: str) -> None:
         self.unit = unit
@@ -143,6 +143,7 @@ class UnitState:
         self.initial = unit.models
         self.target: UnitState | None = None
         self.targets: list[UnitState] = []  # every enemy unit it fights (dividing attacks), its target first
+        self.ws_over_half = False  # option ws_majority=over_half: the majority WS type needs over half the models
 
     def alive(self) -> int:
         return sum(group.alive() for group in self.groups)
@@ -196,6 +197,11 @@ class SideTally:
     morale: list[dict[str, Json]] = field(default_factory=list)
 
 
+def a_or_an(word: str) -> str:
+    """The indefinite article for ``word``, by its first letter ("an Ogryn", "a Marine")."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 # --------------------------------------------------------------------------- weapons
 
 
@@ -209,12 +215,21 @@ def active_weapons(group: Group) -> tuple[frozenset[str], str | None]:
         return frozenset({group.strike_with}), None
     others = [w for w in HAND_WEAPONS if w in weapons and w != POWER_FIST]
     if POWER_FIST in weapons and others:
-        note = (
-            f"{group.name} strikes with the power fist at Initiative 1, counting the {others[0]} as an additional "
-            f"close combat weapon (default policy; strike-with={others[0]} strikes in Initiative order instead)."
-        )
-        return frozenset({POWER_FIST}), note
+        return frozenset({POWER_FIST}), fist_policy_note(group, others[0], "at Initiative 1")
     return weapons, None
+
+
+def fist_policy_note(group: Group, other: str, when: str) -> str:
+    """The default policy for a power fist with another hand weapon, saying when the fist strikes and whether the
+    other weapon gives the extra attack (a lightning claw gives none: only another claw pairs with it)."""
+    extra = (
+        f"counting the {other} as an additional close combat weapon (+1 attack)"
+        if two_weapon_bonus(group)
+        else f"with no extra attack for the {other} (only another lightning claw gives a model with a lightning "
+        "claw the additional weapon bonus)"
+    )
+    instead = "strikes in Initiative order instead" if when == "at Initiative 1" else f"uses the {other} instead"
+    return f"{group.name} strikes with the power fist {when}, {extra} (default policy; strike-with={other} {instead})."
 
 
 def two_weapon_bonus(group: Group) -> int:
@@ -288,6 +303,24 @@ def majority(values: Counter[int], *, on_tie: str) -> tuple[int, list[int]]:
     return (tied[0] if on_tie == "lowest" else tied[-1]), tied
 
 
+def majority_ws(values: Counter[int], *, over_half: bool) -> tuple[int, str | None]:
+    """The Weapon Skill attacks are resolved against: the majority type's, or with no majority the lowest in the
+    unit (the rule), with a note saying why. The majority type is the single most common value, or with
+    ``over_half`` (option ws_majority=over_half) a value held by more than half of the models."""
+    top = max(values.values())
+    tied = sorted(value for value, count in values.items() if count == top)
+    total = sum(values.values())
+    if len(tied) == 1 and (not over_half or 2 * top > total):
+        return tied[0], None
+    lowest = min(values)
+    why = (
+        f"WS{' and WS'.join(map(str, tied))} tie for the most models"
+        if len(tied) > 1
+        else f"WS{tied[0]} is the most common but not held by more than half of the models (ws_majority=over_half)"
+    )
+    return lowest, f"{why}: there is no majority Weapon Skill, so the lowest in the unit, WS{lowest}, is used."
+
+
 @dataclass(frozen=True, slots=True)
 class TargetSnapshot:
     """Majority values of a target unit, fixed at the start of a strike step."""
@@ -296,6 +329,7 @@ class TargetSnapshot:
     t: int
     t_note: str | None
     save_counts: tuple[tuple[tuple[int | None, int | None], int], ...]
+    ws_note: str | None = None
 
 
 def snapshot(unit: UnitState) -> TargetSnapshot:
@@ -310,7 +344,9 @@ def snapshot(unit: UnitState) -> TargetSnapshot:
         ws_counts[group.profile.ws] += alive
         t_counts[group.profile.t] += alive
         save_counts[group.profile.save_type] += alive
-    ws, _ = majority(ws_counts, on_tie="lowest")
+    ws, ws_note = majority_ws(ws_counts, over_half=unit.ws_over_half)
+    if ws_note:
+        ws_note = f"{unit.label}: {ws_note}"
     t, tied = majority(t_counts, on_tie="highest")
     t_note = None
     if tied:
@@ -318,7 +354,7 @@ def snapshot(unit: UnitState) -> TargetSnapshot:
         how = "tie-t" if chosen == unit.unit.tie_t else "default policy: the highest"
         t_note = f"{unit.label}: Toughness tied between {', '.join(map(str, tied))}; the owner uses T{chosen} ({how})."
         t = chosen
-    return TargetSnapshot(ws, t, t_note, tuple(save_counts.items()))
+    return TargetSnapshot(ws, t, t_note, tuple(save_counts.items()), ws_note)
 
 
 def _effective_save(save_type: tuple[int | None, int | None], profile: AttackProfile) -> tuple[int | None, str]:
@@ -392,9 +428,13 @@ class Assault:
                     )
                 state.target = enemies[state.unit.vs - 1]
                 state.targets = self._targets(state, enemies)
+                state.ws_over_half = options.get("ws_majority") == "over_half"
         self._check_dividing_characters()
         self.tally = {SideName.ATTACKER: SideTally(), SideName.DEFENDER: SideTally()}
         self.charged = False
+        # Psykers (group, model index) that took their psychic test this turn: one psychic power per turn.
+        self.psychic_tested: set[tuple[int, int]] = set()
+        self.perils_deaths: Counter[SideName] = Counter()  # models slain by Perils of the Warp, per side
 
     @staticmethod
     def _targets(state: UnitState, enemies: list[UnitState]) -> list[UnitState]:
@@ -473,9 +513,12 @@ class Assault:
     def run(self) -> Report:
         if not self.charge_step():
             return self.report(Outcome.NO_CHARGE, Winner.NONE)
-        pools = self.who_fights_step()
-        for priority in sorted({pool.priority for pool in pools}):
-            self.strike_step([pool for pool in pools if pool.priority == priority])
+        if self.options.get("defender_falling_back") and self.charged:  # tested when charged, never later
+            self.regroup_step()
+        if any(state.alive() for state in self.units[SideName.DEFENDER]):
+            pools = self.who_fights_step()
+            for priority in sorted({pool.priority for pool in pools}):
+                self.strike_step([pool for pool in pools if pool.priority == priority])
         winner = self.result_step()
         if winner in (Winner.ATTACKER, Winner.DEFENDER):
             winning = SideName(winner.value)
@@ -512,7 +555,13 @@ class Assault:
                         event(
                             "continuing",
                             round=self.round,
-                            note="No charge this turn: no +1 attack for charging and no cover advantage.",
+                            note="No charge this turn: no +1 attack for charging and no cover advantage."
+                            + (
+                                " Assaulted while falling back: the defenders tested to regroup when they were "
+                                "charged, so no test now; they fight normally."
+                                if self.options.get("defender_falling_back")
+                                else ""
+                            ),
                         ),
                     ),
                 )
@@ -583,6 +632,50 @@ class Assault:
         self.steps.append(Step("Charge", tuple(rolls), tuple(events)))
         return True
 
+    def regroup_step(self) -> None:
+        """Assaulted while falling back: each defending unit checks to regroup at once (2D6 <= its highest Ld,
+        no modifiers, even where regrouping is normally barred); one that fails is destroyed (decision 19)."""
+        rolls: list[Roll] = []
+        events: list[Event] = []
+        double_one = bool(self.options.get("double_one_passes"))
+        for state in self.units[SideName.DEFENDER]:
+            ld = state.highest_leadership()
+            roll = self.roll_2d6_test(
+                f"regroup test ({state.label})", Target(Op.AT_MOST, ld), double_one_passes=double_one
+            )
+            rolls.append(roll)
+            total, passed = sum(roll.dice), bool(roll.successes)
+            events.append(
+                event(
+                    "regroup",
+                    side=SideName.DEFENDER.value,
+                    unit=state.label,
+                    passed=passed,
+                    note=f"{state.label} was falling back when charged and must regroup at once: {total} against "
+                    f"Ld{ld}, no modifiers: " + ("it regroups and fights normally." if passed else "it fails."),
+                )
+            )
+            if passed:
+                continue
+            models = state.alive()
+            for group_state in state.groups:
+                for index, left in enumerate(group_state.wounds):
+                    if left > 0:
+                        group_state.wound(index, left)
+            events.append(
+                event(
+                    "destroyed_falling_back",
+                    side=SideName.DEFENDER.value,
+                    unit=state.label,
+                    models=models,
+                    note=f"{state.label} failed to regroup while falling back and is destroyed: its {models} "
+                    f"model{'s' if models != 1 else ''} are lost, but these are not wounds inflicted and do not "
+                    "count for the assault result.",
+                )
+            )
+            events.append(event("casualty", side=SideName.DEFENDER.value, unit=state.label, models=models))
+        self.steps.append(Step("Assaulted while falling back", tuple(rolls), tuple(events)))
+
     def grenades_used(self, state: UnitState, pools: list[Pool]) -> tuple[Grenades, str | None]:
         unit = state.unit
         has_frag, has_plasma = unit.carries(FRAG), unit.carries(PLASMA)
@@ -611,32 +704,36 @@ class Assault:
     def who_fights_step(self) -> list[Pool]:
         events: list[Event] = []
         pools: list[Pool] = []
+        fist_notes: list[tuple[int, Pool]] = []  # events to say "in the Cover step" when a fist strikes there
+        fighting_notes: list[tuple[int, UnitState, bool, str]] = []
         for side in SideName:
             charged = self.charged and side is SideName.ATTACKER
             for state in self.units[side]:
                 assert state.target is not None
+                if not state.alive():  # destroyed before the fight (it failed to regroup while falling back)
+                    continue
                 enemies = self.units[side.other]
                 for group_state in state.groups:
                     group = group_state.group
                     aims = [(t, e, s) for t, e, s in group.split] or [(0, group.engaged, group.supporting)]
+                    engaged_pool: Pool | None = None
                     for aim, engaged, supporting in aims:
                         target = enemies[aim - 1] if aim else state.target
-                        if engaged:
-                            profile = engaged_profile(group, charged=charged)
+                        profile = engaged_profile(group, charged=charged)
+                        if engaged and profile.attacks:  # models with no attacks are only targets
                             divide = tuple(state.targets) if state.unit.divide else ()
-                            pools.append(
-                                Pool(
-                                    state,
-                                    group_state,
-                                    Role.ENGAGED,
-                                    target,
-                                    profile,
-                                    (1, -profile.initiative),
-                                    f"Initiative {profile.initiative}",
-                                    aim,
-                                    divide,
-                                )
+                            engaged_pool = Pool(
+                                state,
+                                group_state,
+                                Role.ENGAGED,
+                                target,
+                                profile,
+                                (1, -profile.initiative),
+                                f"Initiative {profile.initiative}",
+                                aim,
+                                divide,
                             )
+                            pools.append(engaged_pool)
                         if supporting:
                             profile = supporting_profile(group)
                             pools.append(
@@ -654,6 +751,8 @@ class Assault:
                     if group.engaged:
                         _, note = active_weapons(group)
                         if note:
+                            if engaged_pool is not None:
+                                fist_notes.append((len(events), engaged_pool))
                             events.append(
                                 event(
                                     "policy",
@@ -663,6 +762,8 @@ class Assault:
                                     note=note,
                                 )
                             )
+                dividing = _dividing_note(state, enemies)
+                fighting_notes.append((len(events), state, charged, dividing))
                 events.append(
                     event(
                         "fighting",
@@ -672,19 +773,20 @@ class Assault:
                         engaged=sum(g.group.engaged for g in state.groups),
                         supporting=sum(g.group.supporting for g in state.groups),
                         out_of_fight=sum(g.group.out_of_fight for g in state.groups),
-                        note=_fighting_note(state.unit, state.label, state.target.label, charged)
-                        + _dividing_note(state, enemies),
+                        note=_fighting_note(state.unit, state.label, state.target.label, charged) + dividing,
                         **({"targets": [e.label for e in state.targets]} if len(state.targets) > 1 else {}),
                     )
                 )
         cover = self.charged and bool(self.options.get("defender_in_cover"))
         if cover:
             events.extend(self._apply_cover(pools))
+            _say_where_fists_strike(events, pools, fist_notes, fighting_notes)
         events.append(CASUALTY_POLICY)
         order = " then ".join(
             sorted({p.phase for p in pools}, key=lambda phase: min(p.priority for p in pools if p.phase == phase))
         )
-        events.append(event("strike_order", order=order, note=f"Strike order: {order}."))
+        nobody = "Nobody in the fight has an attack: no blows are struck."  # every model A0
+        events.append(event("strike_order", order=order, note=f"Strike order: {order}." if order else nobody))
         self.steps.append(Step("Who fights and who strikes first", events=tuple(events)))
         return pools
 
@@ -696,7 +798,10 @@ class Assault:
             grenades[id(state)] = used
             if note:
                 events.append(event("policy", choice="grenades", side="attacker", unit=state.label, note=note))
+        fists_at_1 = self.options.get("cover_power_fists") == "initiative_1"
         for pool in pools:
+            if fists_at_1 and POWER_FIST in pool.profile.weapons:
+                continue  # cover_power_fists=initiative_1: a power fist strikes at Initiative 1 even then
             if pool.unit.side is SideName.DEFENDER:
                 if grenades[id(pool.target)] is not Grenades.PLASMA:
                     pool.priority, pool.phase = (0, 0), "Cover"
@@ -812,6 +917,8 @@ class Assault:
                 )
             )
         else:
+            if snap.ws_note:
+                events.append(event("majority", stat="WS", unit=target.label, note=snap.ws_note))
             need_hit = to_hit_by_weapon_skill(profile.ws, snap.ws)
             hit_roll = self.roll_each(f"to hit (WS{profile.ws} vs WS{snap.ws})", attacks, need_hit)
             rolls.append(hit_roll)
@@ -882,7 +989,7 @@ class Assault:
             if killed:
                 events.append(event("casualty", side=target.side.value, unit=target.label, models=killed))
             if profile.force and inflicted and pool.role is Role.ENGAGED:
-                self.force_weapon(pool, models, survivors, rolls, events)
+                self.force_weapon(pool, models, survivors, rolls, events, sweep=sweep)
         self.steps.append(Step(title, tuple(rolls), tuple(events)))
         return inflicted
 
@@ -915,6 +1022,10 @@ class Assault:
             )
             self.steps.append(Step(title, (), tuple(events)))
             return 0
+        for target in targets:
+            ws_note = snapshots[id(target)].ws_note
+            if ws_note:
+                events.append(event("majority", stat="WS", unit=target.label, note=ws_note))
         needs = {id(t): to_hit_by_weapon_skill(profile.ws, snapshots[id(t)].ws) for t in targets}
         need = max(needs.values())
         hardest = next(t for t in targets if needs[id(t)] == need)
@@ -970,6 +1081,8 @@ class Assault:
         survivors: list[tuple[GroupState, int]],
         rolls: list[Roll],
         events: list[Event],
+        *,
+        sweep: bool = False,
     ) -> None:
         if not survivors:
             events.append(
@@ -983,28 +1096,54 @@ class Assault:
                 )
             )
             return
-        for group_state, index in survivors[:psykers]:
+        psyker = pool.group
+        # The psykers that struck (in the fight those in base contact, in a sweep all in reach) and have not yet
+        # taken a psychic test this turn; living ones first (one killed in this simultaneous step still struck).
+        roles = (Role.ENGAGED, Role.SUPPORTING) if sweep else (Role.ENGAGED,)
+        candidates = [
+            index
+            for index, role in enumerate(psyker.roles)
+            if role in roles and (id(psyker), index) not in self.psychic_tested
+        ]
+        candidates.sort(key=lambda index: psyker.wounds[index] <= 0)
+        testers = candidates[: min(psykers, len(survivors))]
+        if len(testers) < min(psykers, len(survivors)):
+            events.append(
+                event(
+                    "policy",
+                    choice="force_test",
+                    note=(
+                        f"{psyker.group.name} has already taken its psychic test this turn (one psychic power per "
+                        "turn): no further test against the models it wounded."
+                        if not testers
+                        else f"Only {len(testers)} {psyker.group.name} ha{'s' if len(testers) == 1 else 've'} not "
+                        "taken a psychic test this turn (one psychic power per turn)."
+                    ),
+                )
+            )
+        for tester, (group_state, index) in zip(testers, survivors, strict=False):
+            self.psychic_tested.add((id(psyker), tester))
             roll = self.roll_2d6_test("psychic test (force weapon)", Target(Op.AT_MOST, pool.profile.ld))
             rolls.append(roll)
             test, passed = roll.dice, bool(roll.successes)
             if self.options.get("perils") and test[0] == test[1] and test[0] in (1, 6):
-                self.perils(pool, rolls, events)
+                self.perils(pool, tester, rolls, events)
             if passed:
                 group_state.wound(index, group_state.wounds[index])
-                target = group_state.unit
+                target, name = group_state.unit, group_state.group.name
                 events.append(
                     event(
                         "slain_outright",
                         side=target.side.value,
                         unit=target.label,
                         model=group_state.group.name,
-                        note=f"The force weapon slays a {group_state.group.name} outright (only the "
-                        "wounds actually inflicted count for the result).",
+                        note=f"The force weapon slays {a_or_an(name)} {name} outright (only the wounds actually "
+                        "inflicted count for the result).",
                     )
                 )
                 events.append(event("casualty", side=target.side.value, unit=target.label, models=1))
 
-    def perils(self, pool: Pool, rolls: list[Roll], events: list[Event]) -> None:
+    def perils(self, pool: Pool, tester: int, rolls: list[Roll], events: list[Event]) -> None:
         psyker = pool.group
         inv = psyker.group.profile.inv
         events.append(
@@ -1015,16 +1154,26 @@ class Assault:
                 note="Perils of the Warp: the psyker takes a wound (invulnerable saves only).",
             )
         )
+        if psyker.wounds[tester] <= 0:
+            return
         if inv is not None:
             save = self.roll_each("invulnerable save (Perils of the Warp)", 1, inv)
             rolls.append(save)
             if save.successes:
                 return
-        for index, (wounds, role) in enumerate(zip(psyker.wounds, psyker.roles, strict=True)):
-            if wounds > 0 and role is Role.ENGAGED:
-                if psyker.wound(index, 1):
-                    events.append(event("casualty", side=pool.unit.side.value, unit=pool.unit.label, models=1))
-                return
+        if psyker.wound(tester, 1):
+            self.perils_deaths[pool.unit.side] += 1
+            events.append(
+                event(
+                    "casualty",
+                    side=pool.unit.side.value,
+                    unit=pool.unit.label,
+                    models=1,
+                    cause="perils",
+                    note=f"{pool.unit.label}: the {psyker.group.name} is slain by Perils of the Warp (its own "
+                    "psychic power, not the enemy).",
+                )
+            )
 
     # ----------------------------------------------------------------- result and after
 
@@ -1033,10 +1182,24 @@ class Assault:
         defender_left = sum(u.alive() for u in self.units[SideName.DEFENDER])
         a = self.tally[SideName.ATTACKER].wounds_inflicted
         d = self.tally[SideName.DEFENDER].wounds_inflicted
+        perils = {
+            side: f" ({n} slain by Perils of the Warp)" for side, n in self.perils_deaths.items() if n
+        }  # a side wiped out partly by its own Perils is not "destroyed by the enemy"
         if attacker_left == 0 and defender_left == 0:
-            winner, note = Winner.DRAW, "Both sides are wiped out."
+            winner, note = Winner.DRAW, "Both sides are wiped out" + "".join(perils.values()) + "."
+        elif (defender_left == 0 and SideName.DEFENDER in perils) or (
+            attacker_left == 0 and SideName.ATTACKER in perils
+        ):
+            gone = SideName.DEFENDER if defender_left == 0 else SideName.ATTACKER
+            winner = Winner(gone.other.value)
+            note = f"The {gone.value} has no model left{perils[gone]}: the {gone.other.value} wins automatically."
         elif defender_left == 0:
             winner, note = Winner.ATTACKER, "The attacker destroyed the enemy and wins automatically."
+            if not self.tally[SideName.ATTACKER].wounds_inflicted and self.options.get("defender_falling_back"):
+                note = (
+                    "Every defending unit failed to regroup while falling back and was destroyed: the attacker "
+                    "wins automatically."
+                )
         elif attacker_left == 0:
             winner, note = Winner.DEFENDER, "The defender destroyed the enemy and wins automatically."
         elif a > d:
@@ -1091,7 +1254,8 @@ class Assault:
             )
             if not passed:
                 failed.append(state)
-        self.steps.append(Step("Loser checks morale", tuple(rolls), tuple(events)))
+        if events:  # no step when nobody is left to test (the loser was wiped out)
+            self.steps.append(Step("Loser checks morale", tuple(rolls), tuple(events)))
         if not failed:
             return {}
         rolls, events = [], []
@@ -1111,8 +1275,10 @@ class Assault:
                     distance=distance,
                     dice=count,
                     note=f'{state.label} falls back {count}D6 = {distance}" straight toward its own table edge, '
-                    "staying coherent; halve the distance through difficult terrain. If it cannot make the full move "
-                    'without coming within 1" of the enemy, it is destroyed (Trapped!).',
+                    "staying coherent; halve the distance through difficult terrain; it moves around obstructions "
+                    "by the shortest route, and ignore enemy models that fought it in close combat this turn. If it "
+                    "cannot make the full move in any direction without doubling back, entering impassable terrain "
+                    'or coming within 1" of the enemy, it is destroyed (Trapped!).',
                 )
             )
         self.steps.append(Step("Fall back", tuple(rolls), tuple(events)))
@@ -1254,6 +1420,8 @@ class Assault:
                 )
             )
             for state in sorted(still_fighting, key=lambda s: s.side is not SideName.ATTACKER):
+                if state.alive() == sum(g.alive(Role.ENGAGED) for g in state.groups):
+                    continue  # every model is in base contact: nobody piles in
                 events.append(
                     event(
                         "pile_in",
@@ -1420,21 +1588,49 @@ def _allocate_any(
 
 
 @functools.lru_cache(maxsize=4096)  # the same units fight again and again
-def _fighting_note(unit: Unit, label: str, target: str, charged: bool) -> str:
+def _fighting_note(unit: Unit, label: str, target: str, charged: bool, fists_in_cover: bool = False) -> str:
     parts = []
     for group in unit.groups:
         if group.engaged:
             profile = engaged_profile(group, charged=charged)
+            if not profile.attacks:
+                they = "they" if group.engaged != 1 else "it"
+                parts.append(f"{group.engaged} {group.name} in base contact: no attacks (A0), but {they} can be hit")
+                continue
+            when = ""
+            if fists_in_cover and POWER_FIST in profile.weapons:
+                when = ", in the Cover step with its unit"
+            elif profile.initiative != group.profile.i:
+                when = f", at Initiative {profile.initiative}"
             parts.append(
-                f"{group.engaged} {group.name} in base contact: "
-                + describe_profile(profile, group.profile.a)
-                + (f", at Initiative {profile.initiative}" if profile.initiative != group.profile.i else "")
+                f"{group.engaged} {group.name} in base contact: " + describe_profile(profile, group.profile.a) + when
             )
         if group.supporting:
             parts.append(f'{group.supporting} {group.name} within 2": 1 attack each')
         if group.out_of_fight:
             parts.append(f"{group.out_of_fight} {group.name} out of reach (do not fight, cannot be hit)")
     return f"{label} fights {target}: " + "; ".join(parts) + "."
+
+
+def _say_where_fists_strike(
+    events: list[Event],
+    pools: list[Pool],
+    fist_notes: list[tuple[int, Pool]],
+    fighting_notes: list[tuple[int, UnitState, bool, str]],
+) -> None:
+    """Power fists moved into the Cover step (decision 12) are said to strike there, not at Initiative 1."""
+    in_cover = {id(pool.unit) for pool in pools if pool.phase == "Cover" and POWER_FIST in pool.profile.weapons}
+    for index, pool in fist_notes:
+        if pool.phase == "Cover":
+            group = pool.group.group
+            other = next(w for w in HAND_WEAPONS if w in group.keywords and w != POWER_FIST)
+            note = fist_policy_note(group, other, "in the Cover step with its unit")
+            events[index] = event(events[index].kind, **{**dict(events[index].fields), "note": note})
+    for index, state, charged, dividing in fighting_notes:
+        if id(state) in in_cover:
+            assert state.target is not None
+            note = _fighting_note(state.unit, state.label, state.target.label, charged, True) + dividing
+            events[index] = event(events[index].kind, **{**dict(events[index].fields), "note": note})
 
 
 CASUALTY_POLICY = event(
