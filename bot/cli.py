@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bot.cli_leagues import league_group
-from bot.continuing import next_round
+from bot.continuing import POSITIONS_HELP, next_round
 from bot.data import data_root, game_with_data, load_samples
 from bot.recording import record_report, with_store
 from bot.render.terminal import print_report
@@ -273,15 +273,26 @@ def samples_command(game: str | None) -> None:
 @click.argument("record_id", type=int)
 @click.option("--seed", default=None, metavar="N", help="Replay with this seed (default: a fresh one).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def assault_continue(record_id: int, seed: str | None, as_json: bool) -> None:
-    """Fight the next round of a 40K combat that was drawn or whose loser held (the survivors, no charge bonus)."""
+@click.option("--attacker-positions", default=None, metavar="TEXT", help=POSITIONS_HELP)
+@click.option("--defender-positions", default=None, metavar="TEXT", help=POSITIONS_HELP)
+def assault_continue(
+    record_id: int, seed: str | None, as_json: bool, attacker_positions: str | None, defender_positions: str | None
+) -> None:
+    """Fight the next round of a 40K combat that was drawn or whose loser held (the survivors, no charge bonus).
+
+    Each unit keeps last round's models in base contact and within 2" (capped by the models left) unless you
+    give its positions, e.g. --attacker-positions "Ork Boy=6:4 | Nob=1".
+    """
 
     async def load(store: Any) -> tuple[Any, int | None]:
         return await store.get(record_id), await store.continued_by(record_id)
 
     stored, continued = with_store(load)
-    attacker, defender, options = next_round(stored, continued)
+    attacker, defender, options, positions = next_round(
+        stored, continued, attacker_positions=attacker_positions, defender_positions=defender_positions
+    )
     next_report = resolve(game_with_data(stored.report.game), attacker, defender, seed=_seed(seed), **options)
+    click.echo(positions, err=True)
     _show_and_record(next_report, as_json, continues=record_id)
 
 

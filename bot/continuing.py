@@ -6,13 +6,31 @@ from typing import Any
 
 from bot.storage import StoredCombat
 from rules_core import RefereeError
+from rules_core.games.wh40k.positions import apply_positions
+from rules_core.games.wh40k.spec import format_side, parse_side
 
 # Facts of the charge turn that no later round has: a continued combat drops them (no charge, no cover advantage).
 CHARGE_ONLY = {"charge_distance": None, "difficult_terrain": False, "shot_this_turn": False, "defender_in_cover": False}
 
+POSITIONS_HELP = (
+    'Per unit, models in base contact:within 2" for the next round, e.g. "Ork Boy=6:4 | Nob=1" '
+    "(default: last round's, capped by the models left)."
+)
 
-def next_round(stored: StoredCombat, continued_by: int | None) -> tuple[str, str, dict[str, Any]]:
-    """(attacker, defender, options) of the next round, or a RefereeError saying why there is none."""
+
+def next_round(
+    stored: StoredCombat,
+    continued_by: int | None,
+    *,
+    attacker_positions: str | None = None,
+    defender_positions: str | None = None,
+) -> tuple[str, str, dict[str, Any], str]:
+    """(attacker, defender, options, positions) of the next round, or a RefereeError saying why there is none.
+
+    Each side's units keep the last round's positions, capped by the models left (the survivors the report
+    lists), unless the player gives them (``Ork Boy=6:4 | Nob=1``: in base contact, within 2"); ``positions``
+    says which applied, in words for either front end.
+    """
     report = stored.report
     record_id = stored.id
     going_on = [ev for step in report.steps for ev in step.events if ev.kind == "continues"]
@@ -40,4 +58,24 @@ def next_round(stored: StoredCombat, continued_by: int | None) -> tuple[str, str
     step = going_on[0]
     options = {**dict(report.to_dict()["inputs"]["options"]), **CHARGE_ONLY, "round": step.get("next_round")}
     options = {name: value for name, value in options.items() if value is not None}
-    return str(step.get("attacker_survivors")), str(step.get("defender_survivors")), options
+    # Records made before positions were kept list every survivor in base contact.
+    default = (
+        "last round's, capped by the models left"
+        if "Positions kept" in str(step.get("note"))
+        else "every model in base contact, as the record lists them"
+    )
+    sides: list[str] = []
+    said: list[str] = []
+    for name, text, given in (
+        ("attacker", str(step.get("attacker_survivors")), attacker_positions),
+        ("defender", str(step.get("defender_survivors")), defender_positions),
+    ):
+        placed, changed = apply_positions(parse_side(text), given, side_name=name)
+        sides.append(format_side(placed) if changed else text)
+        if not changed:
+            said.append(f"{name}: {default}")
+        else:
+            others = f" (the other units: {default})" if len(changed) < len(placed.units) else ""
+            said.append(f"{name}: as given, " + "; ".join(changed) + others)
+    positions = f"Positions for round {step.get('next_round')}: " + "; ".join(said) + "."
+    return sides[0], sides[1], options, positions

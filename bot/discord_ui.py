@@ -178,7 +178,7 @@ async def record(
 
 async def send_result(
     interaction: discord.Interaction[Any], report: Report, *, private: bool, opponent: str | None,
-    continues: int | None = None, hold: CollectorHold | None = None,
+    continues: int | None = None, hold: CollectorHold | None = None, note: str | None = None,
 ) -> int | None:  # fmt: skip
     """Show the (already valid) result at once, then store it and edit in its record id and buttons.
 
@@ -191,7 +191,7 @@ async def send_result(
         bot.in_flight.add(task)
         task.add_done_callback(bot.in_flight.discard)
     first = render_pages(report, pending=True)
-    await interaction.response.send_message(embed=first[0], ephemeral=private)
+    await interaction.response.send_message(content=note, embed=first[0], ephemeral=private)
     if hold is not None:
         hold.release()  # the first answer is out: the collector may catch up
     record_id, problem = await record(bot, report, interaction, opponent=opponent, continues=continues)

@@ -21,6 +21,7 @@ from rules_core.registry import Game
 if TYPE_CHECKING:
     from bot.discord_app import RefereeBot
 
+POSITIONS_DESCRIPTION = "Per unit, in contact:within 2\", e.g. Ork Boy=6:4 | Nob=1 (default: last round's, capped)"
 COOLDOWN = (6, 30.0)  # six combats per user per 30 seconds, all games together
 
 
@@ -108,17 +109,28 @@ class CombatCog(commands.Cog):
 
     def continue_command(self) -> app_commands.Command[Any, ..., Any]:
         @app_commands.command(name="continue", description="Fight the next round of a 40K combat that goes on.")
-        @app_commands.describe(record="The combat's record id (in its footer).", private="Only you see the answer.")
+        @app_commands.describe(
+            record="The combat's record id (in its footer).",
+            attacker_positions=POSITIONS_DESCRIPTION,
+            defender_positions=POSITIONS_DESCRIPTION,
+            private="Only you see the answer.",
+        )
         async def continue_round(
-            interaction: discord.Interaction[Any], record: app_commands.Range[int, 1], private: bool | None = None
-        ) -> None:
+            interaction: discord.Interaction[Any], record: app_commands.Range[int, 1],
+            attacker_positions: app_commands.Range[str, 1, 1000] | None = None,
+            defender_positions: app_commands.Range[str, 1, 1000] | None = None,
+            private: bool | None = None,
+        ) -> None:  # fmt: skip
             with self.bot.collector.hold() as hold:
                 stored = await self.bot.store.get(record)
-                attacker, defender, options = next_round(stored, await self.bot.store.continued_by(record))
+                attacker, defender, options, positions = next_round(
+                    stored, await self.bot.store.continued_by(record),
+                    attacker_positions=attacker_positions, defender_positions=defender_positions,
+                )  # fmt: skip
                 report = resolve(game_with_data(stored.report.game), attacker, defender, **options)
                 interaction.extras["outcome"] = report.result.outcome
                 await send_result(interaction, report, private=bool(private), opponent=stored.opponent,
-                                  continues=record, hold=hold)  # fmt: skip
+                                  continues=record, hold=hold, note=positions)  # fmt: skip
 
         per_user_check(self.limit)(continue_round)
         return continue_round

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rules_core.games.wh40k.spec import parse_side
 from tests.bot.test_cli import ATTACKER, DEFENDER, referee
 
 DUEL = ("duel", "--attacker", "A: WS4 S4 T4 W1 I4 A1 Sv3+", "--defender", "B: WS3 S3 T3 W1 I3 A1 Sv-")
@@ -140,6 +141,26 @@ def test_a_held_combat_continues_with_its_survivors(capsys: pytest.CaptureFixtur
     assert second["inputs"]["options"]["charge_distance"] is None
     code, _, err = referee("assault", "continue", "1", capsys=capsys)
     assert code == 2 and "already been continued as #2" in err
+
+
+def test_continue_takes_the_positions_the_player_gives(capsys: pytest.CaptureFixture[str]) -> None:
+    referee(*HELD, capsys=capsys)
+    code, _, err = referee("assault", "continue", "1", "--attacker-positions", "Marine=50", capsys=capsys)
+    assert (
+        code == 2
+        and 'in base contact and 0 within 2" make 50' in err
+        and 'Example: Marine=3:3 (3 in base contact, 3 within 2" of them)' in err
+    )
+    code, _, err = referee("assault", "continue", "1", "--defender-positions", "Ork Boyz=3", capsys=capsys)
+    assert code == 2 and "'Ork Boyz' is not one of the defender's units still fighting: 'Ork Boy'" in err
+    code, out, err = referee("assault", "continue", "1", "--attacker-positions", "marine=2:1", "--seed", "5",
+                             "--json", capsys=capsys)  # fmt: skip
+    assert code == 0 and "Recorded as #2" in err
+    assert 'Positions for round 2: attacker: as given, Marine: 2 in base contact, 1 within 2"' in err
+    assert "defender: last round's, capped by the models left." in err
+    attacker = parse_side(json.loads(out)["inputs"]["attacker"])
+    assert sum(g.engaged for g in attacker.units[0].groups) == 2
+    assert sum(g.supporting for g in attacker.units[0].groups) == 1
 
 
 @pytest.mark.parametrize(

@@ -164,3 +164,22 @@ async def test_assault_continue_fights_the_next_round(bot: RefereeBot, fake: Fak
     again = command_interaction("assault", [option("record", record, 4)], subcommand="continue")
     (refused,) = await run(fake, again, 1)
     assert "already been continued as #2" in refused.payload["data"]["embeds"][0]["description"]
+
+
+async def test_assault_continue_takes_the_positions_the_player_gives(bot: RefereeBot, fake: FakeDiscord) -> None:
+    from rules_core import resolve
+    from rules_core.games.wh40k.spec import parse_side
+
+    first = resolve("40k", MARINES, ORK_MOB, seed=0, charge_distance=3)
+    record = await bot.store.record(first, requested_by="1")
+    wrong = command_interaction("assault", [option("record", record, 4), option("attacker_positions", "Marines=3")],
+                                subcommand="continue")  # fmt: skip
+    (refused,) = await run(fake, wrong, 1)
+    description = refused.payload["data"]["embeds"][0]["description"]
+    assert "'Marines' is not one of the attacker's units still fighting: 'Marine'" in description
+    payload = command_interaction("assault", [option("record", record, 4), option("defender_positions", "Ork Boy=2:3")],
+                                  subcommand="continue")  # fmt: skip
+    answer = await result(fake, payload)
+    assert 'defender: as given, Ork Boy: 2 in base contact, 3 within 2"' in answer.first["content"]
+    orks = parse_side((await bot.store.get(2)).report.inputs.defender).units[0]
+    assert (sum(g.engaged for g in orks.groups), sum(g.supporting for g in orks.groups)) == (2, 3)

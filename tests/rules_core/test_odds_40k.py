@@ -415,6 +415,21 @@ def test_several_units_or_force_weapons_fall_back_to_monte_carlo_and_say_why() -
         odds(GAME, "1x Librarian: WS5 S4 T4 W2 I4 A2 Ld10 Sv3+ force-weapon", orks, method="exact")
 
 
+def test_attacks_divided_between_units_are_sampled_through_the_referee() -> None:
+    # The exact solver covers one unit a side: a group dividing its models, or a character its hits, between
+    # units means several units, answered by Monte Carlo through the referee, which divides them as it rolls.
+    attacker = (
+        "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ vs=1:3,2:2 | "
+        "1x Captain: WS5 S4 T4 W2 I5 A3 Ld10 Sv3+ independent-character vs=1,2"
+    )
+    defender = "10x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+ vs=1:8,2:2 | 1x Nob: WS4 S4 T4 W2 I3 A3 Ld7 Sv6+ vs=2"
+    answer = odds(GAME, attacker, defender, trials=200, round=2)
+    assert answer.method == "monte-carlo" and "the attacker has 2 units" in answer.notes[-1]
+    assert sum(answer.outcomes.values()) == pytest.approx(1.0)
+    with pytest.raises(OddsError, match="2 units"):
+        odds(GAME, attacker, defender, method="exact", round=2)
+
+
 def test_what_the_referee_refuses_the_odds_refuse() -> None:
     with pytest.raises(IllegalDeclarationError, match="fired"):
         odds(GAME, "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+", "5x Ork: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+",

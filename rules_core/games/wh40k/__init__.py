@@ -19,7 +19,13 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
 6. The sweeping advance compares the winner's 2D6 with the loser's fall-back roll
    as rolled (before halving for difficult terrain), and must be strictly greater.
 7. A drawn combat, or one whose loser held, continues next turn (``round`` 2 and
-   later): no charge bonus and no cover advantage.
+   later): no charge bonus and no cover advantage. The next round's positions (the
+   ``continues`` event's survivors, positions.py): each unit keeps this round's
+   numbers in base contact and within 2", capped by the models it has left (the
+   casualties came from those places and the pile-in fills them: models that were
+   in base contact first, then those within 2", then the rest; nobody steps back).
+   The players may give other positions per unit (``Ork Boy=6:4 | Nob=1``), and
+   the front ends say which applied.
 8. Majorities (WS, T, save) are taken over the unit's living models at the start
    of each strike step; the "majority type" is the single most common value, even
    short of half the models (``ws_majority=over_half``: a WS held by more than half
@@ -67,7 +73,19 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     fact for the charging side, and one 2D6-pick-highest roll decides it.
     ``difficult_terrain`` needs ``charge_distance``.
 15. Several units: each unit fights the enemy unit its ``vs=`` names (default the
-    first). Attacks at a unit with no model left in reach are lost. A winning unit
+    first). Attacks at a unit with no model left in reach are lost. Dividing attacks
+    ("MULTIPLE COMBATS"): a group divides its models in reach between enemy units
+    (``vs=1:6+2,2:2``: 6 in base contact and 2 within 2" fight unit 1, 2 fight unit
+    2; the counts must add up to the group's engaged/supporting); casualties among
+    them are taken in that written order. An independent character divides its
+    hits between the units it is engaged with (``vs=1,2``): it rolls to hit once,
+    against the hardest WS among them (the hits are dealt after the roll), and deals
+    the hits in the order rolled, one at a time in turn in ``vs=`` order (default
+    policy), or ``hits=2:1`` first (at most 1 hit on unit 2), the rest in turn;
+    each unit's share is wounded and saved against that unit. It may divide only
+    between units some of whose models in base contact fight it (base contact is
+    mutual; refused otherwise). The danger zone stays per unit: a unit's models in
+    base contact or within 2" can be hit by any enemy unit it fights. A winning unit
     sweeps (one 2D6 against its own target's fall-back roll, or the first fleeing
     unit it is engaged with) and consolidates only when every enemy unit it is
     engaged with fell back or was destroyed; in a sweep every model in reach makes
@@ -291,6 +309,18 @@ TOKENS = (
         "supporting=4",
     ),
     TokenDoc("vs=K", "setting", "The unit fights the K-th enemy unit (default 1).", "vs=2"),
+    TokenDoc(
+        "vs=K:E+S,...",
+        "setting",
+        'The group divides its models between enemy units: E in base contact and S within 2" fight unit K.',
+        "10x Ork Boy: ... engaged=8 supporting=2 vs=1:6+2,2:2",
+    ),
+    TokenDoc(
+        "vs=K,K / hits=K:N",
+        "setting",
+        "An independent character divides its hits between these units (in turn; hits= deals N to unit K first).",
+        "1x Captain: ... independent-character vs=1,2 hits=2:1",
+    ),
     TokenDoc(
         "strike-with=NAME",
         "setting",

@@ -12,11 +12,13 @@ from enum import IntEnum, StrEnum
 from rules_core.charts import to_hit_by_weapon_skill, to_wound
 from rules_core.dice import DiceSource
 from rules_core.errors import IllegalDeclarationError, OptionError
+from rules_core.games.wh40k.positions import Model, describe, kept
 from rules_core.games.wh40k.spec import (
     ARMOUR_IGNORING,
     BIKE,
     DIES_FIRST,
     DIES_LAST,
+    EXAMPLE_SPLIT,
     FORCE_WEAPON,
     FRAG,
     HAND_WEAPONS,
@@ -85,7 +87,7 @@ class Outcome(StrEnum):
 
 
 class GroupState:
-    __slots__ = ("alive_by_role", "full_wounds", "group", "roles", "unit", "wounds")
+    __slots__ = ("aims", "alive_by_role", "full_wounds", "group", "roles", "unit", "wounds")
 
     def __init__(self, group: Group, unit: UnitState) -> None:
         self.group = group
@@ -96,6 +98,23 @@ class GroupState:
             [Role.ENGAGED] * group.engaged + [Role.SUPPORTING] * group.supporting + [Role.OUT] * group.out_of_fight
         )
         self.alive_by_role = [group.engaged, group.supporting, group.out_of_fight]
+        # A group dividing its models between enemy units (vs=1:6+2,2:2): the enemy unit number each model fights
+        # (0 when out of reach); None when the whole group fights its unit's target.
+        self.aims: list[int] | None = None
+        if group.split:
+            self.aims = [target for target, engaged, _ in group.split for _ in range(engaged)]
+            self.aims += [target for target, _, supporting in group.split for _ in range(supporting)]
+            self.aims += [0] * group.out_of_fight
+
+    def alive_aiming(self, role: Role, aim: int) -> int:
+        """Living models of ``role`` that fight enemy unit number ``aim`` (0: the whole group's)."""
+        if not aim or self.aims is None:
+            return self.alive_by_role[role]
+        return sum(
+            1
+            for left, its_role, its_aim in zip(self.wounds, self.roles, self.aims, strict=True)
+            if left > 0 and its_role is role and its_aim == aim
+        )
 
     def alive(self, role: Role | None = None) -> int:
         if role is None:
@@ -113,7 +132,7 @@ class GroupState:
 
 
 class UnitState:
-    __slots__ = ("groups", "index", "initial", "label", "side", "target", "unit", "ws_over_half")
+    __slots__ = ("groups", "index", "initial", "label", "side", "target", "targets", "unit", "ws_over_half")
 
     def __init__(self, unit: Unit, side: SideName, index: int, label: str) -> None:
         self.unit = unit
@@ -123,6 +142,7 @@ class UnitState:
         self.groups = [GroupState(group, self) for group in unit.groups]
         self.initial = unit.models
         self.target: UnitState | None = None
+        self.targets: list[UnitState] = []  # every enemy unit it fights (dividing attacks), its target first
         self.ws_over_half = False  # option ws_majority=over_half: the majority WS type needs over half the models
 
     def alive(self) -> int:
@@ -164,6 +184,11 @@ class Pool:
     profile: AttackProfile
     priority: tuple[int, int]
     phase: str
+    aim: int = 0  # the enemy unit number these models of a dividing group fight (0: the whole group's target)
+    divide: tuple[UnitState, ...] = ()  # an independent character dividing its hits between these units
+
+    def alive(self) -> int:
+        return self.group.alive_aiming(self.role, self.aim)
 
 
 @dataclass(slots=True)
@@ -402,12 +427,54 @@ class Assault:
                         example="... | 5x Ork Nob: WS4 S4 T4 W1 I3 A2 Ld7 Sv6+ vs=2",
                     )
                 state.target = enemies[state.unit.vs - 1]
+                state.targets = self._targets(state, enemies)
                 state.ws_over_half = options.get("ws_majority") == "over_half"
+        self._check_dividing_characters()
         self.tally = {SideName.ATTACKER: SideTally(), SideName.DEFENDER: SideTally()}
         self.charged = False
         # Psykers (group, model index) that took their psychic test this turn: one psychic power per turn.
         self.psychic_tested: set[tuple[int, int]] = set()
         self.perils_deaths: Counter[SideName] = Counter()  # models slain by Perils of the Warp, per side
+
+    @staticmethod
+    def _targets(state: UnitState, enemies: list[UnitState]) -> list[UnitState]:
+        """Every enemy unit ``state`` fights: its groups' own targets (vs=1:6,2:2), a character's (vs=1,2)."""
+        assert state.target is not None
+        numbers: list[int] = list(state.unit.divide)
+        for group in state.unit.groups:
+            if group.split:
+                numbers += [target for target, engaged, supporting in group.split if engaged + supporting]
+            elif group.engaged + group.supporting:
+                numbers.append(state.unit.vs)
+        for number in numbers:
+            if number > len(enemies):
+                raise OptionError(
+                    f"{state.label} fights enemy unit {number}, but the {state.side.other.value} has only "
+                    f"{len(enemies)} unit{'s' if len(enemies) != 1 else ''}.",
+                    token=str(number),
+                    example=EXAMPLE_SPLIT,
+                )
+        found = [enemies[number - 1] for number in dict.fromkeys(numbers)]
+        return [state.target] + [e for e in found if e is not state.target] if state.target in found else found
+
+    def _check_dividing_characters(self) -> None:
+        """An independent character divides its hits only between units it is engaged with: units that say some
+        of their models in base contact fight it (base contact is mutual, and the referee cannot see the table)."""
+        for side in SideName:
+            for state in self.units[side]:
+                for enemy in state.targets if state.unit.divide else ():
+                    if any(_fights_in_contact(enemy, group.group, state) for group in enemy.groups):
+                        continue
+                    raise IllegalDeclarationError(
+                        f"{state.label} divides its hits between "
+                        + ", ".join(e.label for e in state.targets)
+                        + f", but no model of {enemy.label} in base contact fights it, so they are not engaged. "
+                        f"Say which of {enemy.label}'s models are in base contact with {state.label} (vs= on "
+                        f"{enemy.label}, e.g. vs=1:6,{state.index + 1}:2), or leave {enemy.label} out of "
+                        f"{state.label}'s vs=.",
+                        token="vs=" + ",".join(map(str, state.unit.divide)),
+                        example=EXAMPLE_SPLIT,
+                    )
 
     @staticmethod
     def _make_units(side: Side, name: SideName) -> list[UnitState]:
@@ -638,31 +705,54 @@ class Assault:
         events: list[Event] = []
         pools: list[Pool] = []
         fist_notes: list[tuple[int, Pool]] = []  # events to say "in the Cover step" when a fist strikes there
-        fighting_notes: list[tuple[int, UnitState, bool]] = []
+        fighting_notes: list[tuple[int, UnitState, bool, str]] = []
         for side in SideName:
             charged = self.charged and side is SideName.ATTACKER
             for state in self.units[side]:
                 assert state.target is not None
                 if not state.alive():  # destroyed before the fight (it failed to regroup while falling back)
                     continue
+                enemies = self.units[side.other]
                 for group_state in state.groups:
                     group = group_state.group
-                    profile = engaged_profile(group, charged=charged)
-                    if group.engaged and profile.attacks:  # models with no attacks are only targets
-                        pools.append(
-                            Pool(
+                    aims = [(t, e, s) for t, e, s in group.split] or [(0, group.engaged, group.supporting)]
+                    engaged_pool: Pool | None = None
+                    for aim, engaged, supporting in aims:
+                        target = enemies[aim - 1] if aim else state.target
+                        profile = engaged_profile(group, charged=charged)
+                        if engaged and profile.attacks:  # models with no attacks are only targets
+                            divide = tuple(state.targets) if state.unit.divide else ()
+                            engaged_pool = Pool(
                                 state,
                                 group_state,
                                 Role.ENGAGED,
-                                state.target,
+                                target,
                                 profile,
                                 (1, -profile.initiative),
                                 f"Initiative {profile.initiative}",
+                                aim,
+                                divide,
                             )
-                        )
+                            pools.append(engaged_pool)
+                        if supporting:
+                            profile = supporting_profile(group)
+                            pools.append(
+                                Pool(
+                                    state,
+                                    group_state,
+                                    Role.SUPPORTING,
+                                    target,
+                                    profile,
+                                    (1, -profile.initiative),
+                                    f"Initiative {profile.initiative}",
+                                    aim,
+                                )
+                            )
+                    if group.engaged:
                         _, note = active_weapons(group)
                         if note:
-                            fist_notes.append((len(events), pools[-1]))
+                            if engaged_pool is not None:
+                                fist_notes.append((len(events), engaged_pool))
                             events.append(
                                 event(
                                     "policy",
@@ -672,20 +762,8 @@ class Assault:
                                     note=note,
                                 )
                             )
-                    if group.supporting:
-                        profile = supporting_profile(group)
-                        pools.append(
-                            Pool(
-                                state,
-                                group_state,
-                                Role.SUPPORTING,
-                                state.target,
-                                profile,
-                                (1, -profile.initiative),
-                                f"Initiative {profile.initiative}",
-                            )
-                        )
-                fighting_notes.append((len(events), state, charged))
+                dividing = _dividing_note(state, enemies)
+                fighting_notes.append((len(events), state, charged, dividing))
                 events.append(
                     event(
                         "fighting",
@@ -695,7 +773,8 @@ class Assault:
                         engaged=sum(g.group.engaged for g in state.groups),
                         supporting=sum(g.group.supporting for g in state.groups),
                         out_of_fight=sum(g.group.out_of_fight for g in state.groups),
-                        note=_fighting_note(state.unit, state.label, state.target.label, charged),
+                        note=_fighting_note(state.unit, state.label, state.target.label, charged) + dividing,
+                        **({"targets": [e.label for e in state.targets]} if len(state.targets) > 1 else {}),
                     )
                 )
         cover = self.charged and bool(self.options.get("defender_in_cover"))
@@ -750,36 +829,65 @@ class Assault:
 
     def strike_step(self, pools: list[Pool]) -> None:
         """Everyone in one step strikes simultaneously: attacks are counted before any casualty is removed."""
-        counts = [(pool, pool.group.alive(pool.role)) for pool in pools]
+        counts = [(pool, pool.alive()) for pool in pools]
         snapshots: dict[int, TargetSnapshot] = {}
         for pool, models in counts:
-            if models and id(pool.target) not in snapshots and pool.target.alive():
-                snapshots[id(pool.target)] = snapshot(pool.target)
+            for target in pool.divide or (pool.target,):
+                if models and id(target) not in snapshots and target.alive():
+                    snapshots[id(target)] = snapshot(target)
         for pool, models in counts:
             if not models or not pool.profile.attacks:
                 continue
-            inflicted = self.strike(pool, models, snapshots.get(id(pool.target)), sweep=False)
+            if pool.divide:
+                inflicted = self.strike_divided(pool, models, snapshots)
+            else:
+                inflicted = self.strike(pool, models, snapshots.get(id(pool.target)), sweep=False)
             self.tally[pool.unit.side].wounds_inflicted += inflicted
 
-    def strike(self, pool: Pool, models: int, snap: TargetSnapshot | None, *, sweep: bool) -> int:
+    def strike(
+        self,
+        pool: Pool,
+        models: int,
+        snap: TargetSnapshot | None,
+        *,
+        sweep: bool,
+        dealt: tuple[int, int, int] | None = None,
+    ) -> int:
+        """One pool's attacks on its target, or (``dealt``: hits, rending hits, all hits) the hits an independent
+        character dividing its hits deals this target."""
         profile, target = pool.profile, pool.target
         role_text = "" if pool.role is Role.ENGAGED else " (supporting)"
         attacks = models * profile.attacks
         title = f"{pool.phase}: {pool.group.group.name} ×{models}{role_text} → {target.label}"
-        events: list[Event] = [
-            event(
-                "strike",
-                side=pool.unit.side.value,
-                unit=pool.unit.label,
-                group=pool.group.group.name,
-                models=models,
-                attacks=attacks,
-                target=target.label,
-                note=f"{models} {pool.group.group.name}{role_text}: "
-                + describe_profile(profile, pool.group.group.profile.a if pool.role is Role.ENGAGED else 1)
-                + ".",
-            )
-        ]
+        if dealt is not None:
+            title += f" ({dealt[0]} of its {dealt[2]} hits)"
+        events: list[Event] = (
+            [
+                event(
+                    "hits_dealt",
+                    side=pool.unit.side.value,
+                    unit=pool.unit.label,
+                    target=target.label,
+                    hits=dealt[0],
+                    note=f"{dealt[0]} of {pool.group.group.name}'s {dealt[2]} hits on {target.label}.",
+                )
+            ]
+            if dealt is not None
+            else [
+                event(
+                    "strike",
+                    side=pool.unit.side.value,
+                    unit=pool.unit.label,
+                    group=pool.group.group.name,
+                    models=models,
+                    attacks=attacks,
+                    target=target.label,
+                    note=f"{models} {pool.group.group.name}{role_text}: "
+                    + describe_profile(profile, pool.group.group.profile.a if pool.role is Role.ENGAGED else 1)
+                    + ".",
+                )
+            ]
+        )
         rolls: list[Roll] = []
         if snap is None or target.alive_in_zone() == 0:
             events.append(
@@ -792,7 +900,9 @@ class Assault:
             self.steps.append(Step(title, tuple(rolls), tuple(events)))
             return 0
         # To hit.
-        if sweep:
+        if dealt is not None:
+            hits, rends = dealt[0], dealt[1]
+        elif sweep:
             hits = attacks
             rends = 0
             if profile.rending:
@@ -881,6 +991,87 @@ class Assault:
             if profile.force and inflicted and pool.role is Role.ENGAGED:
                 self.force_weapon(pool, models, survivors, rolls, events, sweep=sweep)
         self.steps.append(Step(title, tuple(rolls), tuple(events)))
+        return inflicted
+
+    def strike_divided(self, pool: Pool, models: int, snapshots: dict[int, TargetSnapshot]) -> int:
+        """An independent character dividing its hits between the units it is engaged with: one roll to hit, then
+        the hits dealt between the units (decision 15), each resolved as a strike on that unit."""
+        profile, group = pool.profile, pool.group.group
+        targets = [t for t in pool.divide if id(t) in snapshots and t.alive_in_zone()]
+        attacks = models * profile.attacks
+        title = f"{pool.phase}: {group.name} ×{models} → " + ", ".join(t.label for t in pool.divide)
+        events: list[Event] = [
+            event(
+                "strike",
+                side=pool.unit.side.value,
+                unit=pool.unit.label,
+                group=group.name,
+                models=models,
+                attacks=attacks,
+                target=", ".join(t.label for t in pool.divide),
+                note=f"{models} {group.name}: " + describe_profile(profile, group.profile.a) + ", dividing its hits.",
+            )
+        ]
+        if not targets:
+            events.append(
+                event(
+                    "no_target",
+                    unit=pool.target.label,
+                    note="No enemy model is left within reach: the attacks are lost.",
+                )
+            )
+            self.steps.append(Step(title, (), tuple(events)))
+            return 0
+        for target in targets:
+            ws_note = snapshots[id(target)].ws_note
+            if ws_note:
+                events.append(event("majority", stat="WS", unit=target.label, note=ws_note))
+        needs = {id(t): to_hit_by_weapon_skill(profile.ws, snapshots[id(t)].ws) for t in targets}
+        need = max(needs.values())
+        hardest = next(t for t in targets if needs[id(t)] == need)
+        ws = snapshots[id(hardest)].ws
+        hit_roll = self.roll_each(f"to hit (WS{profile.ws} vs WS{ws})", attacks, need)
+        dealt = deal_hits(
+            [face for face, hit in zip(hit_roll.dice, hit_roll.success, strict=True) if hit],
+            [pool.unit.unit.divide.index(t.index + 1) for t in targets],
+            [(pool.unit.unit.divide.index(number), most) for number, most in pool.unit.unit.hits],
+        )
+        total = hit_roll.successes
+        shares = []
+        for target, faces in zip(targets, dealt, strict=True):
+            shares.append(f"{len(faces)} on {target.label}")
+        how = (
+            "hits= as given, the rest in turn"
+            if pool.unit.unit.hits
+            else "default policy: one at a time in turn, in vs= order; hits= chooses"
+        )
+        why = (
+            f" (against WS{ws}, the hardest of the units it divides between: the hits are dealt after the roll)"
+            if len(set(needs.values())) > 1
+            else ""
+        )
+        events.append(
+            event(
+                "divide_hits",
+                side=pool.unit.side.value,
+                unit=pool.unit.label,
+                hits=total,
+                shares={t.label: len(f) for t, f in zip(targets, dealt, strict=True)},
+                note=f"{group.name} scores {total} hit{'s' if total != 1 else ''}{why} and divides them: "
+                + ", ".join(shares)
+                + f" ({how}).",
+            )
+        )
+        self.steps.append(Step(title, (hit_roll,), tuple(events)))
+        inflicted = 0
+        for target, faces in zip(targets, dealt, strict=True):
+            if not faces:
+                continue
+            rends = sum(1 for face in faces if face == 6) if profile.rending else 0
+            share = replace(pool, target=target, divide=())
+            inflicted += self.strike(
+                share, models, snapshots[id(target)], sweep=False, dealt=(len(faces), rends, total)
+            )
         return inflicted
 
     def force_weapon(
@@ -1095,7 +1286,7 @@ class Assault:
 
     def engaged_with(self, state: UnitState) -> list[UnitState]:
         enemies = self.units[state.side.other]
-        return [e for e in enemies if state.target is e or e.target is state]
+        return [e for e in enemies if e in state.targets or state in e.targets]
 
     def sweeping_advance_step(self, winning: SideName, fallen: dict[int, tuple[UnitState, int]]) -> None:
         for state in self.units[winning]:
@@ -1155,26 +1346,43 @@ class Assault:
             return Outcome.FELL_BACK
         return Outcome.SOME_FELL_BACK if fled else Outcome.HELD
 
-    def survivors(self, side: SideName, fighting: list[UnitState]) -> str:
-        """The canonical spec of ``side``'s units still in the fight, for the next round.
+    def survivors(self, side: SideName, fighting: list[UnitState]) -> tuple[str, list[str]]:
+        """The canonical spec of ``side``'s units still in the fight, for the next round, and their positions.
 
-        Every surviving model is written as engaged (the pile-in brings them into contact as far as it can); a
-        wounded multi-wound model becomes a group of its own whose W is the wounds it has left; ``vs=`` points at
-        its target's place among the enemy units still fighting.
+        Each unit keeps this round's counts in base contact and within 2", capped by the models it has left
+        (decision 7: the casualties came from those places, the pile-in fills them); a wounded multi-wound model
+        becomes a group of its own whose W is the wounds it has left; ``vs=`` points at its target's place among
+        the enemy units still fighting.
         """
         mine = [state for state in fighting if state.side is side]
         enemies = [state for state in fighting if state.side is not side]
+        everyone = self.units[side.other]
+        # An enemy unit's number this round -> its number next round (0: no longer fighting).
+        renumber = {n: enemies.index(e) + 1 if e in enemies else 0 for n, e in enumerate(everyone, start=1)}
         texts: list[str] = []
+        placed: list[str] = []
         for state in mine:
-            parts: list[tuple[int, int, int]] = []
+            models: list[Model] = []
             for index, group_state in enumerate(state.groups):
-                left = Counter(w for w in group_state.wounds if w > 0)
-                parts += [(index, left[wounds], wounds) for wounds in sorted(left, reverse=True)]
+                aims = group_state.aims or [0] * len(group_state.wounds)
+                models += [
+                    Model(index, wounds, int(role), renumber[aim] if aim else 0)
+                    for wounds, role, aim in zip(group_state.wounds, group_state.roles, aims, strict=True)
+                    if wounds > 0
+                ]
             target = state.target if state.target in enemies else next(
                 (e for e in self.engaged_with(state) if e in enemies), enemies[0]
             )  # fmt: skip
-            texts.append(_survivors_text(state.unit, tuple(parts), enemies.index(target) + 1))
-        return " | ".join(texts)
+            unit = state.unit
+            if unit.divide:  # a character dividing its hits: between the units still fighting
+                divide = tuple(renumber[n] for n in unit.divide if renumber[n])
+                hits = tuple((renumber[n], most) for n, most in unit.hits if renumber[n])
+                unit = replace(unit, divide=divide if len(divide) > 1 else (), hits=hits if len(divide) > 1 else ())
+                target = enemies[divide[0] - 1] if divide else target
+            text, unit = _survivors_text(unit, tuple(models), enemies.index(target) + 1)
+            texts.append(text)
+            placed.append(f"{state.label} {describe(unit)}")
+        return " | ".join(texts), placed
 
     def next_step(self, winner: Winner, fallen: dict[int, tuple[UnitState, int]]) -> None:
         events: list[Event] = []
@@ -1198,14 +1406,17 @@ class Assault:
                         )
                     )
         if still_fighting:
+            attackers, attacker_places = self.survivors(SideName.ATTACKER, still_fighting)
+            defenders, defender_places = self.survivors(SideName.DEFENDER, still_fighting)
             events.append(
                 event(
                     "continues",
                     next_round=self.round + 1,
-                    attacker_survivors=self.survivors(SideName.ATTACKER, still_fighting),
-                    defender_survivors=self.survivors(SideName.DEFENDER, still_fighting),
+                    attacker_survivors=attackers,
+                    defender_survivors=defenders,
                     note=f"The combat continues next turn as round {self.round + 1} (no charge bonus, no cover "
-                    "advantage).",
+                    "advantage). Positions kept from this round, capped by the models left (the players may give "
+                    "others): " + "; ".join(attacker_places + defender_places) + ".",
                 )
             )
             for state in sorted(still_fighting, key=lambda s: s.side is not SideName.ATTACKER):
@@ -1245,15 +1456,52 @@ class Assault:
 
 
 @functools.lru_cache(maxsize=4096)  # combats end in few distinct states, and a unit is formatted per report
-def _survivors_text(unit: Unit, parts: tuple[tuple[int, int, int], ...], vs: int) -> str:
-    """The canonical spec of ``unit``'s survivors: per (group, models, wounds left), a group of its own, every
-    model engaged; as format_side writes a unit."""
-    groups = []
-    for index, count, wounds in parts:
-        group = unit.groups[index]
-        profile = replace(group.profile, w=wounds)
-        groups.append(replace(group, count=count, engaged=count, supporting=0, profile=profile))
-    return format_side(Side((replace(unit, groups=tuple(groups), vs=vs),)))
+def _survivors_text(unit: Unit, models: tuple[Model, ...], vs: int) -> tuple[str, Unit]:
+    """The canonical spec of ``unit``'s survivors (``models``) for the next round, as format_side writes a unit,
+    with the unit it describes."""
+    placed = kept(unit, models, vs)
+    return format_side(Side((placed,))), placed
+
+
+def deal_hits(faces: list[int], order: list[int], caps: list[tuple[int, int]]) -> list[list[int]]:
+    """Deal the hit dice ``faces`` (in the order rolled) between units (positions 0..n-1 of ``order``, the units
+    still in reach in vs= order): first ``caps`` (position, at most N) in order, then one at a time in turn."""
+    dealt: list[list[int]] = [[] for _ in order]
+    remaining = list(faces)
+    for position, most in caps:
+        if position in order:
+            slot = order.index(position)
+            dealt[slot] += remaining[:most]
+            remaining = remaining[most:]
+    for number, face in enumerate(remaining):
+        dealt[number % len(order)].append(face)
+    return dealt
+
+
+def _fights_in_contact(enemy: UnitState, group: Group, character: UnitState) -> bool:
+    """Whether some of ``group``'s models (of ``enemy``) in base contact fight ``character``."""
+    number = character.index + 1
+    if group.split:
+        return any(target == number and engaged for target, engaged, _ in group.split)
+    if enemy.unit.divide:
+        return number in enemy.unit.divide
+    return bool(group.engaged) and enemy.unit.vs == number
+
+
+def _dividing_note(state: UnitState, enemies: list[UnitState]) -> str:
+    """How a unit divides its attacks between enemy units (nothing when it fights one)."""
+    if len(state.targets) < 2 and not any(g.split for g in state.unit.groups):
+        return ""
+    if state.unit.divide:
+        return " It divides its hits between " + ", ".join(t.label for t in state.targets) + "."
+    parts = []
+    for group in state.unit.groups:
+        for target, engaged, supporting in group.split:
+            text = f"{engaged} {group.name} in base contact"
+            if supporting:
+                text += f' and {supporting} within 2"'
+            parts.append(f"{text} fight {enemies[target - 1].label}")
+    return " Dividing its attacks: " + "; ".join(parts) + "."
 
 
 def _wounds_event(target: UnitState, unsaved: int, inflicted: int, discarded: int) -> Event:
@@ -1368,7 +1616,7 @@ def _say_where_fists_strike(
     events: list[Event],
     pools: list[Pool],
     fist_notes: list[tuple[int, Pool]],
-    fighting_notes: list[tuple[int, UnitState, bool]],
+    fighting_notes: list[tuple[int, UnitState, bool, str]],
 ) -> None:
     """Power fists moved into the Cover step (decision 12) are said to strike there, not at Initiative 1."""
     in_cover = {id(pool.unit) for pool in pools if pool.phase == "Cover" and POWER_FIST in pool.profile.weapons}
@@ -1378,10 +1626,10 @@ def _say_where_fists_strike(
             other = next(w for w in HAND_WEAPONS if w in group.keywords and w != POWER_FIST)
             note = fist_policy_note(group, other, "in the Cover step with its unit")
             events[index] = event(events[index].kind, **{**dict(events[index].fields), "note": note})
-    for index, state, charged in fighting_notes:
+    for index, state, charged, dividing in fighting_notes:
         if id(state) in in_cover:
             assert state.target is not None
-            note = _fighting_note(state.unit, state.label, state.target.label, charged, True)
+            note = _fighting_note(state.unit, state.label, state.target.label, charged, True) + dividing
             events[index] = event(events[index].kind, **{**dict(events[index].fields), "note": note})
 
 

@@ -91,8 +91,13 @@ _KEYWORD_SET = frozenset(KEYWORDS)
 # Keyword order in the canonical form.
 _KEYWORD_ORDER = {keyword: position for position, keyword in enumerate(KEYWORDS)}
 
-GROUP_SETTINGS = ("engaged", "supporting", "poisoned", "strike-with", "vs", "tie-t", "tie-save", "grenades")
-UNIT_SETTINGS = ("vs", "tie-t", "tie-save", "grenades")
+GROUP_SETTINGS = ("engaged", "supporting", "poisoned", "strike-with", "vs", "tie-t", "tie-save", "grenades", "hits")
+UNIT_SETTINGS = ("vs", "tie-t", "tie-save", "grenades", "hits")
+
+# Dividing attacks between enemy units (MULTIPLE COMBATS; CHARACTERS IN ASSAULTS).
+EXAMPLE_SPLIT = "10x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+ engaged=8 supporting=2 vs=1:6+2,2:2"
+EXAMPLE_DIVIDE = "1x Captain: WS6 S4 T4 W3 I5 A3 Ld10 Sv3+ Inv4+ independent-character vs=1,2 hits=2:1"
+_SPLIT_ITEM = re.compile(r"^(\d{1,2}):(\d{1,3})(?:\+(\d{1,3}))?$")
 
 _SAVE = re.compile(r"^([2-6])\+$")
 _NUMBER = re.compile(r"^\d{1,3}$")
@@ -131,6 +136,9 @@ class Group:
     engaged: int
     supporting: int
     strike_with: str | None  # a weapon keyword, "none", or None for the default policy
+    # vs=1:6+2,2:2: (enemy unit, models in base contact, models within 2") per enemy unit the group's models
+    # fight; empty when the whole group fights its unit's target.
+    split: tuple[tuple[int, int, int], ...] = ()
 
     @property
     def weapons(self) -> tuple[str, ...]:
@@ -148,6 +156,10 @@ class Unit:
     tie_t: int | None
     tie_save: int | None  # armour value chosen on a tied save majority; 7 stands for "no armour save"
     grenades: Grenades | None  # explicit choice when it carries both kinds
+    # An independent character's vs=1,2: the enemy units it divides its hits between (vs is the first).
+    divide: tuple[int, ...] = ()
+    # hits=2:1: (enemy unit, at most that many hits), dealt first, in order; the rest go round in turn.
+    hits: tuple[tuple[int, int], ...] = ()
 
     @property
     def name(self) -> str:
@@ -299,6 +311,17 @@ def _parse_group(spec: GroupSpec) -> tuple[Group, dict[str, Token]]:
             settings.get("supporting", settings.get("engaged", spec.tokens[0])).text,
             "10x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ engaged=6 supporting=4",
         )
+    split: tuple[tuple[int, int, int], ...] = ()
+    if "vs" in settings and ":" in settings["vs"].value:
+        if INDEPENDENT_CHARACTER in keywords:
+            token = settings["vs"]
+            raise _error(
+                f"'{token.text}' on '{spec.name}': an independent character is one model; it divides its hits "
+                "between the units it is engaged with: vs= lists them.",
+                token.text,
+                EXAMPLE_DIVIDE,
+            )
+        split = _parse_split(settings.pop("vs"), spec.name, engaged, supporting)
     strike_with: str | None = None
     if "strike-with" in settings:
         token = settings["strike-with"]
@@ -330,8 +353,38 @@ def _parse_group(spec: GroupSpec) -> tuple[Group, dict[str, Token]]:
         sv=stats["Sv"],
         inv=stats.get("Inv"),
     )
-    group = Group(spec.count, spec.name, profile, frozenset(keywords), poisoned, engaged, supporting, strike_with)
+    group = Group(
+        spec.count, spec.name, profile, frozenset(keywords), poisoned, engaged, supporting, strike_with, split
+    )
     return group, {key: token for key, token in settings.items() if key in UNIT_SETTINGS}
+
+
+def _parse_split(token: Token, group: str, engaged: int, supporting: int) -> tuple[tuple[int, int, int], ...]:
+    """vs=1:6+2,2:2 -> ((1, 6, 2), (2, 2, 0)): the group's models in base contact (+ within 2") per enemy unit."""
+    split: list[tuple[int, int, int]] = []
+    for item in token.value.split(","):
+        match = _SPLIT_ITEM.match(item)
+        if match is None or not 1 <= int(match.group(1)) <= MAX_UNITS_PER_SIDE:
+            raise _error(
+                f"'{token.text}' on '{group}': divide the group's models as enemy-unit:in-contact(+within-2\"), "
+                "separated by commas.",
+                token.text,
+                EXAMPLE_SPLIT,
+            )
+        target = int(match.group(1))
+        if any(target == known for known, _, _ in split):
+            raise _error(f"'{token.text}' on '{group}' names enemy unit {target} twice.", token.text, EXAMPLE_SPLIT)
+        split.append((target, int(match.group(2)), int(match.group(3) or 0)))
+    named = (sum(e for _, e, _ in split), sum(s for _, _, s in split))
+    if named != (engaged, supporting):
+        raise _error(
+            f"'{token.text}' on '{group}' divides {named[0]} model{'s' if named[0] != 1 else ''} in base contact and "
+            f'{named[1]} within 2", but the group has engaged={engaged} and supporting={supporting}: every model in '
+            "reach fights one enemy unit (write the ones within 2\" after '+').",
+            token.text,
+            EXAMPLE_SPLIT,
+        )
+    return tuple(split)
 
 
 def _req(stats: dict[str, int | None], key: str) -> int:
@@ -371,10 +424,55 @@ def _parse_unit(spec: UnitSpec, position: int, enemy_units: int | None) -> Unit:
             "10x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ engaged=4 supporting=6",
         )
     vs = 1
-    if "vs" in unit_settings:
+    high = enemy_units if enemy_units is not None else MAX_UNITS_PER_SIDE
+    divide: tuple[int, ...] = ()
+    if "vs" in unit_settings and "," in unit_settings["vs"].value:
         token = unit_settings["vs"]
-        high = enemy_units if enemy_units is not None else MAX_UNITS_PER_SIDE
-        vs = _int_setting(token, 1, high, name)
+        if not any(INDEPENDENT_CHARACTER in g.keywords for g in groups):
+            raise _error(
+                f"'{token.text}' on '{name}': only an independent character divides its hits between enemy units; "
+                "a unit divides its models, enemy-unit:models each (models within 2\" after '+').",
+                token.text,
+                EXAMPLE_SPLIT,
+            )
+        items = token.value.split(",")
+        if not all(_NUMBER.match(item) and 1 <= int(item) <= high for item in items) or len(set(items)) != len(items):
+            raise _error(
+                f"'{token.text}' on '{name}': list the enemy units it is engaged with, each once, by number "
+                f"(1 to {high}).",
+                token.text,
+                EXAMPLE_DIVIDE,
+            )
+        divide = tuple(int(item) for item in items)
+        vs = divide[0]
+    elif "vs" in unit_settings:
+        vs = _int_setting(unit_settings["vs"], 1, high, name)
+    elif all(g.split for g in groups):
+        vs = groups[0].split[0][0]  # every group names its own targets: the first one stands for the unit
+    hits: tuple[tuple[int, int], ...] = ()
+    if "hits" in unit_settings:
+        token = unit_settings["hits"]
+        if not divide:
+            raise _error(
+                f"'{token.text}' on '{name}': hits= says how an independent character dividing its hits between "
+                "units (vs=1,2) deals them.",
+                token.text,
+                EXAMPLE_DIVIDE,
+            )
+        parsed: list[tuple[int, int]] = []
+        for item in token.value.split(","):
+            target, colon, most = item.partition(":")
+            if not (colon and target.isdigit() and most.isdigit()) or int(target) not in divide:
+                raise _error(
+                    f"'{token.text}' on '{name}': give enemy-unit:most-hits for units it divides its hits between "
+                    f"({', '.join(map(str, divide))}).",
+                    token.text,
+                    EXAMPLE_DIVIDE,
+                )
+            if any(int(target) == known for known, _ in parsed):
+                raise _error(f"'{token.text}' on '{name}' names enemy unit {target} twice.", token.text, EXAMPLE_DIVIDE)
+            parsed.append((int(target), int(most)))
+        hits = tuple(parsed)
     tie_t = _int_setting(unit_settings["tie-t"], 1, 10, name) if "tie-t" in unit_settings else None
     tie_save: int | None = None
     if "tie-save" in unit_settings:
@@ -391,7 +489,7 @@ def _parse_unit(spec: UnitSpec, position: int, enemy_units: int | None) -> Unit:
                 f"{EXAMPLE_GROUP} frag-grenades plasma-grenades grenades=plasma",
             )
         grenades = Grenades(token.value)
-    return Unit(tuple(groups), vs, tie_t, tie_save, grenades)
+    return Unit(tuple(groups), vs, tie_t, tie_save, grenades, divide, hits)
 
 
 def parse_side(text: str, *, enemy_units: int | None = None) -> Side:
@@ -404,7 +502,15 @@ def _save_text(key: str, value: int | None) -> str:
     return f"{key}-" if value is None else f"{key}{value}+"
 
 
-def format_group(group: Group, unit: Unit | None) -> str:
+def _split_text(split: tuple[tuple[int, int, int], ...]) -> str:
+    return ",".join(
+        f"{target}:{engaged}" + (f"+{supporting}" if supporting else "") for target, engaged, supporting in split
+    )
+
+
+def format_group(group: Group, unit: Unit | None, *, unit_vs: bool = True) -> str:
+    """``unit``: the unit whose settings this group writes (its first group), or None; ``unit_vs``: whether it
+    writes the unit's plain vs= (the first group without a split of its own does)."""
     p = group.profile
     words = [
         f"WS{p.ws}",
@@ -426,14 +532,21 @@ def format_group(group: Group, unit: Unit | None) -> str:
     words += [f"engaged={group.engaged}", f"supporting={group.supporting}"]
     if group.strike_with is not None:
         words.append(f"strike-with={group.strike_with}")
-    if unit is not None:
+    if group.split:
+        words.append(f"vs={_split_text(group.split)}")
+    if unit is not None and unit.divide:
+        words.append("vs=" + ",".join(map(str, unit.divide)))
+    elif unit_vs and unit is not None:
         words.append(f"vs={unit.vs}")
+    if unit is not None:
         if unit.tie_t is not None:
             words.append(f"tie-t={unit.tie_t}")
         if unit.tie_save is not None:
             words.append("tie-save=-" if unit.tie_save == NO_ARMOUR else f"tie-save={unit.tie_save}+")
         if unit.grenades is not None:
             words.append(f"grenades={unit.grenades.value}")
+        if unit.hits:
+            words.append("hits=" + ",".join(f"{target}:{most}" for target, most in unit.hits))
     return f"{group.count}x {group.name}: " + " ".join(words)
 
 
@@ -447,14 +560,31 @@ def format_side(side: Side) -> str:
     known = _FORMATTED.get(id(side))
     if known is not None and known[0] is side:
         return known[1]
-    text = " | ".join(
-        " ; ".join(format_group(group, unit if index == 0 else None) for index, group in enumerate(unit.groups))
-        for unit in side.units
-    )
+    text = " | ".join(_format_unit(unit) for unit in side.units)
     if len(_FORMATTED) >= _FORMATTED_KEPT:
         _FORMATTED.clear()
     _FORMATTED[id(side)] = (side, text)
     return text
+
+
+def _format_unit(unit: Unit) -> str:
+    if not any(group.split for group in unit.groups):
+        return " ; ".join(format_group(group, unit if index == 0 else None) for index, group in enumerate(unit.groups))
+    # The unit's plain vs= goes on its first group without a split of its own (none: every group names its own).
+    plain = next((index for index, group in enumerate(unit.groups) if not group.split), None)
+    words = []
+    for index, group in enumerate(unit.groups):
+        if index == 0:
+            words.append(format_group(group, unit, unit_vs=plain == 0))
+        elif index == plain:  # only the plain vs= moves: the other unit settings stay on the first group
+            words.append(format_group(group, _only_vs(unit)))
+        else:
+            words.append(format_group(group, None))
+    return " ; ".join(words)
+
+
+def _only_vs(unit: Unit) -> Unit:
+    return Unit(unit.groups, unit.vs, None, None, None)
 
 
 _FORMATTED: dict[int, tuple[Side, str]] = {}
