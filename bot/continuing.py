@@ -10,7 +10,13 @@ from rules_core.games.wh40k.positions import apply_positions
 from rules_core.games.wh40k.spec import format_side, parse_side
 
 # Facts of the charge turn that no later round has: a continued combat drops them (no charge, no cover advantage).
-CHARGE_ONLY = {"charge_distance": None, "difficult_terrain": False, "shot_this_turn": False, "defender_in_cover": False}
+CHARGE_ONLY = {
+    "charge_distance": None,
+    "difficult_terrain": False,
+    "shot_this_turn": False,
+    "defender_in_cover": False,
+    "defender_falling_back": False,  # a unit that regrouped when charged fights on normally
+}
 
 POSITIONS_HELP = (
     'Per unit, models in base contact:within 2" for the next round, e.g. "Ork Boy=6:4 | Nob=1" '

@@ -143,6 +143,16 @@ def test_a_held_combat_continues_with_its_survivors(capsys: pytest.CaptureFixtur
     assert code == 2 and "already been continued as #2" in err
 
 
+def test_the_next_round_drops_the_facts_of_the_charge_turn(capsys: pytest.CaptureFixture[str]) -> None:
+    # A unit that regrouped when charged while falling back fights on normally: round 2 is no longer that charge.
+    held = tuple("1" if (before, word) == ("--seed", "0") else word for before, word in zip(("",) + HELD, HELD))
+    referee(*held, "--defender-falling-back", capsys=capsys)  # seed 1: the Orks regroup and the combat goes on
+    code, out, _ = referee("assault", "continue", "1", "--seed", "5", "--json", capsys=capsys)
+    assert code == 0
+    options = json.loads(out)["inputs"]["options"]
+    assert options["defender_falling_back"] is False and options["charge_distance"] is None
+
+
 def test_continue_takes_the_positions_the_player_gives(capsys: pytest.CaptureFixture[str]) -> None:
     referee(*HELD, capsys=capsys)
     code, _, err = referee("assault", "continue", "1", "--attacker-positions", "Marine=50", capsys=capsys)
