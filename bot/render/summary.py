@@ -21,6 +21,8 @@ _LOSER_FATE = {
     "failed_morale": "failed its morale check under fire and was destroyed",
     "both_destroyed": "was wiped out, and so was the winner",
 }
+# Outcomes decided by wounds inflicted over a series of fights (the duel), where the loser may still stand.
+_ON_WOUNDS = frozenset({"killed", "wounded", "broke_off"})
 _DRAWN = {
     "both_destroyed": "Draw: both sides were wiped out",
     "tied": "Draw: still tied at the referee's round cap (max_rounds), not a rules outcome; both sides hold",
@@ -59,8 +61,21 @@ def headline(report: Report) -> str:
     if result.winner == "draw":
         return _DRAWN.get(outcome, "Draw: the combat continues next turn")
     loser = "defender" if result.winner == "attacker" else "attacker"
+    won, lost = (
+        (result.attacker, result.defender) if result.winner == "attacker" else (result.defender, result.attacker)
+    )
     fate = _LOSER_FATE.get(outcome, outcome.replace("_", " "))
-    return f"The {result.winner} wins; the {loser} {fate}"
+    if outcome == "killed":
+        fate = f"lost {lost.lost} model{'s' if lost.lost != 1 else ''}"
+    line = f"The {result.winner} wins"
+    inflicted, taken = won.extra.get("wounds_inflicted"), lost.extra.get("wounds_inflicted")
+    if outcome in _ON_WOUNDS and inflicted is not None:
+        line += f" on wounds ({inflicted} to {taken})"
+    line += f"; the {loser} {fate}"
+    if won.remaining == 0 and outcome != "both_destroyed":
+        # The duel decides on wounds, so a winner can fall too: never leave the reader thinking it stands.
+        line += f", and the {result.winner} has no model left either"
+    return line
 
 
 def tally(report: Report) -> str:

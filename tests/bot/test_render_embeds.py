@@ -21,6 +21,7 @@ from bot.render.embeds import (
     render_pages,
 )
 from bot.render.markdown import escape, report_markdown
+from bot.render.summary import headline
 from rules_core import all_games, resolve
 from rules_core.report import Report
 
@@ -132,3 +133,14 @@ def test_the_read_line_shows_the_counts_as_read_whichever_way_they_were_written(
     report = resolve("40k", attacker, defender, seed=3, charge_distance=3)
     description = render_pages(report)[0].description or ""
     assert description.startswith("Read attacker: 9 Tactical Marine, 1 Sergeant\nRead defender: 14 Ork Boy, 1 Nob\n")
+
+
+def test_a_duel_headline_says_the_winner_won_on_wounds_and_fell_too() -> None:
+    # The duel is decided on wounds inflicted: the winner's lone Sergeant can die in the last fight.
+    sergeant = "Marine Sergeant: WS4 S4 T4 W1 I4 A2 Sv3+ chainsword bolt-pistol charged"
+    orks = "3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife | Nob: WS4 S4 T4 W2 I3 A2 Sv5+ weapon=choppa/S+1/dmg=1/sv=-1/cc"
+    report = resolve(game_with_data("duel"), sergeant, orks, seed=3)
+    assert (report.result.winner, report.result.attacker.remaining, report.result.defender.lost) == ("attacker", 0, 2)
+    assert headline(report) == (
+        "The attacker wins on wounds (2 to 1); the defender lost 2 models, and the attacker has no model left either"
+    )
