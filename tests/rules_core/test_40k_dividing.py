@@ -270,3 +270,21 @@ def test_a_psyker_dividing_its_hits_takes_one_psychic_test() -> None:
     )  # fmt: skip
     assert len(rolls(report, "psychic test (force weapon)")) == 1
     assert len(events(report, "slain_outright")) == 1
+
+
+def test_the_texts_name_every_unit_a_divided_unit_fights_and_count_one_hit_as_one() -> None:
+    from rules_core import resolve
+
+    marines = (
+        "10x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ | "
+        "1x Captain: WS5 S4 T4 W3 I5 A3 Ld10 Sv3+ independent-character vs=1,2"
+    )
+    orks = "10x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+ vs=1:8,2:2 | 1x Nob: WS4 S4 T4 W2 I3 A3 Ld7 Sv6+ vs=2"
+    report = resolve("40k", marines, orks, seed=7, round=2)  # the Captain scores exactly 1 hit
+    notes = [str(ev.get("note")) for step in report.steps for ev in step.events]
+    titles = [step.title for step in report.steps]
+    assert any(note.startswith("Captain fights Ork Boy and Nob: ") for note in notes)
+    assert any(note.startswith("Ork Boy fights Marine and Captain: ") for note in notes)
+    assert any(note.startswith("Captain scores 1 hit and divides it: ") for note in notes)
+    assert "Initiative 5: Captain ×1 → Ork Boy (its 1 hit)" in titles
+    assert "Captain's 1 hit on Ork Boy." in notes

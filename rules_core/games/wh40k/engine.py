@@ -773,7 +773,7 @@ class Assault:
                         engaged=sum(g.group.engaged for g in state.groups),
                         supporting=sum(g.group.supporting for g in state.groups),
                         out_of_fight=sum(g.group.out_of_fight for g in state.groups),
-                        note=_fighting_note(state.unit, state.label, state.target.label, charged) + dividing,
+                        note=_fighting_note(state.unit, state.label, _targets_text(state), charged) + dividing,
                         **({"targets": [e.label for e in state.targets]} if len(state.targets) > 1 else {}),
                     )
                 )
@@ -860,7 +860,7 @@ class Assault:
         attacks = models * profile.attacks
         title = f"{pool.phase}: {pool.group.group.name} ×{models}{role_text} → {target.label}"
         if dealt is not None:
-            title += f" ({dealt[0]} of its {dealt[2]} hits)"
+            title += f" ({dealt[0]} of its {dealt[2]} hits)" if dealt[2] != 1 else " (its 1 hit)"
         events: list[Event] = (
             [
                 event(
@@ -869,7 +869,11 @@ class Assault:
                     unit=pool.unit.label,
                     target=target.label,
                     hits=dealt[0],
-                    note=f"{dealt[0]} of {pool.group.group.name}'s {dealt[2]} hits on {target.label}.",
+                    note=(
+                        f"{dealt[0]} of {pool.group.group.name}'s {dealt[2]} hits on {target.label}."
+                        if dealt[2] != 1
+                        else f"{pool.group.group.name}'s 1 hit on {target.label}."
+                    ),
                 )
             ]
             if dealt is not None
@@ -1057,7 +1061,8 @@ class Assault:
                 unit=pool.unit.label,
                 hits=total,
                 shares={t.label: len(f) for t, f in zip(targets, dealt, strict=True)},
-                note=f"{group.name} scores {total} hit{'s' if total != 1 else ''}{why} and divides them: "
+                note=f"{group.name} scores {total} hit{'s' if total != 1 else ''}{why} and divides "
+                + ("them: " if total != 1 else "it: ")
                 + ", ".join(shares)
                 + f" ({how}).",
             )
@@ -1488,12 +1493,19 @@ def _fights_in_contact(enemy: UnitState, group: Group, character: UnitState) -> 
     return bool(group.engaged) and enemy.unit.vs == number
 
 
+def _targets_text(state: UnitState) -> str:
+    """The enemy unit a unit fights, or every one it divides its attacks between ("Ork Boy and Nob")."""
+    assert state.target is not None
+    labels = [target.label for target in state.targets] or [state.target.label]
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+
+
 def _dividing_note(state: UnitState, enemies: list[UnitState]) -> str:
     """How a unit divides its attacks between enemy units (nothing when it fights one)."""
     if len(state.targets) < 2 and not any(g.split for g in state.unit.groups):
         return ""
     if state.unit.divide:
-        return " It divides its hits between " + ", ".join(t.label for t in state.targets) + "."
+        return " It divides its hits between them."
     parts = []
     for group in state.unit.groups:
         for target, engaged, supporting in group.split:
@@ -1629,7 +1641,7 @@ def _say_where_fists_strike(
     for index, state, charged, dividing in fighting_notes:
         if id(state) in in_cover:
             assert state.target is not None
-            note = _fighting_note(state.unit, state.label, state.target.label, charged, True) + dividing
+            note = _fighting_note(state.unit, state.label, _targets_text(state), charged, True) + dividing
             events[index] = event(events[index].kind, **{**dict(events[index].fields), "note": note})
 
 
