@@ -262,3 +262,13 @@ def test_spec_errors_name_the_problem_and_show_a_correct_example(text: str, frag
 def test_vehicles_are_not_supported_yet() -> None:
     with pytest.raises(UnsupportedError, match="vehicles are not supported yet"):
         run("10x Infantry: regular", "1x Sherman: vehicle", [])
+
+
+def test_a_unit_that_loses_nobody_is_said_to_lose_no_men() -> None:
+    from bot.data import game_with_data
+    from rules_core import resolve
+
+    report = resolve(game_with_data("boltaction"), "5x Squad A: regular", "5x Squad B: regular", seed=1)
+    notes = [str(ev.get("note")) for step in report.steps for ev in step.events]
+    assert any(note.startswith("Squad B lose no men;") or note.startswith("Squad A lose no men;") for note in notes)
+    assert not any(" lose 0 men" in note for note in notes)

@@ -458,7 +458,8 @@ class CloseQuarters:
         removed = target.remove(min(damage.casualties, target.alive), damage.exceptional)
         striker.caused += len(removed)
         picked = [role for role in removed[: damage.exceptional] if role != "man"]
-        note = f"{target.name} lose {_plural(len(removed), 'man', 'men')}; {target.alive} left"
+        lost = _plural(len(removed), "man", "men") if removed else "no men"
+        note = f"{target.name} lose {lost}; {target.alive} left"
         if picked:
             note += f" ({striker.name} pick the {' and the '.join('NCO' if r == NCO else r for r in picked)} with "
             note += "exceptional damage)"

@@ -647,7 +647,7 @@ class Duel:
                     event(
                         "follow_up",
                         model=fighter.label,
-                        note=f"{fighter.label} has killed all its opponents: it may make a Follow-Up Move of up to "
+                        note=f"{fighter.label}'s opponents are all slain: it may make a Follow-Up Move of up to "
                         '2" in any direction, with no movement penalties. It may engage another model, without the '
                         "charge bonus; if it ends unengaged it may move and shoot normally next turn.",
                     )
