@@ -204,8 +204,8 @@ def test_when_the_lone_model_dies_the_rest_do_not_fight_and_may_follow_up() -> N
     statuses = [m["status"] for m in report.result.defender.extra["models"]]
     assert statuses == ["fought", "fought", "did_not_fight"]
     follow = notes(report, "follow_up")
-    assert any(note.startswith("Foe 1 has killed all") for note in follow)
-    assert any(note.startswith("Foe 2 has killed all") for note in follow)
+    assert any(note.startswith("Foe 1's opponents are all slain") for note in follow)
+    assert any(note.startswith("Foe 2's opponents are all slain") for note in follow)
     assert any("Foe 3 did not fight" in note for note in notes(report, "instruction"))
 
 
