@@ -314,9 +314,10 @@ def _parse_group(text: str, *, example: str, stats: tuple[str, ...], keywords: f
     if count_text is None:
         count = 1
     else:
-        if len(count_text) > 4:
+        if len(count_text) > 4 or int(count_text) > MAX_MODELS_PER_SIDE:
             raise LimitError(
-                f"The model count '{count_text}' of '{name}' is over the limit of {MAX_MODELS_PER_SIDE} models a side.",
+                f"The model count '{count_text}' of '{name}' is over the limit of {MAX_MODELS_PER_SIDE} models a side."
+                + _bare_count_hint(text, count_text, name),
                 token=count_text,
                 example=example,
             )
@@ -329,6 +330,13 @@ def _parse_group(text: str, *, example: str, stats: tuple[str, ...], keywords: f
             )
     tokens = tuple(classify_token(word, example=example, stats=stats, keywords=keywords) for word in rest.split())
     return GroupSpec(count=count, name=name, tokens=tokens, text=text.strip())
+
+
+def _bare_count_hint(text: str, count_text: str, name: str) -> str:
+    """For ``1944 Volunteers: ...`` read as a count: how to write a name that begins with a number."""
+    if not re.match(rf"^\s*{count_text}\s+(?![x×]\s)", text, re.IGNORECASE):
+        return ""
+    return f" If '{count_text} {name}' is a name, give the count first: 1x {count_text} {name}."
 
 
 def parse_side_spec(text: str, *, example: str, stats: Iterable[str] = (), keywords: Iterable[str] = ()) -> SideSpec:
@@ -405,7 +413,10 @@ def group_head(text: str) -> tuple[int, str]:
 
 
 def side_summary(text: str) -> str:
-    """How a side was read, in short: ``9 Tactical Marine, 1 Sergeant | 1 Warlock`` (groups by ',', units by '|').
+    """How a side was read, in short: ``9× Tactical Marine, 1× Sergeant | 1× Warlock`` (groups by ',', units by '|').
+
+    The count is written ``N×`` so that it cannot be taken for part of a name: ``3× Headed Beast`` shows at once that
+    ``3 Headed Beast`` was read as three models (a name beginning with a number follows an explicit count).
 
     Only the groups' counts and names are read (with the same grammar as :func:`parse_side_spec`), so a report's
     canonical input can be summarised without its game; text that does not read raises :class:`SpecError`.
@@ -413,5 +424,5 @@ def side_summary(text: str) -> str:
     units = []
     for unit_text in text.split("|"):
         heads = (group_head(group_text) for group_text in unit_text.split(";"))
-        units.append(", ".join(f"{count} {name}" for count, name in heads))
+        units.append(", ".join(f"{count}× {name}" for count, name in heads))
     return " | ".join(units)

@@ -35,8 +35,8 @@ _DRAWN = {
 def read_lines(report: Report) -> list[str]:
     """How the referee read each side, one short line each, so a misread count is visible at once.
 
-    ``Read attacker: 9 Tactical Marine, 1 Sergeant | 1 Librarian``: the counts and names of the groups as read from the
-    canonical inputs (groups of a unit by ',', units by '|').
+    ``Read attacker: 9× Tactical Marine, 1× Sergeant | 1× Librarian``: the counts and names of the groups as read
+    from the canonical inputs (groups of a unit by ',', units by '|'); a long line is cut between units.
     """
     return [
         f"Read {name}: {_side_read(text)}"
@@ -50,7 +50,19 @@ def _side_read(text: str) -> str:
     except RefereeError:
         # A record stored under an older spec grammar may not re-read: its inputs are still shown in full.
         return "as recorded (see the inputs)"
-    return summary if len(summary) <= READ_LINE else summary[: READ_LINE - 1] + "…"
+    if len(summary) <= READ_LINE:
+        return summary
+    # Cut between units, never inside a name or a count, and say how many units are not shown.
+    units = summary.split(" | ")
+    shown: list[str] = []
+    for unit in units:
+        more = f" | … (+{len(units) - len(shown)} more units)"
+        if len(" | ".join([*shown, unit])) + len(more) > READ_LINE:
+            break
+        shown.append(unit)
+    if not shown:  # one unit too long on its own: cut it at a group
+        return summary[: READ_LINE - 1].rsplit(", ", 1)[0] + ", …"
+    return " | ".join(shown) + f" | … (+{len(units) - len(shown)} more units)"
 
 
 def headline(report: Report) -> str:

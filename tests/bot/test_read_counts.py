@@ -65,7 +65,7 @@ def models_in_read_line(line: str) -> list[tuple[int, str]]:
     _, _, groups = line.partition(": ")
     read = []
     for group in re.split(r" \| |, ", groups):
-        count, _, name = group.partition(" ")
+        count, _, name = group.partition("× ")
         read.append((int(count), name))
     return read
 

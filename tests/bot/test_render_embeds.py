@@ -21,7 +21,7 @@ from bot.render.embeds import (
     render_pages,
 )
 from bot.render.markdown import escape, report_markdown
-from bot.render.summary import headline
+from bot.render.summary import headline, read_lines
 from rules_core import all_games, resolve
 from rules_core.report import Report
 
@@ -132,7 +132,9 @@ def test_the_read_line_shows_the_counts_as_read_whichever_way_they_were_written(
     attacker, defender = f"Tactical Marine x9: {marine} ; Sergeant: {marine}", f"14 Ork Boy: {marine} ; Nob: {marine}"
     report = resolve("40k", attacker, defender, seed=3, charge_distance=3)
     description = render_pages(report)[0].description or ""
-    assert description.startswith("Read attacker: 9 Tactical Marine, 1 Sergeant\nRead defender: 14 Ork Boy, 1 Nob\n")
+    assert description.startswith(
+        "Read attacker: 9× Tactical Marine, 1× Sergeant\nRead defender: 14× Ork Boy, 1× Nob\n"
+    )
 
 
 def test_a_duel_headline_says_the_winner_won_on_wounds_and_fell_too() -> None:
@@ -144,3 +146,21 @@ def test_a_duel_headline_says_the_winner_won_on_wounds_and_fell_too() -> None:
     assert headline(report) == (
         "The attacker wins on wounds (2 to 1); the defender lost 2 models, and the attacker has no model left either"
     )
+
+
+def test_a_name_read_as_a_count_shows_the_count_apart_from_the_name() -> None:
+    # '3 Headed Beast' is three models named 'Headed Beast' (docs/specs.md): the Read line must make that visible.
+    report = resolve(game_with_data("duel"), "3 Headed Beast: WS4 S4 T4 W3 I4 A3 Sv5+", "D: WS4 S4 T4 W1 I4 A1 Sv5+",
+                     seed=3)  # fmt: skip
+    assert read_lines(report)[0] == "Read attacker: 3× Headed Beast"
+    report = resolve(game_with_data("duel"), "1x 3 Headed Beast: WS4 S4 T4 W3 I4 A3 Sv5+", "D: WS4 S4 T4 W1 I4 A1 Sv5+",
+                     seed=3)  # fmt: skip
+    assert read_lines(report)[0] == "Read attacker: 1× 3 Headed Beast"
+
+
+def test_a_long_read_line_is_cut_between_units_and_counts_the_rest() -> None:
+    line = read_lines(huge_40k())[0]
+    assert len(line) <= len("Read attacker: ") + 160
+    assert line.startswith("Read attacker: 8× Marine 1 | 8× Marine 2 | ")
+    shown = line.count("8× Marine")
+    assert line.endswith(f" | … (+{25 - shown} more units)")

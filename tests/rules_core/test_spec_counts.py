@@ -114,7 +114,7 @@ def test_the_summary_of_a_side_says_the_counts_as_read() -> None:
     from rules_core.spec import side_summary
 
     text = f"9 Tactical Marine: {MARINE} ; Sergeant: {MARINE} | Warlock x1: {MARINE}"
-    assert side_summary(text) == "9 Tactical Marine, 1 Sergeant | 1 Warlock"
+    assert side_summary(text) == "9× Tactical Marine, 1× Sergeant | 1× Warlock"
 
 
 # ---------------------------------------------------------------------------------------------- stat keys, any case
@@ -250,3 +250,11 @@ def test_a_number_in_brackets_after_the_name_is_refused_unless_a_count_is_given(
     assert (group.count, group.name) == (1, "Ork Boyz (20)")
     (group,) = parse_side_spec("Ork Boyz (20) x2: WS4", example=EXAMPLE).units[0].groups
     assert (group.count, group.name) == (2, "Ork Boyz (20)")
+
+
+def test_a_name_beginning_with_a_large_number_is_told_how_to_write_it() -> None:
+    with pytest.raises(LimitError, match=r"If '1944 Volunteers' is a name, give the count first: 1x 1944 Volunteers"):
+        parse_side_spec("1944 Volunteers: regular", example="1x 1944 Volunteers: regular")
+    with pytest.raises(LimitError) as refused:
+        parse_side_spec("250x Volunteers: regular", example="10x Volunteers: regular")
+    assert "give the count first" not in str(refused.value)
