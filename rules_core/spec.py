@@ -70,6 +70,8 @@ _LOWER_STAT = re.compile(r"^[a-z]{1,3}\d+\+?$")  # wz4: shaped like a stat, not 
 _KEYWORD = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 _TYPE_KEYWORD = re.compile(r"^[A-Z]{2,5}$")  # unit types written in capitals: INF, LV, AV, WE
 _SETTING = re.compile(r"^([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)=(\S+)$")
+# A setting written with spaces around '=' ("engaged = 5"): said as one token, with the fix.
+_SPACED_SETTING = re.compile(r"([A-Za-z][\w-]*)(\s+=\s*|=\s+)([^\s=]+)")
 _NAME = re.compile(r"^[\w][\w '’.()/&+,-]*$")
 
 
@@ -205,8 +207,8 @@ def _classify_cached(text: str, stats: tuple[str, ...], keywords: frozenset[str]
 def _raise_unreadable(text: str, example: str) -> NoReturn:
     if "=" in text:
         raise SpecError(
-            f"Cannot read the setting '{text}': settings are written key=value, "
-            "with a lower-case key and no spaces around '='.",
+            f"Cannot read the setting '{text}': settings are written key=value, with a key of letters, digits and "
+            "dashes and no spaces around '='.",
             token=text,
             example=example,
         )
@@ -328,6 +330,15 @@ def _parse_group(text: str, *, example: str, stats: tuple[str, ...], keywords: f
                 token=f"{count_text}x",
                 example=example,
             )
+    spaced = _SPACED_SETTING.search(rest)
+    if spaced:
+        written = " ".join(spaced.group(0).split())
+        raise SpecError(
+            f"Cannot read '{written}': write a setting with no spaces around '=', "
+            f"as {spaced.group(1)}={spaced.group(3)}.",
+            token=written,
+            example=example,
+        )
     tokens = tuple(classify_token(word, example=example, stats=stats, keywords=keywords) for word in rest.split())
     return GroupSpec(count=count, name=name, tokens=tokens, text=text.strip())
 

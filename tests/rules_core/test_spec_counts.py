@@ -258,3 +258,10 @@ def test_a_name_beginning_with_a_large_number_is_told_how_to_write_it() -> None:
     with pytest.raises(LimitError) as refused:
         parse_side_spec("250x Volunteers: regular", example="10x Volunteers: regular")
     assert "give the count first" not in str(refused.value)
+
+
+@pytest.mark.parametrize("written", ["engaged = 5", "engaged =5", "engaged= 5"])
+def test_a_setting_written_with_spaces_is_named_whole_with_its_fix(written: str) -> None:
+    with pytest.raises(SpecError, match=r"write a setting with no spaces around '=', as engaged=5") as refused:
+        parse_side_spec(f"10x Marine: WS4 {written}", example="10x Marine: WS4 engaged=5")
+    assert refused.value.token == " ".join(written.split())
