@@ -286,7 +286,11 @@ class CloseQuarters:
         morale = unit.unit.quality.morale
         value = morale - unit.pins
         roll = roll_combined_test(
-            self.dice, f"morale check (Morale {morale}, -{unit.pins} pins)", Target(Op.AT_MOST, value)
+            self.dice,
+            f"morale check (Morale {morale}, -{unit.pins} for {_plural(unit.pins, 'pin')})"
+            if unit.pins
+            else f"morale check (Morale {morale}, no pins)",
+            Target(Op.AT_MOST, value),
         )
         passed = bool(roll.successes)
         note = f"{unit.name} are down to {unit.alive} of {before}, half or less: morale check, 2D6 <= {value}: " + (
@@ -338,7 +342,10 @@ class CloseQuarters:
                 verdict = f"{winner.name} win the round by {max(caused.values())} casualties to {min(caused.values())}."
             else:
                 winner = None
-                verdict = f"A draw at {caused[ATTACKER]} casualties each: another round, fought simultaneously."
+                verdict = (
+                    f"A draw at {_plural(caused[ATTACKER], 'casualty', 'casualties')} each: another round, "
+                    "fought simultaneously."
+                )
             self._round_result(number, caused, verdict, winner)
             simultaneous = True
             if winner is None:
