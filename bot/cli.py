@@ -587,10 +587,14 @@ _register_game_commands()
 
 
 def _usage_example(error: click.UsageError) -> str:
+    """The example after a usage error: the command's own (a game's), else its usage line and where its help is."""
     ctx = error.ctx
     if ctx is not None and ctx.command is not None and ctx.command.epilog:
         return " " + ctx.command.epilog
-    return " Example: referee help 40k"
+    if ctx is not None and ctx.command is not None and ctx.parent is not None:
+        usage = " ".join(ctx.get_usage().split())
+        return f" {usage} ('{ctx.command_path} --help' says more)."
+    return " 'referee help' lists the games; 'referee --help' lists the commands."
 
 
 cli.add_command(league_group)
@@ -608,6 +612,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         code = cli.main(args=list(argv) if argv is not None else None, prog_name="referee", standalone_mode=False)
     except RefereeError as error:
         err(f"error: {error.one_line()}")
+        sys.exit(EXIT_BAD_INPUT)
+    except click.exceptions.NoArgsIsHelpError as error:
+        click.echo(error.format_message())  # 'referee' alone: the help itself, not an error
         sys.exit(EXIT_BAD_INPUT)
     except click.UsageError as error:
         err(f"error: {error.format_message()}{_usage_example(error)}")

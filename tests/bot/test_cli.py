@@ -153,3 +153,25 @@ def test_the_installed_console_script_runs(tmp_path: Path) -> None:
     )
     assert bad.returncode == 2
     assert "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "wanted"),
+    [
+        (("void", "12"), "Usage: referee void [OPTIONS] RECORD_ID ('referee void --help' says more)."),
+        (("history", "--limit", "0"), "Usage: referee history [OPTIONS] ('referee history --help' says more)."),
+        (("frobnicate",), "'referee help' lists the games; 'referee --help' lists the commands."),
+    ],
+)
+def test_a_usage_error_ends_with_an_example_for_that_command(
+    args: tuple[str, ...], wanted: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = referee(*args, capsys=capsys)
+    assert code == 2
+    assert err.strip().endswith(wanted) and "referee help 40k" not in err
+
+
+def test_referee_alone_shows_its_help_not_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = referee(capsys=capsys)
+    assert code == 2  # click's exit status for a group called with nothing to do
+    assert out.startswith("Usage: referee [OPTIONS] COMMAND") and "error" not in err
