@@ -246,9 +246,13 @@ def help_command(game: str | None) -> None:
         flag = spec.flag
         if spec.type is OptionType.BOOL and spec.default:
             flag += f" / --no-{spec.flag[2:]}"  # an option that is on by default is turned off with --no-...
-        console.print(
-            f"  [cyan]{flag}[/cyan] ({spec.describe_range()}; default {spec.default}): {spec.help}", soft_wrap=True
-        )
+        if spec.type is OptionType.BOOL:
+            shown = "a flag, on by default" if spec.default else "a flag, off by default"
+        elif spec.default is None:
+            shown = f"{spec.describe_range()}; not given by default"
+        else:
+            shown = f"{spec.describe_range()}; default {spec.default}"
+        console.print(f"  [cyan]{flag}[/cyan] ({shown}): {spec.help}", soft_wrap=True)
     console.print("  [cyan]--seed N[/cyan]: replay a resolution exactly (default: a fresh seed).", soft_wrap=True)
     console.print("  [cyan]--json[/cyan]: print the report as JSON.", soft_wrap=True)
     console.print(f"\n[bold]Example[/bold]\n  {example_command(chosen)}", soft_wrap=True)

@@ -55,7 +55,9 @@ class ToolsCog(commands.Cog):
         embed = discord.Embed(title=cut(chosen.title, 256), description=cut(
             f"{chosen.summary}\n\n**Spec shape**: {chosen.spec_shape}", 4096), colour=0x3498DB)  # fmt: skip
         tokens = "\n".join(f"`{t.token}`: {t.help}" for t in chosen.tokens)
-        options = "\n".join(f"`{o.name}` ({o.describe_range()}, default {o.default}): {o.help}" for o in chosen.options)
+        options = "\n".join(
+            f"`{o.name}` ({o.describe_range()}, default {_default_words(o.default)}): {o.help}" for o in chosen.options
+        )
         for name, text in (("Tokens", tokens), ("Options", options)):
             for number, chunk in enumerate(_chunks(text, 1024)):
                 embed.add_field(name=name if number == 0 else f"{name} (cont.)", value=chunk, inline=False)
@@ -114,3 +116,10 @@ def _chunks(text: str, size: int) -> list[str]:
         else:
             current = f"{current}\n{line}" if current else line
     return [*chunks, current] if current else chunks or ["—"]
+
+
+def _default_words(default: object) -> str:
+    """A default as a player reads it: on/off for a switch, 'not given' for none."""
+    if isinstance(default, bool):
+        return "on" if default else "off"
+    return "not given" if default is None else str(default)

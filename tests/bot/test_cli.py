@@ -175,3 +175,12 @@ def test_referee_alone_shows_its_help_not_an_error(capsys: pytest.CaptureFixture
     code, out, err = referee(capsys=capsys)
     assert code == 2  # click's exit status for a group called with nothing to do
     assert out.startswith("Usage: referee [OPTIONS] COMMAND") and "error" not in err
+
+
+def test_help_says_a_flag_is_a_flag_and_never_shows_python_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = referee("help", "40k", capsys=capsys)
+    assert code == 0
+    assert "--defender-in-cover (a flag, off by default)" in out
+    assert "--perils / --no-perils (a flag, on by default)" in out
+    assert "--charge-distance (0 to 100; not given by default)" in out
+    assert not any(word in out for word in ("default False", "default True", "default None"))

@@ -33,6 +33,11 @@ async def test_help_overview_and_every_game(bot: RefereeBot, fake: FakeDiscord) 
         assert size <= EMBED_TOTAL and len(embed["fields"]) <= FIELDS
         assert all(len(f["value"]) <= FIELD_VALUE for f in embed["fields"])
         assert game.docs_page in embed["footer"]["text"]
+        options = " ".join(f["value"] for f in embed["fields"] if f["name"].startswith("Options"))
+        assert "default False" not in options and "default True" not in options and "default None" not in options
+    reply = await ask(fake, "help", [opt("game", "40k")])
+    options = " ".join(f["value"] for f in reply.payload["data"]["embeds"][0]["fields"] if f["name"].startswith("Opt"))
+    assert "`defender_in_cover` (on or off, default off)" in options
 
 
 async def test_chart_rulings(bot: RefereeBot, fake: FakeDiscord) -> None:
