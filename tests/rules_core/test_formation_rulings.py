@@ -75,7 +75,7 @@ def test_reinforced_armour_keeps_its_save_against_a_macro_weapon_without_the_re_
     # The Titan's macro-weapon hit: the Land Raider saves on 4+ (Epic's Macro-Weapon rule), but may not re-roll.
     saved = run("epic", TITAN, LAND_RAIDER, [6, 1, 5, *MISS4], max_rounds=1)
     (save,) = [roll for roll in saved.steps[2].rolls if roll.purpose.startswith("armour save")]
-    assert "macro-weapon" in save.purpose and "no re-roll" in save.purpose
+    assert save.purpose == "armour save against macro-weapon hits, no re-roll: Land Raider (Sv4+)"
     assert (save.dice, save.successes, save.rerolls) == ((5,), 1, ())
     assert [ev.kind for ev in saved.steps[2].events][-1] == "no_casualties"
     failed = run("epic", TITAN, LAND_RAIDER, [6, 1, 2])  # a failed 2 is not re-rolled: the Land Raider dies
@@ -87,6 +87,12 @@ def test_the_old_reading_denies_reinforced_armour_its_save_against_macro_weapons
     report = run("epic", TITAN, LAND_RAIDER, [6, 1], reinforced_vs_macro="no_save")
     assert report.result.defender.lost == 1
     assert not any(roll.purpose.startswith("armour save") for step in report.steps for roll in step.rolls)
+    (denied,) = events(report, "save_denied")
+    assert (denied.get("side"), denied.get("unit"), denied.get("hits")) == ("defender", "Land Raider", 1)
+    assert denied.get("note") == (
+        "Land Raider: the macro-weapon hit allows no armour save, reinforced armour or not "
+        "(reinforced_vs_macro=no_save)."
+    )
 
 
 def test_reikhammer_follows_the_epic_macro_weapon_rule() -> None:
