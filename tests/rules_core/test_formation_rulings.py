@@ -278,3 +278,25 @@ def test_a_formation_broken_by_markers_shows_markers_equal_to_its_units_even_wit
     report = run("epic", "2x A: CC4+ FF4+ Sv- INF contact=0", "3x D: CC4+ FF4+ Sv- INF", [], attacker_blast_markers=5)
     assert report.result.outcome == "no_assault"
     assert (report.result.attacker.extra["broken"], report.result.attacker.extra["blast_markers"]) == (True, 2)
+
+
+# --------------------------------------------------------------------------- the winner's markers, in words
+
+
+@pytest.mark.parametrize(
+    ("game", "hit", "miss", "start", "words"),
+    [
+        ("epic", 6, 1, "attacker_blast_markers", "Blast markers"),
+        ("reikhammer", 1, 6, "attacker_shock", "Shock"),
+    ],
+)
+def test_a_winner_that_lost_no_units_gains_no_markers_in_plain_words(
+    game: str, hit: int, miss: int, start: str, words: str
+) -> None:
+    v = "4+" if game == "epic" else "4"
+    attacker, defender = f"1x A: CC{v} FF{v} Sv- INF", f"1x D: CC{v} FF{v} Sv- INF"
+    (marker,) = events(run(game, attacker, defender, [hit, miss]), "markers")
+    assert marker.get("note") == f"The attacker lost no units: no {words}."
+    attacker = f"3x A: CC{v} FF{v} Sv- INF contact=1"  # 2 markers on 3 units: not Broken
+    (marker,) = events(run(game, attacker, defender, [hit, miss], **{start: 2}), "markers")
+    assert marker.get("note") == f"The attacker lost no units: no new {words}; it still has 2."

@@ -952,15 +952,16 @@ class FormationAssault:
             )
         else:
             markers += lost
-            events.append(
-                event(
-                    "markers",
-                    side=name,
-                    gained=lost,
-                    note=f"The {name} gains {lost} {rules.marker if lost == 1 else rules.markers}, one per unit "
-                    f"it lost, and has {markers}.",
+            if not lost:
+                note = f"The {name} lost no units: no " + (
+                    f"new {rules.markers}; it still has {markers}." if markers else f"{rules.markers}."
                 )
-            )
+            else:
+                note = (
+                    f"The {name} gains {lost} {rules.marker if lost == 1 else rules.markers}, one per unit it lost, "
+                    f"and has {markers}."
+                )
+            events.append(event("markers", side=name, gained=lost, note=note))
             if lost and markers >= side.strength():
                 broken = True
                 reason = "holds its ground" if drawn else "won, so it does not withdraw"
