@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rules_core import SpecError
+from rules_core import SpecError, get_game
+from rules_core.games.formation.spec import Formation
 from tests.rules_core.helpers_formation import events, modifiers, run
 
 MISS4 = [1, 1, 1, 1]
@@ -267,17 +268,28 @@ def test_singular_words_for_one_hit_and_one_unit() -> None:
 
 
 @pytest.mark.parametrize("game", ["epic", "reikhammer"])
-def test_a_sample_described_with_extra_attacks_has_them_in_its_spec(game: str) -> None:
+def test_a_sample_described_with_extra_attacks_or_macro_weapons_has_them_in_its_spec(game: str) -> None:
     samples = yaml.safe_load((Path(__file__).parents[2] / "data" / "samples" / f"{game}.yaml").read_text())
     for name, sample in samples["units"].items():
-        if "extra attack" in sample["description"]:
-            assert "extra-attacks=" in sample["spec"], f"{name}: {sample['description']}"
+        description, groups = sample["description"], parse_formation(game, sample["spec"]).groups
+        said = f"{name}: {description}"
+        assert ("extra attack" in description) == any(group.extra_attacks for group in groups), said
+        assert ("macro-weapon" in description) == any("macro-weapon" in group.specials for group in groups), said
+        if any("macro-weapon" in group.specials and group.extra_attacks for group in groups):
+            # Decision 4: macro-weapon covers all of a group's attacks, not only its extra attack.
+            assert "every" in description or "all" in description.split(), said
 
 
 def test_a_formation_broken_by_markers_shows_markers_equal_to_its_units_even_with_no_assault() -> None:
     report = run("epic", "2x A: CC4+ FF4+ Sv- INF contact=0", "3x D: CC4+ FF4+ Sv- INF", [], attacker_blast_markers=5)
     assert report.result.outcome == "no_assault"
     assert (report.result.attacker.extra["broken"], report.result.attacker.extra["blast_markers"]) == (True, 2)
+
+
+def parse_formation(game: str, text: str) -> Formation:
+    formation = get_game(game).parse_side(text)
+    assert isinstance(formation, Formation)
+    return formation
 
 
 # --------------------------------------------------------------------------- the winner's markers, in words
