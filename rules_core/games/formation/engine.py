@@ -549,7 +549,7 @@ class FormationAssault:
                 [u for u in normal if u.group_index == index],
                 [u for u in macro if u.group_index == index],
                 rolls,
-                events,
+                events=events,
             )
         self.apply_damage(target, unsaved, events)
 
@@ -592,6 +592,7 @@ class FormationAssault:
         normal: list[UnitState],
         macro: list[UnitState],
         rolls: list[Roll],
+        *,
         events: list[Event],
     ) -> list[UnitState]:
         """Roll the saves of one group's hits; return the unit of each unsaved hit."""
