@@ -19,7 +19,6 @@ _LOSER_FATE = {
     "broke_off": "lost more wounds; a model broke off",
     "shot_down": "was shot down by reaction fire",
     "failed_morale": "failed its morale check under fire and was destroyed",
-    "both_destroyed": "was wiped out, and so was the winner",
 }
 # Outcomes decided by wounds inflicted over a series of fights (the duel), where the loser may still stand.
 _ON_WOUNDS = frozenset({"killed", "wounded", "broke_off"})
@@ -72,6 +71,10 @@ def headline(report: Report) -> str:
         return "No combat: " + outcome.replace("_", " ")
     if result.winner == "draw":
         return _DRAWN.get(outcome, "Draw: the combat continues next turn")
+    if outcome == "both_destroyed":
+        # Reikhammer: every directly engaged attacker killed stalls the assault, even with the defender gone too.
+        stalled = "the attack stalled, so " if result.winner == "defender" else ""
+        return f"Both formations were wiped out; {stalled}the {result.winner} wins"
     loser = "defender" if result.winner == "attacker" else "attacker"
     won, lost = (
         (result.attacker, result.defender) if result.winner == "attacker" else (result.defender, result.attacker)

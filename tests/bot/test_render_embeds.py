@@ -164,3 +164,13 @@ def test_a_long_read_line_is_cut_between_units_and_counts_the_rest() -> None:
     assert line.startswith("Read attacker: 8× Marine 1 | 8× Marine 2 | ")
     shown = line.count("8× Marine")
     assert line.endswith(f" | … (+{25 - shown} more units)")
+
+
+def test_a_reikhammer_headline_when_both_formations_are_wiped_out_says_why_the_defender_wins() -> None:
+    # Reikhammer: "If all of the attacking units directly engaged in the assault are killed then the assault has
+    # stalled and the defender wins", even when the defending formation is gone too.
+    report = resolve(
+        "reikhammer", "2x A: CC4 FF3 Sv5 INF", "2x D: CC4 FF3 Sv5 INF", seed=7, attacker_support="3x S: FF3"
+    )
+    assert (report.result.outcome, report.result.winner) == ("both_destroyed", "defender")
+    assert headline(report) == "Both formations were wiped out; the attack stalled, so the defender wins"

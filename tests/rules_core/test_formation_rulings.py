@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rules_core import SpecError
+from rules_core import SpecError, get_game
+from rules_core.games.formation.spec import Formation
 from tests.rules_core.helpers_formation import events, modifiers, run
 
 MISS4 = [1, 1, 1, 1]
@@ -75,7 +76,7 @@ def test_reinforced_armour_keeps_its_save_against_a_macro_weapon_without_the_re_
     # The Titan's macro-weapon hit: the Land Raider saves on 4+ (Epic's Macro-Weapon rule), but may not re-roll.
     saved = run("epic", TITAN, LAND_RAIDER, [6, 1, 5, *MISS4], max_rounds=1)
     (save,) = [roll for roll in saved.steps[2].rolls if roll.purpose.startswith("armour save")]
-    assert "macro-weapon" in save.purpose and "no re-roll" in save.purpose
+    assert save.purpose == "armour save against macro-weapon hits, no re-roll: Land Raider (Sv4+)"
     assert (save.dice, save.successes, save.rerolls) == ((5,), 1, ())
     assert [ev.kind for ev in saved.steps[2].events][-1] == "no_casualties"
     failed = run("epic", TITAN, LAND_RAIDER, [6, 1, 2])  # a failed 2 is not re-rolled: the Land Raider dies
@@ -87,6 +88,12 @@ def test_the_old_reading_denies_reinforced_armour_its_save_against_macro_weapons
     report = run("epic", TITAN, LAND_RAIDER, [6, 1], reinforced_vs_macro="no_save")
     assert report.result.defender.lost == 1
     assert not any(roll.purpose.startswith("armour save") for step in report.steps for roll in step.rolls)
+    (denied,) = events(report, "save_denied")
+    assert (denied.get("side"), denied.get("unit"), denied.get("hits")) == ("defender", "Land Raider", 1)
+    assert denied.get("note") == (
+        "Land Raider: the macro-weapon hit allows no armour save, reinforced armour or not "
+        "(reinforced_vs_macro=no_save)."
+    )
 
 
 def test_reikhammer_follows_the_epic_macro_weapon_rule() -> None:
@@ -261,14 +268,47 @@ def test_singular_words_for_one_hit_and_one_unit() -> None:
 
 
 @pytest.mark.parametrize("game", ["epic", "reikhammer"])
-def test_a_sample_described_with_extra_attacks_has_them_in_its_spec(game: str) -> None:
+def test_a_sample_described_with_extra_attacks_or_macro_weapons_has_them_in_its_spec(game: str) -> None:
     samples = yaml.safe_load((Path(__file__).parents[2] / "data" / "samples" / f"{game}.yaml").read_text())
     for name, sample in samples["units"].items():
-        if "extra attack" in sample["description"]:
-            assert "extra-attacks=" in sample["spec"], f"{name}: {sample['description']}"
+        description, groups = sample["description"], parse_formation(game, sample["spec"]).groups
+        said = f"{name}: {description}"
+        assert ("extra attack" in description) == any(group.extra_attacks for group in groups), said
+        assert ("macro-weapon" in description) == any("macro-weapon" in group.specials for group in groups), said
+        if any("macro-weapon" in group.specials and group.extra_attacks for group in groups):
+            # Decision 4: macro-weapon covers all of a group's attacks, not only its extra attack.
+            assert "every" in description or "all" in description.split(), said
 
 
 def test_a_formation_broken_by_markers_shows_markers_equal_to_its_units_even_with_no_assault() -> None:
     report = run("epic", "2x A: CC4+ FF4+ Sv- INF contact=0", "3x D: CC4+ FF4+ Sv- INF", [], attacker_blast_markers=5)
     assert report.result.outcome == "no_assault"
     assert (report.result.attacker.extra["broken"], report.result.attacker.extra["blast_markers"]) == (True, 2)
+
+
+def parse_formation(game: str, text: str) -> Formation:
+    formation = get_game(game).parse_side(text)
+    assert isinstance(formation, Formation)
+    return formation
+
+
+# --------------------------------------------------------------------------- the winner's markers, in words
+
+
+@pytest.mark.parametrize(
+    ("game", "hit", "miss", "start", "words"),
+    [
+        ("epic", 6, 1, "attacker_blast_markers", "Blast markers"),
+        ("reikhammer", 1, 6, "attacker_shock", "Shock"),
+    ],
+)
+def test_a_winner_that_lost_no_units_gains_no_markers_in_plain_words(
+    game: str, hit: int, miss: int, start: str, words: str
+) -> None:
+    v = "4+" if game == "epic" else "4"
+    attacker, defender = f"1x A: CC{v} FF{v} Sv- INF", f"1x D: CC{v} FF{v} Sv- INF"
+    (marker,) = events(run(game, attacker, defender, [hit, miss]), "markers")
+    assert marker.get("note") == f"The attacker lost no units: no {words}."
+    attacker = f"3x A: CC{v} FF{v} Sv- INF contact=1"  # 2 markers on 3 units: not Broken
+    (marker,) = events(run(game, attacker, defender, [hit, miss], **{start: 2}), "markers")
+    assert marker.get("note") == f"The attacker lost no units: no new {words}; it still has 2."

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules_core import LimitError, RefereeError, SpecError, get_game, resolve
+from rules_core.games.formation.game import FormationGame
 from rules_core.games.formation.spec import Formation, UnitType
 
 EPIC = get_game("epic")
@@ -120,3 +121,51 @@ def test_a_bar_and_a_semicolon_both_separate_the_groups_of_a_formation() -> None
     assert parse("epic", "2x A: CC4+ FF4+ Sv- INF | 1x B: CC5+ FF5+ Sv- LV") == parse(
         "epic", "2x A: CC4+ FF4+ Sv- INF ; 1x B: CC5+ FF5+ Sv- LV"
     )
+
+
+_TACTICAL = "4x D: CC4+ FF4+ Sv4+ INF"
+_LINE = "4x D: CC4 FF3 Sv5 INF"
+
+
+@pytest.mark.parametrize(
+    ("game", "support", "text"),
+    [
+        ("epic", False, f"{_TACTICAL} contact=5"),
+        ("epic", False, f"{_TACTICAL} ff=5"),
+        ("epic", False, f"{_TACTICAL} contact=x"),
+        ("epic", False, f"{_TACTICAL} contact=3 ff=2"),
+        ("epic", False, f"{_TACTICAL} extra-attacks=11"),
+        ("epic", False, f"{_TACTICAL} DC=0"),
+        ("epic", False, f"{_TACTICAL} DC=2"),
+        ("epic", False, f"{_TACTICAL} DC0"),
+        ("epic", False, "1x Warhound: CC4+ FF3+ Sv5+ WE DC=0"),
+        ("epic", False, "1x Warhound: CC4+ FF3+ Sv5+ WE DC=21"),
+        ("epic", False, "1x Warhound: CC4+ FF3+ Sv5+ WE DC0"),
+        ("epic", False, "1x Warhound: CC4+ FF3+ Sv5+ WE"),
+        ("epic", False, f"{_TACTICAL} cover=7+"),
+        ("epic", False, f"{_TACTICAL} contact=1 contact=2"),
+        ("epic", False, f"{_TACTICAL} ff=1 ff=2"),
+        ("epic", True, "3x S: FF4+ ff=5"),
+        ("epic", True, "3x S: FF4+ ff=x"),
+        ("epic", True, "3x S: FF4+ ff=1 ff=2"),
+        ("epic", True, "3x S: FF4+ contact=1"),
+        ("epic", True, "3x S: FF4+ extra-attacks=0"),
+        ("epic", True, "3x S: CC4+"),
+        ("epic", True, "3x S: FF4+ DC=0"),
+        ("reikhammer", False, f"{_LINE} contact=x"),
+        ("reikhammer", False, f"{_LINE} ff=9"),
+        ("reikhammer", False, f"{_LINE} DC=0"),
+        ("reikhammer", False, "1x Giant: CC4 FF3 Sv5 WE DC=0"),
+        ("reikhammer", True, "3x S: FF3 ff=x"),
+        ("reikhammer", True, "3x S: FF3 contact=2"),
+    ],
+)
+def test_every_example_an_error_shows_is_accepted_when_pasted_in_its_place(game: str, support: bool, text: str) -> None:
+    chosen = get_game(game)
+    assert isinstance(chosen, FormationGame)
+    parse_it = chosen.parser.parse_support if support else chosen.parser.parse_formation
+    with pytest.raises(SpecError) as info:
+        parse_it(text)
+    example = info.value.example
+    assert example, info.value.message
+    parse_it(example)  # pasted where the refused text was, the example is accepted

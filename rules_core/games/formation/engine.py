@@ -549,6 +549,7 @@ class FormationAssault:
                 [u for u in normal if u.group_index == index],
                 [u for u in macro if u.group_index == index],
                 rolls,
+                events=events,
             )
         self.apply_damage(target, unsaved, events)
 
@@ -585,7 +586,14 @@ class FormationAssault:
         return REINFORCED_ARMOUR in group.specials and self.settings.reinforced_saves_macro
 
     def saves(
-        self, target: SideState, group: Group, normal: list[UnitState], macro: list[UnitState], rolls: list[Roll]
+        self,
+        target: SideState,
+        group: Group,
+        normal: list[UnitState],
+        macro: list[UnitState],
+        rolls: list[Roll],
+        *,
+        events: list[Event],
     ) -> list[UnitState]:
         """Roll the saves of one group's hits; return the unit of each unsaved hit."""
         failed: list[UnitState] = []
@@ -609,7 +617,7 @@ class FormationAssault:
             # save, taken below), and even then no re-roll.
             roll = roll_each(
                 self.dice,
-                f"armour save: {group.name} (Sv{self.save_text(group.save)}), macro-weapon hits, no re-roll",
+                f"armour save against macro-weapon hits, no re-roll: {group.name} (Sv{self.save_text(group.save)})",
                 len(macro),
                 Target(self.settings.save_op, group.save),
             )
@@ -617,6 +625,19 @@ class FormationAssault:
             failed += [unit for unit, saved in zip(macro, roll.success, strict=True) if not saved]
         else:
             failed += macro  # macro-weapon hits allow no armour save (nor its re-roll)
+            if macro and group.save is not None and REINFORCED_ARMOUR in group.specials:
+                # Only the reinforced_vs_macro=no_save reading gets here: say why the reinforced armour did not save.
+                hits = "the macro-weapon hit allows" if len(macro) == 1 else f"{len(macro)} macro-weapon hits allow"
+                events.append(
+                    event(
+                        "save_denied",
+                        side=target.name.value,
+                        unit=group.name,
+                        hits=len(macro),
+                        note=f"{group.name}: {hits} no armour save, reinforced armour or not "
+                        "(reinforced_vs_macro=no_save).",
+                    )
+                )
         second = self.second_save(target, group)
         if failed and second is not None:
             roll = roll_each(self.dice, second[0], len(failed), second[1])
@@ -932,15 +953,16 @@ class FormationAssault:
             )
         else:
             markers += lost
-            events.append(
-                event(
-                    "markers",
-                    side=name,
-                    gained=lost,
-                    note=f"The {name} gains {lost} {rules.marker if lost == 1 else rules.markers}, one per unit "
-                    f"it lost, and has {markers}.",
+            if not lost:
+                note = f"The {name} lost no units: no " + (
+                    f"new {rules.markers}; it still has {markers}." if markers else f"{rules.markers}."
                 )
-            )
+            else:
+                note = (
+                    f"The {name} gains {lost} {rules.marker if lost == 1 else rules.markers}, one per unit it lost, "
+                    f"and has {markers}."
+                )
+            events.append(event("markers", side=name, gained=lost, note=note))
             if lost and markers >= side.strength():
                 broken = True
                 reason = "holds its ground" if drawn else "won, so it does not withdraw"

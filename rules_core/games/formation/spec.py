@@ -117,7 +117,7 @@ class FormationSpecParser:
 
     # ------------------------------------------------------------------ values
 
-    def _value(self, token: Token, group: str, what: str) -> int | None:
+    def _value(self, token: Token, group: str, what: str, example: str) -> int | None:
         """CC / FF: Epic's 2+ to 6+ (roll over), Reikhammer's 1 to 6 (roll under); '-' for none."""
         if token.value == "-":
             return None
@@ -130,6 +130,7 @@ class FormationSpecParser:
                     f"'{token.text}' on '{group}': {rules.game_name} {what} values are 2+ to 6+ "
                     f"(a hit on that roll or more), or {token.key}- for none.{hint}",
                     token.text,
+                    example,
                 )
         elif match is None or match.group(2) == "+" or not 1 <= int(match.group(1)) <= 6:
             hint = f" Did you mean {token.key}{match.group(1)}?" if match and match.group(2) else ""
@@ -137,10 +138,11 @@ class FormationSpecParser:
                 f"'{token.text}' on '{group}': {rules.game_name} hits on a roll equal to or under the value, "
                 f"so {what} is written 1 to 6 without '+', or {token.key}- for none.{hint}",
                 token.text,
+                example,
             )
         return int(match.group(1))
 
-    def _save(self, text: str, value: str, group: str, *, setting: bool = False) -> int:
+    def _save(self, text: str, value: str, group: str, example: str, *, setting: bool = False) -> int:
         match = _VALUE.match(value)
         needs_plus = self.rules.hit_op is Op.AT_LEAST
         if match is None or (needs_plus and match.group(2) != "+") or not 2 <= int(match.group(1)) <= 6:
@@ -149,17 +151,23 @@ class FormationSpecParser:
                 f"'{text}' on '{group}': a save is written {form}, from 2+ to 6+"
                 + ("." if setting else " (or Sv- for none)."),
                 text,
+                example,
             )
         return int(match.group(1))
 
-    def _int_setting(self, token: Token, low: int, high: int, group: str) -> int:
+    def _int_setting(self, token: Token, low: int, high: int, group: str, example: str) -> int:
         if not _NUMBER.match(token.value) or not low <= int(token.value) <= high:
+            key = "DC" if token.key == "dc" else token.key
             raise self._error(
-                f"'{token.text}' on '{group}': {token.key} must be a whole number from {low} to {high}.",
+                f"'{token.text}' on '{group}': {key} must be a whole number from {low} to {high}.",
                 token.text,
-                f"{self.rules.example_group} {token.key}={max(low, 1)}",
+                _with_setting(example, key, low, high),
             )
         return int(token.value)
+
+    def _example(self, *, supporting: bool) -> str:
+        """A correct group for where the refused one stands: supporting formations give no contact=."""
+        return self.support_example if supporting else self.rules.example_group
 
     # ------------------------------------------------------------------ groups
 
@@ -168,24 +176,26 @@ class FormationSpecParser:
         specials: set[str] = set()
         settings: dict[str, Token] = {}
         unit_type: UnitType | None = None
+        example = self._example(supporting=supporting)
         for token in spec.tokens:
             if token.kind is TokenKind.STAT:
-                self._read_stat(token, spec.name, stats)
+                self._read_stat(token, spec.name, stats, example)
             elif token.kind is TokenKind.KEYWORD:
                 upper = token.key.upper()
                 if upper in _UNIT_TYPES:
                     if unit_type is not None:
-                        raise self._error(f"'{spec.name}' gives a unit type twice.", token.text)
+                        raise self._error(f"'{spec.name}' gives a unit type twice.", token.text, example)
                     unit_type = UnitType(upper)
                 elif token.key in self.specials:
                     if token.key in specials:
-                        raise self._error(f"'{spec.name}' gives {token.key} twice.", token.text)
+                        raise self._error(f"'{spec.name}' gives {token.key} twice.", token.text, example)
                     specials.add(token.key)
                 elif token.key == INSPIRING:
                     raise self._error(
                         f"'{token.text}' on '{spec.name}': {self.rules.game_name}'s assault result has no Inspiring "
                         "modifier, so the keyword would change nothing.",
                         token.text,
+                        example,
                     )
                 else:
                     known = (*(t.value for t in UnitType), *self.specials)
@@ -193,6 +203,7 @@ class FormationSpecParser:
                         f"Unknown keyword '{token.text}' on '{spec.name}'.{did_you_mean(token.key, known)} "
                         f"Unit types: INF LV AV WE; specials: {' '.join(self.specials)}.",
                         token.text,
+                        example,
                     )
             else:
                 if token.key not in SETTINGS:
@@ -200,25 +211,28 @@ class FormationSpecParser:
                         f"Unknown setting '{token.text}' on '{spec.name}'.{did_you_mean(token.key, SETTINGS)} "
                         "Settings: " + ", ".join(f"{name}=" for name in SETTINGS) + ".",
                         token.text,
+                        example,
                     )
                 if token.key in settings:
-                    raise self._error(f"'{spec.name}' gives {token.key}= twice.", token.text)
+                    raise self._error(f"'{spec.name}' gives {token.key}= twice.", token.text, example)
                 settings[token.key] = token
         if "DC" in stats:
             if "dc" in settings:
-                raise self._error(f"'{spec.name}' gives its damage capacity twice.", "dc")
+                raise self._error(f"'{spec.name}' gives its damage capacity twice.", "dc", _war_engine_example(self))
             settings["dc"] = Token(f"DC={stats['DC']}", TokenKind.SETTING, "dc", str(stats.pop("DC")))
         return self._build_group(spec, stats, specials, settings, unit_type, supporting=supporting)
 
-    def _read_stat(self, token: Token, group: str, stats: dict[str, int | None]) -> None:
+    def _read_stat(self, token: Token, group: str, stats: dict[str, int | None], example: str) -> None:
         key = token.key
         if key in ("CC", "FF"):
-            value = self._value(token, group, key)
+            value = self._value(token, group, key, example)
         elif key == "Sv":
-            value = None if token.value == "-" else self._save(token.text, token.value, group)
+            value = None if token.value == "-" else self._save(token.text, token.value, group, example)
         elif key == "DC":
             if not _NUMBER.match(token.value) or not 1 <= int(token.value) <= MAX_DC:
-                raise self._error(f"'{token.text}' on '{group}': DC must be 1 to {MAX_DC}.", token.text)
+                raise self._error(
+                    f"'{token.text}' on '{group}': DC must be 1 to {MAX_DC}.", token.text, _war_engine_example(self)
+                )
             value = int(token.value)
         else:
             hint = suggest_stat(key, token.value, self.stat_examples)
@@ -226,9 +240,10 @@ class FormationSpecParser:
                 f"Unknown stat '{token.text}' on '{group}'. {self.rules.game_name} stats are CC FF Sv "
                 f"(and DC for war engines).{hint}",
                 token.text,
+                example,
             )
         if key in stats:
-            raise self._error(f"'{group}' gives {key} twice.", token.text)
+            raise self._error(f"'{group}' gives {key} twice.", token.text, example)
         stats[key] = value
 
     def _build_group(
@@ -242,6 +257,7 @@ class FormationSpecParser:
         supporting: bool,
     ) -> Group:
         name = spec.name
+        example = self._example(supporting=supporting)
         if supporting:
             if "FF" not in stats or stats["FF"] is None:
                 raise self._error(
@@ -271,15 +287,17 @@ class FormationSpecParser:
                 raise self._error(
                     f"'{name}' is a war engine: give its damage capacity, e.g. DC=3.", name, _war_engine_example(self)
                 )
-            dc = self._int_setting(settings["dc"], 1, MAX_DC, name)
+            dc = self._int_setting(settings["dc"], 1, MAX_DC, name, _war_engine_example(self))
         elif "dc" in settings:
             raise self._error(
                 f"'{settings['dc'].text}' on '{name}': only war engines (WE) have a damage capacity.",
                 settings["dc"].text,
                 _war_engine_example(self),
             )
-        contact = self._int_setting(settings["contact"], 0, spec.count, name) if "contact" in settings else None
-        in_range = self._int_setting(settings["ff"], 0, spec.count, name) if "ff" in settings else None
+        contact = (
+            self._int_setting(settings["contact"], 0, spec.count, name, example) if "contact" in settings else None
+        )
+        in_range = self._int_setting(settings["ff"], 0, spec.count, name, example) if "ff" in settings else None
         if supporting:
             contact, in_range = 0, spec.count if in_range is None else in_range
         elif contact is None and in_range is None:
@@ -293,13 +311,13 @@ class FormationSpecParser:
                 self.rules.example_group,
             )
         extra = (
-            self._int_setting(settings["extra-attacks"], 1, MAX_EXTRA_ATTACKS, name)
+            self._int_setting(settings["extra-attacks"], 1, MAX_EXTRA_ATTACKS, name, example)
             if "extra-attacks" in settings
             else 0
         )
         cover = None
         if "cover" in settings:
-            cover = self._save(settings["cover"].text, settings["cover"].value, name, setting=True)
+            cover = self._save(settings["cover"].text, settings["cover"].value, name, example, setting=True)
         return Group(
             count=spec.count,
             name=name,
@@ -368,3 +386,18 @@ def _war_engine_example(parser: FormationSpecParser) -> str:
     v = parser.rules.value_text
     high, low = (3, 4) if parser.rules.hit_op is Op.AT_LEAST else (4, 3)
     return f"1x Warhound Titan: CC{v(high)} FF{v(low)} Sv5+ WE DC=3 reinforced-armour"
+
+
+def _with_setting(example: str, key: str, low: int, high: int) -> str:
+    """The example with ``key=N`` in range: its own value kept if it fits, else replaced; appended if absent.
+
+    Appending a key the example already gives would make the example itself refused ("gives contact= twice").
+    """
+    pattern = re.compile(rf"(?<!\S){re.escape(key)}=(\S+)", re.IGNORECASE)
+    found = pattern.search(example)
+    value = max(low, 1)
+    if found is None:
+        return f"{example} {key}={value}"
+    if _NUMBER.match(found.group(1)) and low <= int(found.group(1)) <= high:
+        return example
+    return example[: found.start()] + f"{found.group(0).split('=')[0]}={value}" + example[found.end() :]
