@@ -103,10 +103,17 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     ``double_one_passes`` does, as it does to every Leadership roll). One that passes
     fights normally; one that fails is destroyed before a blow is struck. Its models
     count as lost, but they are not wounds inflicted: they do not count for the
-    assault result, and attacks aimed at it are lost. If every defending unit is
+    assault result, and attacks aimed at it go elsewhere (decision 20). If every defending unit is
     destroyed so, the attacker wins automatically ("destroys the enemy"). The option
     is for all the defending units; a unit that was not falling back is charged in
     a resolution of its own.
+20. Hits aimed at a unit that is gone before the fight (it failed to regroup, decision
+    19): it engages nobody any more, so the models that would fight it ("models engaged
+    with ... a single unit must attack that unit") fight the first enemy unit, in order,
+    that declared models in base contact with their unit (base contact is mutual); a
+    split share (``vs=1:3,2:2``) and a character dividing (``vs=1,2``) whose units are
+    all gone do the same (a character keeps dividing between those left). With no such
+    unit their attacks are lost, and the report says why.
 """
 
 from __future__ import annotations

@@ -435,6 +435,7 @@ class Assault:
         # Psykers (group, model index) that took their psychic test this turn: one psychic power per turn.
         self.psychic_tested: set[tuple[int, int]] = set()
         self.perils_deaths: Counter[SideName] = Counter()  # models slain by Perils of the Warp, per side
+        self.lost_why: dict[int, str] = {}  # unit -> why its attacks at a unit destroyed before the fight are lost
 
     @staticmethod
     def _targets(state: UnitState, enemies: list[UnitState]) -> list[UnitState]:
@@ -676,6 +677,51 @@ class Assault:
             events.append(event("casualty", side=SideName.DEFENDER.value, unit=state.label, models=models))
         self.steps.append(Step("Assaulted while falling back", tuple(rolls), tuple(events)))
 
+    def _fight_instead(self, state: UnitState, events: list[Event]) -> UnitState | None:
+        """Decision 20: models whose target was destroyed before a blow was struck (it failed to regroup) fight the
+        first enemy unit that declared models in base contact with their unit; the report says so (or why their
+        attacks are lost)."""
+        enemies = self.units[state.side.other]
+        if state.unit.divide:
+            aimed = [] if any(e.alive() for e in state.targets) else list(state.targets)
+        else:
+            aimed = [
+                enemies[aim - 1] if aim else state.target
+                for g in state.unit.groups
+                for aim, engaged, supporting in (g.split or [(0, g.engaged, g.supporting)])
+                if engaged + supporting
+            ]
+        gone = [e for e in dict.fromkeys(aimed) if e is not None and not e.alive()]
+        if not gone:
+            return None
+        instead = next(
+            (
+                enemy
+                for enemy in enemies
+                if enemy.alive() and any(_fights_in_contact(enemy, g.group, state) for g in enemy.groups)
+            ),
+            None,
+        )
+        names = " and ".join(e.label for e in gone)
+        was = "were" if len(gone) > 1 else "was"
+        if instead is not None:
+            events.append(
+                event(
+                    "retarget",
+                    side=state.side.value,
+                    unit=state.label,
+                    target=instead.label,
+                    note=f"{names} {was} destroyed before a blow was struck, so it engages nobody: {state.label}'s "
+                    f"models that would fight it fight {instead.label}, whose models are in base contact with "
+                    f"{state.label}.",
+                )
+            )
+        self.lost_why[id(state)] = (
+            f"{names} {was} destroyed before a blow was struck and no other enemy unit has models in base contact "
+            f"with {state.label}: the attacks are lost."
+        )
+        return instead
+
     def grenades_used(self, state: UnitState, pools: list[Pool]) -> tuple[Grenades, str | None]:
         unit = state.unit
         has_frag, has_plasma = unit.carries(FRAG), unit.carries(PLASMA)
@@ -705,7 +751,7 @@ class Assault:
         events: list[Event] = []
         pools: list[Pool] = []
         fist_notes: list[tuple[int, Pool]] = []  # events to say "in the Cover step" when a fist strikes there
-        fighting_notes: list[tuple[int, UnitState, bool, str]] = []
+        fighting_notes: list[tuple[int, UnitState, bool, str, str]] = []
         for side in SideName:
             charged = self.charged and side is SideName.ATTACKER
             for state in self.units[side]:
@@ -713,15 +759,20 @@ class Assault:
                 if not state.alive():  # destroyed before the fight (it failed to regroup while falling back)
                     continue
                 enemies = self.units[side.other]
+                instead = self._fight_instead(state, events)
                 for group_state in state.groups:
                     group = group_state.group
                     aims = [(t, e, s) for t, e, s in group.split] or [(0, group.engaged, group.supporting)]
                     engaged_pool: Pool | None = None
                     for aim, engaged, supporting in aims:
                         target = enemies[aim - 1] if aim else state.target
+                        divide = tuple(state.targets) if state.unit.divide else ()
+                        if divide and not any(e.alive() for e in divide):
+                            divide = ()
+                        if not divide and not target.alive() and instead is not None:
+                            target = instead  # its target was destroyed before the fight (decision 20)
                         profile = engaged_profile(group, charged=charged)
                         if engaged and profile.attacks:  # models with no attacks are only targets
-                            divide = tuple(state.targets) if state.unit.divide else ()
                             engaged_pool = Pool(
                                 state,
                                 group_state,
@@ -763,17 +814,17 @@ class Assault:
                                 )
                             )
                 dividing = _dividing_note(state, enemies)
-                fighting_notes.append((len(events), state, charged, dividing))
+                fighting_notes.append((len(events), state, charged, dividing, _targets_text(state, instead)))
                 events.append(
                     event(
                         "fighting",
                         side=side.value,
                         unit=state.label,
-                        target=state.target.label,
+                        target=state.target.label if instead is None or state.target.alive() else instead.label,
                         engaged=sum(g.group.engaged for g in state.groups),
                         supporting=sum(g.group.supporting for g in state.groups),
                         out_of_fight=sum(g.group.out_of_fight for g in state.groups),
-                        note=_fighting_note(state.unit, state.label, _targets_text(state), charged) + dividing,
+                        note=_fighting_note(state.unit, state.label, fighting_notes[-1][4], charged) + dividing,
                         **({"targets": [e.label for e in state.targets]} if len(state.targets) > 1 else {}),
                     )
                 )
@@ -898,7 +949,9 @@ class Assault:
                 event(
                     "no_target",
                     unit=target.label,
-                    note=f"No model of {target.label} is left within reach: the attacks are lost.",
+                    note=self.lost_why.get(id(pool.unit), "")
+                    if not target.alive() and id(pool.unit) in self.lost_why
+                    else f"No model of {target.label} is left within reach: the attacks are lost.",
                 )
             )
             self.steps.append(Step(title, tuple(rolls), tuple(events)))
@@ -1493,10 +1546,15 @@ def _fights_in_contact(enemy: UnitState, group: Group, character: UnitState) -> 
     return bool(group.engaged) and enemy.unit.vs == number
 
 
-def _targets_text(state: UnitState) -> str:
-    """The enemy unit a unit fights, or every one it divides its attacks between ("Ork Boy and Nob")."""
+def _targets_text(state: UnitState, instead: UnitState | None = None) -> str:
+    """The enemy unit a unit fights, or every one it divides its attacks between ("Ork Boy and Nob"); units
+    destroyed before the fight are left out (``instead`` fights in their place, decision 20)."""
     assert state.target is not None
-    labels = [target.label for target in state.targets] or [state.target.label]
+    found = state.targets or [state.target]
+    if instead is not None:
+        alive = [target for target in found if target.alive()]
+        found = alive if state.unit.divide and alive else [t if t.alive() else instead for t in found]
+    labels = list(dict.fromkeys(target.label for target in found))
     return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
 
 
@@ -1628,7 +1686,7 @@ def _say_where_fists_strike(
     events: list[Event],
     pools: list[Pool],
     fist_notes: list[tuple[int, Pool]],
-    fighting_notes: list[tuple[int, UnitState, bool, str]],
+    fighting_notes: list[tuple[int, UnitState, bool, str, str]],
 ) -> None:
     """Power fists moved into the Cover step (decision 12) are said to strike there, not at Initiative 1."""
     in_cover = {id(pool.unit) for pool in pools if pool.phase == "Cover" and POWER_FIST in pool.profile.weapons}
@@ -1638,10 +1696,10 @@ def _say_where_fists_strike(
             other = next(w for w in HAND_WEAPONS if w in group.keywords and w != POWER_FIST)
             note = fist_policy_note(group, other, "in the Cover step with its unit")
             events[index] = event(events[index].kind, **{**dict(events[index].fields), "note": note})
-    for index, state, charged, dividing in fighting_notes:
+    for index, state, charged, dividing, targets in fighting_notes:
         if id(state) in in_cover:
             assert state.target is not None
-            note = _fighting_note(state.unit, state.label, _targets_text(state), charged, True) + dividing
+            note = _fighting_note(state.unit, state.label, targets, charged, True) + dividing
             events[index] = event(events[index].kind, **{**dict(events[index].fields), "note": note})
 
 

@@ -1,0 +1,52 @@
+"""Issue 16, 40K review fixes (w40c): attacks at a unit destroyed by the regroup test, continued rounds' positions,
+grenades=, fall-back and dividing words, a dividing character's WS, neutral errors, a sweep that cannot succeed."""
+
+from __future__ import annotations
+
+from .helpers40k import MARINE, events, run, strike_titles
+
+GUARD = "5x Guard: WS3 S3 T3 W1 I3 A1 Ld7 Sv5+"
+OGRYN = "3x Ogryn: WS4 S5 T5 W3 I3 A3 Ld6 Sv4+"
+
+# ---------------------------------------------------------------- 1. a target destroyed by the regroup test
+
+
+def test_attacks_at_a_unit_destroyed_by_the_regroup_test_go_to_an_enemy_unit_in_base_contact() -> None:
+    # Guard fail to regroup (12 > Ld7) and are destroyed; the Ogryn regroup (3 <= Ld6) and fight the Marines in
+    # base contact, so the Marines fight the Ogryn: 10 attacks (charged) at WS4, all miss; the 9 Ogryn attacks miss.
+    faces = [6, 6, 1, 2] + [1] * 10 + [1] * 9
+    report = run(f"5x Marine: {MARINE}", f"{GUARD} | {OGRYN}", faces, defender_falling_back=True)
+    assert "Initiative 4: Marine ×5 → Ogryn" in strike_titles(report)
+    assert not events(report, "no_target")
+    (instead,) = events(report, "retarget")
+    note = str(instead.get("note"))
+    assert "Guard was destroyed before a blow was struck" in note and "Ogryn" in note, note
+
+
+def test_a_split_share_aimed_at_a_destroyed_unit_goes_to_an_enemy_unit_in_base_contact() -> None:
+    # vs=1:3,2:2: 3 Marines fight the Guard (destroyed), 2 the Ogryn: all 5 (10 attacks) fight the Ogryn.
+    faces = [6, 6, 1, 2] + [1] * 6 + [1] * 4 + [1] * 9
+    report = run(f"5x Marine: {MARINE} vs=1:3,2:2", f"{GUARD} | {OGRYN}", faces, defender_falling_back=True)
+    assert [t for t in strike_titles(report) if ": Marine" in t] == [
+        "Initiative 4: Marine ×3 → Ogryn",
+        "Initiative 4: Marine ×2 → Ogryn",
+    ]
+    assert not events(report, "no_target")
+
+
+def test_a_dividing_character_whose_targets_were_all_destroyed_fights_an_enemy_unit_in_base_contact() -> None:
+    captain = "1x Captain: WS5 S4 T4 W3 I5 A3 Ld10 Sv3+ independent-character vs=1,2"
+    faces = [6, 6, 6, 6, 1, 2] + [1] * 4 + [1] * 9  # two Guard units fail, the Ogryn pass; 4 attacks; 9 attacks
+    report = run(captain, f"{GUARD} | {GUARD} | {OGRYN}", faces, defender_falling_back=True)
+    assert "Initiative 5: Captain ×1 → Ogryn" in strike_titles(report)
+    assert not events(report, "no_target")
+
+
+def test_attacks_are_lost_when_no_other_enemy_unit_is_in_base_contact_and_the_report_says_why() -> None:
+    # The Ogryn fight the Sergeant (attacker unit 2): nobody is in base contact with the Marines but the Guard.
+    attacker = f"5x Marine: {MARINE} | 1x Sergeant: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
+    faces = [6, 6, 1, 2] + [1] * 2 + [1] * 9  # Sergeant's 2 attacks; Ogryn's 9
+    report = run(attacker, f"{GUARD} | {OGRYN} vs=2", faces, defender_falling_back=True)
+    (lost,) = events(report, "no_target")
+    note = str(lost.get("note"))
+    assert "destroyed before a blow was struck" in note and "no other enemy unit" in note, note
