@@ -682,6 +682,8 @@ class Assault:
         first enemy unit that declared models in base contact with their unit; the report says so (or why their
         attacks are lost)."""
         enemies = self.units[state.side.other]
+        assert state.target is not None
+        aimed: list[UnitState]
         if state.unit.divide:
             aimed = [] if any(e.alive() for e in state.targets) else list(state.targets)
         else:
@@ -691,7 +693,7 @@ class Assault:
                 for aim, engaged, supporting in (g.split or [(0, g.engaged, g.supporting)])
                 if engaged + supporting
             ]
-        gone = [e for e in dict.fromkeys(aimed) if e is not None and not e.alive()]
+        gone = [e for e in dict.fromkeys(aimed) if not e.alive()]
         if not gone:
             return None
         instead = next(
