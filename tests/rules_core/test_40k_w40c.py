@@ -50,3 +50,27 @@ def test_attacks_are_lost_when_no_other_enemy_unit_is_in_base_contact_and_the_re
     (lost,) = events(report, "no_target")
     note = str(lost.get("note"))
     assert "destroyed before a blow was struck" in note and "no other enemy unit" in note, note
+
+
+# ---------------------------------------------------------------- 2. a continued round says its positions
+
+
+def test_a_continued_round_lists_the_positions_it_used() -> None:
+    attacker = f"5x Marine: {MARINE} engaged=3 supporting=2"
+    defender = "5x Guard: WS3 S3 T3 W1 I3 A1 Ld7 Sv5+ engaged=2 supporting=1"
+    report = run(attacker, defender, [1] * 5 + [1] * 3, round=2)
+    assert report.steps[0].title == "Round 2: the combat continues"
+    (used,) = events(report, "positions")
+    note = str(used.get("note"))
+    assert note == (
+        'Positions used this round: Marine 3 in base contact, 2 within 2"; '
+        'Guard 2 in base contact, 1 within 2", 2 out of reach.'
+    ), note
+    assert list(used.get("attacker")) == [  # type: ignore[call-overload]
+        'Marine 3 in base contact, 2 within 2"'
+    ]
+
+
+def test_the_first_round_lists_no_positions_event() -> None:
+    report = run(f"5x Marine: {MARINE}", "5x Guard: WS3 S3 T3 W1 I3 A1 Ld7 Sv5+", [1] * 10 + [1] * 5)
+    assert not events(report, "positions")

@@ -564,6 +564,7 @@ class Assault:
                                 else ""
                             ),
                         ),
+                        self._positions_event(),
                     ),
                 )
             )
@@ -632,6 +633,17 @@ class Assault:
         )
         self.steps.append(Step("Charge", tuple(rolls), tuple(events)))
         return True
+
+    def _positions_event(self) -> Event:
+        """A later round: each unit's positions as used (from the inputs), so every report shows them."""
+        placed = {side: [f"{state.label} {describe(state.unit)}" for state in self.units[side]] for side in SideName}
+        return event(
+            "positions",
+            round=self.round,
+            attacker=placed[SideName.ATTACKER],
+            defender=placed[SideName.DEFENDER],
+            note="Positions used this round: " + "; ".join(placed[SideName.ATTACKER] + placed[SideName.DEFENDER]) + ".",
+        )
 
     def regroup_step(self) -> None:
         """Assaulted while falling back: each defending unit checks to regroup at once (2D6 <= its highest Ld,
