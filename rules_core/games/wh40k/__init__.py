@@ -25,7 +25,8 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
    casualties came from those places and the pile-in fills them: models that were
    in base contact first, then those within 2", then the rest; nobody steps back).
    The players may give other positions per unit (``Ork Boy=6:4 | Nob=1``), and
-   the front ends say which applied.
+   the front ends say which applied; a later round's report lists the positions it
+   used (the ``positions`` event of its first step).
 8. Majorities (WS, T, save) are taken over the unit's living models at the start
    of each strike step; the "majority type" is the single most common value, even
    short of half the models (``ws_majority=over_half``: a WS held by more than half
