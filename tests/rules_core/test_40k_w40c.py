@@ -3,6 +3,11 @@ grenades=, fall-back and dividing words, a dividing character's WS, neutral erro
 
 from __future__ import annotations
 
+import pytest
+
+from rules_core.errors import SpecError
+from rules_core.games.wh40k.spec import Grenades, parse_side
+
 from .helpers40k import MARINE, events, run, strike_titles
 
 GUARD = "5x Guard: WS3 S3 T3 W1 I3 A1 Ld7 Sv5+"
@@ -74,3 +79,20 @@ def test_a_continued_round_lists_the_positions_it_used() -> None:
 def test_the_first_round_lists_no_positions_event() -> None:
     report = run(f"5x Marine: {MARINE}", "5x Guard: WS3 S3 T3 W1 I3 A1 Ld7 Sv5+", [1] * 10 + [1] * 5)
     assert not events(report, "positions")
+
+
+# ---------------------------------------------------------------- 3. grenades= needs both kinds
+
+
+@pytest.mark.parametrize("kit", ["", " frag-grenades", " plasma-grenades"])
+def test_grenades_choice_is_refused_unless_the_unit_carries_both_kinds(kit: str) -> None:
+    with pytest.raises(SpecError) as refused:
+        parse_side(f"5x Marine: {MARINE}{kit} grenades=frag")
+    message = str(refused.value)
+    assert "grenades=frag" in message and "both" in message, message
+    assert refused.value.example is not None and "frag-grenades plasma-grenades grenades=frag" in refused.value.example
+
+
+def test_grenades_choice_is_kept_when_the_unit_carries_both_kinds() -> None:
+    side = parse_side(f"5x Marine: {MARINE} frag-grenades plasma-grenades grenades=frag")
+    assert side.units[0].grenades is Grenades.FRAG

@@ -488,6 +488,15 @@ def _parse_unit(spec: UnitSpec, position: int, enemy_units: int | None) -> Unit:
                 token.text,
                 f"{EXAMPLE_GROUP} frag-grenades plasma-grenades grenades=plasma",
             )
+        carried = [kind for kind in (FRAG, PLASMA) if any(kind in group.keywords for group in groups)]
+        if len(carried) < 2:
+            has = " and ".join(carried) if carried else "no grenades"
+            raise _error(
+                f"'{token.text}' on '{name}': grenades= chooses between frag and plasma grenades for a unit that "
+                f"carries both kinds, but '{name}' has {has}.",
+                token.text,
+                f"{EXAMPLE_GROUP} frag-grenades plasma-grenades grenades={token.value}",
+            )
         grenades = Grenades(token.value)
     return Unit(tuple(groups), vs, tie_t, tie_save, grenades, divide, hits)
 
