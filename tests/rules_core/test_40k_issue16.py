@@ -141,7 +141,7 @@ def test_the_trapped_instruction_ignores_enemy_models_that_fought_the_unit() -> 
     (fall,) = events(report, "fall_back")
     note = str(fall.get("note"))
     assert "Trapped!" in note
-    assert "ignore enemy models that fought it in close combat this turn" in note
+    assert "ignoring enemy models that fought it in close combat this turn" in note
 
 
 def test_a_power_fist_striking_in_the_cover_step_is_not_said_to_strike_at_initiative_1() -> None:

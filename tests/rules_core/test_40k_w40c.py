@@ -96,3 +96,16 @@ def test_grenades_choice_is_refused_unless_the_unit_carries_both_kinds(kit: str)
 def test_grenades_choice_is_kept_when_the_unit_carries_both_kinds() -> None:
     side = parse_side(f"5x Marine: {MARINE} frag-grenades plasma-grenades grenades=frag")
     assert side.units[0].grenades is Grenades.FRAG
+
+
+# ---------------------------------------------------------------- 4. the fall-back instruction
+
+
+def test_the_fall_back_instruction_reads_as_one_sentence_and_names_the_base_line() -> None:
+    # 5 Marines (charged: 10 attacks) kill 2 of 5 Guard; the Guard miss; they fail Leadership and fall back.
+    faces = [4, 4] + [1] * 8 + [3, 3] + [1, 1] + [1] * 3 + [6, 6] + [3, 3] + [1, 1]
+    report = run(f"5x Marine: {MARINE}", GUARD, faces, charge_distance=3)
+    (fall,) = events(report, "fall_back")
+    note = str(fall.get("note"))
+    assert "toward its own table edge (or to the base line where it entered the table)," in note, note
+    assert "by the shortest route, ignoring enemy models that fought it in close combat this turn." in note, note

@@ -1346,9 +1346,10 @@ class Assault:
                     unit=state.label,
                     distance=distance,
                     dice=count,
-                    note=f'{state.label} falls back {count}D6 = {distance}" straight toward its own table edge, '
-                    "staying coherent; halve the distance through difficult terrain; it moves around obstructions "
-                    "by the shortest route, and ignore enemy models that fought it in close combat this turn. If it "
+                    note=f'{state.label} falls back {count}D6 = {distance}" straight toward its own table edge '
+                    "(or to the base line where it entered the table), staying coherent; halve the distance through "
+                    "difficult terrain; it moves around obstructions by the shortest route, ignoring enemy models "
+                    "that fought it in close combat this turn. If it "
                     "cannot make the full move in any direction without doubling back, entering impassable terrain "
                     'or coming within 1" of the enemy, it is destroyed (Trapped!).',
                 )
