@@ -109,3 +109,27 @@ def test_the_fall_back_instruction_reads_as_one_sentence_and_names_the_base_line
     note = str(fall.get("note"))
     assert "toward its own table edge (or to the base line where it entered the table)," in note, note
     assert "by the shortest route, ignoring enemy models that fought it in close combat this turn." in note, note
+
+
+# ---------------------------------------------------------------- 5. dividing notes
+
+
+def test_one_model_dividing_off_fights_in_the_singular() -> None:
+    attacker = f"{OGRYN} vs=1:2,2:1"
+    defender = f"5x Marine: {MARINE} | 1x Captain: WS5 S4 T4 W3 I5 A3 Ld10 Sv3+ independent-character"
+    report = run(attacker, defender, [1] * 3 + [1] * 5 + [1] * 6 + [1] * 3, round=2)
+    (ogryn,) = [e for e in events(report, "fighting") if e.get("unit") == "Ogryn"]
+    note = str(ogryn.get("note"))
+    assert "2 Ogryn in base contact fight Marine; 1 Ogryn in base contact fights Captain." in note, note
+
+
+def test_no_dividing_note_when_one_target_is_left() -> None:
+    # A continued round whose other target died: the split names one enemy unit only.
+    report = run(
+        f"5x Marine: {MARINE} engaged=3 supporting=2 vs=1:3+2",
+        "5x Guard: WS3 S3 T3 W1 I3 A1 Ld7 Sv5+",
+        [1] * 5 + [1] * 5,
+        round=2,
+    )
+    (marine,) = [e for e in events(report, "fighting") if e.get("unit") == "Marine"]
+    assert "Dividing" not in str(marine.get("note")), marine.get("note")

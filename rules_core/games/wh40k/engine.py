@@ -1575,7 +1575,7 @@ def _targets_text(state: UnitState, instead: UnitState | None = None) -> str:
 
 def _dividing_note(state: UnitState, enemies: list[UnitState]) -> str:
     """How a unit divides its attacks between enemy units (nothing when it fights one)."""
-    if len(state.targets) < 2 and not any(g.split for g in state.unit.groups):
+    if len(state.targets) < 2:  # one enemy unit (a continued round whose other target died): nothing divided
         return ""
     if state.unit.divide:
         return " It divides its hits between them."
@@ -1585,7 +1585,7 @@ def _dividing_note(state: UnitState, enemies: list[UnitState]) -> str:
             text = f"{engaged} {group.name} in base contact"
             if supporting:
                 text += f' and {supporting} within 2"'
-            parts.append(f"{text} fight {enemies[target - 1].label}")
+            parts.append(f"{text} {'fights' if engaged + supporting == 1 else 'fight'} {enemies[target - 1].label}")
     return " Dividing its attacks: " + "; ".join(parts) + "."
 
 
