@@ -8,7 +8,7 @@ import pytest
 from rules_core.errors import SpecError
 from rules_core.games.wh40k.spec import Grenades, parse_side
 
-from .helpers40k import MARINE, events, run, strike_titles
+from .helpers40k import MARINE, events, rolls, run, strike_titles
 
 GUARD = "5x Guard: WS3 S3 T3 W1 I3 A1 Ld7 Sv5+"
 OGRYN = "3x Ogryn: WS4 S5 T5 W3 I3 A3 Ld6 Sv4+"
@@ -133,3 +133,15 @@ def test_no_dividing_note_when_one_target_is_left() -> None:
     )
     (marine,) = [e for e in events(report, "fighting") if e.get("unit") == "Marine"]
     assert "Dividing" not in str(marine.get("note")), marine.get("note")
+
+
+# ---------------------------------------------------------------- 6. a dividing character's to-hit label
+
+
+def test_a_dividing_character_rolls_to_hit_against_the_hardest_weapon_skill_and_says_so() -> None:
+    # WS5 needs 3+ against both WS3 and WS4: the roll is against the hardest WS among them, WS4.
+    attacker = f"{GUARD} vs=1:4,2:1 | {OGRYN} vs=2"
+    defender = f"5x Marine: {MARINE} | 1x Captain: WS5 S4 T4 W3 I5 A3 Ld10 Sv3+ independent-character vs=1,2"
+    report = run(attacker, defender, [1] * 22, round=2)
+    (captain, *_) = rolls(report, "to hit")
+    assert captain.purpose == "to hit (WS5 vs WS4)", captain.purpose

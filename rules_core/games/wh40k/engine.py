@@ -1099,8 +1099,8 @@ class Assault:
                 events.append(event("majority", stat="WS", unit=target.label, note=ws_note))
         needs = {id(t): to_hit_by_weapon_skill(profile.ws, snapshots[id(t)].ws) for t in targets}
         need = max(needs.values())
-        hardest = next(t for t in targets if needs[id(t)] == need)
-        ws = snapshots[id(hardest)].ws
+        # The hardest WS among the units it divides between (the highest of those needing the worst roll).
+        ws = max(snapshots[id(t)].ws for t in targets if needs[id(t)] == need)
         hit_roll = self.roll_each(f"to hit (WS{profile.ws} vs WS{ws})", attacks, need)
         dealt = deal_hits(
             [face for face, hit in zip(hit_roll.dice, hit_roll.success, strict=True) if hit],
@@ -1118,7 +1118,7 @@ class Assault:
         )
         why = (
             f" (against WS{ws}, the hardest of the units it divides between: the hits are dealt after the roll)"
-            if len(set(needs.values())) > 1
+            if len({snapshots[id(t)].ws for t in targets}) > 1
             else ""
         )
         events.append(
