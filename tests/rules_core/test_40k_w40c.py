@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules_core.errors import SpecError
+from rules_core.errors import RefereeError, SpecError
 from rules_core.games.wh40k.spec import Grenades, parse_side
 
 from .helpers40k import MARINE, events, rolls, run, strike_titles
@@ -145,3 +145,45 @@ def test_a_dividing_character_rolls_to_hit_against_the_hardest_weapon_skill_and_
     report = run(attacker, defender, [1] * 22, round=2)
     (captain, *_) = rolls(report, "to hit")
     assert captain.purpose == "to hit (WS5 vs WS4)", captain.purpose
+
+
+# ---------------------------------------------------------------- 7. neutral error texts
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        ({"shot_this_turn": True}, "shot_this_turn"),
+        ({"shot_this_turn": True, "round": 2}, "shot_this_turn"),
+        ({"charge_distance": 4, "round": 2}, "charge_distance"),
+        ({"difficult_terrain": True}, "charge_distance"),
+    ],
+)
+def test_option_errors_name_the_option_and_carry_no_front_end_command(options: dict[str, object], named: str) -> None:
+    with pytest.raises(RefereeError) as refused:
+        run(f"5x Marine: {MARINE}", GUARD, [], **options)
+    text = f"{refused.value.message} {refused.value.example}"
+    assert named in refused.value.message, text
+    assert "referee" not in text and "--" not in text and "/assault" not in text, text
+
+
+def test_shot_this_turn_says_to_leave_it_out_to_charge() -> None:
+    with pytest.raises(RefereeError) as refused:
+        run(f"5x Marine: {MARINE}", GUARD, [], shot_this_turn=True)
+    assert "leave it out to charge" in refused.value.message, refused.value.message
+
+
+def test_an_unknown_keyword_points_at_no_front_end_command() -> None:
+    with pytest.raises(SpecError) as refused:
+        parse_side(f"5x Marine: {MARINE} chainsaw")
+    assert "referee" not in str(refused.value), str(refused.value)
+
+
+def test_strike_with_a_weapon_the_group_lacks_says_what_it_can_use() -> None:
+    with pytest.raises(SpecError) as refused:
+        parse_side(f"5x Marine: {MARINE} strike-with=power-fist")
+    assert "'Marine' has no power-fist; it can use strike-with=none." in refused.value.message, refused.value.message
+    with pytest.raises(SpecError) as refused:
+        parse_side(f"1x Sergeant: {MARINE} power-weapon strike-with=power-fist")
+    message = refused.value.message
+    assert "'Sergeant' has no power-fist; it can use strike-with=power-weapon or strike-with=none." in message, message

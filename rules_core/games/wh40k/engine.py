@@ -539,15 +539,16 @@ class Assault:
             if distance is not None or difficult:
                 raise OptionError(
                     f"Round {self.round} is a later round of a combat already fought: nobody charges, so "
-                    "charge_distance and difficult_terrain do not apply.",
+                    "charge_distance and difficult_terrain do not apply; leave them out.",
                     token="charge_distance" if distance is not None else "difficult_terrain",
-                    example="referee assault 40k --attacker ... --defender ... --round 2",
+                    example=f"round={self.round} (without charge_distance or difficult_terrain)",
                 )
             if self.options.get("shot_this_turn"):
                 raise IllegalDeclarationError(
-                    "Units locked in close combat may not shoot, so shot_this_turn cannot apply to a later round.",
+                    "Units locked in close combat may not shoot, so shot_this_turn cannot apply to a later round; "
+                    "leave it out.",
                     token="shot_this_turn",
-                    example="referee assault 40k --attacker ... --defender ... --round 2",
+                    example=f"round={self.round} (without shot_this_turn)",
                 )
             self.steps.append(
                 Step(
@@ -571,16 +572,17 @@ class Assault:
             return True
         if self.options.get("shot_this_turn"):
             raise IllegalDeclarationError(
-                "A unit that fired in the shooting phase of this turn may not declare a charge.",
+                "(shot_this_turn): a unit that fired in the shooting phase of this turn may not declare a charge; "
+                "leave it out to charge.",
                 token="shot_this_turn",
-                example="referee assault 40k --attacker ... --defender ... --charge-distance 4",
+                example="charge_distance=4 (without shot_this_turn)",
             )
         if difficult and distance is None:
             raise OptionError(
                 "A charge through difficult terrain needs the distance to the enemy (charge_distance), "
                 "to compare with the 2D6 roll.",
                 token="difficult_terrain",
-                example="--charge-distance 4 --difficult-terrain",
+                example="charge_distance=4 with difficult_terrain",
             )
         events: list[Event] = []
         rolls: list[Roll] = []
