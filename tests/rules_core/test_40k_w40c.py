@@ -187,3 +187,24 @@ def test_strike_with_a_weapon_the_group_lacks_says_what_it_can_use() -> None:
         parse_side(f"1x Sergeant: {MARINE} power-weapon strike-with=power-fist")
     message = refused.value.message
     assert "'Sergeant' has no power-fist; it can use strike-with=power-weapon or strike-with=none." in message, message
+
+
+# ---------------------------------------------------------------- 8. a sweep that cannot succeed
+
+
+def test_a_sweep_against_a_fall_back_of_12_says_it_cannot_beat_it_rather_than_needing_13() -> None:
+    # As the fall-back test above, but the Guard roll 12 to fall back: 2D6 cannot beat it (still rolled).
+    faces = [4, 4] + [1] * 8 + [3, 3] + [1, 1] + [1] * 3 + [6, 6] + [6, 6] + [5, 6]
+    report = run(f"5x Marine: {MARINE}", GUARD, faces, charge_distance=3)
+    (sweep,) = rolls(report, "sweeping advance")
+    assert sweep.purpose == "sweeping advance (Marine): cannot beat a fall-back roll of 12", sweep.purpose
+    assert sweep.target is None and not sweep.successes
+    (said,) = events(report, "sweeping_advance")
+    assert "cannot beat a fall-back roll of 12" in str(said.get("note")) and not said.get("success")
+
+
+def test_a_sweep_that_can_succeed_keeps_its_target() -> None:
+    faces = [4, 4] + [1] * 8 + [3, 3] + [1, 1] + [1] * 3 + [6, 6] + [5, 6] + [6, 6]
+    report = run(f"5x Marine: {MARINE}", GUARD, faces + [1] * 5, charge_distance=3)  # 5 automatic hits miss wounding
+    (sweep,) = rolls(report, "sweeping advance")
+    assert sweep.target is not None and sweep.target.value == 12 and sweep.successes == 1

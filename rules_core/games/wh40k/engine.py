@@ -1374,7 +1374,14 @@ class Assault:
             victim = state.target if state.target in fleeing else fleeing[0]
             assert victim is not None
             fall_back = fallen[id(victim)][1]
-            roll = self.roll_2d6_test(f"sweeping advance ({state.label})", Target(Op.AT_LEAST, fall_back + 1))
+            hopeless = (
+                fall_back >= 12
+            )  # 2D6 cannot beat it: still rolled (the dice the odds count), with no "needs 13+"
+            roll = (
+                self.roll_distance(f"sweeping advance ({state.label}): cannot beat a fall-back roll of {fall_back}", 2)
+                if hopeless
+                else self.roll_2d6_test(f"sweeping advance ({state.label})", Target(Op.AT_LEAST, fall_back + 1))
+            )
             events = [
                 event(
                     "sweeping_advance",
@@ -1385,7 +1392,10 @@ class Assault:
                     fall_back=fall_back,
                     success=bool(roll.successes),
                     note=(
-                        f"{state.label} rolls {sum(roll.dice)} against the fall-back roll of {fall_back}: "
+                        f"{state.label} rolls {sum(roll.dice)}, but 2D6 cannot beat a fall-back roll of {fall_back}: "
+                        "they get away."
+                        if hopeless
+                        else f"{state.label} rolls {sum(roll.dice)} against the fall-back roll of {fall_back}: "
                         + (
                             "greater, so it cuts them down as they flee."
                             if roll.successes
