@@ -17,7 +17,8 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
    ``morale_modifier=per_wound`` applies the 4th-edition -1 per wound the side lost
    by; ``double_one_passes`` makes a double 1 always pass.
 6. The sweeping advance compares the winner's 2D6 with the loser's fall-back roll
-   as rolled (before halving for difficult terrain), and must be strictly greater.
+   as rolled (before halving for difficult terrain), and must be strictly greater;
+   against a fall-back roll of 12 or more it is still rolled, and said to be hopeless.
 7. A drawn combat, or one whose loser held, continues next turn (``round`` 2 and
    later): no charge bonus and no cover advantage. The next round's positions (the
    ``continues`` event's survivors, positions.py): each unit keeps this round's
