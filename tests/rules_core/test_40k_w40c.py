@@ -208,3 +208,14 @@ def test_a_sweep_that_can_succeed_keeps_its_target() -> None:
     report = run(f"5x Marine: {MARINE}", GUARD, faces + [1] * 5, charge_distance=3)  # 5 automatic hits miss wounding
     (sweep,) = rolls(report, "sweeping advance")
     assert sweep.target is not None and sweep.target.value == 12 and sweep.successes == 1
+
+
+def test_the_unit_fought_instead_can_die_before_they_strike_and_the_report_says_so_plainly() -> None:
+    # The Guard fail to regroup; the Grot regroups and is in base contact with the Marines, who fight it instead,
+    # but the Captain (I5, fighting it) kills it first: the Marines' attacks find nobody within reach.
+    attacker = f"5x Marine: {MARINE} | 1x Captain: WS5 S4 T4 W3 I5 A3 Ld10 Sv3+ independent-character vs=2"
+    defender = f"{GUARD} | 1x Grot: WS1 S1 T1 W1 I1 A1 Ld6 Sv6+"
+    faces = [6, 6, 1, 1] + [6, 1, 1, 1] + [6] + [1]  # regroups; the Captain's 4 attacks, 1 wound, failed save
+    report = run(attacker, defender, faces, defender_falling_back=True)
+    (lost,) = events(report, "no_target")
+    assert str(lost.get("note")) == "No model of Grot is left within reach: the attacks are lost."

@@ -732,10 +732,11 @@ class Assault:
                     f"{state.label}.",
                 )
             )
-        self.lost_why[id(state)] = (
-            f"{names} {was} destroyed before a blow was struck and no other enemy unit has models in base contact "
-            f"with {state.label}: the attacks are lost."
-        )
+        else:
+            self.lost_why[id(state)] = (
+                f"{names} {was} destroyed before a blow was struck and no other enemy unit has models in base "
+                f"contact with {state.label}: the attacks are lost."
+            )
         return instead
 
     def grenades_used(self, state: UnitState, pools: list[Pool]) -> tuple[Grenades, str | None]:
