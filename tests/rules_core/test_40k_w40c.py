@@ -219,3 +219,12 @@ def test_the_unit_fought_instead_can_die_before_they_strike_and_the_report_says_
     report = run(attacker, defender, faces, defender_falling_back=True)
     (lost,) = events(report, "no_target")
     assert str(lost.get("note")) == "No model of Grot is left within reach: the attacks are lost."
+
+
+def test_a_dividing_character_with_one_unit_left_fights_it_alone() -> None:
+    captain = "1x Captain: WS5 S4 T4 W3 I5 A3 Ld10 Sv3+ independent-character vs=1,2"
+    faces = [6, 6, 1, 2] + [1] * 4 + [1] * 9  # Guard fail, Ogryn pass; the Captain's 4 attacks; the Ogryn's 9
+    report = run(captain, f"{GUARD} | {OGRYN}", faces, defender_falling_back=True)
+    assert "Initiative 5: Captain ×1 → Ogryn" in strike_titles(report)
+    (fighting,) = [e for e in events(report, "fighting") if e.get("unit") == "Captain"]
+    assert "divides" not in str(fighting.get("note")), fighting.get("note")

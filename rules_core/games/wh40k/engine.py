@@ -783,9 +783,9 @@ class Assault:
                     engaged_pool: Pool | None = None
                     for aim, engaged, supporting in aims:
                         target = enemies[aim - 1] if aim else state.target
-                        divide = tuple(state.targets) if state.unit.divide else ()
-                        if divide and not any(e.alive() for e in divide):
-                            divide = ()
+                        divide = tuple(e for e in state.targets if e.alive()) if state.unit.divide else ()
+                        if len(divide) == 1:  # one unit left to divide between (decision 20): it fights that one
+                            target, divide = divide[0], ()
                         if not divide and not target.alive() and instead is not None:
                             target = instead  # its target was destroyed before the fight (decision 20)
                         profile = engaged_profile(group, charged=charged)
@@ -1579,16 +1579,18 @@ def _targets_text(state: UnitState, instead: UnitState | None = None) -> str:
     destroyed before the fight are left out (``instead`` fights in their place, decision 20)."""
     assert state.target is not None
     found = state.targets or [state.target]
-    if instead is not None:
-        alive = [target for target in found if target.alive()]
-        found = alive if state.unit.divide and alive else [t if t.alive() else instead for t in found]
+    alive = [target for target in found if target.alive()]
+    if state.unit.divide and alive:
+        found = alive
+    elif instead is not None:
+        found = [t if t.alive() else instead for t in found]
     labels = list(dict.fromkeys(target.label for target in found))
     return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
 
 
 def _dividing_note(state: UnitState, enemies: list[UnitState]) -> str:
     """How a unit divides its attacks between enemy units (nothing when it fights one)."""
-    if len(state.targets) < 2:  # one enemy unit (a continued round whose other target died): nothing divided
+    if len([e for e in state.targets if e.alive()]) < 2:  # one enemy unit left (the other died): nothing divided
         return ""
     if state.unit.divide:
         return " It divides its hits between them."
