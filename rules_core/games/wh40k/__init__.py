@@ -114,7 +114,8 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     with ... a single unit must attack that unit") fight the first enemy unit, in order,
     that declared models in base contact with their unit (base contact is mutual); a
     split share (``vs=1:3,2:2``) and a character dividing (``vs=1,2``) whose units are
-    all gone do the same (a character keeps dividing between those left). With no such
+    all gone do the same (a character keeps dividing between those left, or
+    fights the one left). With no such
     unit their attacks are lost, and the report says why.
 """
 
