@@ -40,7 +40,6 @@ def next_round(
     report = stored.report
     record_id = stored.id
     going_on = [ev for step in report.steps for ev in step.events if ev.kind == "continues"]
-    example = f"continue {record_id}"
     if report.game != "40k":
         raise RefereeError(
             f"Record #{record_id} is a {report.game} combat; only 40K assaults carry on into later rounds.",
@@ -59,8 +58,7 @@ def next_round(
             f"Record #{record_id}'s combat has already been continued as #{continued_by}: continue #{continued_by} "
             "instead.",
             token=str(record_id),
-            example=example.replace(str(record_id), str(continued_by)),
-        )
+        )  # no example: a whole command differs per front end, and the sentence says what to do
     step = going_on[0]
     options = {**dict(report.to_dict()["inputs"]["options"]), **CHARGE_ONLY, "round": step.get("next_round")}
     options = {name: value for name, value in options.items() if value is not None}

@@ -141,6 +141,7 @@ def test_a_held_combat_continues_with_its_survivors(capsys: pytest.CaptureFixtur
     assert second["inputs"]["options"]["charge_distance"] is None
     code, _, err = referee("assault", "continue", "1", capsys=capsys)
     assert code == 2 and "already been continued as #2" in err
+    assert "continue #2 instead" in err and "continue 2" not in err  # no half command for the front end
 
 
 def test_the_next_round_drops_the_facts_of_the_charge_turn(capsys: pytest.CaptureFixture[str]) -> None:

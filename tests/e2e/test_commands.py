@@ -164,6 +164,7 @@ async def test_assault_continue_fights_the_next_round(bot: RefereeBot, fake: Fak
     again = command_interaction("assault", [option("record", record, 4)], subcommand="continue")
     (refused,) = await run(fake, again, 1)
     assert "already been continued as #2" in refused.payload["data"]["embeds"][0]["description"]
+    assert "continue 2" not in str(refused.payload["data"]["embeds"][0])  # no CLI-shaped example in Discord
 
 
 async def test_assault_continue_takes_the_positions_the_player_gives(bot: RefereeBot, fake: FakeDiscord) -> None:

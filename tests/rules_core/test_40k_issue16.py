@@ -119,15 +119,15 @@ def test_no_regroup_test_when_the_charge_fails() -> None:
 
 
 def test_every_defending_unit_falling_back_tests_and_the_survivors_fight() -> None:
-    # Two Guard units: the first fails (destroyed), the second regroups; the Marines fight the first (vs=1):
-    # their attacks are lost; the second unit fights them.
-    faces = [6, 6, 2, 2] + [1] * 5  # regroups; the second unit's 5 attacks miss
+    # Two Guard units: the first fails (destroyed), the second regroups; the Marines fight the first (vs=1), gone
+    # before a blow is struck, so they fight the second, whose models are in base contact with them (decision 20).
+    faces = [6, 6, 2, 2] + [1] * 10 + [1] * 5  # regroups; the Marines' 10 attacks miss; the Guard's 5 miss
     report = run(
         f"5x Marine: {MARINE}", f"{GUARD} | 5x Guard: WS3 S3 T3 W1 I3 A1 Ld7 Sv5+ vs=1", faces,
         charge_distance=3, defender_falling_back=True,
     )  # fmt: skip
     assert [r.successes for r in rolls(report, "regroup")] == [0, 1]
-    assert events(report, "no_target")
+    assert not events(report, "no_target") and events(report, "retarget")
     assert report.result.defender.lost == 5
 
 
@@ -141,7 +141,7 @@ def test_the_trapped_instruction_ignores_enemy_models_that_fought_the_unit() -> 
     (fall,) = events(report, "fall_back")
     note = str(fall.get("note"))
     assert "Trapped!" in note
-    assert "ignore enemy models that fought it in close combat this turn" in note
+    assert "ignoring enemy models that fought it in close combat this turn" in note
 
 
 def test_a_power_fist_striking_in_the_cover_step_is_not_said_to_strike_at_initiative_1() -> None:

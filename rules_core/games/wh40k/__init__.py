@@ -17,7 +17,8 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
    ``morale_modifier=per_wound`` applies the 4th-edition -1 per wound the side lost
    by; ``double_one_passes`` makes a double 1 always pass.
 6. The sweeping advance compares the winner's 2D6 with the loser's fall-back roll
-   as rolled (before halving for difficult terrain), and must be strictly greater.
+   as rolled (before halving for difficult terrain), and must be strictly greater;
+   against a fall-back roll of 12 or more it is still rolled, and said to be hopeless.
 7. A drawn combat, or one whose loser held, continues next turn (``round`` 2 and
    later): no charge bonus and no cover advantage. The next round's positions (the
    ``continues`` event's survivors, positions.py): each unit keeps this round's
@@ -25,7 +26,8 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
    casualties came from those places and the pile-in fills them: models that were
    in base contact first, then those within 2", then the rest; nobody steps back).
    The players may give other positions per unit (``Ork Boy=6:4 | Nob=1``), and
-   the front ends say which applied.
+   the front ends say which applied; a later round's report lists the positions it
+   used (the ``positions`` event of its first step).
 8. Majorities (WS, T, save) are taken over the unit's living models at the start
    of each strike step; the "majority type" is the single most common value, even
    short of half the models (``ws_majority=over_half``: a WS held by more than half
@@ -103,10 +105,18 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     ``double_one_passes`` does, as it does to every Leadership roll). One that passes
     fights normally; one that fails is destroyed before a blow is struck. Its models
     count as lost, but they are not wounds inflicted: they do not count for the
-    assault result, and attacks aimed at it are lost. If every defending unit is
+    assault result, and attacks aimed at it go elsewhere (decision 20). If every defending unit is
     destroyed so, the attacker wins automatically ("destroys the enemy"). The option
     is for all the defending units; a unit that was not falling back is charged in
     a resolution of its own.
+20. Hits aimed at a unit that is gone before the fight (it failed to regroup, decision
+    19): it engages nobody any more, so the models that would fight it ("models engaged
+    with ... a single unit must attack that unit") fight the first enemy unit, in order,
+    that declared models in base contact with their unit (base contact is mutual); a
+    split share (``vs=1:3,2:2``) and a character dividing (``vs=1,2``) whose units are
+    all gone do the same (a character keeps dividing between those left, or
+    fights the one left). With no such
+    unit their attacks are lost, and the report says why.
 """
 
 from __future__ import annotations

@@ -435,6 +435,7 @@ class Assault:
         # Psykers (group, model index) that took their psychic test this turn: one psychic power per turn.
         self.psychic_tested: set[tuple[int, int]] = set()
         self.perils_deaths: Counter[SideName] = Counter()  # models slain by Perils of the Warp, per side
+        self.lost_why: dict[int, str] = {}  # unit -> why its attacks at a unit destroyed before the fight are lost
 
     @staticmethod
     def _targets(state: UnitState, enemies: list[UnitState]) -> list[UnitState]:
@@ -538,15 +539,16 @@ class Assault:
             if distance is not None or difficult:
                 raise OptionError(
                     f"Round {self.round} is a later round of a combat already fought: nobody charges, so "
-                    "charge_distance and difficult_terrain do not apply.",
+                    "charge_distance and difficult_terrain do not apply; leave them out.",
                     token="charge_distance" if distance is not None else "difficult_terrain",
-                    example="referee assault 40k --attacker ... --defender ... --round 2",
+                    example=f"round={self.round} (without charge_distance or difficult_terrain)",
                 )
             if self.options.get("shot_this_turn"):
                 raise IllegalDeclarationError(
-                    "Units locked in close combat may not shoot, so shot_this_turn cannot apply to a later round.",
+                    "Units locked in close combat may not shoot, so shot_this_turn cannot apply to a later round; "
+                    "leave it out.",
                     token="shot_this_turn",
-                    example="referee assault 40k --attacker ... --defender ... --round 2",
+                    example=f"round={self.round} (without shot_this_turn)",
                 )
             self.steps.append(
                 Step(
@@ -563,22 +565,24 @@ class Assault:
                                 else ""
                             ),
                         ),
+                        self._positions_event(),
                     ),
                 )
             )
             return True
         if self.options.get("shot_this_turn"):
             raise IllegalDeclarationError(
-                "A unit that fired in the shooting phase of this turn may not declare a charge.",
+                "(shot_this_turn): a unit that fired in the shooting phase of this turn may not declare a charge; "
+                "leave it out to charge.",
                 token="shot_this_turn",
-                example="referee assault 40k --attacker ... --defender ... --charge-distance 4",
+                example="charge_distance=4 (without shot_this_turn)",
             )
         if difficult and distance is None:
             raise OptionError(
                 "A charge through difficult terrain needs the distance to the enemy (charge_distance), "
                 "to compare with the 2D6 roll.",
                 token="difficult_terrain",
-                example="--charge-distance 4 --difficult-terrain",
+                example="charge_distance=4 with difficult_terrain",
             )
         events: list[Event] = []
         rolls: list[Roll] = []
@@ -632,6 +636,17 @@ class Assault:
         self.steps.append(Step("Charge", tuple(rolls), tuple(events)))
         return True
 
+    def _positions_event(self) -> Event:
+        """A later round: each unit's positions as used (from the inputs), so every report shows them."""
+        placed = {side: [f"{state.label} {describe(state.unit)}" for state in self.units[side]] for side in SideName}
+        return event(
+            "positions",
+            round=self.round,
+            attacker=placed[SideName.ATTACKER],
+            defender=placed[SideName.DEFENDER],
+            note="Positions used this round: " + "; ".join(placed[SideName.ATTACKER] + placed[SideName.DEFENDER]) + ".",
+        )
+
     def regroup_step(self) -> None:
         """Assaulted while falling back: each defending unit checks to regroup at once (2D6 <= its highest Ld,
         no modifiers, even where regrouping is normally barred); one that fails is destroyed (decision 19)."""
@@ -676,6 +691,54 @@ class Assault:
             events.append(event("casualty", side=SideName.DEFENDER.value, unit=state.label, models=models))
         self.steps.append(Step("Assaulted while falling back", tuple(rolls), tuple(events)))
 
+    def _fight_instead(self, state: UnitState, events: list[Event]) -> UnitState | None:
+        """Decision 20: models whose target was destroyed before a blow was struck (it failed to regroup) fight the
+        first enemy unit that declared models in base contact with their unit; the report says so (or why their
+        attacks are lost)."""
+        enemies = self.units[state.side.other]
+        assert state.target is not None
+        aimed: list[UnitState]
+        if state.unit.divide:
+            aimed = [] if any(e.alive() for e in state.targets) else list(state.targets)
+        else:
+            aimed = [
+                enemies[aim - 1] if aim else state.target
+                for g in state.unit.groups
+                for aim, engaged, supporting in (g.split or [(0, g.engaged, g.supporting)])
+                if engaged + supporting
+            ]
+        gone = [e for e in dict.fromkeys(aimed) if not e.alive()]
+        if not gone:
+            return None
+        instead = next(
+            (
+                enemy
+                for enemy in enemies
+                if enemy.alive() and any(_fights_in_contact(enemy, g.group, state) for g in enemy.groups)
+            ),
+            None,
+        )
+        names = " and ".join(e.label for e in gone)
+        was = "were" if len(gone) > 1 else "was"
+        if instead is not None:
+            events.append(
+                event(
+                    "retarget",
+                    side=state.side.value,
+                    unit=state.label,
+                    target=instead.label,
+                    note=f"{names} {was} destroyed before a blow was struck, so it engages nobody: {state.label}'s "
+                    f"models that would fight it fight {instead.label}, whose models are in base contact with "
+                    f"{state.label}.",
+                )
+            )
+        else:
+            self.lost_why[id(state)] = (
+                f"{names} {was} destroyed before a blow was struck and no other enemy unit has models in base "
+                f"contact with {state.label}: the attacks are lost."
+            )
+        return instead
+
     def grenades_used(self, state: UnitState, pools: list[Pool]) -> tuple[Grenades, str | None]:
         unit = state.unit
         has_frag, has_plasma = unit.carries(FRAG), unit.carries(PLASMA)
@@ -705,7 +768,7 @@ class Assault:
         events: list[Event] = []
         pools: list[Pool] = []
         fist_notes: list[tuple[int, Pool]] = []  # events to say "in the Cover step" when a fist strikes there
-        fighting_notes: list[tuple[int, UnitState, bool, str]] = []
+        fighting_notes: list[tuple[int, UnitState, bool, str, str]] = []
         for side in SideName:
             charged = self.charged and side is SideName.ATTACKER
             for state in self.units[side]:
@@ -713,15 +776,20 @@ class Assault:
                 if not state.alive():  # destroyed before the fight (it failed to regroup while falling back)
                     continue
                 enemies = self.units[side.other]
+                instead = self._fight_instead(state, events)
                 for group_state in state.groups:
                     group = group_state.group
                     aims = [(t, e, s) for t, e, s in group.split] or [(0, group.engaged, group.supporting)]
                     engaged_pool: Pool | None = None
                     for aim, engaged, supporting in aims:
                         target = enemies[aim - 1] if aim else state.target
+                        divide = tuple(e for e in state.targets if e.alive()) if state.unit.divide else ()
+                        if len(divide) == 1:  # one unit left to divide between (decision 20): it fights that one
+                            target, divide = divide[0], ()
+                        if not divide and not target.alive() and instead is not None:
+                            target = instead  # its target was destroyed before the fight (decision 20)
                         profile = engaged_profile(group, charged=charged)
                         if engaged and profile.attacks:  # models with no attacks are only targets
-                            divide = tuple(state.targets) if state.unit.divide else ()
                             engaged_pool = Pool(
                                 state,
                                 group_state,
@@ -763,17 +831,17 @@ class Assault:
                                 )
                             )
                 dividing = _dividing_note(state, enemies)
-                fighting_notes.append((len(events), state, charged, dividing))
+                fighting_notes.append((len(events), state, charged, dividing, _targets_text(state, instead)))
                 events.append(
                     event(
                         "fighting",
                         side=side.value,
                         unit=state.label,
-                        target=state.target.label,
+                        target=state.target.label if instead is None or state.target.alive() else instead.label,
                         engaged=sum(g.group.engaged for g in state.groups),
                         supporting=sum(g.group.supporting for g in state.groups),
                         out_of_fight=sum(g.group.out_of_fight for g in state.groups),
-                        note=_fighting_note(state.unit, state.label, _targets_text(state), charged) + dividing,
+                        note=_fighting_note(state.unit, state.label, fighting_notes[-1][4], charged) + dividing,
                         **({"targets": [e.label for e in state.targets]} if len(state.targets) > 1 else {}),
                     )
                 )
@@ -898,7 +966,9 @@ class Assault:
                 event(
                     "no_target",
                     unit=target.label,
-                    note=f"No model of {target.label} is left within reach: the attacks are lost.",
+                    note=self.lost_why.get(id(pool.unit), "")
+                    if not target.alive() and id(pool.unit) in self.lost_why
+                    else f"No model of {target.label} is left within reach: the attacks are lost.",
                 )
             )
             self.steps.append(Step(title, tuple(rolls), tuple(events)))
@@ -1032,8 +1102,8 @@ class Assault:
                 events.append(event("majority", stat="WS", unit=target.label, note=ws_note))
         needs = {id(t): to_hit_by_weapon_skill(profile.ws, snapshots[id(t)].ws) for t in targets}
         need = max(needs.values())
-        hardest = next(t for t in targets if needs[id(t)] == need)
-        ws = snapshots[id(hardest)].ws
+        # The hardest WS among the units it divides between (the highest of those needing the worst roll).
+        ws = max(snapshots[id(t)].ws for t in targets if needs[id(t)] == need)
         hit_roll = self.roll_each(f"to hit (WS{profile.ws} vs WS{ws})", attacks, need)
         dealt = deal_hits(
             [face for face, hit in zip(hit_roll.dice, hit_roll.success, strict=True) if hit],
@@ -1051,7 +1121,7 @@ class Assault:
         )
         why = (
             f" (against WS{ws}, the hardest of the units it divides between: the hits are dealt after the roll)"
-            if len(set(needs.values())) > 1
+            if len({snapshots[id(t)].ws for t in targets}) > 1
             else ""
         )
         events.append(
@@ -1279,9 +1349,10 @@ class Assault:
                     unit=state.label,
                     distance=distance,
                     dice=count,
-                    note=f'{state.label} falls back {count}D6 = {distance}" straight toward its own table edge, '
-                    "staying coherent; halve the distance through difficult terrain; it moves around obstructions "
-                    "by the shortest route, and ignore enemy models that fought it in close combat this turn. If it "
+                    note=f'{state.label} falls back {count}D6 = {distance}" straight toward its own table edge '
+                    "(or to the base line where it entered the table), staying coherent; halve the distance through "
+                    "difficult terrain; it moves around obstructions by the shortest route, ignoring enemy models "
+                    "that fought it in close combat this turn. If it "
                     "cannot make the full move in any direction without doubling back, entering impassable terrain "
                     'or coming within 1" of the enemy, it is destroyed (Trapped!).',
                 )
@@ -1304,7 +1375,14 @@ class Assault:
             victim = state.target if state.target in fleeing else fleeing[0]
             assert victim is not None
             fall_back = fallen[id(victim)][1]
-            roll = self.roll_2d6_test(f"sweeping advance ({state.label})", Target(Op.AT_LEAST, fall_back + 1))
+            hopeless = (
+                fall_back >= 12
+            )  # 2D6 cannot beat it: still rolled (the dice the odds count), with no "needs 13+"
+            roll = (
+                self.roll_distance(f"sweeping advance ({state.label}): cannot beat a fall-back roll of {fall_back}", 2)
+                if hopeless
+                else self.roll_2d6_test(f"sweeping advance ({state.label})", Target(Op.AT_LEAST, fall_back + 1))
+            )
             events = [
                 event(
                     "sweeping_advance",
@@ -1315,7 +1393,10 @@ class Assault:
                     fall_back=fall_back,
                     success=bool(roll.successes),
                     note=(
-                        f"{state.label} rolls {sum(roll.dice)} against the fall-back roll of {fall_back}: "
+                        f"{state.label} rolls {sum(roll.dice)}, but 2D6 cannot beat a fall-back roll of {fall_back}: "
+                        "they get away."
+                        if hopeless
+                        else f"{state.label} rolls {sum(roll.dice)} against the fall-back roll of {fall_back}: "
                         + (
                             "greater, so it cuts them down as they flee."
                             if roll.successes
@@ -1493,16 +1574,23 @@ def _fights_in_contact(enemy: UnitState, group: Group, character: UnitState) -> 
     return bool(group.engaged) and enemy.unit.vs == number
 
 
-def _targets_text(state: UnitState) -> str:
-    """The enemy unit a unit fights, or every one it divides its attacks between ("Ork Boy and Nob")."""
+def _targets_text(state: UnitState, instead: UnitState | None = None) -> str:
+    """The enemy unit a unit fights, or every one it divides its attacks between ("Ork Boy and Nob"); units
+    destroyed before the fight are left out (``instead`` fights in their place, decision 20)."""
     assert state.target is not None
-    labels = [target.label for target in state.targets] or [state.target.label]
+    found = state.targets or [state.target]
+    alive = [target for target in found if target.alive()]
+    if state.unit.divide and alive:
+        found = alive
+    elif instead is not None:
+        found = [t if t.alive() else instead for t in found]
+    labels = list(dict.fromkeys(target.label for target in found))
     return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
 
 
 def _dividing_note(state: UnitState, enemies: list[UnitState]) -> str:
     """How a unit divides its attacks between enemy units (nothing when it fights one)."""
-    if len(state.targets) < 2 and not any(g.split for g in state.unit.groups):
+    if len([e for e in state.targets if e.alive()]) < 2:  # one enemy unit left (the other died): nothing divided
         return ""
     if state.unit.divide:
         return " It divides its hits between them."
@@ -1512,7 +1600,7 @@ def _dividing_note(state: UnitState, enemies: list[UnitState]) -> str:
             text = f"{engaged} {group.name} in base contact"
             if supporting:
                 text += f' and {supporting} within 2"'
-            parts.append(f"{text} fight {enemies[target - 1].label}")
+            parts.append(f"{text} {'fights' if engaged + supporting == 1 else 'fight'} {enemies[target - 1].label}")
     return " Dividing its attacks: " + "; ".join(parts) + "."
 
 
@@ -1628,7 +1716,7 @@ def _say_where_fists_strike(
     events: list[Event],
     pools: list[Pool],
     fist_notes: list[tuple[int, Pool]],
-    fighting_notes: list[tuple[int, UnitState, bool, str]],
+    fighting_notes: list[tuple[int, UnitState, bool, str, str]],
 ) -> None:
     """Power fists moved into the Cover step (decision 12) are said to strike there, not at Initiative 1."""
     in_cover = {id(pool.unit) for pool in pools if pool.phase == "Cover" and POWER_FIST in pool.profile.weapons}
@@ -1638,10 +1726,10 @@ def _say_where_fists_strike(
             other = next(w for w in HAND_WEAPONS if w in group.keywords and w != POWER_FIST)
             note = fist_policy_note(group, other, "in the Cover step with its unit")
             events[index] = event(events[index].kind, **{**dict(events[index].fields), "note": note})
-    for index, state, charged, dividing in fighting_notes:
+    for index, state, charged, dividing, targets in fighting_notes:
         if id(state) in in_cover:
             assert state.target is not None
-            note = _fighting_note(state.unit, state.label, _targets_text(state), charged, True) + dividing
+            note = _fighting_note(state.unit, state.label, targets, charged, True) + dividing
             events[index] = event(events[index].kind, **{**dict(events[index].fields), "note": note})
 
 

@@ -256,7 +256,7 @@ def _parse_group(spec: GroupSpec) -> tuple[Group, dict[str, Token]]:
             if token.key not in KEYWORDS:
                 hint = did_you_mean(token.key, KEYWORDS)
                 raise _error(
-                    f"Unknown keyword '{token.text}' on '{spec.name}'.{hint} See 'referee help 40k' for every keyword.",
+                    f"Unknown keyword '{token.text}' on '{spec.name}'.{hint} The 40K help lists every keyword.",
                     token.text,
                 )
             if token.key in keywords:
@@ -328,9 +328,9 @@ def _parse_group(spec: GroupSpec) -> tuple[Group, dict[str, Token]]:
         strike_with = token.value
         weapons = [w for w in WEAPONS if w in keywords]
         if strike_with != "none" and strike_with not in weapons:
-            choices = ", ".join([*weapons, "none"])
+            choices = " or ".join(f"strike-with={w}" for w in [*weapons, "none"])
             raise _error(
-                f"'{token.text}' on '{spec.name}': it can strike with {choices}.",
+                f"'{token.text}' on '{spec.name}': '{spec.name}' has no {strike_with}; it can use {choices}.",
                 token.text,
                 "1x Sergeant: WS4 S4 T4 W1 I4 A2 Ld9 Sv3+ power-fist power-weapon strike-with=power-weapon",
             )
@@ -487,6 +487,15 @@ def _parse_unit(spec: UnitSpec, position: int, enemy_units: int | None) -> Unit:
                 f"'{token.text}' on '{name}': grenades= is frag or plasma.",
                 token.text,
                 f"{EXAMPLE_GROUP} frag-grenades plasma-grenades grenades=plasma",
+            )
+        carried = [kind for kind in (FRAG, PLASMA) if any(kind in group.keywords for group in groups)]
+        if len(carried) < 2:
+            has = " and ".join(carried) if carried else "no grenades"
+            raise _error(
+                f"'{token.text}' on '{name}': grenades= chooses between frag and plasma grenades for a unit that "
+                f"carries both kinds, but '{name}' has {has}.",
+                token.text,
+                f"{EXAMPLE_GROUP} frag-grenades plasma-grenades grenades={token.value}",
             )
         grenades = Grenades(token.value)
     return Unit(tuple(groups), vs, tie_t, tie_save, grenades, divide, hits)
