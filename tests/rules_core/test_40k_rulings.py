@@ -1,5 +1,5 @@
-"""Issue 16 (rules fidelity, second pass), 40K: majority WS, one psychic test per turn, assaulted while falling
-back, and report texts that misled (scripted dice)."""
+"""40K rulings the texts give (the rules-fidelity pass): majority WS, one psychic test per turn, assaulted while
+falling back, and report texts that misled (scripted dice)."""
 
 from __future__ import annotations
 

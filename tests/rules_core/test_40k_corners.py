@@ -1,5 +1,6 @@
-"""Issue 16, 40K review fixes (w40c): attacks at a unit destroyed by the regroup test, continued rounds' positions,
-grenades=, fall-back and dividing words, a dividing character's WS, neutral errors, a sweep that cannot succeed."""
+"""40K corners a second reading of the text found: attacks at a unit destroyed by the regroup test, continued
+rounds' positions, grenades=, fall-back and dividing words, a dividing character's WS, front-end neutral errors, and a
+sweep that cannot succeed (scripted dice)."""
 
 from __future__ import annotations
 
