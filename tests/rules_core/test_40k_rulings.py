@@ -240,3 +240,17 @@ def test_when_nobody_has_an_attack_the_strike_order_says_so() -> None:
     (order,) = events(report, "strike_order")
     assert order.get("note") == "Nobody in the fight has an attack: no blows are struck."
     assert report.result.outcome == "drawn"
+
+
+def test_a_lone_model_destroyed_falling_back_is_one_model_in_the_words() -> None:
+    from rules_core import resolve
+
+    for seed in range(40):
+        report = resolve("40k", HERO, "1x Warboss: WS5 S5 T5 W3 I4 A4 Ld2 Sv4+", seed=seed, defender_falling_back=True)
+        notes = [
+            str(ev.get("note")) for step in report.steps for ev in step.events if ev.kind == "destroyed_falling_back"
+        ]
+        if notes:
+            assert "its 1 model is lost, but it is not a wound inflicted and does not count" in notes[0]
+            return
+    raise AssertionError("no seed failed the regroup test at Ld2")

@@ -683,9 +683,13 @@ class Assault:
                     side=SideName.DEFENDER.value,
                     unit=state.label,
                     models=models,
-                    note=f"{state.label} failed to regroup while falling back and is destroyed: its {models} "
-                    f"model{'s' if models != 1 else ''} are lost, but these are not wounds inflicted and do not "
-                    "count for the assault result.",
+                    note=f"{state.label} failed to regroup while falling back and is destroyed: "
+                    + (
+                        f"its {models} models are lost, but they are not wounds inflicted and do not count"
+                        if models != 1
+                        else "its 1 model is lost, but it is not a wound inflicted and does not count"
+                    )
+                    + " for the assault result.",
                 )
             )
             events.append(event("casualty", side=SideName.DEFENDER.value, unit=state.label, models=models))
