@@ -224,6 +224,7 @@ def _refuse_count(message: str, token: str, example: str) -> NoReturn:
     raise SpecError(message, token=token, example=example)
 
 
+@functools.lru_cache(maxsize=4096)  # the same group heads come again and again; a refusal raises and is not cached
 def _read_head(head: str, *, example: str) -> tuple[str | None, str]:
     """(the count as written or None, the name) of a group's head: the text before its colon."""
     head = head.strip()
@@ -330,7 +331,7 @@ def _parse_group(text: str, *, example: str, stats: tuple[str, ...], keywords: f
                 token=f"{count_text}x",
                 example=example,
             )
-    spaced = _SPACED_SETTING.search(rest)
+    spaced = _SPACED_SETTING.search(rest) if " =" in rest or "= " in rest else None
     if spaced:
         written = " ".join(spaced.group(0).split())
         raise SpecError(

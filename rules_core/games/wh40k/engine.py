@@ -432,6 +432,7 @@ class Assault:
         self._check_dividing_characters()
         self.tally = {SideName.ATTACKER: SideTally(), SideName.DEFENDER: SideTally()}
         self.charged = False
+        self.destroyed_before_fight = False  # a unit failed to regroup while falling back (decision 20 may apply)
         # Psykers (group, model index) that took their psychic test this turn: one psychic power per turn.
         self.psychic_tested: set[tuple[int, int]] = set()
         self.perils_deaths: Counter[SideName] = Counter()  # models slain by Perils of the Warp, per side
@@ -672,6 +673,7 @@ class Assault:
             )
             if passed:
                 continue
+            self.destroyed_before_fight = True
             models = state.alive()
             for group_state in state.groups:
                 for index, left in enumerate(group_state.wounds):
@@ -780,7 +782,7 @@ class Assault:
                 if not state.alive():  # destroyed before the fight (it failed to regroup while falling back)
                     continue
                 enemies = self.units[side.other]
-                instead = self._fight_instead(state, events)
+                instead = self._fight_instead(state, events) if self.destroyed_before_fight else None
                 for group_state in state.groups:
                     group = group_state.group
                     aims = [(t, e, s) for t, e, s in group.split] or [(0, group.engaged, group.supporting)]
@@ -790,7 +792,7 @@ class Assault:
                         divide = tuple(e for e in state.targets if e.alive()) if state.unit.divide else ()
                         if len(divide) == 1:  # one unit left to divide between (decision 20): it fights that one
                             target, divide = divide[0], ()
-                        if not divide and not target.alive() and instead is not None:
+                        if instead is not None and not divide and not target.alive():
                             target = instead  # its target was destroyed before the fight (decision 20)
                         profile = engaged_profile(group, charged=charged)
                         if engaged and profile.attacks:  # models with no attacks are only targets
@@ -1582,6 +1584,8 @@ def _targets_text(state: UnitState, instead: UnitState | None = None) -> str:
     """The enemy unit a unit fights, or every one it divides its attacks between ("Ork Boy and Nob"); units
     destroyed before the fight are left out (``instead`` fights in their place, decision 20)."""
     assert state.target is not None
+    if len(state.targets) < 2 and instead is None:  # the common case: one enemy unit
+        return state.target.label if not state.targets else state.targets[0].label
     found = state.targets or [state.target]
     alive = [target for target in found if target.alive()]
     if state.unit.divide and alive:
@@ -1594,7 +1598,9 @@ def _targets_text(state: UnitState, instead: UnitState | None = None) -> str:
 
 def _dividing_note(state: UnitState, enemies: list[UnitState]) -> str:
     """How a unit divides its attacks between enemy units (nothing when it fights one)."""
-    if len([e for e in state.targets if e.alive()]) < 2:  # one enemy unit left (the other died): nothing divided
+    if (
+        len(state.targets) < 2 or len([e for e in state.targets if e.alive()]) < 2
+    ):  # one enemy unit left (the other died): nothing divided
         return ""
     if state.unit.divide:
         return " It divides its hits between them."
