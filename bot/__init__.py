@@ -1,2 +1,2 @@
-"""Everything that touches the outside world: the command line, renderers, data files (and later Discord and
-the database)."""
+"""Everything that touches the outside world: the `referee` command line, the Discord app, the renderers, the store
+(SQLite or PostgreSQL), the league domain and the shipped data files, around the pure engine in rules_core."""

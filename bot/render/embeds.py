@@ -119,8 +119,3 @@ def render_pages(
         embed.set_footer(text=cut(footer_base + suffix, FOOTER))
         embeds.append(embed)
     return embeds
-
-
-def embed_size(embed: discord.Embed) -> int:
-    """Characters counted against the 6,000 a message may hold (title, description, fields, footer, author)."""
-    return len(embed)

@@ -123,9 +123,6 @@ class MatchInfo:
     decided_by: str | None
     decided_at: datetime | None
 
-    def result_for(self, player: str) -> str:
-        return self.result if player == self.reporter else FLIPPED[self.result]
-
     def state(self) -> dict[str, Any]:
         """What the audit log keeps before and after a change."""
         return {"status": self.status, "reporter": self.reporter, "opponent": self.opponent, "result": self.result,
