@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 
 from rules_core import SpecError, resolve
 from rules_core.games.wh40k.positions import apply_positions
 from rules_core.games.wh40k.spec import parse_side
+from rules_core.report import Report
 from tests.rules_core.checks import events
 from tests.rules_core.helpers40k import run
 
@@ -15,16 +19,21 @@ ORKS = "10x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+ ; 1x Nob: WS4 S4 T4 W3 I3 A3 Ld
 WARBOSS = "1x Warboss: WS5 S5 T5 W3 I4 A4 Ld9 Sv4+"
 
 
-def test_survivors_are_every_living_model_all_engaged() -> None:
-    checked = 0
-    for seed in range(60):
-        report = resolve("40k", MARINES, ORKS, seed=seed, charge_distance=3)
+def continuing(attacker: str, defender: str, seeds: int) -> Iterator[tuple[Report, Any]]:
+    """(report, its 'continues' event) for each of the first ``seeds`` seeds whose charge leads to a next round."""
+    for seed in range(seeds):
+        report = resolve("40k", attacker, defender, seed=seed, charge_distance=3)
         going_on = events(report, "continues")
-        if not going_on:
-            continue
+        if going_on:
+            yield report, going_on[0]
+
+
+def test_when_everyone_fought_in_base_contact_every_survivor_stays_there() -> None:
+    checked = 0
+    for report, going_on in continuing(MARINES, ORKS, 60):
         checked += 1
         for side, result in (("attacker", report.result.attacker), ("defender", report.result.defender)):
-            survivors = parse_side(str(going_on[0].get(f"{side}_survivors")))
+            survivors = parse_side(str(going_on.get(f"{side}_survivors")))
             assert survivors.models == result.remaining  # one unit a side here: all of it fights on
             for group in (g for unit in survivors.units for g in unit.groups):
                 assert group.engaged == group.count and group.supporting == 0
@@ -33,15 +42,11 @@ def test_survivors_are_every_living_model_all_engaged() -> None:
 
 def test_a_wounded_model_carries_the_wounds_it_has_left_into_the_next_round() -> None:
     wounded = 0
-    for seed in range(80):
-        report = resolve("40k", "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+", WARBOSS, seed=seed, charge_distance=3)
-        going_on = events(report, "continues")
-        if not going_on:
-            continue
-        (warboss,) = [g for u in parse_side(str(going_on[0].get("defender_survivors"))).units for g in u.groups]
+    for report, going_on in continuing("5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+", WARBOSS, 80):
+        (warboss,) = [g for u in parse_side(str(going_on.get("defender_survivors"))).units for g in u.groups]
         assert warboss.profile.w == 3 - report.result.attacker.extra["wounds_inflicted"]
         wounded += warboss.profile.w < 3
-        attacker, defender = (str(going_on[0].get(f"{side}_survivors")) for side in ("attacker", "defender"))
+        attacker, defender = (str(going_on.get(f"{side}_survivors")) for side in ("attacker", "defender"))
         next_round = resolve("40k", attacker, defender, seed=1, round=2)
         # The survivors are canonical specs: the next round takes them exactly as written, without a charge.
         assert (next_round.inputs.attacker, next_round.inputs.defender) == (attacker, defender)
@@ -56,19 +61,15 @@ CAPTAIN = "1x Captain: WS6 S4 T4 W3 I5 A3 Ld10 Sv3+ Inv4+"
 def test_the_next_round_keeps_this_rounds_positions_capped_by_the_survivors() -> None:
     """28 Orks do not all pile onto one Captain: the next round keeps engaged/supporting, capped by the living."""
     checked = 0
-    for seed in range(40):
-        report = resolve("40k", SPREAD_ORKS, CAPTAIN, seed=seed, charge_distance=3)
-        going_on = events(report, "continues")
-        if not going_on:
-            continue
+    for report, going_on in continuing(SPREAD_ORKS, CAPTAIN, 40):
         checked += 1
         alive = report.result.attacker.remaining
-        (orks,) = parse_side(str(going_on[0].get("attacker_survivors"))).units
+        (orks,) = parse_side(str(going_on.get("attacker_survivors"))).units
         engaged = sum(g.engaged for g in orks.groups)
         supporting = sum(g.supporting for g in orks.groups)
         assert orks.models == alive
         assert engaged == min(3, alive) and supporting == min(4, alive - engaged)
-        assert "3 in base contact" in str(going_on[0].get("note"))
+        assert "3 in base contact" in str(going_on.get("note"))
     assert checked >= 5
 
 
