@@ -18,6 +18,9 @@ CHARGE_ONLY = {
     "defender_falling_back": False,  # a unit that regrouped when charged fights on normally
 }
 
+# Engine versions whose "continues" event put every survivor in base contact (positions were not kept yet).
+ALL_ENGAGED_ENGINES = frozenset({"0.1.0"})
+
 POSITIONS_HELP = (
     'Per unit, models in base contact:within 2" for the next round, e.g. "Ork Boy=6:4 | Nob=1" '
     "(default: last round's, capped by the models left)."
@@ -62,11 +65,11 @@ def next_round(
     step = going_on[0]
     options = {**dict(report.to_dict()["inputs"]["options"]), **CHARGE_ONLY, "round": step.get("next_round")}
     options = {name: value for name, value in options.items() if value is not None}
-    # Records made before positions were kept list every survivor in base contact.
+    # Records of the engines before positions were kept list every survivor in base contact.
     default = (
-        "last round's, capped by the models left"
-        if "Positions kept" in str(step.get("note"))
-        else "every model in base contact, as the record lists them"
+        "every model in base contact, as the record lists them"
+        if report.engine_version in ALL_ENGAGED_ENGINES
+        else "last round's, capped by the models left"
     )
     sides: list[str] = []
     said: list[str] = []

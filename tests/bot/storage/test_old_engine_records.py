@@ -61,3 +61,17 @@ def test_verify_in_the_terminal_says_which_engine_made_an_old_record(
     assert "resolved by engine 0.1.0" in out and "NOT match" not in out
     code, out, _ = referee("replay", str(record_id), capsys=capsys)
     assert code == 0 and "engine 0.1.0" in out
+
+
+def test_an_old_engines_combat_still_continues_and_says_whose_positions_it_took(
+    private_database: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def store_old() -> int:
+        async with await Store.open(private_database) as store:
+            return await store.record(Report.from_dict(json.loads((OLD / "40k.json").read_text())), requested_by="x")
+
+    record_id = asyncio.run(store_old())  # engine 0.1.0's 40K record: the defender held, the combat goes on
+    code, out, err = referee("assault", "continue", str(record_id), "--seed", "1", "--json", capsys=capsys)
+    assert code == 0
+    assert "every model in base contact, as the record lists them" in err
+    assert json.loads(out)["inputs"]["options"]["round"] == 2
