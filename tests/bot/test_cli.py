@@ -155,6 +155,20 @@ def test_the_installed_console_script_runs(tmp_path: Path) -> None:
     assert "Traceback" not in bad.stderr
 
 
+def test_python_dash_m_bot_cli_is_the_same_command(tmp_path: Path) -> None:
+    args = ["assault", "40k", "--attacker", ATTACKER, "--defender", DEFENDER, "--seed", "1", "--json"]
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", *args], capture_output=True, text=True, cwd=tmp_path, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == resolve("40k", ATTACKER, DEFENDER, seed=1).to_json() + "\n"
+    bad = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "frobnicate"], capture_output=True, text=True, cwd=tmp_path, check=False
+    )
+    assert bad.returncode == 2
+    assert bad.stderr.startswith("error: ") and "'referee help' lists the games" in bad.stderr
+
+
 @pytest.mark.parametrize(
     ("args", "wanted"),
     [

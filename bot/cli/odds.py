@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from bot.cli import GameGroup, _expand_references, _option_param
+from bot.cli.common import GameGroup, expand_references, option_param
 from bot.data import game_with_data
 from bot.render.odds import odds_lines
 from rules_core import all_games
@@ -20,7 +20,7 @@ def _odds_command(game: Game) -> click.Command:
         attacker: str, defender: str, method: str, trials: int, seed: int, as_json: bool, **raw: Any
     ) -> None:
         options = {name: value for name, value in raw.items() if value is not None}
-        attacker, defender, options = _expand_references(game, attacker, defender, options)
+        attacker, defender, options = expand_references(game, attacker, defender, options)
         result = odds(game_with_data(game), attacker, defender, method=method, trials=trials, seed=seed, **options)
         if as_json:
             click.echo(json.dumps(result.to_dict(), indent=2))
@@ -31,7 +31,7 @@ def _odds_command(game: Game) -> click.Command:
     params: list[click.Parameter] = [
         click.Option(["--attacker"], required=True, metavar="SPEC", help="The attacking side's units (or @roster)."),
         click.Option(["--defender"], required=True, metavar="SPEC", help="The defending side's units (or @roster)."),
-        *(_option_param(spec) for spec in game.options),
+        *(option_param(spec) for spec in game.options),
         click.Option(
             ["--method"],
             type=click.Choice(METHODS),

@@ -1,0 +1,69 @@
+"""Running the Discord side and the database: ``referee bot``, ``referee sync`` and ``referee db upgrade``."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any
+
+import click
+
+from bot.cli.common import EXIT_BAD_INPUT
+from bot.storage.db import create_engine, database_url, head_revision, is_sqlite, upgrade
+
+
+def _discord(work: str) -> Any:
+    """Run ``bot.discord_app.<work>(settings)``. discord.py is imported only here: the offline commands start fast."""
+    import discord  # noqa: PLC0415
+
+    from bot import discord_app  # noqa: PLC0415
+    from bot.settings import TOKEN_HELP, SettingsError, load_settings  # noqa: PLC0415
+
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    discord_app.configure_logging(settings.log_level)
+    try:
+        return asyncio.run(getattr(discord_app, work)(settings))
+    except discord.LoginFailure:
+        click.echo(f"error: Discord rejected DISCORD_TOKEN (it is wrong, or was reset). {TOKEN_HELP}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except KeyboardInterrupt:
+        return None
+
+
+@click.command("bot")
+def bot_command() -> None:
+    """Run the Discord bot (settings from the environment or .env: DISCORD_TOKEN, DATABASE_URL, DEV_GUILD_ID...)."""
+    _discord("run_bot")
+
+
+@click.command("sync")
+def sync_command() -> None:
+    """Sync the slash commands globally, once, from one process (they can take up to an hour to appear)."""
+    count = _discord("sync_commands")
+    click.echo(f"Synced {count} global commands.")
+
+
+@click.group("db")
+def db_group() -> None:
+    """The database of combat records and rosters (SQLite file by default, DATABASE_URL for PostgreSQL)."""
+
+
+@db_group.command("upgrade")
+def db_upgrade() -> None:
+    """Create or migrate the database to the latest schema (run once per upgrade, from one process)."""
+    url = database_url()
+
+    async def run() -> None:
+        engine = create_engine(url)
+        try:
+            await upgrade(engine)
+        finally:
+            await engine.dispose()
+
+    asyncio.run(run())
+    where = "the SQLite file " + url.split("///", 1)[-1] if is_sqlite(url) else "PostgreSQL"
+    click.echo(f"The database ({where}) is at the latest schema ({head_revision()}).")

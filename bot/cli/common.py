@@ -1,0 +1,137 @@
+"""What the `referee` command groups share: exit codes, option flags from a game's declarations, @roster
+expansion, seeds, showing and recording a report, and the group that finds a game by any of its names."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+import click
+from rich.console import Console
+
+from bot.recording import record_report, with_store
+from bot.render.terminal import print_report
+from bot.rosters import expand_all, has_references
+from bot.storage import LOCAL_USER
+from rules_core import RefereeError, get_game
+from rules_core.options import OptionSpec, OptionType
+from rules_core.registry import Game, games_named
+from rules_core.report import Report
+
+EXIT_BAD_INPUT = 2
+EXIT_STORAGE = 3  # the database cannot be used as configured
+
+
+def example_command(game: Game) -> str:
+    words = [
+        "referee",
+        *command_path(game),
+        "--attacker",
+        game.example_attacker,
+        "--defender",
+        game.example_defender,
+    ]
+    for name, value in game.example_options.items():
+        words += ["--" + name.replace("_", "-"), str(value)]
+    return shlex.join(words)
+
+
+def command_path(game: Game) -> list[str]:
+    return [game.command, game.id] if game.command == "assault" else [game.command]
+
+
+def option_param(spec: OptionSpec) -> click.Option:
+    text = spec.help
+    if spec.type is OptionType.BOOL:
+        if spec.default:
+            negative = "--no-" + spec.flag[2:]
+            return click.Option([f"{spec.flag}/{negative}", spec.name], default=True, help=text + " [default: on]")
+        return click.Option([spec.flag, spec.name], is_flag=True, default=False, help=text)
+    if spec.type is OptionType.CHOICE:
+        text += f" [{' | '.join(spec.choices)}; default: {spec.default}]"
+    elif spec.default is not None:
+        text += f" [{spec.describe_range()}; default: {spec.default}]"
+    else:
+        text += f" [{spec.describe_range()}]"
+    # Values reach rules_core as typed text so that its one-line errors (with an example) apply.
+    return click.Option([spec.flag, spec.name], default=None, metavar=spec.type.value.upper(), help=text)
+
+
+def opponent_name(name: str | None) -> str | None:
+    text = None if name is None else " ".join(name.split())[:100]
+    return text or None
+
+
+def show_and_record(
+    report: Report, as_json: bool, *, continues: int | None = None, opponent: str | None = None
+) -> None:
+    if as_json:
+        click.echo(report.to_json())
+    else:
+        print_report(report, Console(highlight=False))
+    # Shown first, stored second: a failed write never takes the result away.
+    recorded = record_report(report, continues=continues, opponent=opponent)
+    if recorded.record_id is None:
+        click.echo(f"warning: not recorded ({recorded.problem}); the result above stands.", err=True)
+        return
+    number = recorded.record_id
+    click.echo(f"Recorded as #{number}: 'referee replay {number}' shows it again, 'referee verify {number}' re-runs "
+               "it from its seed.", err=True)  # fmt: skip
+    if any(ev.kind == "continues" for step in report.steps for ev in step.events):
+        click.echo(f"The combat goes on: 'referee assault continue {number}' fights the next round.", err=True)
+
+
+def expand_references(
+    game: Game, attacker: str, defender: str, options: dict[str, Any]
+) -> tuple[str, str, dict[str, Any]]:
+    """Replace @roster references (in the sides and in text options such as supporting formations) by their units."""
+    if not has_references(game, attacker, defender, options):
+        return attacker, defender, options
+
+    async def work(store: Any) -> tuple[str, str, dict[str, Any]]:
+        async def lookup(game_id: str, name: str) -> Any:
+            return await store.get_roster(LOCAL_USER, game_id, name)
+
+        return await expand_all(game, attacker, defender, options, lookup)
+
+    result: tuple[str, str, dict[str, Any]] = with_store(work)
+    return result
+
+
+def parse_seed(text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise RefereeError(
+            f"The seed must be a whole number, not {text!r}.", token=text, example="--seed 12345"
+        ) from None
+
+
+class GameGroup(click.Group):
+    """A group whose commands include games: any name of a game (its id, an alias, its command path such as
+    ``closequarters`` or ``assault 40k``) finds that game's command here, or the command it is fought with."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            return command
+        found = games_named(cmd_name)
+        if len(found) > 1:
+            get_game(cmd_name)  # raises: the name is a command several games share (assault): name one
+        return self.game_command(ctx, found[0]) if found else None
+
+    def game_command(self, ctx: click.Context, game: Game) -> click.Command | None:
+        return self.commands.get(game.id) or fight_command(ctx.find_root().command, game)
+
+
+def fight_command(root: click.Command, game: Game) -> click.Command | None:
+    """The command a game is fought with under the ``referee`` group ``root``: ``referee closequarters``,
+    ``referee assault 40k``..."""
+    if not isinstance(root, click.Group):
+        return None
+    if game.command != "assault":
+        return root.commands.get(game.command)
+    assault = root.commands.get("assault")
+    return assault.commands.get(game.id) if isinstance(assault, click.Group) else None

@@ -1,0 +1,137 @@
+"""Stored combats from the terminal: ``referee history``, ``replay``, ``verify``, ``void``, ``annotate``, and
+``referee assault continue`` (the next round of a stored combat)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from bot.cli.common import parse_seed, show_and_record
+from bot.continuing import POSITIONS_HELP, next_round
+from bot.data import game_with_data
+from bot.recording import with_store
+from bot.render.terminal import print_report
+from bot.storage import LOCAL_USER
+from bot.verification import Verdict, verify
+from rules_core import get_game, resolve
+
+
+@click.command("history")
+@click.option("--game", default=None, help="Only this game (id or alias).")
+@click.option("--user", "requested_by", default=None, help="Only records requested by this user id ('local' offline).")
+@click.option("--guild", default=None, help="Only records of this Discord guild id.")
+@click.option("--before", type=int, default=None, help="Page back: records older than this id.")
+@click.option("--limit", type=click.IntRange(1, 200), default=20, show_default=True)
+@click.option("--hide-voided", is_flag=True, help="Leave voided records out.")
+def history_command(  # noqa: PLR0917 (click passes every option positionally by name)
+    game: str | None, requested_by: str | None, guild: str | None, before: int | None, limit: int, hide_voided: bool
+) -> None:
+    """Recent combat records, newest first."""
+    game_id = get_game(game).id if game else None
+    rows = with_store(
+        lambda store: store.history(
+            game=game_id,
+            requested_by=requested_by,
+            guild_id=guild,
+            before_id=before,
+            limit=limit,
+            include_voided=not hide_voided,
+        )
+    )
+    if not rows:
+        click.echo("No combat records match.")
+        return
+    table = Table("#", "when (UTC)", "game", "attacker v defender", "outcome", "winner", "by")
+    for row in rows:
+        outcome = row.outcome + (" [VOID]" if row.voided else "")
+        when = row.created_at.strftime("%Y-%m-%d %H:%M")
+        table.add_row(str(row.id), when, row.game, f"{row.attacker} v {row.defender}", outcome, row.winner,
+                      row.requested_by)  # fmt: skip
+    Console(highlight=False).print(table)
+
+
+def _load(record_id: int) -> Any:
+    return with_store(lambda store: store.get(record_id))
+
+
+@click.command("replay")
+@click.argument("record_id", type=int)
+@click.option("--json", "as_json", is_flag=True, help="Print the stored report as JSON.")
+def replay_command(record_id: int, as_json: bool) -> None:
+    """Show a stored combat again, exactly as it was resolved."""
+    stored = _load(record_id)
+    if as_json:
+        click.echo(stored.report.to_json())
+        return
+    console = Console(highlight=False)
+    print_report(stored.report, console)
+    console.print(f"Record #{stored.id}, {stored.created_at:%Y-%m-%d %H:%M} UTC, requested by {stored.requested_by}.")
+    for note in stored.history:
+        label = "VOIDED" if note.kind == "void" else "Note"
+        console.print(f"{label} by {note.actor} at {note.at:%Y-%m-%d %H:%M} UTC: {note.reason}", soft_wrap=True)
+
+
+@click.command("verify")
+@click.argument("record_id", type=int)
+def verify_command(record_id: int) -> None:
+    """Re-run a stored combat from its seed and inputs and check it gives the very same report."""
+    verification = verify(_load(record_id))
+    click.echo(verification.message)
+    if verification.verdict is not Verdict.IDENTICAL:
+        sys.exit(1)
+
+
+def _note(record_id: int, kind: str, reason: str) -> None:
+    text = " ".join(reason.split())
+    if not text:
+        raise click.UsageError("Give a reason: what was wrong, or what the note says.")
+    with_store(lambda store: store.add_note(record_id, kind, actor=LOCAL_USER, reason=text[:1000]))
+
+
+@click.command("void")
+@click.argument("record_id", type=int)
+@click.option("--reason", required=True, help="Why the combat does not count (kept in its history).")
+def void_command(record_id: int, reason: str) -> None:
+    """Void a mistaken combat: it stays on record, marked void, with who, when and why."""
+    _note(record_id, "void", reason)
+    click.echo(f"Record #{record_id} is void. 'referee replay {record_id}' shows it with its history.")
+
+
+@click.command("annotate")
+@click.argument("record_id", type=int)
+@click.option("--note", "text", required=True, help="The note to add to the record's history.")
+def annotate_command(record_id: int, text: str) -> None:
+    """Add a note to a combat record (the record itself never changes)."""
+    _note(record_id, "note", text)
+    click.echo(f"Note added to record #{record_id}.")
+
+
+@click.command("continue")
+@click.argument("record_id", type=int)
+@click.option("--seed", default=None, metavar="N", help="Replay with this seed (default: a fresh one).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--attacker-positions", default=None, metavar="TEXT", help=POSITIONS_HELP)
+@click.option("--defender-positions", default=None, metavar="TEXT", help=POSITIONS_HELP)
+def assault_continue(
+    record_id: int, seed: str | None, as_json: bool, attacker_positions: str | None, defender_positions: str | None
+) -> None:
+    """Fight the next round of a 40K combat that was drawn or whose loser held (the survivors, no charge bonus).
+
+    Each unit keeps last round's models in base contact and within 2" (capped by the models left) unless you
+    give its positions, e.g. --attacker-positions "Ork Boy=6:4 | Nob=1".
+    """
+
+    async def load(store: Any) -> tuple[Any, int | None]:
+        return await store.get(record_id), await store.continued_by(record_id)
+
+    stored, continued = with_store(load)
+    attacker, defender, options, positions = next_round(
+        stored, continued, attacker_positions=attacker_positions, defender_positions=defender_positions
+    )
+    next_report = resolve(game_with_data(stored.report.game), attacker, defender, seed=parse_seed(seed), **options)
+    click.echo(positions, err=True)
+    show_and_record(next_report, as_json, continues=record_id)

@@ -1,0 +1,119 @@
+"""Saved rosters from the terminal: ``referee roster save|show|list|delete|import|export``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from bot.data import data_root
+from bot.recording import with_store
+from bot.rosters import (
+    MAX_ROSTER_FILE_BYTES,
+    RosterError,
+    check_roster,
+    dump_roster_file,
+    parse_roster_file,
+)
+from bot.storage import LOCAL_USER
+from rules_core import get_game
+
+
+@click.group("roster")
+def roster_group() -> None:
+    """Saved rosters: named units for one game, used anywhere a spec goes as @name or @name/unit."""
+
+
+@roster_group.command("save")
+@click.argument("name")
+@click.option("--game", required=True, help="The game the units are for (id or alias).")
+@click.option("--spec", required=True, help="The units, exactly as after --attacker.")
+@click.option("--description", default="", help="A line saying what the roster is.")
+def roster_save(name: str, game: str, spec: str, description: str) -> None:
+    """Save a roster (checked by the game's parser first); saving a name again replaces it."""
+    roster = check_roster(game, name, spec, description)
+    saved = with_store(lambda store: store.save_roster(LOCAL_USER, roster))
+    click.echo(f"Saved the {saved.game} roster '{saved.name}'. Use it as @{saved.name} (or @{saved.name}/1 for its "
+               "first unit).")  # fmt: skip
+
+
+@roster_group.command("show")
+@click.argument("name")
+@click.option("--game", required=True, help="The game the roster is for.")
+def roster_show(name: str, game: str) -> None:
+    """Print a roster's units."""
+    roster = with_store(lambda store: store.get_roster(LOCAL_USER, get_game(game).id, name))
+    click.echo(f"{roster.name} ({roster.game}){': ' + roster.description if roster.description else ''}")
+    for number, unit in enumerate(roster.spec.split("|"), start=1):
+        click.echo(f"  {number}. {unit.strip()}")
+
+
+@roster_group.command("list")
+@click.option("--game", default=None, help="Only this game's rosters.")
+def roster_list(game: str | None) -> None:
+    """Your saved rosters."""
+    game_id = get_game(game).id if game else None
+    rosters = with_store(lambda store: store.list_rosters(LOCAL_USER, game=game_id))
+    if not rosters:
+        click.echo("No saved rosters. 'referee roster import' loads the samples in data/rosters/.")
+        return
+    table = Table("game", "name", "units", "description")
+    for roster in rosters:
+        table.add_row(roster.game, roster.name, str(roster.spec.count("|") + 1), roster.description)
+    Console(highlight=False).print(table)
+
+
+@roster_group.command("delete")
+@click.argument("name")
+@click.option("--game", required=True, help="The game the roster is for.")
+def roster_delete(name: str, game: str) -> None:
+    """Delete a saved roster (combat records that used it keep their own copy of the units)."""
+    game_id = get_game(game).id
+    with_store(lambda store: store.delete_roster(LOCAL_USER, game_id, name))
+    click.echo(f"Deleted the {game_id} roster '{name}'.")
+
+
+@roster_group.command("import")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False), required=False)
+@click.option("--samples", "samples_of", default=None, metavar="GAME",
+              help="Import the sample rosters shipped for GAME ('all' for every game) instead of a file.")  # fmt: skip
+@click.option("--replace", is_flag=True, help="Overwrite rosters of the same name instead of refusing.")
+def roster_import(path: str | None, samples_of: str | None, replace: bool) -> None:
+    """Import a roster file (schema referee-rosters/1): every roster in it, or none."""
+    if (path is None) == (samples_of is None):
+        raise click.UsageError("Give a roster file, or --samples GAME (or --samples all).")
+    if path is not None:
+        file = Path(path)
+        if file.stat().st_size > MAX_ROSTER_FILE_BYTES:
+            raise RosterError(f"{file.name} is over {MAX_ROSTER_FILE_BYTES // 1024} KiB.", token=file.name)
+        rosters = parse_roster_file(file.read_text(encoding="utf-8", errors="replace"), source=file.name)
+    else:
+        wanted = None if samples_of == "all" else get_game(str(samples_of)).id
+        shipped = sorted((data_root() / "rosters").iterdir(), key=lambda f: f.name)
+        rosters = [
+            roster
+            for f in shipped
+            if f.name.endswith(".yaml")
+            for roster in parse_roster_file(f.read_text(encoding="utf-8"), source=f.name)
+            if wanted is None or roster.game == wanted
+        ]
+    saved = with_store(lambda store: store.import_rosters(LOCAL_USER, rosters, replace=replace))
+    click.echo(f"Imported {len(saved)} roster{'s' if len(saved) != 1 else ''}: "
+               + ", ".join(f"{r.name} ({r.game})" for r in saved) + ".")  # fmt: skip
+
+
+@roster_group.command("export")
+@click.option("--game", default=None, help="Only this game's rosters.")
+@click.option("--output", type=click.Path(dir_okay=False, writable=True), default=None, help="Write to a file.")
+def roster_export(game: str | None, output: str | None) -> None:
+    """Write your rosters as a roster file (re-import it with 'referee roster import')."""
+    game_id = get_game(game).id if game else None
+    rosters = with_store(lambda store: store.list_rosters(LOCAL_USER, game=game_id))
+    text = dump_roster_file(rosters)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        Path(output).write_text(text, encoding="utf-8")
+        click.echo(f"Wrote {len(rosters)} roster{'s' if len(rosters) != 1 else ''} to {output}.")
