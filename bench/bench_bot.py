@@ -28,7 +28,7 @@ import discord  # noqa: E402
 from discord import app_commands  # noqa: E402
 
 from bench.discord_harness import running_bot  # noqa: E402
-from bot.discord_app import RefereeBot  # noqa: E402
+from bot.discord.app import RefereeBot  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord, command_interaction  # noqa: E402
 
 ATTACKER = "20x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ frag-grenades"

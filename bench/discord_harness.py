@@ -11,8 +11,8 @@ from pathlib import Path
 import discord
 from pydantic import SecretStr
 
-from bot.discord_app import RefereeBot
-from bot.settings import Settings
+from bot.discord.app import RefereeBot
+from bot.discord.settings import Settings
 from tests.e2e.fake_discord import GUILD_ID, FakeDiscord
 
 

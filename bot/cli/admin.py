@@ -13,11 +13,11 @@ from bot.storage.db import create_engine, database_url, head_revision, is_sqlite
 
 
 def _discord(work: str) -> Any:
-    """Run ``bot.discord_app.<work>(settings)``. discord.py is imported only here: the offline commands start fast."""
+    """Run ``bot.discord.app.<work>(settings)``. discord.py is imported only here: the offline commands start fast."""
     import discord  # noqa: PLC0415
 
-    from bot import discord_app  # noqa: PLC0415
-    from bot.settings import TOKEN_HELP, SettingsError, load_settings  # noqa: PLC0415
+    from bot.discord import app as discord_app  # noqa: PLC0415
+    from bot.discord.settings import TOKEN_HELP, SettingsError, load_settings  # noqa: PLC0415
 
     try:
         settings = load_settings()

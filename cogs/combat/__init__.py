@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from cogs.combat._cog import CombatCog
 
 if TYPE_CHECKING:
-    from bot.discord_app import RefereeBot
+    from bot.discord.app import RefereeBot
 
 
 async def setup(bot: RefereeBot) -> None:

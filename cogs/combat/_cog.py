@@ -10,54 +10,19 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.continuing import next_round
-from bot.cooldown import RateLimit, per_user_check
-from bot.data import game_with_data, parsed_side
-from bot.discord_ui import send_result
-from bot.rosters import expand_all
-from cogs.combat._options import command_callback, short
+from bot.data import game_with_data
+from bot.discord.cooldown import RateLimit, per_user_check
+from bot.discord.options import command_callback, short
+from bot.discord.results import send_result
+from bot.discord.sides import roster_choices, sides_and_options
 from rules_core import all_games, resolve
 from rules_core.registry import Game
 
 if TYPE_CHECKING:
-    from bot.discord_app import RefereeBot
+    from bot.discord.app import RefereeBot
 
 POSITIONS_DESCRIPTION = "Per unit, in contact:within 2\", e.g. Ork Boy=6:4 | Nob=1 (default: last round's, capped)"
 COOLDOWN = (6, 30.0)  # six combats per user per 30 seconds, all games together
-
-
-def roster_choices(bot: RefereeBot, game: Game) -> Any:
-    """Autocomplete for a side: the user's and the guild's rosters of ``game``, and each of their units."""
-
-    async def choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-        guild = None if interaction.guild_id is None else str(interaction.guild_id)
-        rosters = await bot.store.list_rosters(str(interaction.user.id), game=game.id, guild_id=guild)
-        wanted = current.lower().lstrip("@")
-        found: list[app_commands.Choice[str]] = []
-        for roster in rosters:
-            names = [f"@{roster.name}"] + [f"@{roster.name}/{n}" for n in range(1, roster.spec.count("|") + 2)]
-            for label in names:
-                if wanted in label.lower() and len(found) < 25:
-                    found.append(app_commands.Choice(name=short(label), value=label))
-        return found
-
-    return choices
-
-
-async def sides_and_options(
-    bot: RefereeBot, interaction: discord.Interaction[Any], game: Game, attacker: str, defender: str,
-    options: dict[str, Any],
-) -> tuple[tuple[Any, Any], dict[str, Any]]:  # fmt: skip
-    """The two sides parsed (@roster references replaced: the user's rosters, then the guild's) and the options
-    given; a bad spec or an unknown roster raises here, before anything is answered."""
-    owner = str(interaction.user.id)
-    guild = None if interaction.guild_id is None else str(interaction.guild_id)
-
-    async def lookup(game_id: str, name: str) -> Any:
-        return await bot.store.get_roster(owner, game_id, name, guild_id=guild)
-
-    chosen = {name: value for name, value in options.items() if value is not None}
-    attacker, defender, chosen = await expand_all(game, attacker, defender, chosen, lookup)
-    return (parsed_side(game.id, attacker), parsed_side(game.id, defender)), chosen
 
 
 class CombatCog(commands.Cog):
@@ -100,7 +65,7 @@ class CombatCog(commands.Cog):
         opponent: discord.User | None = None, private: bool | None = None, **options: Any,
     ) -> None:  # fmt: skip
         with self.bot.collector.hold() as hold:  # released once the first answer is out
-            sides, chosen = await sides_and_options(self.bot, interaction, game, attacker, defender, options)
+            sides, chosen = await sides_and_options(self.bot, interaction, game, attacker, defender, options=options)
             # Validated and resolved before anything is sent: a bad spec is answered privately at once.
             report = resolve(game_with_data(game), *sides, **chosen)
             interaction.extras["outcome"] = report.result.outcome

@@ -34,7 +34,7 @@ from cogs.leagues._ui import (
 from rules_core import all_games
 
 if TYPE_CHECKING:
-    from bot.discord_app import RefereeBot
+    from bot.discord.app import RefereeBot
 
 log = logging.getLogger("referee.bot")
 SWEEP_SECONDS = 60.0

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord_ui import error_embed
+from bot.discord.errors import error_embed
 from bot.leagues.standings import TIE_BREAKERS, Row
 from bot.render.embeds import cut
 from bot.storage.leagues import (
@@ -23,7 +23,7 @@ from bot.storage.leagues import (
 )
 
 if TYPE_CHECKING:
-    from bot.discord_app import RefereeBot
+    from bot.discord.app import RefereeBot
 
 STATUS_COLOURS = {"pending": 0xF1C40F, "confirmed": 0x2ECC71, "disputed": 0xE67E22, "void": 0x95A5A6}
 VERBS = {"win": "beat", "draw": "drew with", "loss": "lost to"}

@@ -17,18 +17,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cooldown import RateLimit, per_user_check
 from bot.data import game_with_data
+from bot.discord.cooldown import RateLimit, per_user_check
+from bot.discord.options import command_callback, short
+from bot.discord.sides import roster_choices, sides_and_options
 from bot.render.odds import odds_chart, odds_embed
-from cogs.combat._cog import roster_choices, sides_and_options
-from cogs.combat._options import command_callback, short
 from rules_core import all_games
 from rules_core.odds import Odds, OddsError, exact_refusal, odds
 from rules_core.options import validate_options
 from rules_core.registry import Game, command_path
 
 if TYPE_CHECKING:
-    from bot.discord_app import RefereeBot
+    from bot.discord.app import RefereeBot
 
 BOT_TRIALS = 5_000  # Monte Carlo in the bot: a second or two of one core, intervals of about +-1.4 points
 LIMIT = (3, 30.0)  # three odds per user per 30 seconds: each can take a core for a moment
@@ -71,7 +71,7 @@ class OddsCog(commands.Cog):
         self, game: Game, interaction: discord.Interaction[Any], *, attacker: str, defender: str,
         method: str | None = None, private: bool | None = None, **options: Any,
     ) -> None:  # fmt: skip
-        sides, chosen = await sides_and_options(self.bot, interaction, game, attacker, defender, options)
+        sides, chosen = await sides_and_options(self.bot, interaction, game, attacker, defender, options=options)
         bound = game_with_data(game)
         validate_options(bound.options, chosen)  # every input error is answered now, privately
         how = method or "auto"

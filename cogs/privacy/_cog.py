@@ -10,10 +10,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_ui import error_embed
+from bot.discord.errors import error_embed
 
 if TYPE_CHECKING:
-    from bot.discord_app import RefereeBot
+    from bot.discord.app import RefereeBot
 
 WHAT_IS_STORED = (
     "For every combat: the game, both sides' units, the options and the seed, the full result, who asked for it, "

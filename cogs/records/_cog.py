@@ -8,13 +8,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_ui import error_embed, game_matches, result_view, verify_embed
+from bot.discord.errors import error_embed
+from bot.discord.options import game_matches
+from bot.discord.results import result_view, verify_embed
 from bot.render.embeds import cut, render_pages
 from bot.render.markdown import escape
 from rules_core import get_game
 
 if TYPE_CHECKING:
-    from bot.discord_app import RefereeBot
+    from bot.discord.app import RefereeBot
 
 
 def _can_void(interaction: discord.Interaction[Any], requested_by: str) -> bool:

@@ -9,14 +9,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_ui import game_choices
+from bot.discord.options import game_choices
 from bot.render.embeds import cut
 from bot.render.markdown import escape
 from bot.rosters import MAX_ROSTER_FILE_BYTES, RosterError, check_roster, dump_roster_file, parse_roster_file
 from rules_core import get_game
 
 if TYPE_CHECKING:
-    from bot.discord_app import RefereeBot
+    from bot.discord.app import RefereeBot
 
 GAMES = game_choices()
 

@@ -10,14 +10,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.data import game_with_data
-from bot.discord_ui import error_embed, game_choices
+from bot.discord.errors import error_embed
+from bot.discord.options import game_choices
 from bot.render.embeds import cut
 from bot.render.markdown import escape
 from cogs.tools._charts import CHARTS, ruling
 from rules_core import all_games
 
 if TYPE_CHECKING:
-    from bot.discord_app import RefereeBot
+    from bot.discord.app import RefereeBot
 
 MAX_EXPRESSION = 200
 MAX_DICE = 200

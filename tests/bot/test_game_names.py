@@ -12,8 +12,8 @@ import pytest
 from pydantic import SecretStr
 
 from bot.data import load_samples
-from bot.discord_app import EXTENSIONS, RefereeBot
-from bot.settings import Settings
+from bot.discord.app import EXTENSIONS, RefereeBot
+from bot.discord.settings import Settings
 from rules_core import UnknownGameError, all_games, get_game
 from rules_core.registry import Game, register
 from tests.bot.test_cli import referee

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.collector import Collector
-from bot.cooldown import RateLimit
 from bot.data import game_with_data, parsed_side
+from bot.discord.collector import Collector
+from bot.discord.cooldown import RateLimit
 from rules_core import RefereeError, resolve
 
 

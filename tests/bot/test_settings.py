@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import SettingsError, load_settings
+from bot.discord.settings import SettingsError, load_settings
 from tests.bot.test_cli import referee
 
 

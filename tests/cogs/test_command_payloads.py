@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
-from bot.discord_app import EXTENSIONS, RefereeBot
-from bot.settings import Settings
+from bot.discord.app import EXTENSIONS, RefereeBot
+from bot.discord.settings import Settings
 from rules_core import all_games
 from rules_core.options import OptionType
 

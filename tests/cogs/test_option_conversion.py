@@ -7,7 +7,7 @@ import typing
 
 from discord import app_commands
 
-from cogs.combat._options import annotation, command_callback, short
+from bot.discord.options import annotation, command_callback, short
 from rules_core.options import OptionSpec, OptionType
 from rules_core.registry import get_game
 

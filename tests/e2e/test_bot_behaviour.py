@@ -13,7 +13,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.discord_app import RefereeBot
+from bot.discord.app import RefereeBot
 from tests.bot.test_cli import referee
 from tests.cogs.test_command_payloads import check_command
 from tests.e2e.fake_discord import GUILD_ID, REJECTED_TOKEN, FakeDiscord, command_interaction, final_answer
@@ -166,8 +166,8 @@ async def test_a_giant_input_is_a_clear_private_error(bot: RefereeBot, fake: Fak
 async def test_referee_sync_publishes_the_global_commands(fake: FakeDiscord, tmp_path: Path) -> None:
     from pydantic import SecretStr
 
-    from bot.discord_app import sync_commands
-    from bot.settings import Settings
+    from bot.discord.app import sync_commands
+    from bot.discord.settings import Settings
 
     settings = Settings(discord_token=SecretStr("fake-token"), database_url=f"sqlite+aiosqlite:///{tmp_path / 's.db'}",
                         _env_file=None)  # type: ignore[call-arg]  # fmt: skip

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.discord_app import RefereeBot
+from bot.discord.app import RefereeBot
 from bot.render.embeds import EMBED_TOTAL, FIELD_VALUE, FIELDS
 from tests.e2e.fake_discord import (
     OPPONENT_ID,

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from bot.discord_app import RefereeBot
+from bot.discord.app import RefereeBot
 from tests.e2e.fake_discord import FakeDiscord, command_interaction, final_answer
 
 DUEL = [

@@ -7,7 +7,7 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.discord_app import RefereeBot
+from bot.discord.app import RefereeBot
 from tests.e2e.fake_discord import FakeDiscord, command_interaction, component_interaction, user
 
 EPHEMERAL = 64

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.discord_app import RefereeBot
+from bot.discord.app import RefereeBot
 from tests.e2e.fake_discord import FakeDiscord, command_interaction
 
 EPHEMERAL = 64

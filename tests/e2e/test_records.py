@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.discord_app import RefereeBot
+from bot.discord.app import RefereeBot
 from rules_core import resolve
 from tests.e2e.fake_discord import OPPONENT_ID, PLAYER_ID, FakeDiscord, command_interaction
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.discord_app import RefereeBot
+from bot.discord.app import RefereeBot
 from tests.e2e.fake_discord import OPPONENT_ID, FakeDiscord, command_interaction, final_answer
 
 EPHEMERAL = 64

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.discord_app import RefereeBot
+from bot.discord.app import RefereeBot
 from bot.render.embeds import EMBED_TOTAL, FIELD_VALUE, FIELDS
 from rules_core import all_games, resolve
 from tests.e2e.fake_discord import OPPONENT_ID, PLAYER_ID, FakeDiscord, command_interaction

@@ -109,7 +109,7 @@ async def test_several_records_in_one_transaction_keep_their_order(store: Store)
 
 
 async def test_the_writer_batches_a_burst_and_retries_a_bad_row_alone(store: Store) -> None:
-    from bot.record_writer import RecordWriter
+    from bot.discord.record_writer import RecordWriter
     from bot.storage import AlreadyContinued
     from bot.storage.store import RecordRequest
 

@@ -1,4 +1,4 @@
-"""What the bot sends: error embeds, result messages with paging and verify buttons that survive restarts.
+"""What the bot sends for a result: the result message, with paging and verify buttons that survive restarts.
 
 The buttons are DynamicItems: their custom ids carry the record id and page, so a click after a restart reloads
 the stored record and renders the asked-for page. Nothing lives only in memory.
@@ -10,74 +10,22 @@ import asyncio
 import io
 import logging
 import re
-import secrets
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.render.embeds import cut, render_pages
-from bot.render.markdown import escape, report_markdown
+from bot.discord.client import BotServices
+from bot.discord.collector import CollectorHold
+from bot.discord.errors import ERROR_COLOUR
+from bot.render.embeds import render_pages
+from bot.render.markdown import report_markdown
 from bot.storage import AlreadyContinued, StorageError
 from bot.storage.store import RecordRequest
 from bot.verification import Verdict, verify
-from rules_core import RefereeError, all_games
-from rules_core.registry import command_path, names_of
 from rules_core.report import Report
 
-if TYPE_CHECKING:
-    from bot.collector import CollectorHold
-    from bot.discord_app import RefereeBot
-
 log = logging.getLogger("referee.bot")
-ERROR_COLOUR = 0xE74C3C
-
-
-def game_choices() -> list[discord.app_commands.Choice[str]]:
-    """One choice per game, its label holding every name it goes by (typing /closequarters or ba finds Bolt
-    Action); the value is its id."""
-    choices = []
-    for game in all_games():
-        path = command_path(game)
-        others = [name for name in names_of(game) if name not in {game.id, path}]
-        label = game.id if path == game.id else f"{game.id} (/{path})"
-        if others:
-            label += f" · {', '.join(others)}"
-        choices.append(discord.app_commands.Choice(name=label[:100], value=game.id))
-    return choices
-
-
-def game_matches(current: str) -> list[discord.app_commands.Choice[str]]:
-    """Autocomplete for a free-text game: each game one of whose names holds what was typed, the game it names
-    exactly first (at most 25)."""
-    typed = " ".join(current.strip().lstrip("/").lower().split())
-    found = [game for game in all_games() if any(typed in name.lower() for name in names_of(game))]
-    found.sort(key=lambda game: typed not in {name.lower() for name in names_of(game)})
-    return [discord.app_commands.Choice(name=game.id, value=game.id) for game in found][:25]
-
-
-def error_embed(message: str, example: str | None = None) -> discord.Embed:
-    embed = discord.Embed(title="That did not work", description=cut(escape(message), 3000), colour=ERROR_COLOUR)
-    if example:
-        embed.add_field(name="A correct example", value=cut(f"```\n{example}\n```", 1024), inline=False)
-    return embed
-
-
-def referee_error_embed(error: RefereeError) -> discord.Embed:
-    return error_embed(error.message, error.example)
-
-
-def apology(error_id: str) -> discord.Embed:
-    return discord.Embed(
-        title="Sorry: something went wrong on our side",
-        description=f"The referee hit an unexpected error. Nothing you typed was lost. Error id: `{error_id}` "
-        "(give it to the bot's operator).",
-        colour=ERROR_COLOUR,
-    )
-
-
-def new_error_id() -> str:
-    return secrets.token_hex(4)
 
 
 class PageButton(
@@ -101,7 +49,7 @@ class PageButton(
         return cls(int(match["record"]), int(match["page"]), label="page")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: RefereeBot = interaction.client
+        bot: BotServices = interaction.client
         stored = await bot.store.get(self.record_id)
         pages = render_pages(stored.report, record_id=stored.id)
         page = max(0, min(self.page, len(pages) - 1))
@@ -124,7 +72,7 @@ class VerifyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"re
         return cls(int(match["record"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: RefereeBot = interaction.client
+        bot: BotServices = interaction.client
         await interaction.response.send_message(embed=await verify_embed(bot, self.record_id), ephemeral=True)
 
 
@@ -133,7 +81,7 @@ VERDICT_TITLES = {Verdict.IDENTICAL: "verified", Verdict.ALTERED: "does NOT veri
                   Verdict.OTHER_ENGINE: "cannot be re-run here"}  # fmt: skip
 
 
-async def verify_embed(bot: RefereeBot, record_id: int) -> discord.Embed:
+async def verify_embed(bot: BotServices, record_id: int) -> discord.Embed:
     """Re-run a stored combat from its seed and inputs: identical, or altered."""
     verification = verify(await bot.store.get(record_id))
     return discord.Embed(
@@ -156,7 +104,7 @@ def result_view(record_id: int | None, page: int, pages: int) -> discord.ui.View
 
 
 async def record(
-    bot: RefereeBot, report: Report, interaction: discord.Interaction[Any], *, opponent: str | None,
+    bot: BotServices, report: Report, interaction: discord.Interaction[Any], *, opponent: str | None,
     continues: int | None = None,
 ) -> tuple[int | None, str | None]:  # fmt: skip
     """Store the result; any storage failure is logged and returned as 'not recorded', never raised."""
@@ -185,7 +133,7 @@ async def send_result(
     Shown first, stored second, as on the command line: the answer never waits on the database, so Discord's
     3-second deadline is never at risk, and a failed write only changes the footer to "not recorded".
     """
-    bot: RefereeBot = interaction.client
+    bot: BotServices = interaction.client
     task = asyncio.current_task()
     if task is not None:
         bot.in_flight.add(task)
@@ -207,14 +155,4 @@ async def send_result(
     return record_id
 
 
-__all__ = [
-    "PageButton",
-    "VerifyButton",
-    "apology",
-    "error_embed",
-    "new_error_id",
-    "referee_error_embed",
-    "result_view",
-    "send_result",
-    "verify_embed",
-]
+__all__ = ["PageButton", "VerifyButton", "result_view", "send_result", "verify_embed"]

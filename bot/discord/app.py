@@ -1,4 +1,5 @@
-"""The Discord bot: an AutoShardedBot holding one store, the cogs, structured command logs and error ids."""
+"""The Discord bot: an AutoShardedBot holding one store, the cogs (loaded by name: the app imports none of them),
+structured command logs and error ids."""
 
 from __future__ import annotations
 
@@ -13,21 +14,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.collector import Collector
-from bot.discord_ui import (
-    PageButton,
-    VerifyButton,
-    apology,
-    error_embed,
-    new_error_id,
-    referee_error_embed,
-)
-from bot.record_writer import RecordWriter
-from bot.settings import Settings
+from bot.discord.collector import Collector
+from bot.discord.errors import apology, error_embed, new_error_id, referee_error_embed
+from bot.discord.record_writer import RecordWriter
+from bot.discord.results import PageButton, VerifyButton
+from bot.discord.settings import Settings
 from bot.storage import RecordNotFound, StorageError, Store
 from bot.storage.leagues import LeagueError, LeagueNotFound, MatchNotFound, NotAllowed
 from bot.storage.store import RosterExists, RosterNotFound
-from cogs.leagues._ui import MatchButton
 from rules_core import RefereeError
 
 log = logging.getLogger("referee.bot")
@@ -111,7 +105,7 @@ class RefereeBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self._store = await Store.open(self.settings.database_url)
-        self.add_dynamic_items(PageButton, VerifyButton, MatchButton)
+        self.add_dynamic_items(PageButton, VerifyButton)  # the cogs add their own in their setup()
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.settings.dev_guild_id is not None:

@@ -1,4 +1,5 @@
-"""A game's declared options as slash-command parameters: one name everywhere, types, choices and ranges."""
+"""A game's declared options as slash-command parameters (one name everywhere, types, choices and ranges), and the
+games offered as a choice or an autocomplete: the command plumbing the cogs share."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
+from rules_core import all_games
 from rules_core.options import OptionSpec, OptionType
-from rules_core.registry import Game
+from rules_core.registry import Game, command_path, names_of
 
 DESCRIPTION = 100  # Discord's limit for command and option descriptions
 SPEC_MAX = 4000  # the engine's spec limit
@@ -78,3 +80,26 @@ def command_callback(
         name: text for name, text in descriptions.items() if name in named
     }
     return callback
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    """One choice per game, its label holding every name it goes by (typing /closequarters or ba finds Bolt
+    Action); the value is its id."""
+    choices = []
+    for game in all_games():
+        path = command_path(game)
+        others = [name for name in names_of(game) if name not in {game.id, path}]
+        label = game.id if path == game.id else f"{game.id} (/{path})"
+        if others:
+            label += f" · {', '.join(others)}"
+        choices.append(app_commands.Choice(name=label[:100], value=game.id))
+    return choices
+
+
+def game_matches(current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for a free-text game: each game one of whose names holds what was typed, the game it names
+    exactly first (at most 25)."""
+    typed = " ".join(current.strip().lstrip("/").lower().split())
+    found = [game for game in all_games() if any(typed in name.lower() for name in names_of(game))]
+    found.sort(key=lambda game: typed not in {name.lower() for name in names_of(game)})
+    return [app_commands.Choice(name=game.id, value=game.id) for game in found][:25]

@@ -1,0 +1,24 @@
+"""What the shared Discord UI needs of the bot, as a protocol: the store, the record writer and the answers still
+being recorded. ``bot.discord.app.RefereeBot`` provides it; the UI modules name this protocol rather than the app,
+so the app imports them and never the other way round."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Protocol
+
+from bot.discord.record_writer import RecordWriter
+from bot.storage import Store
+
+
+class BotServices(Protocol):
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def writer(self) -> RecordWriter: ...
+
+    in_flight: set[asyncio.Task[Any]]  # results being recorded, waited for on shutdown
+
+
+__all__ = ["BotServices"]

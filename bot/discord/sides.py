@@ -1,0 +1,53 @@
+"""The two sides of a combat command, as every command that takes them (the combats, the odds) reads them: the
+user's and the guild's rosters offered as the player types, and the sides parsed with @roster references replaced."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.data import parsed_side
+from bot.discord.client import BotServices
+from bot.discord.options import short
+from bot.rosters import expand_all
+from rules_core.registry import Game
+
+
+def roster_choices(bot: BotServices, game: Game) -> Any:
+    """Autocomplete for a side: the user's and the guild's rosters of ``game``, and each of their units."""
+
+    async def choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+        guild = None if interaction.guild_id is None else str(interaction.guild_id)
+        rosters = await bot.store.list_rosters(str(interaction.user.id), game=game.id, guild_id=guild)
+        wanted = current.lower().lstrip("@")
+        found: list[app_commands.Choice[str]] = []
+        for roster in rosters:
+            names = [f"@{roster.name}"] + [f"@{roster.name}/{n}" for n in range(1, roster.spec.count("|") + 2)]
+            for label in names:
+                if wanted in label.lower() and len(found) < 25:
+                    found.append(app_commands.Choice(name=short(label), value=label))
+        return found
+
+    return choices
+
+
+async def sides_and_options(
+    bot: BotServices, interaction: discord.Interaction[Any], game: Game, attacker: str, defender: str, *,
+    options: dict[str, Any],
+) -> tuple[tuple[Any, Any], dict[str, Any]]:  # fmt: skip
+    """The two sides parsed (@roster references replaced: the user's rosters, then the guild's) and the options
+    given; a bad spec or an unknown roster raises here, before anything is answered."""
+    owner = str(interaction.user.id)
+    guild = None if interaction.guild_id is None else str(interaction.guild_id)
+
+    async def lookup(game_id: str, name: str) -> Any:
+        return await bot.store.get_roster(owner, game_id, name, guild_id=guild)
+
+    chosen = {name: value for name, value in options.items() if value is not None}
+    attacker, defender, chosen = await expand_all(game, attacker, defender, chosen, lookup)
+    return (parsed_side(game.id, attacker), parsed_side(game.id, defender)), chosen
+
+
+__all__ = ["roster_choices", "sides_and_options"]
