@@ -1,8 +1,10 @@
-"""A plain (non-editable) install carries every package and data/; the package list misses nothing."""
+"""A plain (non-editable) install carries every package and data/; the packages are found, never listed, so a new
+package (a sixth game) ships with no edit to pyproject.toml or setup.py."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -12,24 +14,48 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+PACKAGE_ROOTS = ("rules_core", "bot", "cogs")
 
 
-def test_every_package_directory_is_declared() -> None:
-    declared = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    found = {
-        ".".join(init.parent.relative_to(ROOT).parts)
-        for top in ("rules_core", "bot", "cogs")
-        for init in (ROOT / top).rglob("__init__.py")
+def package_directories(root: Path) -> set[str]:
+    return {
+        init.parent.relative_to(root).as_posix() for top in PACKAGE_ROOTS for init in (root / top).rglob("__init__.py")
     }
-    assert found <= declared, f"add {sorted(found - declared)} to [tool.setuptools] packages"
+
+
+def build_wheel(source: Path, out: Path) -> Path:
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(source)], check=True)
+    (built,) = out.glob("*.whl")
+    return built
 
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)], check=True)
-    (built,) = out.glob("*.whl")
-    return built
+    return build_wheel(ROOT, tmp_path_factory.mktemp("wheel"))
+
+
+def test_the_wheel_carries_every_package_directory(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    missing = sorted(path for path in package_directories(ROOT) if f"{path}/__init__.py" not in names)
+    assert not missing, f"not found by the package finder: {missing}"
+
+
+def test_the_package_list_is_not_written_by_hand() -> None:
+    setuptools_table = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "packages" not in setuptools_table
+
+
+def test_a_new_package_is_found_with_no_edit(tmp_path: Path) -> None:
+    """A copy of the project with one more game package (and nothing else changed) ships it."""
+    source = tmp_path / "source"
+    ignored = shutil.ignore_patterns(".git", ".venv", "*.egg-info", "build", "dist", "__pycache__", ".*_cache")
+    shutil.copytree(ROOT, source, ignore=ignored)
+    extra = source / "rules_core" / "games" / "discovered_game"
+    extra.mkdir()
+    (extra / "__init__.py").write_text('"""A game package that no configuration file names."""\n')
+    names = set(zipfile.ZipFile(build_wheel(source, tmp_path / "wheel")).namelist())
+    assert "rules_core/games/discovered_game/__init__.py" in names
+    assert "referee_data/samples/40k.yaml" in names
 
 
 def test_the_wheel_carries_the_data_files(wheel: Path) -> None:
