@@ -28,9 +28,8 @@ from bot.cli.records import (
     void_command,
 )
 from bot.cli.rosters import roster_group
-from bot.storage import RecordNotFound, StorageError
-from bot.storage.leagues import LeagueError, LeagueNotFound, MatchNotFound
-from bot.storage.store import RosterExists, RosterNotFound
+from bot.storage import StorageError
+from bot.user_errors import USER_ERRORS
 from rules_core import ENGINE_VERSION, RefereeError
 
 
@@ -77,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except click.UsageError as error:
         err(f"error: {error.format_message()}{_usage_example(error)}")
         sys.exit(EXIT_BAD_INPUT)
-    except (RecordNotFound, RosterNotFound, RosterExists, LeagueError, LeagueNotFound, MatchNotFound) as error:
+    except USER_ERRORS as error:
         err(f"error: {error}")
         sys.exit(EXIT_BAD_INPUT)
     except StorageError as error:

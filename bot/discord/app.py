@@ -19,9 +19,8 @@ from bot.discord.errors import apology, error_embed, new_error_id, referee_error
 from bot.discord.record_writer import RecordWriter
 from bot.discord.results import PageButton, VerifyButton
 from bot.discord.settings import Settings
-from bot.storage import RecordNotFound, StorageError, Store
-from bot.storage.leagues import LeagueError, LeagueNotFound, MatchNotFound, NotAllowed
-from bot.storage.store import RosterExists, RosterNotFound
+from bot.storage import StorageError, Store
+from bot.user_errors import USER_ERRORS
 from rules_core import RefereeError
 
 log = logging.getLogger("referee.bot")
@@ -34,8 +33,7 @@ class RefereeTree(app_commands.CommandTree["RefereeBot"]):
         original = getattr(error, "original", error)
         if isinstance(original, RefereeError):
             embed = referee_error_embed(original)
-        elif isinstance(original, RecordNotFound | RosterNotFound | RosterExists | LeagueError | LeagueNotFound
-                        | MatchNotFound | NotAllowed):  # fmt: skip
+        elif isinstance(original, USER_ERRORS):
             embed = error_embed(str(original))
         elif isinstance(error, app_commands.CommandOnCooldown):
             embed = error_embed(f"Slow down: try again in {error.retry_after:.0f} seconds.")

@@ -7,11 +7,10 @@ import secrets
 
 import discord
 
+from bot.discord.colours import ERROR_COLOUR
 from bot.render.embeds import cut
 from bot.render.markdown import escape
 from rules_core import RefereeError
-
-ERROR_COLOUR = 0xE74C3C
 
 
 def error_embed(message: str, example: str | None = None) -> discord.Embed:
@@ -38,4 +37,4 @@ def new_error_id() -> str:
     return secrets.token_hex(4)
 
 
-__all__ = ["ERROR_COLOUR", "apology", "error_embed", "new_error_id", "referee_error_embed"]
+__all__ = ["apology", "error_embed", "new_error_id", "referee_error_embed"]

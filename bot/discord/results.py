@@ -17,7 +17,8 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from bot.discord.client import BotServices
 from bot.discord.collector import CollectorHold
-from bot.discord.errors import ERROR_COLOUR
+from bot.discord.colours import ERROR_COLOUR
+from bot.discord.interactions import guild_of
 from bot.render.embeds import render_pages
 from bot.render.markdown import report_markdown
 from bot.storage import AlreadyContinued, StorageError
@@ -112,7 +113,7 @@ async def record(
         report,
         requested_by=str(interaction.user.id),
         opponent=opponent,
-        guild_id=None if interaction.guild_id is None else str(interaction.guild_id),
+        guild_id=guild_of(interaction),
         channel_id=None if interaction.channel_id is None else str(interaction.channel_id),
         continues=continues,
     )

@@ -10,6 +10,7 @@ from discord import app_commands
 
 from bot.data import parsed_side
 from bot.discord.client import BotServices
+from bot.discord.interactions import guild_of
 from bot.discord.options import short
 from bot.rosters import expand_all
 from rules_core.registry import Game
@@ -19,7 +20,7 @@ def roster_choices(bot: BotServices, game: Game) -> Any:
     """Autocomplete for a side: the user's and the guild's rosters of ``game``, and each of their units."""
 
     async def choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-        guild = None if interaction.guild_id is None else str(interaction.guild_id)
+        guild = guild_of(interaction)
         rosters = await bot.store.list_rosters(str(interaction.user.id), game=game.id, guild_id=guild)
         wanted = current.lower().lstrip("@")
         found: list[app_commands.Choice[str]] = []
@@ -40,7 +41,7 @@ async def sides_and_options(
     """The two sides parsed (@roster references replaced: the user's rosters, then the guild's) and the options
     given; a bad spec or an unknown roster raises here, before anything is answered."""
     owner = str(interaction.user.id)
-    guild = None if interaction.guild_id is None else str(interaction.guild_id)
+    guild = guild_of(interaction)
 
     async def lookup(game_id: str, name: str) -> Any:
         return await bot.store.get_roster(owner, game_id, name, guild_id=guild)

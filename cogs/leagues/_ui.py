@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord.colours import INFO_COLOUR
 from bot.discord.errors import error_embed
 from bot.leagues.standings import TIE_BREAKERS, Row
 from bot.render.embeds import cut
@@ -49,7 +50,7 @@ def match_embed(match: MatchInfo, league: LeagueInfo) -> discord.Embed:
     embed = discord.Embed(
         title=f"Match #{match.id}: {match.status}",
         description=match_summary(match),
-        colour=STATUS_COLOURS.get(match.status, 0x3498DB),
+        colour=STATUS_COLOURS.get(match.status, INFO_COLOUR),
     )
     if match.combats:
         embed.add_field(name="Combats", value=" ".join(f"#{c}" for c in match.combats), inline=True)
@@ -128,7 +129,7 @@ def standings_embed(standings: Standings) -> discord.Embed:
     embed = discord.Embed(
         title=cut(f"{league.name}: season {standings.season} ({state})", 256),
         description="\n".join(lines) or "Nobody has joined yet: `/league join`.",
-        colour=0x3498DB,
+        colour=INFO_COLOUR,
     )
     embed.set_footer(text=f"W-D-L · rating: Elo from 1500, K 32 · order: {', then '.join(TIE_BREAKERS)}")
     return embed
@@ -148,7 +149,7 @@ def history_embed(league: LeagueInfo, matches: Sequence[MatchInfo], player: str 
         "No matches yet."
     ]
     title = f"{league.name}: matches" + ("" if player is None else " of one player")
-    return discord.Embed(title=cut(title, 256), description=cut("\n".join(lines), 4096), colour=0x3498DB)
+    return discord.Embed(title=cut(title, 256), description=cut("\n".join(lines), 4096), colour=INFO_COLOUR)
 
 
 USER_KEYS = ("reporter", "opponent", "decided_by", "organiser")

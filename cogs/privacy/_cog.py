@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.colours import INFO_COLOUR
 from bot.discord.errors import error_embed
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ class PrivacyCog(commands.GroupCog, group_name="privacy", group_description="Wha
 
     @app_commands.command(name="info", description="What the referee stores about you, and for how long.")
     async def info(self, interaction: discord.Interaction[Any]) -> None:
-        embed = discord.Embed(title="What the referee stores", description=WHAT_IS_STORED, colour=0x3498DB)
+        embed = discord.Embed(title="What the referee stores", description=WHAT_IS_STORED, colour=INFO_COLOUR)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="export", description="Everything stored about you, as a JSON file (only you see it).")

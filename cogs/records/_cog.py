@@ -8,7 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.colours import INFO_COLOUR
 from bot.discord.errors import error_embed
+from bot.discord.interactions import guild_of
 from bot.discord.options import game_matches
 from bot.discord.results import result_view, verify_embed
 from bot.render.embeds import cut, render_pages
@@ -59,7 +61,7 @@ class RecordsCog(commands.Cog):
         limit: app_commands.Range[int, 1, 20] = 10,
     ) -> None:  # fmt: skip
         game_id = get_game(game).id if game else None
-        guild = None if interaction.guild_id is None else str(interaction.guild_id)
+        guild = guild_of(interaction)
         requested_by = str(interaction.user.id) if mine or guild is None else None
         rows = await self.bot.store.history(game=game_id, guild_id=guild, requested_by=requested_by, limit=limit)
         if not rows:
@@ -71,7 +73,7 @@ class RecordsCog(commands.Cog):
             when = f"<t:{int(row.created_at.timestamp())}:R>"
             lines.append(f"`#{row.id}` {row.game}: {escape(row.attacker)} v {escape(row.defender)}, "
                          f"{row.outcome.replace('_', ' ')}, winner {row.winner} · {when}{void}")  # fmt: skip
-        embed = discord.Embed(title="Recent combats", description=cut("\n".join(lines), 4096), colour=0x3498DB)
+        embed = discord.Embed(title="Recent combats", description=cut("\n".join(lines), 4096), colour=INFO_COLOUR)
         embed.set_footer(text="/replay ID shows one again · /verify ID re-runs it")
         await interaction.response.send_message(embed=embed, ephemeral=True)
 

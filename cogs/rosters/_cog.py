@@ -9,6 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.colours import INFO_COLOUR
+from bot.discord.interactions import guild_of
 from bot.discord.options import game_choices
 from bot.render.embeds import cut
 from bot.render.markdown import escape
@@ -49,10 +51,10 @@ class RostersCog(commands.GroupCog, group_name="roster", group_description="Save
     @app_commands.command(name="show", description="Show a roster's units.")
     @app_commands.choices(game=GAMES)
     async def show(self, interaction: discord.Interaction[Any], name: str, game: str) -> None:
-        guild = None if interaction.guild_id is None else str(interaction.guild_id)
+        guild = guild_of(interaction)
         roster = await self.bot.store.get_roster(str(interaction.user.id), game, name, guild_id=guild)
         units = "\n".join(f"{n}. `{unit.strip()}`" for n, unit in enumerate(roster.spec.split("|"), start=1))
-        embed = discord.Embed(title=f"{roster.name} ({roster.game})", description=cut(units, 4096), colour=0x3498DB)
+        embed = discord.Embed(title=f"{roster.name} ({roster.game})", description=cut(units, 4096), colour=INFO_COLOUR)
         if roster.description:
             embed.set_footer(text=cut(roster.description, 2048))
         await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -60,14 +62,14 @@ class RostersCog(commands.GroupCog, group_name="roster", group_description="Save
     @app_commands.command(name="list", description="Your rosters, and those shared with this server.")
     @app_commands.choices(game=GAMES)
     async def list_rosters(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
-        guild = None if interaction.guild_id is None else str(interaction.guild_id)
+        guild = guild_of(interaction)
         rosters = await self.bot.store.list_rosters(str(interaction.user.id), game=game, guild_id=guild)
         if not rosters:
             await interaction.response.send_message("No rosters yet: `/roster save` makes one.", ephemeral=True)
             return
         lines = [f"`@{r.name}` ({r.game}, {r.spec.count('|') + 1} units){' · shared' if r.guild_id else ''}"
                  f"{': ' + escape(r.description) if r.description else ''}" for r in rosters]  # fmt: skip
-        embed = discord.Embed(title="Rosters", description=cut("\n".join(lines), 4096), colour=0x3498DB)
+        embed = discord.Embed(title="Rosters", description=cut("\n".join(lines), 4096), colour=INFO_COLOUR)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="delete", description="Delete one of your rosters.")
@@ -103,7 +105,7 @@ class RostersCog(commands.GroupCog, group_name="roster", group_description="Save
     @show.autocomplete("name")
     @delete.autocomplete("name")
     async def names(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-        guild = None if interaction.guild_id is None else str(interaction.guild_id)
+        guild = guild_of(interaction)
         game = getattr(interaction.namespace, "game", None)
         rosters = await self.bot.store.list_rosters(str(interaction.user.id), game=game and get_game(game).id,
                                                     guild_id=guild)  # fmt: skip

@@ -10,7 +10,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.data import game_with_data
+from bot.discord.colours import INFO_COLOUR
 from bot.discord.errors import error_embed
+from bot.discord.interactions import guild_of
 from bot.discord.options import game_choices
 from bot.render.embeds import cut
 from bot.render.markdown import escape
@@ -49,12 +51,12 @@ class ToolsCog(commands.Cog):
                 "`/privacy`: what is stored and how to delete it. `/help game:` for one game's tokens."
             )
             text = overview + "\n\n" + "\n".join(lines) + "\n\n" + rest
-            embed = discord.Embed(title="The referee", colour=0x3498DB, description=cut(text, 4096))
+            embed = discord.Embed(title="The referee", colour=INFO_COLOUR, description=cut(text, 4096))
             await interaction.response.send_message(embed=embed, ephemeral=True)
             return
         chosen = game_with_data(game)
         embed = discord.Embed(title=cut(chosen.title, 256), description=cut(
-            f"{chosen.summary}\n\n**Spec shape**: {chosen.spec_shape}", 4096), colour=0x3498DB)  # fmt: skip
+            f"{chosen.summary}\n\n**Spec shape**: {chosen.spec_shape}", 4096), colour=INFO_COLOUR)  # fmt: skip
         tokens = "\n".join(f"`{t.token}`: {t.help}" for t in chosen.tokens)
         options = "\n".join(
             f"`{o.name}` ({o.describe_range()}, default {_default_words(o.default)}): {o.help}" for o in chosen.options
@@ -99,10 +101,10 @@ class ToolsCog(commands.Cog):
         text = cut(str(result), 4000)
         roll_id = await self.bot.store.record_roll(
             expression, text, int(result.total), requested_by=str(interaction.user.id),
-            guild_id=None if interaction.guild_id is None else str(interaction.guild_id),
+            guild_id=guild_of(interaction),
             channel_id=None if interaction.channel_id is None else str(interaction.channel_id),
         )  # fmt: skip
-        embed = discord.Embed(title=f"Roll {escape(expression)}", description=text, colour=0x3498DB)
+        embed = discord.Embed(title=f"Roll {escape(expression)}", description=text, colour=INFO_COLOUR)
         embed.set_footer(text=f"roll #{roll_id} · kept with every die; generic rolls are not replayable from a seed")
         await interaction.response.send_message(embed=embed, ephemeral=bool(private))
 
