@@ -39,12 +39,11 @@ def cli() -> None:
     """A dice referee for tabletop wargames: close combat resolved with real, auditable dice."""
 
 
-cli.add_command(assault)
-for _command in (games_command, help_command, samples_command):
-    cli.add_command(_command)
+# The fixed commands first, then the games' (generated), then the leagues and the odds.
 assault.add_command(assault_continue)
-for _command in (bot_command, sync_command, db_group, history_command, replay_command, verify_command, void_command,
-                 annotate_command, roster_group, data_group):  # fmt: skip
+for _command in (assault, games_command, help_command, samples_command, bot_command, sync_command, db_group,
+                 history_command, replay_command, verify_command, void_command, annotate_command, roster_group,
+                 data_group):  # fmt: skip
     cli.add_command(_command)
 add_game_commands(cli)
 cli.add_command(league_group)
