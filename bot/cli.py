@@ -21,6 +21,7 @@ from rich.table import Table
 from bot.cli_leagues import league_group
 from bot.continuing import POSITIONS_HELP, next_round
 from bot.data import data_root, game_with_data, load_samples
+from bot.leagues.errors import LeagueError, LeagueNotFound, MatchNotFound
 from bot.recording import record_report, with_store
 from bot.render.terminal import print_report
 from bot.rosters import (
@@ -32,10 +33,10 @@ from bot.rosters import (
     has_references,
     parse_roster_file,
 )
-from bot.storage import LOCAL_USER, RecordNotFound, StorageError
+from bot.storage import LOCAL_USER, StorageError
 from bot.storage.db import create_engine, database_url, head_revision, is_sqlite, upgrade
-from bot.storage.leagues import LeagueError, LeagueNotFound, MatchNotFound
-from bot.storage.store import RosterExists, RosterNotFound
+from bot.storage.records import RecordNotFound
+from bot.storage.rosters import RosterExists, RosterNotFound
 from bot.verification import Verdict, verify
 from rules_core import ENGINE_VERSION, RefereeError, all_games, get_game, resolve
 from rules_core.options import OptionSpec, OptionType
@@ -144,7 +145,7 @@ def _expand_references(
 
     async def work(store: Any) -> tuple[str, str, dict[str, Any]]:
         async def lookup(game_id: str, name: str) -> Any:
-            return await store.get_roster(LOCAL_USER, game_id, name)
+            return await store.rosters.get(LOCAL_USER, game_id, name)
 
         return await expand_all(game, attacker, defender, options, lookup)
 
@@ -289,7 +290,7 @@ def assault_continue(
     """
 
     async def load(store: Any) -> tuple[Any, int | None]:
-        return await store.get(record_id), await store.continued_by(record_id)
+        return await store.records.get(record_id), await store.records.continued_by(record_id)
 
     stored, continued = with_store(load)
     attacker, defender, options, positions = next_round(
@@ -370,7 +371,7 @@ def history_command(  # noqa: PLR0917 (click passes every option positionally by
     """Recent combat records, newest first."""
     game_id = get_game(game).id if game else None
     rows = with_store(
-        lambda store: store.history(
+        lambda store: store.records.history(
             game=game_id,
             requested_by=requested_by,
             guild_id=guild,
@@ -392,7 +393,7 @@ def history_command(  # noqa: PLR0917 (click passes every option positionally by
 
 
 def _load(record_id: int) -> Any:
-    return with_store(lambda store: store.get(record_id))
+    return with_store(lambda store: store.records.get(record_id))
 
 
 @cli.command("replay")
@@ -426,7 +427,7 @@ def _note(record_id: int, kind: str, reason: str) -> None:
     text = " ".join(reason.split())
     if not text:
         raise click.UsageError("Give a reason: what was wrong, or what the note says.")
-    with_store(lambda store: store.add_note(record_id, kind, actor=LOCAL_USER, reason=text[:1000]))
+    with_store(lambda store: store.records.add_note(record_id, kind, actor=LOCAL_USER, reason=text[:1000]))
 
 
 @cli.command("void")
@@ -460,7 +461,7 @@ def roster_group() -> None:
 def roster_save(name: str, game: str, spec: str, description: str) -> None:
     """Save a roster (checked by the game's parser first); saving a name again replaces it."""
     roster = check_roster(game, name, spec, description)
-    saved = with_store(lambda store: store.save_roster(LOCAL_USER, roster))
+    saved = with_store(lambda store: store.rosters.save(LOCAL_USER, roster))
     click.echo(f"Saved the {saved.game} roster '{saved.name}'. Use it as @{saved.name} (or @{saved.name}/1 for its "
                "first unit).")  # fmt: skip
 
@@ -470,7 +471,7 @@ def roster_save(name: str, game: str, spec: str, description: str) -> None:
 @click.option("--game", required=True, help="The game the roster is for.")
 def roster_show(name: str, game: str) -> None:
     """Print a roster's units."""
-    roster = with_store(lambda store: store.get_roster(LOCAL_USER, get_game(game).id, name))
+    roster = with_store(lambda store: store.rosters.get(LOCAL_USER, get_game(game).id, name))
     click.echo(f"{roster.name} ({roster.game}){': ' + roster.description if roster.description else ''}")
     for number, unit in enumerate(roster.spec.split("|"), start=1):
         click.echo(f"  {number}. {unit.strip()}")
@@ -481,7 +482,7 @@ def roster_show(name: str, game: str) -> None:
 def roster_list(game: str | None) -> None:
     """Your saved rosters."""
     game_id = get_game(game).id if game else None
-    rosters = with_store(lambda store: store.list_rosters(LOCAL_USER, game=game_id))
+    rosters = with_store(lambda store: store.rosters.visible_to(LOCAL_USER, game=game_id))
     if not rosters:
         click.echo("No saved rosters. 'referee roster import' loads the samples in data/rosters/.")
         return
@@ -497,7 +498,7 @@ def roster_list(game: str | None) -> None:
 def roster_delete(name: str, game: str) -> None:
     """Delete a saved roster (combat records that used it keep their own copy of the units)."""
     game_id = get_game(game).id
-    with_store(lambda store: store.delete_roster(LOCAL_USER, game_id, name))
+    with_store(lambda store: store.rosters.delete(LOCAL_USER, game_id, name))
     click.echo(f"Deleted the {game_id} roster '{name}'.")
 
 
@@ -525,7 +526,7 @@ def roster_import(path: str | None, samples_of: str | None, replace: bool) -> No
             for roster in parse_roster_file(f.read_text(encoding="utf-8"), source=f.name)
             if wanted is None or roster.game == wanted
         ]
-    saved = with_store(lambda store: store.import_rosters(LOCAL_USER, rosters, replace=replace))
+    saved = with_store(lambda store: store.rosters.save_many(LOCAL_USER, rosters, replace=replace))
     click.echo(f"Imported {len(saved)} roster{'s' if len(saved) != 1 else ''}: "
                + ", ".join(f"{r.name} ({r.game})" for r in saved) + ".")  # fmt: skip
 
@@ -536,7 +537,7 @@ def roster_import(path: str | None, samples_of: str | None, replace: bool) -> No
 def roster_export(game: str | None, output: str | None) -> None:
     """Write your rosters as a roster file (re-import it with 'referee roster import')."""
     game_id = get_game(game).id if game else None
-    rosters = with_store(lambda store: store.list_rosters(LOCAL_USER, game=game_id))
+    rosters = with_store(lambda store: store.rosters.visible_to(LOCAL_USER, game=game_id))
     text = dump_roster_file(rosters)
     if output is None:
         click.echo(text, nl=False)
@@ -563,7 +564,7 @@ def _subject(user: str | None, guild: str | None) -> dict[str, str | None]:
 def data_export(user: str | None, guild: str | None, output: str | None) -> None:
     """Every combat record and roster of a user (or a guild), as JSON."""
     subject = _subject(user, guild)
-    exported = with_store(lambda store: store.export_data(**subject))
+    exported = with_store(lambda store: store.privacy.export(**subject))
     text = json.dumps(exported, indent=2, ensure_ascii=False)
     if output is None:
         click.echo(text)
@@ -583,7 +584,7 @@ def data_delete(user: str | None, guild: str | None, yes: bool) -> None:
     who = f"user {subject['user']}" if subject["user"] is not None else f"guild {subject['guild']}"
     if not yes:
         raise click.UsageError(f"This deletes every record and roster of {who} for good: add --yes to go ahead.")
-    counts = with_store(lambda store: store.delete_data(**subject))
+    counts = with_store(lambda store: store.privacy.delete(**subject))
     click.echo(f"Deleted the data of {who}: " + ", ".join(f"{key.replace('_', ' ')} {n}" for key, n in counts.items()))
 
 

@@ -22,11 +22,12 @@ from bot.discord_ui import (
     new_error_id,
     referee_error_embed,
 )
+from bot.leagues.errors import LeagueError, LeagueNotFound, MatchNotFound, NotAllowed
 from bot.record_writer import RecordWriter
 from bot.settings import Settings
-from bot.storage import RecordNotFound, StorageError, Store
-from bot.storage.leagues import LeagueError, LeagueNotFound, MatchNotFound, NotAllowed
-from bot.storage.store import RosterExists, RosterNotFound
+from bot.storage import StorageError, Store
+from bot.storage.records import RecordNotFound
+from bot.storage.rosters import RosterExists, RosterNotFound
 from cogs.leagues._ui import MatchButton
 from rules_core import RefereeError
 

@@ -30,7 +30,7 @@ def roster_choices(bot: RefereeBot, game: Game) -> Any:
 
     async def choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
         guild = None if interaction.guild_id is None else str(interaction.guild_id)
-        rosters = await bot.store.list_rosters(str(interaction.user.id), game=game.id, guild_id=guild)
+        rosters = await bot.store.rosters.visible_to(str(interaction.user.id), game=game.id, guild_id=guild)
         wanted = current.lower().lstrip("@")
         found: list[app_commands.Choice[str]] = []
         for roster in rosters:
@@ -53,7 +53,7 @@ async def sides_and_options(
     guild = None if interaction.guild_id is None else str(interaction.guild_id)
 
     async def lookup(game_id: str, name: str) -> Any:
-        return await bot.store.get_roster(owner, game_id, name, guild_id=guild)
+        return await bot.store.rosters.get(owner, game_id, name, guild_id=guild)
 
     chosen = {name: value for name, value in options.items() if value is not None}
     attacker, defender, chosen = await expand_all(game, attacker, defender, chosen, lookup)
@@ -122,9 +122,9 @@ class CombatCog(commands.Cog):
             private: bool | None = None,
         ) -> None:  # fmt: skip
             with self.bot.collector.hold() as hold:
-                stored = await self.bot.store.get(record)
+                stored = await self.bot.store.records.get(record)
                 attacker, defender, options, positions = next_round(
-                    stored, await self.bot.store.continued_by(record),
+                    stored, await self.bot.store.records.continued_by(record),
                     attacker_positions=attacker_positions, defender_positions=defender_positions,
                 )  # fmt: skip
                 report = resolve(game_with_data(stored.report.game), attacker, defender, **options)
