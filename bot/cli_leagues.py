@@ -97,7 +97,7 @@ def league_history(league: str, player: str | None, season: int | None, limit: i
 
     async def work(store: Store) -> list[MatchInfo]:
         found = await store.leagues.find(guild, league)
-        return await store.leagues.matches(found.id, season=season, player=player, limit=limit)
+        return await store.matches.in_league(found.id, season=season, player=player, limit=limit)
 
     matches = with_store(work)
     if not matches:
@@ -132,7 +132,7 @@ def league_export(league: str, season: int | None, output_dir: Path, guild: str 
 
     async def work(store: Store) -> tuple[Standings, list[MatchInfo]]:
         found = await store.leagues.find(guild, league)
-        return await store.leagues.standings(found.id, season=season), await store.leagues.matches(found.id)
+        return await store.leagues.standings(found.id, season=season), await store.matches.in_league(found.id)
 
     standings, matches = with_store(work)
     output_dir.mkdir(parents=True, exist_ok=True)

@@ -13,7 +13,7 @@ from sqlalchemy.orm import selectinload
 
 from bot.leagues.model import match_dict, pair_key
 from bot.storage.db import aware, now, rowcount
-from bot.storage.leagues import match_info
+from bot.storage.league_rows import match_info
 from bot.storage.models import (
     CombatRecord,
     DiceRoll,

@@ -1,4 +1,5 @@
-"""The store: one database, opened once, composed of its aggregates (records, rosters, leagues, privacy).
+"""The store: one database, opened once, composed of its aggregates (records, rosters, leagues
+and their matches, privacy).
 
 Everything is async: one engine and one ``async_sessionmaker`` (``expire_on_commit=False``) per store, shared by
 the aggregates. They return plain frozen values, never ORM objects, and each write is one transaction, so a
@@ -11,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from bot.storage.db import create_engine, database_url, ensure_schema
 from bot.storage.leagues import Leagues
+from bot.storage.matches import Matches
 from bot.storage.privacy import Privacy
 from bot.storage.records import Records
 from bot.storage.rosters import Rosters
@@ -21,7 +23,8 @@ LOCAL_USER = "local"  # the owner and requester for everything done through the 
 class Store:
     """One database. Open it with :meth:`open` (which checks or upgrades the schema) and :meth:`close` it.
 
-    ``store.records``, ``store.rosters``, ``store.leagues`` and ``store.privacy`` hold the operations.
+    ``store.records``, ``store.rosters``, ``store.leagues``, ``store.matches`` and ``store.privacy`` hold the
+    operations.
     """
 
     def __init__(self, engine: AsyncEngine, url: str) -> None:
@@ -31,6 +34,7 @@ class Store:
         self.records = Records(engine, self.sessions)
         self.rosters = Rosters(self.sessions)
         self.leagues = Leagues(self.sessions)
+        self.matches = Matches(self.sessions)
         self.privacy = Privacy(self.sessions)
 
     @classmethod

@@ -74,7 +74,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
 
     async def sweep_once(self, at: datetime | None = None) -> int:
         """Confirm every report whose window has passed (by ``at``, default now); how many were."""
-        confirmed = await self.bot.store.leagues.confirm_due(at=at)
+        confirmed = await self.bot.store.matches.confirm_due(at=at)
         for match in confirmed:
             log.info("league match #%d confirmed automatically", match.id)
         return len(confirmed)
@@ -206,7 +206,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         notes: app_commands.Range[str, 1, 500] | None = None, league: str | None = None,
     ) -> None:  # fmt: skip
         found = await self.league(interaction, league)
-        outcome = await self.bot.store.leagues.report(
+        outcome = await self.bot.store.matches.report(
             found.id, actor=actor_of(interaction), opponent=str(opponent.id), result=result, score=score,
             combats=combats, notes=notes or "",
         )  # fmt: skip
@@ -232,15 +232,13 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
     async def resolve(
         self, interaction: discord.Interaction[Any], match: MATCH, decision: Decision, reason: SHORT
     ) -> None:
-        changed = await self.bot.store.leagues.resolve_dispute(
-            match, decision, actor=actor_of(interaction), reason=reason
-        )
+        changed = await self.bot.store.matches.resolve(match, decision, actor=actor_of(interaction), reason=reason)
         await interaction.response.send_message(embed=match_embed(changed, await self._of(changed.league_id)))
 
     @app_commands.command(name="void", description="Void a match: it no longer counts (organisers).")
     @app_commands.describe(match="The match id.", reason="Why (kept in the audit log).")
     async def void(self, interaction: discord.Interaction[Any], match: MATCH, reason: SHORT) -> None:
-        changed = await self.bot.store.leagues.void(match, actor=actor_of(interaction), reason=reason)
+        changed = await self.bot.store.matches.void(match, actor=actor_of(interaction), reason=reason)
         await interaction.response.send_message(embed=match_embed(changed, await self._of(changed.league_id)))
 
     @app_commands.command(name="correct", description="Correct a confirmed match's result (organisers).")
@@ -250,7 +248,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         self, interaction: discord.Interaction[Any], match: MATCH, result: Result, reason: SHORT,
         score: app_commands.Range[str, 1, 30] | None = None,
     ) -> None:  # fmt: skip
-        changed = await self.bot.store.leagues.correct(
+        changed = await self.bot.store.matches.correct(
             match, actor=actor_of(interaction), result=result, reason=reason, score=score
         )
         await interaction.response.send_message(embed=match_embed(changed, await self._of(changed.league_id)))
@@ -265,7 +263,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         notes: app_commands.Range[str, 1, 500] | None = None, league: str | None = None,
     ) -> None:  # fmt: skip
         found = await self.league(interaction, league)
-        entered = await self.bot.store.leagues.enter_result(
+        entered = await self.bot.store.matches.enter(
             found.id, actor=actor_of(interaction), player=str(player.id), opponent=str(opponent.id), result=result,
             score=score, combats=combats, notes=notes or "",
         )  # fmt: skip
@@ -303,7 +301,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
     ) -> None:
         found = await self.league(interaction, league)
         chosen = None if player is None else str(player.id)
-        matches = await self.bot.store.leagues.matches(found.id, player=chosen, limit=20)
+        matches = await self.bot.store.matches.in_league(found.id, player=chosen, limit=20)
         await interaction.response.send_message(embed=history_embed(found, matches, chosen))
 
     @app_commands.command(name="audit", description="Every change to the league: who, when, before and after.")
@@ -323,7 +321,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
     ) -> None:  # fmt: skip
         found = await self.league(interaction, league)
         table = await self.bot.store.leagues.standings(found.id, season=season)
-        matches = await self.bot.store.leagues.matches(found.id)
+        matches = await self.bot.store.matches.in_league(found.id)
         files = [
             discord.File(io.BytesIO(matches_csv(matches).encode("utf-8")), filename=f"league-{found.id}-matches.csv"),
             discord.File(io.BytesIO(standings_csv(table.rows).encode("utf-8")),

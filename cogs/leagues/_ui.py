@@ -94,9 +94,9 @@ class MatchButton(
         actor = actor_of(interaction)
         try:
             if self.action == "confirm":
-                changed = await bot.store.leagues.confirm(self.match_id, actor=actor)
+                changed = await bot.store.matches.confirm(self.match_id, actor=actor)
             else:
-                changed = await bot.store.leagues.dispute(self.match_id, actor=actor, reason="disputed with the button")
+                changed = await bot.store.matches.dispute(self.match_id, actor=actor, reason="disputed with the button")
         except (LeagueError, NotAllowed, MatchNotFound) as error:  # a second click, or not the opponent
             await interaction.response.send_message(embed=error_embed(str(error)), ephemeral=True)
             return

@@ -22,11 +22,11 @@ def league_id() -> int:
         league = await store.leagues.create("g1", "Autumn Crusade", "40k", actor=Actor("org"), at=T0)
         for user in ("ann", "bob", "cid"):
             await store.leagues.join(league.id, user, at=T0)
-        await store.leagues.enter_result(league.id, actor=Actor("org"), player="ann", opponent="bob", result="win",
+        await store.matches.enter(league.id, actor=Actor("org"), player="ann", opponent="bob", result="win",
                                  score="=2+3", at=T0 + timedelta(hours=1))  # fmt: skip
-        match = (await store.leagues.report(league.id, actor=Actor("cid"), opponent="ann", result="draw",
+        match = (await store.matches.report(league.id, actor=Actor("cid"), opponent="ann", result="draw",
                                           at=T0 + timedelta(hours=2))).match  # fmt: skip
-        await store.leagues.confirm(match.id, actor=Actor("ann"), at=T0 + timedelta(hours=3))
+        await store.matches.confirm(match.id, actor=Actor("ann"), at=T0 + timedelta(hours=3))
         return league.id
 
     return with_store(fill)

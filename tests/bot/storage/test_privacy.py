@@ -76,10 +76,10 @@ async def league_of_three(store: Store) -> int:
     league = await store.leagues.create("g1", "Crusade", "40k", actor=Actor("org"))
     for user in ("u1", "u2", "u3"):
         await store.leagues.join(league.id, user)
-    await store.leagues.enter_result(league.id, actor=Actor("org"), player="u1", opponent="u2", result="win")
-    await store.leagues.report(league.id, actor=Actor("u3"), opponent="u1", result="draw")
-    await store.leagues.dispute((await store.leagues.matches(league.id, statuses=["pending"]))[0].id, actor=Actor("u1"),
-                        reason="<@u1> says it was a loss for <@u3>")  # fmt: skip
+    await store.matches.enter(league.id, actor=Actor("org"), player="u1", opponent="u2", result="win")
+    await store.matches.report(league.id, actor=Actor("u3"), opponent="u1", result="draw")
+    pending = (await store.matches.in_league(league.id, statuses=["pending"]))[0]
+    await store.matches.dispute(pending.id, actor=Actor("u1"), reason="<@u1> says it was a loss for <@u3>")
     return league.id
 
 
@@ -108,4 +108,4 @@ async def test_deleting_a_guild_deletes_its_leagues(store: Store) -> None:
     league_id = await league_of_three(store)
     assert (await store.privacy.delete(guild="g1"))["leagues"] == 1
     assert await store.leagues.all("g1") == []
-    assert await store.leagues.audit(league_id) == [] and await store.leagues.matches(league_id) == []
+    assert await store.leagues.audit(league_id) == [] and await store.matches.in_league(league_id) == []
