@@ -28,16 +28,16 @@ from sqlalchemy import insert, select, update
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_storage import fresh  # one way to empty a database for a bench
+from bot.leagues.model import Actor, pair_key
 from bot.leagues.standings import MatchResult, Points, compute
 from bot.storage import Store
-from bot.storage.leagues import Actor, pair_key
 from bot.storage.models import League, LeagueMatch, LeaguePlayer
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 async def fill(store: Store, players: int, matches: int) -> int:
-    league = await store.create_league("bench-guild", "Bench League", "40k", actor=Actor("organiser"), at=T0)
+    league = await store.leagues.create("bench-guild", "Bench League", "40k", actor=Actor("organiser"), at=T0)
     names = [f"{800000000000000000 + n}" for n in range(players)]
     chance = random.Random(8)
     rows = []
@@ -80,10 +80,10 @@ async def measure(url: str, label: str, players: int, matches: int, runs: int) -
         async def changed_then_standings() -> object:
             async with store.sessions.begin() as session:  # what any confirmation or correction does
                 await session.execute(update(League).where(League.id == league_id).values(version=League.version + 1))
-            return await store.standings(league_id)
+            return await store.leagues.standings(league_id)
 
         async def standings() -> object:
-            return await store.standings(league_id)
+            return await store.leagues.standings(league_id)
 
         async with store.sessions() as session:
             query = select(
@@ -106,7 +106,7 @@ async def measure(url: str, label: str, players: int, matches: int, runs: int) -
         print(f"  full recompute after a change (load + compute + save) median {recompute:8.1f} ms   (target < 500 ms)")
         cached = await median_ms(standings, runs * 4)
         print(f"  standings with nothing changed (the snapshot)          median {cached:8.1f} ms   (target < 50 ms)")
-        rows = (await store.standings(league_id)).rows
+        rows = (await store.leagues.standings(league_id)).rows
         assert len(rows) == players
         assert sum(row.played for row in rows) == 2 * matches
     finally:

@@ -78,10 +78,10 @@ async def bench(label: str, url: str, rows: int, writes: int) -> None:
     ]
     begin = time.perf_counter()
     for report in reports:
-        await store.record(report, requested_by="bench")
+        await store.records.add(report, requested_by="bench")
     sequential = writes / (time.perf_counter() - begin)
     begin = time.perf_counter()
-    await asyncio.gather(*(store.record(report, requested_by="bench") for report in reports[:200]))
+    await asyncio.gather(*(store.records.add(report, requested_by="bench") for report in reports[:200]))
     concurrent = 200 / (time.perf_counter() - begin)
     await fill(store, rows - writes - 200)
     total = await store.engine.connect()
@@ -91,11 +91,11 @@ async def bench(label: str, url: str, rows: int, writes: int) -> None:
     print(f"  writes, one at a time (one transaction each)   {sequential:8.0f} records/s")
     print(f"  writes, 200 at once                            {concurrent:8.0f} records/s")
     queries = {
-        "history (newest 20)": lambda _n: store.history(),
-        "history --user (one of 500 users)": lambda n: store.history(requested_by=f"user{n % 500}"),
-        "history --guild (one of 20 guilds)": lambda n: store.history(guild_id=f"guild{n % 20}"),
-        "history --game duel --hide-voided": lambda _n: store.history(game="duel", include_voided=False),
-        "history --before (paging deep)": lambda n: store.history(before_id=1000 + n * 97),
+        "history (newest 20)": lambda _n: store.records.history(),
+        "history --user (one of 500 users)": lambda n: store.records.history(requested_by=f"user{n % 500}"),
+        "history --guild (one of 20 guilds)": lambda n: store.records.history(guild_id=f"guild{n % 20}"),
+        "history --game duel --hide-voided": lambda _n: store.records.history(game="duel", include_voided=False),
+        "history --before (paging deep)": lambda n: store.records.history(before_id=1000 + n * 97),
     }
     for name, query in queries.items():
         await query(0)  # warm the caches

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.storage import StoredCombat
+from bot.storage.records import StoredCombat
 from rules_core import RefereeError
 from rules_core.games.wh40k.positions import apply_positions
 from rules_core.games.wh40k.spec import format_side, parse_side

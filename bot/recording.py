@@ -14,7 +14,8 @@ from typing import TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.storage import LOCAL_USER, AlreadyContinued, StorageError, Store
+from bot.storage import LOCAL_USER, StorageError, Store
+from bot.storage.records import AlreadyContinued
 from rules_core.report import Report
 
 log = logging.getLogger(__name__)
@@ -51,7 +52,8 @@ def record_report(
     """Store a report that has already been shown; any storage failure becomes a 'not recorded' answer."""
     try:
         record_id = with_store(
-            lambda store: store.record(report, requested_by=requested_by, opponent=opponent, continues=continues), url
+            lambda store: store.records.add(report, requested_by=requested_by, opponent=opponent, continues=continues),
+            url,
         )
     except (StorageError, SQLAlchemyError, OSError, AlreadyContinued) as error:
         log.warning("combat not recorded: %s", error)

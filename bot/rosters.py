@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 
 from bot.data import game_with_data
-from bot.storage.store import RosterInput, SavedRoster
+from bot.storage.rosters import RosterInput, SavedRoster
 from rules_core import RefereeError, get_game
 from rules_core.options import OptionType
 from rules_core.registry import Game

@@ -4,9 +4,9 @@ each catches them in one place with this tuple."""
 
 from __future__ import annotations
 
-from bot.storage import RecordNotFound
-from bot.storage.leagues import LeagueError, LeagueNotFound, MatchNotFound, NotAllowed
-from bot.storage.store import RosterExists, RosterNotFound
+from bot.leagues.errors import LeagueError, LeagueNotFound, MatchNotFound, NotAllowed
+from bot.storage.records import RecordNotFound
+from bot.storage.rosters import RosterExists, RosterNotFound
 
 USER_ERRORS: tuple[type[Exception], ...] = (
     RecordNotFound,

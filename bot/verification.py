@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.data import game_with_data
-from bot.storage import StoredCombat
+from bot.storage.records import StoredCombat
 from rules_core import ENGINE_VERSION, resolve
 from rules_core.report import thaw
 

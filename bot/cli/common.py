@@ -90,7 +90,7 @@ def expand_references(
 
     async def work(store: Any) -> tuple[str, str, dict[str, Any]]:
         async def lookup(game_id: str, name: str) -> Any:
-            return await store.get_roster(LOCAL_USER, game_id, name)
+            return await store.rosters.get(LOCAL_USER, game_id, name)
 
         return await expand_all(game, attacker, defender, options, lookup)
 

@@ -29,7 +29,7 @@ def _subject(user: str | None, guild: str | None) -> dict[str, str | None]:
 def data_export(user: str | None, guild: str | None, output: str | None) -> None:
     """Every combat record and roster of a user (or a guild), as JSON."""
     subject = _subject(user, guild)
-    exported = with_store(lambda store: store.export_data(**subject))
+    exported = with_store(lambda store: store.privacy.export(**subject))
     text = json.dumps(exported, indent=2, ensure_ascii=False)
     if output is None:
         click.echo(text)
@@ -49,5 +49,5 @@ def data_delete(user: str | None, guild: str | None, yes: bool) -> None:
     who = f"user {subject['user']}" if subject["user"] is not None else f"guild {subject['guild']}"
     if not yes:
         raise click.UsageError(f"This deletes every record and roster of {who} for good: add --yes to go ahead.")
-    counts = with_store(lambda store: store.delete_data(**subject))
+    counts = with_store(lambda store: store.privacy.delete(**subject))
     click.echo(f"Deleted the data of {who}: " + ", ".join(f"{key.replace('_', ' ')} {n}" for key, n in counts.items()))

@@ -33,7 +33,7 @@ def history_command(  # noqa: PLR0917 (click passes every option positionally by
     """Recent combat records, newest first."""
     game_id = get_game(game).id if game else None
     rows = with_store(
-        lambda store: store.history(
+        lambda store: store.records.history(
             game=game_id,
             requested_by=requested_by,
             guild_id=guild,
@@ -55,7 +55,7 @@ def history_command(  # noqa: PLR0917 (click passes every option positionally by
 
 
 def _load(record_id: int) -> Any:
-    return with_store(lambda store: store.get(record_id))
+    return with_store(lambda store: store.records.get(record_id))
 
 
 @click.command("replay")
@@ -89,7 +89,7 @@ def _note(record_id: int, kind: str, reason: str) -> None:
     text = " ".join(reason.split())
     if not text:
         raise click.UsageError("Give a reason: what was wrong, or what the note says.")
-    with_store(lambda store: store.add_note(record_id, kind, actor=LOCAL_USER, reason=text[:1000]))
+    with_store(lambda store: store.records.add_note(record_id, kind, actor=LOCAL_USER, reason=text[:1000]))
 
 
 @click.command("void")
@@ -126,7 +126,7 @@ def assault_continue(
     """
 
     async def load(store: Any) -> tuple[Any, int | None]:
-        return await store.get(record_id), await store.continued_by(record_id)
+        return await store.records.get(record_id), await store.records.continued_by(record_id)
 
     stored, continued = with_store(load)
     attacker, defender, options, positions = next_round(

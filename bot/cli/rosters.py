@@ -34,7 +34,7 @@ def roster_group() -> None:
 def roster_save(name: str, game: str, spec: str, description: str) -> None:
     """Save a roster (checked by the game's parser first); saving a name again replaces it."""
     roster = check_roster(game, name, spec, description)
-    saved = with_store(lambda store: store.save_roster(LOCAL_USER, roster))
+    saved = with_store(lambda store: store.rosters.save(LOCAL_USER, roster))
     click.echo(f"Saved the {saved.game} roster '{saved.name}'. Use it as @{saved.name} (or @{saved.name}/1 for its "
                "first unit).")  # fmt: skip
 
@@ -44,7 +44,7 @@ def roster_save(name: str, game: str, spec: str, description: str) -> None:
 @click.option("--game", required=True, help="The game the roster is for.")
 def roster_show(name: str, game: str) -> None:
     """Print a roster's units."""
-    roster = with_store(lambda store: store.get_roster(LOCAL_USER, get_game(game).id, name))
+    roster = with_store(lambda store: store.rosters.get(LOCAL_USER, get_game(game).id, name))
     click.echo(f"{roster.name} ({roster.game}){': ' + roster.description if roster.description else ''}")
     for number, unit in enumerate(roster.spec.split("|"), start=1):
         click.echo(f"  {number}. {unit.strip()}")
@@ -55,7 +55,7 @@ def roster_show(name: str, game: str) -> None:
 def roster_list(game: str | None) -> None:
     """Your saved rosters."""
     game_id = get_game(game).id if game else None
-    rosters = with_store(lambda store: store.list_rosters(LOCAL_USER, game=game_id))
+    rosters = with_store(lambda store: store.rosters.visible_to(LOCAL_USER, game=game_id))
     if not rosters:
         click.echo("No saved rosters. 'referee roster import' loads the samples in data/rosters/.")
         return
@@ -71,7 +71,7 @@ def roster_list(game: str | None) -> None:
 def roster_delete(name: str, game: str) -> None:
     """Delete a saved roster (combat records that used it keep their own copy of the units)."""
     game_id = get_game(game).id
-    with_store(lambda store: store.delete_roster(LOCAL_USER, game_id, name))
+    with_store(lambda store: store.rosters.delete(LOCAL_USER, game_id, name))
     click.echo(f"Deleted the {game_id} roster '{name}'.")
 
 
@@ -99,7 +99,7 @@ def roster_import(path: str | None, samples_of: str | None, replace: bool) -> No
             for roster in parse_roster_file(f.read_text(encoding="utf-8"), source=f.name)
             if wanted is None or roster.game == wanted
         ]
-    saved = with_store(lambda store: store.import_rosters(LOCAL_USER, rosters, replace=replace))
+    saved = with_store(lambda store: store.rosters.save_many(LOCAL_USER, rosters, replace=replace))
     click.echo(f"Imported {len(saved)} roster{'s' if len(saved) != 1 else ''}: "
                + ", ".join(f"{r.name} ({r.game})" for r in saved) + ".")  # fmt: skip
 
@@ -110,7 +110,7 @@ def roster_import(path: str | None, samples_of: str | None, replace: bool) -> No
 def roster_export(game: str | None, output: str | None) -> None:
     """Write your rosters as a roster file (re-import it with 'referee roster import')."""
     game_id = get_game(game).id if game else None
-    rosters = with_store(lambda store: store.list_rosters(LOCAL_USER, game=game_id))
+    rosters = with_store(lambda store: store.rosters.visible_to(LOCAL_USER, game=game_id))
     text = dump_roster_file(rosters)
     if output is None:
         click.echo(text, nl=False)

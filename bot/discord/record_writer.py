@@ -16,7 +16,7 @@ import logging
 from sqlalchemy.exc import IntegrityError
 
 from bot.storage import Store
-from bot.storage.store import RecordRequest
+from bot.storage.records import RecordRequest
 
 log = logging.getLogger("referee.bot")
 MAX_BATCH = 200
@@ -53,7 +53,7 @@ class RecordWriter:
             await self.write_one(*batch[0])
             return
         try:
-            ids = await self.store.record_many([request for request, _ in batch])
+            ids = await self.store.records.add_many([request for request, _ in batch])
         except IntegrityError:
             for request, future in batch:
                 await self.write_one(request, future)
@@ -69,7 +69,7 @@ class RecordWriter:
 
     async def write_one(self, request: RecordRequest, future: asyncio.Future[int]) -> None:
         try:
-            record_id = await self.store.record(
+            record_id = await self.store.records.add(
                 request.report, requested_by=request.requested_by, opponent=request.opponent,
                 guild_id=request.guild_id, channel_id=request.channel_id, at=request.at, continues=request.continues,
             )  # fmt: skip

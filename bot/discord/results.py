@@ -21,8 +21,8 @@ from bot.discord.colours import ERROR_COLOUR
 from bot.discord.interactions import guild_of
 from bot.render.embeds import render_pages
 from bot.render.markdown import report_markdown
-from bot.storage import AlreadyContinued, StorageError
-from bot.storage.store import RecordRequest
+from bot.storage import StorageError
+from bot.storage.records import AlreadyContinued, RecordRequest
 from bot.verification import Verdict, verify
 from rules_core.report import Report
 
@@ -51,7 +51,7 @@ class PageButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bot: BotServices = interaction.client
-        stored = await bot.store.get(self.record_id)
+        stored = await bot.store.records.get(self.record_id)
         pages = render_pages(stored.report, record_id=stored.id)
         page = max(0, min(self.page, len(pages) - 1))
         await interaction.response.edit_message(embed=pages[page], view=result_view(stored.id, page, len(pages)))
@@ -84,7 +84,7 @@ VERDICT_TITLES = {Verdict.IDENTICAL: "verified", Verdict.ALTERED: "does NOT veri
 
 async def verify_embed(bot: BotServices, record_id: int) -> discord.Embed:
     """Re-run a stored combat from its seed and inputs: identical, or altered."""
-    verification = verify(await bot.store.get(record_id))
+    verification = verify(await bot.store.records.get(record_id))
     return discord.Embed(
         title=f"Record #{record_id} {VERDICT_TITLES[verification.verdict]}",
         description=verification.message,

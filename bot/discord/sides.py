@@ -21,7 +21,7 @@ def roster_choices(bot: BotServices, game: Game) -> Any:
 
     async def choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
         guild = guild_of(interaction)
-        rosters = await bot.store.list_rosters(str(interaction.user.id), game=game.id, guild_id=guild)
+        rosters = await bot.store.rosters.visible_to(str(interaction.user.id), game=game.id, guild_id=guild)
         wanted = current.lower().lstrip("@")
         found: list[app_commands.Choice[str]] = []
         for roster in rosters:
@@ -44,7 +44,7 @@ async def sides_and_options(
     guild = guild_of(interaction)
 
     async def lookup(game_id: str, name: str) -> Any:
-        return await bot.store.get_roster(owner, game_id, name, guild_id=guild)
+        return await bot.store.rosters.get(owner, game_id, name, guild_id=guild)
 
     chosen = {name: value for name, value in options.items() if value is not None}
     attacker, defender, chosen = await expand_all(game, attacker, defender, chosen, lookup)

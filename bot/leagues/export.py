@@ -7,8 +7,8 @@ import io
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
+from bot.leagues.model import MatchInfo
 from bot.leagues.standings import Row
-from bot.storage.leagues import MatchInfo
 
 MATCH_COLUMNS = ("match", "season", "status", "reported_at", "player", "opponent", "result", "score", "combats",
                  "notes", "source", "decided_by", "decided_at")  # fmt: skip

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import groupby
+from typing import Any
 
 START_RATING = 1500.0
 K_FACTOR = 32.0
@@ -74,6 +75,15 @@ class Row:
             "lost": self.lost, "points": self.points, "rating": round(self.rating, 1),
             "history": [[match, when.isoformat(), round(rating, 1)] for match, when, rating in self.history],
         }  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, item: dict[str, Any]) -> Row:
+        """A row back from :meth:`to_dict` (the store's cached tables)."""
+        history = [(int(match), datetime.fromisoformat(when), float(rating)) for match, when, rating in item["history"]]
+        return cls(
+            player=item["player"], played=item["played"], won=item["won"], drawn=item["drawn"], lost=item["lost"],
+            points=item["points"], rating=float(item["rating"]), rank=item["rank"], history=history,
+        )  # fmt: skip
 
 
 def expected(rating: float, other: float) -> float:

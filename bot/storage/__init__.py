@@ -1,26 +1,11 @@
-"""Storage: combat records and rosters on SQLite (default) or PostgreSQL, behind one async store."""
+"""Storage: one async store on SQLite (default) or PostgreSQL, one module per aggregate.
 
-from bot.storage.db import DEFAULT_URL, StorageError, database_url, upgrade
-from bot.storage.store import (
-    LOCAL_USER,
-    AlreadyContinued,
-    RecordNote,
-    RecordNotFound,
-    RecordSummary,
-    Store,
-    StoredCombat,
-)
+``db`` (URL, engine, migrations), ``models`` (the tables), ``records``, ``rosters``, ``leagues`` (the league
+domain's queries), ``privacy`` (export and deletion across all of them) and ``store`` (the :class:`Store` that
+composes them).
+"""
 
-__all__ = [
-    "DEFAULT_URL",
-    "LOCAL_USER",
-    "AlreadyContinued",
-    "RecordNotFound",
-    "RecordNote",
-    "RecordSummary",
-    "StorageError",
-    "Store",
-    "StoredCombat",
-    "database_url",
-    "upgrade",
-]
+from bot.storage.db import StorageError
+from bot.storage.store import LOCAL_USER, Store
+
+__all__ = ["LOCAL_USER", "StorageError", "Store"]

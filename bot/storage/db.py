@@ -1,4 +1,4 @@
-"""Where the store lives: the database URL, the async engine, and migrations (Alembic, shipped inside `bot`).
+"""Where the store lives: the database URL, the async engine, migrations (Alembic, shipped inside `bot`), the clock.
 
 SQLite (aiosqlite) is the default: a file ``referee.db`` in the working directory, in WAL mode with foreign keys
 on, upgraded to the latest schema automatically on first use. PostgreSQL (asyncpg) is used when ``DATABASE_URL``
@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import event
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import Connection, CursorResult, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -29,6 +30,21 @@ SUPPORTED = ("sqlite+aiosqlite", "postgresql+asyncpg")
 
 class StorageError(Exception):
     """The store cannot be used as configured (a bad URL, a schema that needs upgrading, a server down)."""
+
+
+def now() -> datetime:
+    """The moment of a change: everything stored is UTC."""
+    return datetime.now(UTC)
+
+
+def aware(moment: datetime) -> datetime:
+    """A stored moment as UTC: SQLite hands back naive datetimes for timezone-aware columns."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def rowcount(result: Any) -> int:
+    """The number of rows a bulk UPDATE or DELETE touched."""
+    return int(cast(CursorResult[Any], result).rowcount)
 
 
 def database_url(environ: Mapping[str, str] | None = None) -> str:

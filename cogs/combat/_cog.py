@@ -87,9 +87,9 @@ class CombatCog(commands.Cog):
             private: bool | None = None,
         ) -> None:  # fmt: skip
             with self.bot.collector.hold() as hold:
-                stored = await self.bot.store.get(record)
+                stored = await self.bot.store.records.get(record)
                 attacker, defender, options, positions = next_round(
-                    stored, await self.bot.store.continued_by(record),
+                    stored, await self.bot.store.records.continued_by(record),
                     attacker_positions=attacker_positions, defender_positions=defender_positions,
                 )  # fmt: skip
                 report = resolve(game_with_data(stored.report.game), attacker, defender, **options)

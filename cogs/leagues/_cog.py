@@ -18,9 +18,10 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.leagues.chart import rating_chart
+from bot.leagues.errors import LeagueError, LeagueNotFound
 from bot.leagues.export import matches_csv, standings_csv
+from bot.leagues.model import LeagueInfo, Standings
 from bot.leagues.standings import Points
-from bot.storage.leagues import LeagueError, LeagueInfo, LeagueNotFound, Standings
 from cogs.leagues._ui import (
     actor_of,
     audit_embed,
@@ -73,7 +74,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
 
     async def sweep_once(self, at: datetime | None = None) -> int:
         """Confirm every report whose window has passed (by ``at``, default now); how many were."""
-        confirmed = await self.bot.store.confirm_due(at=at)
+        confirmed = await self.bot.store.matches.confirm_due(at=at)
         for match in confirmed:
             log.info("league match #%d confirmed automatically", match.id)
         return len(confirmed)
@@ -83,8 +84,8 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
     async def league(self, interaction: discord.Interaction[Any], reference: str | None) -> LeagueInfo:
         guild = str(interaction.guild_id)
         if reference:
-            return await self.bot.store.find_league(guild, reference)
-        leagues = await self.bot.store.list_leagues(guild)
+            return await self.bot.store.leagues.find(guild, reference)
+        leagues = await self.bot.store.leagues.all(guild)
         if len(leagues) == 1:
             return leagues[0]
         if not leagues:
@@ -95,7 +96,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
     async def league_choices(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        leagues = await self.bot.store.list_leagues(str(interaction.guild_id))
+        leagues = await self.bot.store.leagues.all(str(interaction.guild_id))
         wanted = current.casefold()
         return [app_commands.Choice(name=league.name, value=league.name) for league in leagues
                 if wanted in league.name.casefold()][:25]  # fmt: skip
@@ -117,7 +118,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         self, interaction: discord.Interaction[Any], name: app_commands.Range[str, 1, 50], game: str,
         win: POINTS = 3, draw: POINTS = 1, loss: POINTS = 0, confirm_hours: HOURS = 72,
     ) -> None:  # fmt: skip
-        league = await self.bot.store.create_league(
+        league = await self.bot.store.leagues.create(
             str(interaction.guild_id), name, game, actor=actor_of(interaction), points=Points(win, draw, loss),
             confirm_hours=confirm_hours,
         )  # fmt: skip
@@ -127,7 +128,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
 
     @app_commands.command(name="list", description="This server's leagues.")
     async def list_leagues(self, interaction: discord.Interaction[Any]) -> None:
-        leagues = await self.bot.store.list_leagues(str(interaction.guild_id))
+        leagues = await self.bot.store.leagues.all(str(interaction.guild_id))
         lines = [f"**{league.name}** · {league.game} · season {league.season} · {len(league.players)} players"
                  for league in leagues] or ["No leagues yet: `/league create`."]  # fmt: skip
         await self.say(interaction, "\n".join(lines)[:2000], private=True)
@@ -136,14 +137,14 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
     @app_commands.describe(league=LEAGUE)
     async def join(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self.league(interaction, league)
-        await self.bot.store.join(found.id, str(interaction.user.id))
+        await self.bot.store.leagues.join(found.id, str(interaction.user.id))
         await self.say(interaction, f"{who(str(interaction.user.id))} joined **{found.name}**.")
 
     @app_commands.command(name="leave", description="Leave a league (your games stay in its records).")
     @app_commands.describe(league=LEAGUE)
     async def leave(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self.league(interaction, league)
-        await self.bot.store.leave(found.id, str(interaction.user.id))
+        await self.bot.store.leagues.leave(found.id, str(interaction.user.id))
         await self.say(interaction, f"{who(str(interaction.user.id))} left **{found.name}**.")
 
     @app_commands.command(name="settings", description="Change a league's name, points or window (organisers).")
@@ -161,7 +162,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         if (win, draw, loss) != (None, None, None):
             points = Points(found.points.win if win is None else win, found.points.draw if draw is None else draw,
                             found.points.loss if loss is None else loss)  # fmt: skip
-        changed = await self.bot.store.update_settings(
+        changed = await self.bot.store.leagues.update_settings(
             found.id, actor=actor_of(interaction), points=points, confirm_hours=confirm_hours, name=name
         )
         await self.say(interaction, f"**{changed.name}**: points {changed.points.win}/{changed.points.draw}/"
@@ -174,14 +175,14 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         self, interaction: discord.Interaction[Any], user: discord.User, league: str | None = None
     ) -> None:
         found = await self.league(interaction, league)
-        await self.bot.store.add_organiser(found.id, str(user.id), actor=actor_of(interaction))
+        await self.bot.store.leagues.add_organiser(found.id, str(user.id), actor=actor_of(interaction))
         await self.say(interaction, f"{who(str(user.id))} now organises **{found.name}**.")
 
     @season.command(name="start", description="End the current season and start the next (organisers).")
     @app_commands.describe(league=LEAGUE)
     async def season_start(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self.league(interaction, league)
-        started = await self.bot.store.start_season(found.id, actor=actor_of(interaction))
+        started = await self.bot.store.leagues.start_season(found.id, actor=actor_of(interaction))
         await self.say(interaction, f"**{started.name}**: season {started.season} has begun. Same players, "
                                     "fresh standings; `/league standings season:N` shows past seasons.")  # fmt: skip
 
@@ -189,7 +190,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
     @app_commands.describe(league=LEAGUE)
     async def season_end(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self.league(interaction, league)
-        ended = await self.bot.store.end_season(found.id, actor=actor_of(interaction))
+        ended = await self.bot.store.leagues.end_season(found.id, actor=actor_of(interaction))
         await self.say(interaction, f"**{ended.name}**: season {ended.season} has ended. `/league standings` shows "
                                     "the final table.")  # fmt: skip
 
@@ -205,7 +206,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         notes: app_commands.Range[str, 1, 500] | None = None, league: str | None = None,
     ) -> None:  # fmt: skip
         found = await self.league(interaction, league)
-        outcome = await self.bot.store.report_match(
+        outcome = await self.bot.store.matches.report(
             found.id, actor=actor_of(interaction), opponent=str(opponent.id), result=result, score=score,
             combats=combats, notes=notes or "",
         )  # fmt: skip
@@ -231,13 +232,13 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
     async def resolve(
         self, interaction: discord.Interaction[Any], match: MATCH, decision: Decision, reason: SHORT
     ) -> None:
-        changed = await self.bot.store.resolve_dispute(match, decision, actor=actor_of(interaction), reason=reason)
+        changed = await self.bot.store.matches.resolve(match, decision, actor=actor_of(interaction), reason=reason)
         await interaction.response.send_message(embed=match_embed(changed, await self._of(changed.league_id)))
 
     @app_commands.command(name="void", description="Void a match: it no longer counts (organisers).")
     @app_commands.describe(match="The match id.", reason="Why (kept in the audit log).")
     async def void(self, interaction: discord.Interaction[Any], match: MATCH, reason: SHORT) -> None:
-        changed = await self.bot.store.void_match(match, actor=actor_of(interaction), reason=reason)
+        changed = await self.bot.store.matches.void(match, actor=actor_of(interaction), reason=reason)
         await interaction.response.send_message(embed=match_embed(changed, await self._of(changed.league_id)))
 
     @app_commands.command(name="correct", description="Correct a confirmed match's result (organisers).")
@@ -247,7 +248,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         self, interaction: discord.Interaction[Any], match: MATCH, result: Result, reason: SHORT,
         score: app_commands.Range[str, 1, 30] | None = None,
     ) -> None:  # fmt: skip
-        changed = await self.bot.store.correct_match(
+        changed = await self.bot.store.matches.correct(
             match, actor=actor_of(interaction), result=result, reason=reason, score=score
         )
         await interaction.response.send_message(embed=match_embed(changed, await self._of(changed.league_id)))
@@ -262,14 +263,14 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         notes: app_commands.Range[str, 1, 500] | None = None, league: str | None = None,
     ) -> None:  # fmt: skip
         found = await self.league(interaction, league)
-        entered = await self.bot.store.enter_result(
+        entered = await self.bot.store.matches.enter(
             found.id, actor=actor_of(interaction), player=str(player.id), opponent=str(opponent.id), result=result,
             score=score, combats=combats, notes=notes or "",
         )  # fmt: skip
         await interaction.response.send_message(embed=match_embed(entered, found))
 
     async def _of(self, league_id: int) -> LeagueInfo:
-        return await self.bot.store.get_league(league_id)
+        return await self.bot.store.leagues.get(league_id)
 
     # --- reading -----------------------------------------------------------------------------------------------
 
@@ -280,7 +281,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         league: str | None = None,
     ) -> None:  # fmt: skip
         found = await self.league(interaction, league)
-        table = await self.bot.store.standings(found.id, season=season)
+        table = await self.bot.store.leagues.standings(found.id, season=season)
         await interaction.response.send_message(embed=standings_embed(table))
         if any(row.played for row in table.rows):
             # The table answers at once; the chart (a fraction of a second to draw) follows in an edit.
@@ -300,7 +301,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
     ) -> None:
         found = await self.league(interaction, league)
         chosen = None if player is None else str(player.id)
-        matches = await self.bot.store.matches(found.id, player=chosen, limit=20)
+        matches = await self.bot.store.matches.in_league(found.id, player=chosen, limit=20)
         await interaction.response.send_message(embed=history_embed(found, matches, chosen))
 
     @app_commands.command(name="audit", description="Every change to the league: who, when, before and after.")
@@ -309,7 +310,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         self, interaction: discord.Interaction[Any], match: MATCH | None = None, league: str | None = None
     ) -> None:
         found = await self.league(interaction, league)
-        entries = await self.bot.store.audit(found.id, match_id=match, limit=15)
+        entries = await self.bot.store.leagues.audit(found.id, match_id=match, limit=15)
         await interaction.response.send_message(embed=audit_embed(found, entries), ephemeral=True)
 
     @app_commands.command(name="export", description="The matches and standings as CSV files (only you see them).")
@@ -319,8 +320,8 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         league: str | None = None,
     ) -> None:  # fmt: skip
         found = await self.league(interaction, league)
-        table = await self.bot.store.standings(found.id, season=season)
-        matches = await self.bot.store.matches(found.id)
+        table = await self.bot.store.leagues.standings(found.id, season=season)
+        matches = await self.bot.store.matches.in_league(found.id)
         files = [
             discord.File(io.BytesIO(matches_csv(matches).encode("utf-8")), filename=f"league-{found.id}-matches.csv"),
             discord.File(io.BytesIO(standings_csv(table.rows).encode("utf-8")),

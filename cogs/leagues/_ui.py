@@ -10,18 +10,10 @@ import discord
 
 from bot.discord.colours import INFO_COLOUR
 from bot.discord.errors import error_embed
+from bot.leagues.errors import LeagueError, MatchNotFound, NotAllowed
+from bot.leagues.model import Actor, AuditEntry, LeagueInfo, MatchInfo, Standings
 from bot.leagues.standings import TIE_BREAKERS, Row
 from bot.render.embeds import cut
-from bot.storage.leagues import (
-    Actor,
-    AuditEntry,
-    LeagueError,
-    LeagueInfo,
-    MatchInfo,
-    MatchNotFound,
-    NotAllowed,
-    Standings,
-)
 
 if TYPE_CHECKING:
     from bot.discord.app import RefereeBot
@@ -103,13 +95,13 @@ class MatchButton(
         actor = actor_of(interaction)
         try:
             if self.action == "confirm":
-                changed = await bot.store.confirm(self.match_id, actor=actor)
+                changed = await bot.store.matches.confirm(self.match_id, actor=actor)
             else:
-                changed = await bot.store.dispute(self.match_id, actor=actor, reason="disputed with the button")
+                changed = await bot.store.matches.dispute(self.match_id, actor=actor, reason="disputed with the button")
         except (LeagueError, NotAllowed, MatchNotFound) as error:  # a second click, or not the opponent
             await interaction.response.send_message(embed=error_embed(str(error)), ephemeral=True)
             return
-        league = await bot.store.get_league(changed.league_id)
+        league = await bot.store.leagues.get(changed.league_id)
         await interaction.response.edit_message(embed=match_embed(changed, league), view=None)
 
 

@@ -39,7 +39,7 @@ class PrivacyCog(commands.GroupCog, group_name="privacy", group_description="Wha
 
     @app_commands.command(name="export", description="Everything stored about you, as a JSON file (only you see it).")
     async def export(self, interaction: discord.Interaction[Any]) -> None:
-        data = await self.bot.store.export_data(user=str(interaction.user.id))
+        data = await self.bot.store.privacy.export(user=str(interaction.user.id))
         body = json.dumps(data, indent=2, ensure_ascii=False).encode("utf-8")
         await interaction.response.send_message(
             f"{len(data['combat_records'])} combats, {len(data['rosters'])} rosters, {len(data['dice_rolls'])} rolls.",
@@ -55,7 +55,7 @@ class PrivacyCog(commands.GroupCog, group_name="privacy", group_description="Wha
                 embed=error_embed("Nothing deleted: add confirm:True to delete your data for good.",
                                   "/privacy delete-my-data confirm:True"), ephemeral=True)  # fmt: skip
             return
-        counts = await self.bot.store.delete_data(user=str(interaction.user.id))
+        counts = await self.bot.store.privacy.delete(user=str(interaction.user.id))
         await interaction.response.send_message(_deleted(counts), ephemeral=True)
 
     @app_commands.command(name="delete-server-data", description="Delete this server's combats (server managers).")
@@ -73,7 +73,7 @@ class PrivacyCog(commands.GroupCog, group_name="privacy", group_description="Wha
                 embed=error_embed("Nothing deleted: add confirm:True to delete this server's combats for good.",
                                   "/privacy delete-server-data confirm:True"), ephemeral=True)  # fmt: skip
             return
-        counts = await self.bot.store.delete_data(guild=str(interaction.guild_id))
+        counts = await self.bot.store.privacy.delete(guild=str(interaction.guild_id))
         await interaction.response.send_message(_deleted(counts), ephemeral=True)
 
 

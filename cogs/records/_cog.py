@@ -37,7 +37,7 @@ class RecordsCog(commands.Cog):
     async def replay(
         self, interaction: discord.Interaction[Any], record: app_commands.Range[int, 1], private: bool | None = None
     ) -> None:
-        stored = await self.bot.store.get(record)
+        stored = await self.bot.store.records.get(record)
         pages = render_pages(stored.report, record_id=stored.id)
         embed = pages[0]
         if stored.voided:
@@ -63,7 +63,9 @@ class RecordsCog(commands.Cog):
         game_id = get_game(game).id if game else None
         guild = guild_of(interaction)
         requested_by = str(interaction.user.id) if mine or guild is None else None
-        rows = await self.bot.store.history(game=game_id, guild_id=guild, requested_by=requested_by, limit=limit)
+        rows = await self.bot.store.records.history(
+            game=game_id, guild_id=guild, requested_by=requested_by, limit=limit
+        )
         if not rows:
             await interaction.response.send_message(embed=error_embed("No combats recorded here yet."), ephemeral=True)
             return
@@ -89,14 +91,14 @@ class RecordsCog(commands.Cog):
         self, interaction: discord.Interaction[Any], record: app_commands.Range[int, 1],
         reason: app_commands.Range[str, 3, 500],
     ) -> None:  # fmt: skip
-        stored = await self.bot.store.get(record)
+        stored = await self.bot.store.records.get(record)
         if not _can_void(interaction, stored.requested_by):
             await interaction.response.send_message(
                 embed=error_embed("Only the player who asked for this combat, or a server manager, can void it."),
                 ephemeral=True,
             )
             return
-        await self.bot.store.add_note(record, "void", actor=str(interaction.user.id), reason=reason)
+        await self.bot.store.records.add_note(record, "void", actor=str(interaction.user.id), reason=reason)
         await interaction.response.send_message(
             embed=discord.Embed(title=f"Record #{record} is void", description=escape(reason), colour=0xF1C40F)
         )

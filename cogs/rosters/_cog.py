@@ -40,7 +40,7 @@ class RostersCog(commands.GroupCog, group_name="roster", group_description="Save
     ) -> None:  # fmt: skip
         roster = check_roster(game, name, spec, description)
         guild = str(interaction.guild_id) if share and interaction.guild_id is not None else None
-        saved = await self.bot.store.save_roster(str(interaction.user.id), roster, guild_id=guild)
+        saved = await self.bot.store.rosters.save(str(interaction.user.id), roster, guild_id=guild)
         shared = " and shared with this server" if saved.guild_id else ""
         await interaction.response.send_message(
             f"Saved the {saved.game} roster `{saved.name}`{shared}. Use it as `@{saved.name}` "
@@ -52,7 +52,7 @@ class RostersCog(commands.GroupCog, group_name="roster", group_description="Save
     @app_commands.choices(game=GAMES)
     async def show(self, interaction: discord.Interaction[Any], name: str, game: str) -> None:
         guild = guild_of(interaction)
-        roster = await self.bot.store.get_roster(str(interaction.user.id), game, name, guild_id=guild)
+        roster = await self.bot.store.rosters.get(str(interaction.user.id), game, name, guild_id=guild)
         units = "\n".join(f"{n}. `{unit.strip()}`" for n, unit in enumerate(roster.spec.split("|"), start=1))
         embed = discord.Embed(title=f"{roster.name} ({roster.game})", description=cut(units, 4096), colour=INFO_COLOUR)
         if roster.description:
@@ -63,7 +63,7 @@ class RostersCog(commands.GroupCog, group_name="roster", group_description="Save
     @app_commands.choices(game=GAMES)
     async def list_rosters(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         guild = guild_of(interaction)
-        rosters = await self.bot.store.list_rosters(str(interaction.user.id), game=game, guild_id=guild)
+        rosters = await self.bot.store.rosters.visible_to(str(interaction.user.id), game=game, guild_id=guild)
         if not rosters:
             await interaction.response.send_message("No rosters yet: `/roster save` makes one.", ephemeral=True)
             return
@@ -75,7 +75,7 @@ class RostersCog(commands.GroupCog, group_name="roster", group_description="Save
     @app_commands.command(name="delete", description="Delete one of your rosters.")
     @app_commands.choices(game=GAMES)
     async def delete(self, interaction: discord.Interaction[Any], name: str, game: str) -> None:
-        await self.bot.store.delete_roster(str(interaction.user.id), game, name)
+        await self.bot.store.rosters.delete(str(interaction.user.id), game, name)
         await interaction.response.send_message(f"Deleted the {game} roster `{name}`.", ephemeral=True)
 
     @app_commands.command(name="import", description="Import a roster file (YAML): every roster in it, or none.")
@@ -87,7 +87,7 @@ class RostersCog(commands.GroupCog, group_name="roster", group_description="Save
             raise RosterError(f"{file.filename} is over {MAX_ROSTER_FILE_BYTES // 1024} KiB.", token=file.filename)
         text = (await file.read()).decode("utf-8", errors="replace")
         rosters = parse_roster_file(text, source=file.filename)
-        saved = await self.bot.store.import_rosters(str(interaction.user.id), rosters, replace=replace)
+        saved = await self.bot.store.rosters.save_many(str(interaction.user.id), rosters, replace=replace)
         await interaction.response.send_message(
             cut(f"Imported {len(saved)} rosters: " + ", ".join(f"`@{r.name}` ({r.game})" for r in saved) + ".", 2000),
             ephemeral=True,
@@ -96,7 +96,7 @@ class RostersCog(commands.GroupCog, group_name="roster", group_description="Save
     @app_commands.command(name="export", description="Your rosters as a YAML file (re-import it with /roster import).")
     @app_commands.choices(game=GAMES)
     async def export(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
-        rosters = await self.bot.store.list_rosters(str(interaction.user.id), game=game)
+        rosters = await self.bot.store.rosters.visible_to(str(interaction.user.id), game=game)
         data = dump_roster_file(rosters).encode("utf-8")
         await interaction.response.send_message(
             f"{len(rosters)} rosters.", file=discord.File(io.BytesIO(data), filename="rosters.yaml"), ephemeral=True
@@ -107,6 +107,6 @@ class RostersCog(commands.GroupCog, group_name="roster", group_description="Save
     async def names(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
         guild = guild_of(interaction)
         game = getattr(interaction.namespace, "game", None)
-        rosters = await self.bot.store.list_rosters(str(interaction.user.id), game=game and get_game(game).id,
+        rosters = await self.bot.store.rosters.visible_to(str(interaction.user.id), game=game and get_game(game).id,
                                                     guild_id=guild)  # fmt: skip
         return [app_commands.Choice(name=r.name, value=r.name) for r in rosters if current.lower() in r.name][:25]

@@ -99,7 +99,7 @@ class ToolsCog(commands.Cog):
             await interaction.response.send_message(embed=error_embed(message, "/roll 2d6+1"), ephemeral=True)
             return
         text = cut(str(result), 4000)
-        roll_id = await self.bot.store.record_roll(
+        roll_id = await self.bot.store.records.add_roll(
             expression, text, int(result.total), requested_by=str(interaction.user.id),
             guild_id=guild_of(interaction),
             channel_id=None if interaction.channel_id is None else str(interaction.channel_id),

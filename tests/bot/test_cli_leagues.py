@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.leagues.model import Actor
 from bot.recording import with_store
 from bot.storage import Store
-from bot.storage.leagues import Actor
 from tests.bot.test_cli import referee
 
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
@@ -19,14 +19,14 @@ T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 @pytest.fixture
 def league_id() -> int:
     async def fill(store: Store) -> int:
-        league = await store.create_league("g1", "Autumn Crusade", "40k", actor=Actor("org"), at=T0)
+        league = await store.leagues.create("g1", "Autumn Crusade", "40k", actor=Actor("org"), at=T0)
         for user in ("ann", "bob", "cid"):
-            await store.join(league.id, user, at=T0)
-        await store.enter_result(league.id, actor=Actor("org"), player="ann", opponent="bob", result="win",
+            await store.leagues.join(league.id, user, at=T0)
+        await store.matches.enter(league.id, actor=Actor("org"), player="ann", opponent="bob", result="win",
                                  score="=2+3", at=T0 + timedelta(hours=1))  # fmt: skip
-        match = (await store.report_match(league.id, actor=Actor("cid"), opponent="ann", result="draw",
+        match = (await store.matches.report(league.id, actor=Actor("cid"), opponent="ann", result="draw",
                                           at=T0 + timedelta(hours=2))).match  # fmt: skip
-        await store.confirm(match.id, actor=Actor("ann"), at=T0 + timedelta(hours=3))
+        await store.matches.confirm(match.id, actor=Actor("ann"), at=T0 + timedelta(hours=3))
         return league.id
 
     return with_store(fill)

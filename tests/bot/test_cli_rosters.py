@@ -122,7 +122,8 @@ def test_a_unit_is_picked_by_its_name_however_its_count_is_written() -> None:
     from datetime import UTC, datetime
 
     from bot.rosters import pick_unit
-    from bot.storage.store import SavedRoster, side_name
+    from bot.storage.records import side_name
+    from bot.storage.rosters import SavedRoster
 
     marine = "WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
     units = [

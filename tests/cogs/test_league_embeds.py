@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from bot.leagues.model import AuditEntry, LeagueInfo, MatchInfo, Standings
 from bot.leagues.standings import Points, Row
-from bot.storage.leagues import AuditEntry, LeagueInfo, MatchInfo, Standings
 from cogs.leagues._ui import audit_embed, history_embed, match_embed, match_view, standings_embed
 
 T0 = datetime(2026, 11, 1, tzinfo=UTC)

@@ -134,13 +134,13 @@ def test_a_rejected_token_is_one_clear_line(
 async def test_roster_autocomplete_offers_the_players_and_the_servers_rosters(
     bot: RefereeBot, fake: FakeDiscord
 ) -> None:
-    from bot.storage.store import RosterInput
+    from bot.storage.rosters import RosterInput
     from tests.e2e.fake_discord import OPPONENT_ID, PLAYER_ID, base_interaction
 
-    await bot.store.save_roster(
+    await bot.store.rosters.save(
         str(PLAYER_ID), RosterInput("duel", "mine", "A: WS4 S4 T4 W1 I4 A1 Sv3+ | B: WS3 S3 T3 W1 I3 A1 Sv-")
     )
-    await bot.store.save_roster(str(OPPONENT_ID), RosterInput("duel", "shared", "C: WS4 S4 T4 W1 I4 A1 Sv3+"),
+    await bot.store.rosters.save(str(OPPONENT_ID), RosterInput("duel", "shared", "C: WS4 S4 T4 W1 I4 A1 Sv3+"),
                                 guild_id=str(GUILD_ID))  # fmt: skip
     data = {"id": "1", "name": "duel", "type": 1,
             "options": [{"type": 3, "name": "attacker", "value": "@", "focused": True}]}  # fmt: skip

@@ -89,7 +89,7 @@ async def test_each_game_command_answers_with_a_recorded_result(bot: RefereeBot,
         within_limits(embed)
         assert f"record #{number}" in embed["footer"]["text"]
         assert f"referee:verify:{number}" in custom_ids(answer.data)
-    stored = await bot.store.get(5)
+    stored = await bot.store.records.get(5)
     assert stored.opponent == str(OPPONENT_ID)
     assert stored.guild_id is not None and stored.requested_by.isdigit()
 
@@ -156,11 +156,11 @@ async def test_assault_continue_fights_the_next_round(bot: RefereeBot, fake: Fak
     from rules_core import resolve
 
     first = resolve("40k", MARINES, ORK_MOB, seed=0, charge_distance=3)
-    record = await bot.store.record(first, requested_by="1")
+    record = await bot.store.records.add(first, requested_by="1")
     payload = command_interaction("assault", [option("record", record, 4)], subcommand="continue")
     answer = await result(fake, payload)
     assert "record #2" in answer.data["embeds"][0]["footer"]["text"]
-    assert (await bot.store.get(2)).continues_id == record
+    assert (await bot.store.records.get(2)).continues_id == record
     again = command_interaction("assault", [option("record", record, 4)], subcommand="continue")
     (refused,) = await run(fake, again, 1)
     assert "already been continued as #2" in refused.payload["data"]["embeds"][0]["description"]
@@ -172,7 +172,7 @@ async def test_assault_continue_takes_the_positions_the_player_gives(bot: Refere
     from rules_core.games.wh40k.spec import parse_side
 
     first = resolve("40k", MARINES, ORK_MOB, seed=0, charge_distance=3)
-    record = await bot.store.record(first, requested_by="1")
+    record = await bot.store.records.add(first, requested_by="1")
     wrong = command_interaction("assault", [option("record", record, 4), option("attacker_positions", "Marines=3")],
                                 subcommand="continue")  # fmt: skip
     (refused,) = await run(fake, wrong, 1)
@@ -182,5 +182,5 @@ async def test_assault_continue_takes_the_positions_the_player_gives(bot: Refere
                                   subcommand="continue")  # fmt: skip
     answer = await result(fake, payload)
     assert 'defender: as given, Ork Boy: 2 in base contact, 3 within 2"' in answer.first["content"]
-    orks = parse_side((await bot.store.get(2)).report.inputs.defender).units[0]
+    orks = parse_side((await bot.store.records.get(2)).report.inputs.defender).units[0]
     assert (sum(g.engaged for g in orks.groups), sum(g.supporting for g in orks.groups)) == (2, 3)

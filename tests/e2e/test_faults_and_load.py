@@ -58,7 +58,7 @@ async def test_with_the_database_down_the_result_is_still_shown_marked_not_recor
     async def down(*_args: object, **_kwargs: object) -> int:
         raise OperationalError("INSERT", {}, Exception("database is locked"))
 
-    monkeypatch.setattr(bot.store, "record", down)
+    monkeypatch.setattr(bot.store.records, "add", down)
     payload = command_interaction("duel", DUEL)
     await fake.interaction(payload)
     answer = await final_answer(fake, payload["token"])
@@ -83,21 +83,21 @@ async def test_500_interactions_in_bursts_of_50_are_each_answered_exactly_once(
         # Exactly one answer, edited once: the result shown, then its record id and buttons added.
         assert [a.method for a in answers] == ["POST", "PATCH"], token
         assert answers[0].payload["type"] == 4
-    rows = await bot.store.history(limit=200)
+    rows = await bot.store.records.history(limit=200)
     assert rows[0].id == 500
 
 
 async def test_a_slow_store_never_delays_the_answer(
     bot: RefereeBot, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = bot.store.record
+    real = bot.store.records.add
     gate = asyncio.Event()
 
     async def slow(*args: object, **kwargs: object) -> int:
         await gate.wait()  # the database hangs until the test lets it go
         return await real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(bot.store, "record", slow)
+    monkeypatch.setattr(bot.store.records, "add", slow)
     payload = command_interaction("duel", DUEL)
     await fake.interaction(payload)
     (shown,) = await fake.wait_answers(payload["token"], 1)

@@ -58,10 +58,10 @@ async def test_bad_input_is_answered_privately_at_once(bot: RefereeBot, fake: Fa
 
 
 async def test_the_sides_offer_the_players_rosters_as_in_the_games_command(bot: RefereeBot, fake: FakeDiscord) -> None:
-    from bot.storage.store import RosterInput
+    from bot.storage.rosters import RosterInput
     from tests.e2e.fake_discord import PLAYER_ID, base_interaction
 
-    await bot.store.save_roster(str(PLAYER_ID), RosterInput("boltaction", "grens", "8x Grenadiers: veteran smg=2"))
+    await bot.store.rosters.save(str(PLAYER_ID), RosterInput("boltaction", "grens", "8x Grenadiers: veteran smg=2"))
     data = {"id": "1", "name": "odds", "type": 1, "options": [{"type": 1, "name": "boltaction", "options": [
         {"type": 3, "name": "defender", "value": "gr", "focused": True}]}]}  # fmt: skip
     payload = base_interaction(4, data, user_id=PLAYER_ID)

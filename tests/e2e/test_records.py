@@ -13,7 +13,7 @@ async def stored(bot: RefereeBot, count: int = 1) -> list[int]:
     ids = []
     for seed in range(count):
         report = resolve("duel", "A: WS4 S4 T4 W1 I4 A1 Sv3+", "B: WS3 S3 T3 W1 I3 A1 Sv-", seed=seed)
-        ids.append(await bot.store.record(report, requested_by=str(PLAYER_ID), guild_id="900000000000000003"))
+        ids.append(await bot.store.records.add(report, requested_by=str(PLAYER_ID), guild_id="900000000000000003"))
     return ids
 
 
@@ -49,10 +49,10 @@ async def test_void_by_the_requester_or_a_manager_only(bot: RefereeBot, fake: Fa
     options = [{"type": 4, "name": "record", "value": record}, {"type": 3, "name": "reason", "value": "wrong unit"}]
     refused = await answer(fake, command_interaction("void", options, user_id=OPPONENT_ID, permissions="0"))
     assert refused["data"]["flags"] & EPHEMERAL
-    assert not (await bot.store.get(record)).voided
+    assert not (await bot.store.records.get(record)).voided
     accepted = await answer(fake, command_interaction("void", options))
     assert accepted["data"]["embeds"][0]["title"] == f"Record #{record} is void"
-    assert (await bot.store.get(record)).voided
+    assert (await bot.store.records.get(record)).voided
     replay = await answer(fake, command_interaction("replay", [{"type": 4, "name": "record", "value": record}]))
     assert "**VOID**" in replay["data"]["embeds"][0]["description"]
 

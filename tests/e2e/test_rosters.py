@@ -32,14 +32,14 @@ async def test_save_share_use_show_list_and_delete(bot: RefereeBot, fake: FakeDi
     await fake.interaction(duel)
     answer = await final_answer(fake, duel["token"])
     assert "record #1" in answer.data["embeds"][0]["footer"]["text"]
-    assert (await bot.store.get(1)).report.inputs.attacker.startswith("1x Warboss:")
+    assert (await bot.store.records.get(1)).report.inputs.attacker.startswith("1x Warboss:")
     shown = await roster(fake, "show", [text("name", "boss"), text("game", "duel")], user_id=OPPONENT_ID)
     assert "Warboss" in shown.payload["data"]["embeds"][0]["description"]
     listed = await roster(fake, "list", [])
     assert "`@boss` (duel, 1 units) · shared" in listed.payload["data"]["embeds"][0]["description"]
     deleted = await roster(fake, "delete", [text("name", "boss"), text("game", "duel")])
     assert deleted.payload["data"]["flags"] & EPHEMERAL
-    assert await bot.store.list_rosters(str(OPPONENT_ID), guild_id="900000000000000003") == []
+    assert await bot.store.rosters.visible_to(str(OPPONENT_ID), guild_id="900000000000000003") == []
 
 
 async def test_import_and_export_files(bot: RefereeBot, fake: FakeDiscord) -> None:
@@ -57,4 +57,4 @@ async def test_a_bad_file_imports_nothing_and_says_why(bot: RefereeBot, fake: Fa
                          resolved={"attachments": {upload["id"]: upload}})  # fmt: skip
     assert reply.payload["data"]["flags"] & EPHEMERAL
     assert "Roster 1 ('x') of bad.yaml" in reply.payload["data"]["embeds"][0]["description"]
-    assert await bot.store.list_rosters("900000000000000005") == []
+    assert await bot.store.rosters.visible_to("900000000000000005") == []

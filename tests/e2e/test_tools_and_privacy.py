@@ -53,7 +53,7 @@ async def test_roll_keeps_every_die_and_refuses_nonsense(bot: RefereeBot, fake: 
     reply = await ask(fake, "roll", [opt("expression", "2d6+1")])
     embed = reply.payload["data"]["embeds"][0]
     assert "roll #1" in embed["footer"]["text"] and "not replayable" in embed["footer"]["text"]
-    exported = await bot.store.export_data(user=str(PLAYER_ID))
+    exported = await bot.store.privacy.export(user=str(PLAYER_ID))
     assert exported["dice_rolls"][0]["expression"] == "2d6+1"
     for bad, fragment in (("2d6+", "Cannot read the dice"), ("500d6", "Too many dice")):
         refused = await ask(fake, "roll", [opt("expression", bad)])
@@ -63,25 +63,25 @@ async def test_roll_keeps_every_die_and_refuses_nonsense(bot: RefereeBot, fake: 
 
 async def test_privacy_info_export_and_delete(bot: RefereeBot, fake: FakeDiscord) -> None:
     report = resolve("duel", "A: WS4 S4 T4 W1 I4 A1 Sv3+", "B: WS3 S3 T3 W1 I3 A1 Sv-", seed=1)
-    await bot.store.record(report, requested_by=str(PLAYER_ID), guild_id="900000000000000003")
+    await bot.store.records.add(report, requested_by=str(PLAYER_ID), guild_id="900000000000000003")
     info = await ask(fake, "privacy", [], subcommand="info")
     assert "no messages" in info.payload["data"]["embeds"][0]["description"]
     export = await ask(fake, "privacy", [], subcommand="export")
     assert export.files == ["my-referee-data.json"] and export.payload["data"]["flags"] & EPHEMERAL
     unconfirmed = await ask(fake, "privacy", [], subcommand="delete-my-data")
     assert "Nothing deleted" in unconfirmed.payload["data"]["embeds"][0]["description"]
-    assert await bot.store.history()
+    assert await bot.store.records.history()
     deleted = await ask(fake, "privacy", [opt("confirm", True, 5)], subcommand="delete-my-data")
     assert "combat records 1" in deleted.payload["data"]["content"]
-    assert await bot.store.history() == []
+    assert await bot.store.records.history() == []
 
 
 async def test_only_a_manager_deletes_the_servers_data(bot: RefereeBot, fake: FakeDiscord) -> None:
     report = resolve("duel", "A: WS4 S4 T4 W1 I4 A1 Sv3+", "B: WS3 S3 T3 W1 I3 A1 Sv-", seed=1)
-    await bot.store.record(report, requested_by=str(PLAYER_ID), guild_id="900000000000000003")
+    await bot.store.records.add(report, requested_by=str(PLAYER_ID), guild_id="900000000000000003")
     refused = await ask(fake, "privacy", [opt("confirm", True, 5)], subcommand="delete-server-data",
                         user_id=OPPONENT_ID, permissions="0")  # fmt: skip
     assert "Only a server manager" in refused.payload["data"]["embeds"][0]["description"]
     done = await ask(fake, "privacy", [opt("confirm", True, 5)], subcommand="delete-server-data")
     assert "combat records 1" in done.payload["data"]["content"]
-    assert json.dumps(await bot.store.export_data(guild="900000000000000003")).count('"id"') == 0
+    assert json.dumps(await bot.store.privacy.export(guild="900000000000000003")).count('"id"') == 0

@@ -9,17 +9,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.leagues.errors import LeagueError, LeagueNotFound, MatchNotFound, MatchStateError, NotAllowed
+from bot.leagues.model import Actor, LeagueInfo
 from bot.leagues.standings import Points
 from bot.storage import Store
-from bot.storage.leagues import (
-    Actor,
-    LeagueError,
-    LeagueInfo,
-    LeagueNotFound,
-    MatchNotFound,
-    MatchStateError,
-    NotAllowed,
-)
 
 GUILD = "g1"
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
@@ -30,64 +23,64 @@ STRANGER = Actor("zed")
 
 
 async def league_with_players(store: Store, *players: Actor, name: str = "Autumn Crusade") -> LeagueInfo:
-    league = await store.create_league(GUILD, name, "40k", actor=ORGANISER, at=T0)
+    league = await store.leagues.create(GUILD, name, "40k", actor=ORGANISER, at=T0)
     for number, player in enumerate(players):
-        await store.join(league.id, player.user, at=T0 + timedelta(minutes=number))
-    return await store.get_league(league.id)
+        await store.leagues.join(league.id, player.user, at=T0 + timedelta(minutes=number))
+    return await store.leagues.get(league.id)
 
 
 async def test_a_league_is_created_named_once_per_server_and_found_by_name_or_id(store: Store) -> None:
-    league = await store.create_league(GUILD, "  Autumn   Crusade ", "40K", actor=ORGANISER, at=T0)
+    league = await store.leagues.create(GUILD, "  Autumn   Crusade ", "40K", actor=ORGANISER, at=T0)
     assert (league.name, league.game, league.points, league.confirm_hours) == ("Autumn Crusade", "40k", Points(), 72)
     assert (league.season, league.season_open, league.organisers, league.players) == (1, True, ("org",), ())
-    assert (await store.find_league(GUILD, "autumn crusade")).id == league.id
-    assert (await store.find_league(GUILD, f"#{league.id}")).id == league.id
+    assert (await store.leagues.find(GUILD, "autumn crusade")).id == league.id
+    assert (await store.leagues.find(GUILD, f"#{league.id}")).id == league.id
     with pytest.raises(LeagueNotFound):
-        await store.find_league("another guild", str(league.id))
+        await store.leagues.find("another guild", str(league.id))
     with pytest.raises(LeagueError, match="already has a league named"):
-        await store.create_league(GUILD, "AUTUMN crusade", "epic", actor=ANN)
-    other = await store.create_league("g2", "Autumn Crusade", "epic", actor=ANN)  # another server: fine
+        await store.leagues.create(GUILD, "AUTUMN crusade", "epic", actor=ANN)
+    other = await store.leagues.create("g2", "Autumn Crusade", "epic", actor=ANN)  # another server: fine
     assert other.id != league.id
     with pytest.raises(LeagueError, match=r"not only digits"):
-        await store.create_league(GUILD, "x" * 51, "40k", actor=ANN)
+        await store.leagues.create(GUILD, "x" * 51, "40k", actor=ANN)
     with pytest.raises(LeagueError, match="not only digits"):
-        await store.create_league(GUILD, "2026", "40k", actor=ANN)
+        await store.leagues.create(GUILD, "2026", "40k", actor=ANN)
     with pytest.raises(LeagueError, match="Unknown game"):
-        await store.create_league(GUILD, "Chess club", "chess", actor=ANN)
+        await store.leagues.create(GUILD, "Chess club", "chess", actor=ANN)
     with pytest.raises(LeagueError, match="win >= draw >= loss"):
-        await store.create_league(GUILD, "Odd", "40k", actor=ANN, points=Points(1, 3, 0))
+        await store.leagues.create(GUILD, "Odd", "40k", actor=ANN, points=Points(1, 3, 0))
     with pytest.raises(LeagueError, match="1 to 720 hours"):
-        await store.create_league(GUILD, "Slow", "40k", actor=ANN, confirm_hours=0)
+        await store.leagues.create(GUILD, "Slow", "40k", actor=ANN, confirm_hours=0)
 
 
 async def test_players_join_leave_and_come_back(store: Store) -> None:
     league = await league_with_players(store, ANN, BOB)
     assert league.players == ("ann", "bob")
     with pytest.raises(LeagueError, match="already in"):
-        await store.join(league.id, "ann")
-    assert (await store.leave(league.id, "ann")).players == ("bob",)
+        await store.leagues.join(league.id, "ann")
+    assert (await store.leagues.leave(league.id, "ann")).players == ("bob",)
     with pytest.raises(LeagueError, match="not in"):
-        await store.leave(league.id, "ann")
-    assert (await store.join(league.id, "ann")).players == ("ann", "bob")  # back in their old place
+        await store.leagues.leave(league.id, "ann")
+    assert (await store.leagues.join(league.id, "ann")).players == ("ann", "bob")  # back in their old place
 
 
 @pytest.mark.parametrize("who", [STRANGER, ANN])
 async def test_only_organisers_and_server_managers_change_a_league(store: Store, who: Actor) -> None:
     league = await league_with_players(store, ANN, BOB)
     for change in (
-        store.update_settings(league.id, actor=who, confirm_hours=24),
-        store.add_organiser(league.id, "cid", actor=who),
-        store.start_season(league.id, actor=who),
-        store.end_season(league.id, actor=who),
-        store.enter_result(league.id, actor=who, player="bob", opponent="cid", result="win"),
+        store.leagues.update_settings(league.id, actor=who, confirm_hours=24),
+        store.leagues.add_organiser(league.id, "cid", actor=who),
+        store.leagues.start_season(league.id, actor=who),
+        store.leagues.end_season(league.id, actor=who),
+        store.matches.enter(league.id, actor=who, player="bob", opponent="cid", result="win"),
     ):
         with pytest.raises(NotAllowed, match="organisers"):
             await change
-    changed = await store.update_settings(league.id, actor=MANAGER, confirm_hours=24, points=Points(2, 1, 0))
+    changed = await store.leagues.update_settings(league.id, actor=MANAGER, confirm_hours=24, points=Points(2, 1, 0))
     assert (changed.confirm_hours, changed.points) == (24, Points(2, 1, 0))
-    assert (await store.add_organiser(league.id, "ann", actor=ORGANISER)).organisers == ("org", "ann")
-    assert (await store.update_settings(league.id, actor=ANN, confirm_hours=48)).confirm_hours == 48
-    [latest, *_] = await store.audit(league.id)
+    assert (await store.leagues.add_organiser(league.id, "ann", actor=ORGANISER)).organisers == ("org", "ann")
+    assert (await store.leagues.update_settings(league.id, actor=ANN, confirm_hours=48)).confirm_hours == 48
+    [latest, *_] = await store.leagues.audit(league.id)
     assert (latest.kind, latest.actor, latest.before, latest.after) == (
         "settings-changed", "ann", {"name": "Autumn Crusade", "points": [2, 1, 0], "confirm_hours": 24},
         {"name": "Autumn Crusade", "points": [2, 1, 0], "confirm_hours": 48},
@@ -96,146 +89,151 @@ async def test_only_organisers_and_server_managers_change_a_league(store: Store,
 
 async def test_a_report_is_confirmed_only_by_the_opponent_and_only_once(store: Store) -> None:
     league = await league_with_players(store, ANN, BOB, CID)
-    outcome = await store.report_match(league.id, actor=ANN, opponent="bob", result="win", score="3-1", at=T0)
+    outcome = await store.matches.report(league.id, actor=ANN, opponent="bob", result="win", score="3-1", at=T0)
     match = outcome.match
     assert (outcome.kind, match.status, match.confirm_by) == ("created", "pending", T0 + timedelta(hours=72))
-    assert (await store.standings(league.id)).rows[0].played == 0  # pending games do not count
+    assert (await store.leagues.standings(league.id)).rows[0].played == 0  # pending games do not count
     with pytest.raises(NotAllowed, match="You reported match"):
-        await store.confirm(match.id, actor=ANN)
+        await store.matches.confirm(match.id, actor=ANN)
     with pytest.raises(NotAllowed, match="Only <@bob>"):
-        await store.confirm(match.id, actor=CID)
+        await store.matches.confirm(match.id, actor=CID)
     with pytest.raises(NotAllowed, match="Only <@bob>"):
-        await store.confirm(match.id, actor=MANAGER)  # confirming is the opponent's word, not an organiser's
-    confirmed = await store.confirm(match.id, actor=BOB, at=T0 + timedelta(hours=1))
+        await store.matches.confirm(match.id, actor=MANAGER)  # confirming is the opponent's word, not an organiser's
+    confirmed = await store.matches.confirm(match.id, actor=BOB, at=T0 + timedelta(hours=1))
     assert (confirmed.status, confirmed.decided_by) == ("confirmed", "bob")
     with pytest.raises(MatchStateError, match="already confirmed"):
-        await store.confirm(match.id, actor=BOB)
+        await store.matches.confirm(match.id, actor=BOB)
     with pytest.raises(MatchStateError, match="already confirmed"):
-        await store.dispute(match.id, actor=BOB)
-    table = {row.player: row for row in (await store.standings(league.id)).rows}
+        await store.matches.dispute(match.id, actor=BOB)
+    table = {row.player: row for row in (await store.leagues.standings(league.id)).rows}
     assert (table["ann"].won, table["ann"].points, table["bob"].lost, table["bob"].points) == (1, 3, 1, 0)
     assert round(table["ann"].rating, 6) == 1516.0 and round(table["bob"].rating, 6) == 1484.0
-    kinds = [entry.kind for entry in await store.audit(league.id, match_id=match.id)]
+    kinds = [entry.kind for entry in await store.leagues.audit(league.id, match_id=match.id)]
     assert kinds == ["confirmed", "reported"]
     with pytest.raises(MatchNotFound):
-        await store.confirm(9999, actor=BOB)
+        await store.matches.confirm(9999, actor=BOB)
 
 
 async def test_concurrent_confirmations_have_exactly_one_effect(store: Store) -> None:
     league = await league_with_players(store, ANN, BOB)
-    match = (await store.report_match(league.id, actor=ANN, opponent="bob", result="win")).match
-    results = await asyncio.gather(*(store.confirm(match.id, actor=BOB) for _ in range(6)), return_exceptions=True)
+    match = (await store.matches.report(league.id, actor=ANN, opponent="bob", result="win")).match
+    results = await asyncio.gather(
+        *(store.matches.confirm(match.id, actor=BOB) for _ in range(6)), return_exceptions=True
+    )
     assert sum(not isinstance(result, BaseException) for result in results) == 1
     assert all(isinstance(result, MatchStateError) for result in results if isinstance(result, BaseException))
-    assert [entry.kind for entry in await store.audit(league.id, match_id=match.id)] == ["confirmed", "reported"]
-    assert (await store.standings(league.id)).rows[0].played == 1
+    assert [entry.kind for entry in await store.leagues.audit(league.id, match_id=match.id)] == [
+        "confirmed",
+        "reported",
+    ]
+    assert (await store.leagues.standings(league.id)).rows[0].played == 1
 
 
 async def test_a_dispute_locks_the_match_until_a_neutral_organiser_resolves_it(store: Store) -> None:
     league = await league_with_players(store, ANN, BOB, CID)
-    await store.add_organiser(league.id, "cid", actor=ORGANISER)
-    match = (await store.report_match(league.id, actor=ANN, opponent="bob", result="win")).match
+    await store.leagues.add_organiser(league.id, "cid", actor=ORGANISER)
+    match = (await store.matches.report(league.id, actor=ANN, opponent="bob", result="win")).match
     with pytest.raises(NotAllowed):
-        await store.dispute(match.id, actor=ANN)
-    disputed = await store.dispute(match.id, actor=BOB, reason="It was a draw")
+        await store.matches.dispute(match.id, actor=ANN)
+    disputed = await store.matches.dispute(match.id, actor=BOB, reason="It was a draw")
     assert disputed.status == "disputed"
     with pytest.raises(MatchStateError, match="already disputed"):
-        await store.confirm(match.id, actor=BOB)
-    assert await store.confirm_due(at=T0 + timedelta(days=30)) == []  # a dispute never confirms itself
+        await store.matches.confirm(match.id, actor=BOB)
+    assert await store.matches.confirm_due(at=T0 + timedelta(days=30)) == []  # a dispute never confirms itself
     with pytest.raises(NotAllowed, match="organisers"):
-        await store.resolve_dispute(match.id, "draw", actor=ANN)
+        await store.matches.resolve(match.id, "draw", actor=ANN)
     with pytest.raises(NotAllowed, match="organisers"):
-        await store.resolve_dispute(match.id, "draw", actor=STRANGER)
-    await store.add_organiser(league.id, "bob", actor=ORGANISER)
+        await store.matches.resolve(match.id, "draw", actor=STRANGER)
+    await store.leagues.add_organiser(league.id, "bob", actor=ORGANISER)
     with pytest.raises(NotAllowed, match="You played match"):
-        await store.resolve_dispute(match.id, "draw", actor=BOB)  # an organiser who played it
-    resolved = await store.resolve_dispute(match.id, "draw", actor=CID, reason="Both agreed")
+        await store.matches.resolve(match.id, "draw", actor=BOB)  # an organiser who played it
+    resolved = await store.matches.resolve(match.id, "draw", actor=CID, reason="Both agreed")
     assert (resolved.status, resolved.result, resolved.decided_by) == ("confirmed", "draw", "cid")
     with pytest.raises(MatchStateError):
-        await store.resolve_dispute(match.id, "win", actor=CID)
-    [entry, *_] = await store.audit(league.id, match_id=match.id)
+        await store.matches.resolve(match.id, "win", actor=CID)
+    [entry, *_] = await store.leagues.audit(league.id, match_id=match.id)
     assert (entry.kind, entry.actor, entry.reason) == ("dispute-resolved", "cid", "Both agreed")
     assert (entry.before or {})["status"] == "disputed" and (entry.before or {})["result"] == "win"
     assert (entry.after or {})["status"] == "confirmed" and (entry.after or {})["result"] == "draw"
-    table = {row.player: row for row in (await store.standings(league.id)).rows}
+    table = {row.player: row for row in (await store.leagues.standings(league.id)).rows}
     assert (table["ann"].drawn, table["bob"].drawn, table["ann"].points) == (1, 1, 1)
 
 
 async def test_both_players_reporting_one_game_is_merged_or_flagged_never_counted_twice(store: Store) -> None:
     league = await league_with_players(store, ANN, BOB, CID)
-    first = (await store.report_match(league.id, actor=ANN, opponent="bob", result="win")).match
-    merged = await store.report_match(league.id, actor=BOB, opponent="ann", result="loss")
+    first = (await store.matches.report(league.id, actor=ANN, opponent="bob", result="win")).match
+    merged = await store.matches.report(league.id, actor=BOB, opponent="ann", result="loss")
     assert (merged.kind, merged.match.id, merged.match.status) == ("merged", first.id, "confirmed")
-    assert len(await store.matches(league.id)) == 1
-    second = (await store.report_match(league.id, actor=ANN, opponent="cid", result="win")).match
-    clash = await store.report_match(league.id, actor=CID, opponent="ann", result="win")
+    assert len(await store.matches.in_league(league.id)) == 1
+    second = (await store.matches.report(league.id, actor=ANN, opponent="cid", result="win")).match
+    clash = await store.matches.report(league.id, actor=CID, opponent="ann", result="win")
     assert (clash.kind, clash.match.id, clash.match.status) == ("conflict", second.id, "disputed")
-    assert "as a win for them" in (await store.audit(league.id, match_id=second.id))[0].reason
-    assert len(await store.matches(league.id)) == 2
-    await store.report_match(league.id, actor=BOB, opponent="cid", result="win")
+    assert "as a win for them" in (await store.leagues.audit(league.id, match_id=second.id))[0].reason
+    assert len(await store.matches.in_league(league.id)) == 2
+    await store.matches.report(league.id, actor=BOB, opponent="cid", result="win")
     with pytest.raises(LeagueError, match="still waiting for their confirmation"):
-        await store.report_match(league.id, actor=BOB, opponent="cid", result="win")  # a second game waits
+        await store.matches.report(league.id, actor=BOB, opponent="cid", result="win")  # a second game waits
 
 
 async def test_two_players_reporting_at_the_same_moment_make_one_match(store: Store) -> None:
     league = await league_with_players(store, ANN, BOB)
     for _ in range(3):
         outcomes = await asyncio.gather(
-            store.report_match(league.id, actor=ANN, opponent="bob", result="win"),
-            store.report_match(league.id, actor=BOB, opponent="ann", result="loss"),
+            store.matches.report(league.id, actor=ANN, opponent="bob", result="win"),
+            store.matches.report(league.id, actor=BOB, opponent="ann", result="loss"),
         )
         assert sorted(outcome.kind for outcome in outcomes) == ["created", "merged"]
-    assert [m.status for m in await store.matches(league.id)] == ["confirmed"] * 3
-    assert (await store.standings(league.id)).rows[0].played == 3
+    assert [m.status for m in await store.matches.in_league(league.id)] == ["confirmed"] * 3
+    assert (await store.leagues.standings(league.id)).rows[0].played == 3
 
 
 async def test_unconfirmed_reports_confirm_themselves_after_the_window(store: Store) -> None:
     league = await league_with_players(store, ANN, BOB, CID)
-    await store.update_settings(league.id, actor=ORGANISER, confirm_hours=24)
-    early = (await store.report_match(league.id, actor=ANN, opponent="bob", result="win", at=T0)).match
+    await store.leagues.update_settings(league.id, actor=ORGANISER, confirm_hours=24)
+    early = (await store.matches.report(league.id, actor=ANN, opponent="bob", result="win", at=T0)).match
     late = (
-        await store.report_match(league.id, actor=CID, opponent="bob", result="draw", at=T0 + timedelta(hours=5))
+        await store.matches.report(league.id, actor=CID, opponent="bob", result="draw", at=T0 + timedelta(hours=5))
     ).match
-    assert await store.confirm_due(at=T0 + timedelta(hours=23)) == []
-    [done] = await store.confirm_due(at=T0 + timedelta(hours=24))
+    assert await store.matches.confirm_due(at=T0 + timedelta(hours=23)) == []
+    [done] = await store.matches.confirm_due(at=T0 + timedelta(hours=24))
     assert (done.id, done.status, done.decided_by) == (early.id, "confirmed", "auto")
     with pytest.raises(MatchStateError):
-        await store.confirm(early.id, actor=BOB)  # too late: it confirmed itself
+        await store.matches.confirm(early.id, actor=BOB)  # too late: it confirmed itself
     # A click and the sweep at the same moment: one effect.
     results = await asyncio.gather(
-        store.confirm(late.id, actor=BOB, at=T0 + timedelta(hours=29)),
-        store.confirm_due(at=T0 + timedelta(hours=29)),
+        store.matches.confirm(late.id, actor=BOB, at=T0 + timedelta(hours=29)),
+        store.matches.confirm_due(at=T0 + timedelta(hours=29)),
         return_exceptions=True,
     )
-    kinds = [entry.kind for entry in await store.audit(league.id, match_id=late.id)]
+    kinds = [entry.kind for entry in await store.leagues.audit(league.id, match_id=late.id)]
     assert kinds.count("confirmed") + kinds.count("auto-confirmed") == 1, (kinds, results)
 
 
 async def test_void_and_correct_recompute_the_standings_and_keep_the_old_state(store: Store) -> None:
     league = await league_with_players(store, ANN, BOB, CID)
-    await store.add_organiser(league.id, "dee", actor=ORGANISER)
-    one = await store.enter_result(league.id, actor=ORGANISER, player="ann", opponent="bob", result="win", at=T0)
-    two = await store.enter_result(league.id, actor=ORGANISER, player="bob", opponent="cid", result="win",
+    await store.leagues.add_organiser(league.id, "dee", actor=ORGANISER)
+    one = await store.matches.enter(league.id, actor=ORGANISER, player="ann", opponent="bob", result="win", at=T0)
+    two = await store.matches.enter(league.id, actor=ORGANISER, player="bob", opponent="cid", result="win",
                                    at=T0 + timedelta(hours=1))  # fmt: skip
-    first = {row.player: (row.points, round(row.rating, 3)) for row in (await store.standings(league.id)).rows}
+    first = {row.player: (row.points, round(row.rating, 3)) for row in (await store.leagues.standings(league.id)).rows}
     assert first["ann"] == (3, 1516.0) and first["bob"][0] == 3
     with pytest.raises(LeagueError, match="Say why"):
-        await store.void_match(one.id, actor=ORGANISER, reason="")
+        await store.matches.void(one.id, actor=ORGANISER, reason="")
     with pytest.raises(NotAllowed):
-        await store.void_match(one.id, actor=ANN, reason="I lost really")
-    corrected = await store.correct_match(one.id, actor=Actor("dee"), result="loss", score="1-3", reason="Swapped")
+        await store.matches.void(one.id, actor=ANN, reason="I lost really")
+    corrected = await store.matches.correct(one.id, actor=Actor("dee"), result="loss", score="1-3", reason="Swapped")
     assert (corrected.result, corrected.score) == ("loss", "1-3")
-    table = {row.player: row for row in (await store.standings(league.id)).rows}
+    table = {row.player: row for row in (await store.leagues.standings(league.id)).rows}
     assert (table["ann"].points, table["bob"].points, table["bob"].won) == (0, 6, 2)
-    await store.void_match(two.id, actor=ORGANISER, reason="Entered twice")
+    await store.matches.void(two.id, actor=ORGANISER, reason="Entered twice")
     with pytest.raises(MatchStateError, match="already void"):
-        await store.void_match(two.id, actor=ORGANISER, reason="Again")
+        await store.matches.void(two.id, actor=ORGANISER, reason="Again")
     with pytest.raises(MatchStateError):
-        await store.correct_match(two.id, actor=ORGANISER, result="win", reason="A void result stays void")
-    table = {row.player: row for row in (await store.standings(league.id)).rows}
+        await store.matches.correct(two.id, actor=ORGANISER, result="win", reason="A void result stays void")
+    table = {row.player: row for row in (await store.leagues.standings(league.id)).rows}
     assert (table["bob"].played, table["cid"].played, table["bob"].points) == (1, 0, 3)
     assert round(table["bob"].rating, 6) == 1516.0  # the voided game never happened, for ratings too
-    [voided, corrected_entry, *_] = await store.audit(league.id)
+    [voided, corrected_entry, *_] = await store.leagues.audit(league.id)
     assert (voided.kind, (voided.before or {})["status"], (voided.after or {})["status"]) == (
         "voided",
         "confirmed",
@@ -247,35 +245,35 @@ async def test_void_and_correct_recompute_the_standings_and_keep_the_old_state(s
 async def test_organisers_enter_results_but_not_their_own_or_a_waiting_one(store: Store) -> None:
     league = await league_with_players(store, ANN, BOB, ORGANISER)
     with pytest.raises(NotAllowed, match="You played this game"):
-        await store.enter_result(league.id, actor=ORGANISER, player="org", opponent="ann", result="win")
-    entered = await store.enter_result(league.id, actor=MANAGER, player="org", opponent="ann", result="win")
+        await store.matches.enter(league.id, actor=ORGANISER, player="org", opponent="ann", result="win")
+    entered = await store.matches.enter(league.id, actor=MANAGER, player="org", opponent="ann", result="win")
     assert (entered.status, entered.source, entered.decided_by) == ("confirmed", "organiser", "boss")
-    await store.report_match(league.id, actor=ANN, opponent="bob", result="win")
+    await store.matches.report(league.id, actor=ANN, opponent="bob", result="win")
     with pytest.raises(LeagueError, match="waiting for confirmation"):
-        await store.enter_result(league.id, actor=ORGANISER, player="bob", opponent="ann", result="loss")
+        await store.matches.enter(league.id, actor=ORGANISER, player="bob", opponent="ann", result="loss")
     with pytest.raises(LeagueError, match="not in"):
-        await store.enter_result(league.id, actor=ORGANISER, player="bob", opponent="zed", result="loss")
+        await store.matches.enter(league.id, actor=ORGANISER, player="bob", opponent="zed", result="loss")
 
 
 async def test_reports_need_two_players_of_an_open_season(store: Store) -> None:
     league = await league_with_players(store, ANN, BOB)
     with pytest.raises(NotAllowed, match="Join"):
-        await store.report_match(league.id, actor=STRANGER, opponent="ann", result="win")
+        await store.matches.report(league.id, actor=STRANGER, opponent="ann", result="win")
     with pytest.raises(LeagueError, match="not in"):
-        await store.report_match(league.id, actor=ANN, opponent="zed", result="win")
+        await store.matches.report(league.id, actor=ANN, opponent="zed", result="win")
     with pytest.raises(LeagueError, match="against yourself"):
-        await store.report_match(league.id, actor=ANN, opponent="ann", result="win")
+        await store.matches.report(league.id, actor=ANN, opponent="ann", result="win")
     with pytest.raises(LeagueError, match="win, draw or loss"):
-        await store.report_match(league.id, actor=ANN, opponent="bob", result="victory")
+        await store.matches.report(league.id, actor=ANN, opponent="bob", result="victory")
     with pytest.raises(LeagueError, match="at most 500"):
-        await store.report_match(league.id, actor=ANN, opponent="bob", result="win", notes="x" * 501)
+        await store.matches.report(league.id, actor=ANN, opponent="bob", result="win", notes="x" * 501)
     with pytest.raises(LeagueError, match="at most 30"):
-        await store.report_match(league.id, actor=ANN, opponent="bob", result="win", score="9" * 31)
-    await store.end_season(league.id, actor=ORGANISER)
+        await store.matches.report(league.id, actor=ANN, opponent="bob", result="win", score="9" * 31)
+    await store.leagues.end_season(league.id, actor=ORGANISER)
     with pytest.raises(LeagueError, match="has already ended"):
-        await store.end_season(league.id, actor=ORGANISER)
+        await store.leagues.end_season(league.id, actor=ORGANISER)
     with pytest.raises(LeagueError, match="Season 1 of Autumn Crusade has ended"):
-        await store.report_match(league.id, actor=ANN, opponent="bob", result="win")
+        await store.matches.report(league.id, actor=ANN, opponent="bob", result="win")
 
 
 async def test_combats_are_real_records_and_count_for_one_match_only(store: Store) -> None:
@@ -283,43 +281,43 @@ async def test_combats_are_real_records_and_count_for_one_match_only(store: Stor
 
     league = await league_with_players(store, ANN, BOB, CID)
     report = resolve("40k", "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+", "5x Ork: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+", seed=1)
-    record = await store.record(report, requested_by="ann")
+    record = await store.records.add(report, requested_by="ann")
     with pytest.raises(LeagueError, match="no combat record #999"):
-        await store.report_match(league.id, actor=ANN, opponent="bob", result="win", combats="999")
+        await store.matches.report(league.id, actor=ANN, opponent="bob", result="win", combats="999")
     with pytest.raises(LeagueError, match="record ids"):
-        await store.report_match(league.id, actor=ANN, opponent="bob", result="win", combats="twelve")
-    match = (await store.report_match(league.id, actor=ANN, opponent="bob", result="win", combats=f"#{record}")).match
+        await store.matches.report(league.id, actor=ANN, opponent="bob", result="win", combats="twelve")
+    match = (await store.matches.report(league.id, actor=ANN, opponent="bob", result="win", combats=f"#{record}")).match
     assert match.combats == (record,)
     with pytest.raises(LeagueError, match=f"Combat #{record} already counts for match #{match.id}"):
-        await store.report_match(league.id, actor=ANN, opponent="cid", result="win", combats=str(record))
+        await store.matches.report(league.id, actor=ANN, opponent="cid", result="win", combats=str(record))
 
 
 async def test_a_new_season_keeps_the_players_and_starts_fresh_standings(store: Store) -> None:
     league = await league_with_players(store, ANN, BOB)
-    await store.enter_result(league.id, actor=ORGANISER, player="ann", opponent="bob", result="win", at=T0)
-    waiting = (await store.report_match(league.id, actor=BOB, opponent="ann", result="win", at=T0)).match
-    started = await store.start_season(league.id, actor=ORGANISER, at=T0 + timedelta(days=1))
+    await store.matches.enter(league.id, actor=ORGANISER, player="ann", opponent="bob", result="win", at=T0)
+    waiting = (await store.matches.report(league.id, actor=BOB, opponent="ann", result="win", at=T0)).match
+    started = await store.leagues.start_season(league.id, actor=ORGANISER, at=T0 + timedelta(days=1))
     assert (started.season, started.season_open, started.players) == (2, True, ("ann", "bob"))
-    fresh = await store.standings(league.id)
+    fresh = await store.leagues.standings(league.id)
     assert fresh.season == 2 and [(r.player, r.played, r.rating) for r in fresh.rows] == [
         ("ann", 0, 1500.0), ("bob", 0, 1500.0),
     ]  # fmt: skip
-    await store.confirm(waiting.id, actor=ANN)  # a game of season 1 confirmed later counts in season 1
-    past = await store.standings(league.id, season=1)
+    await store.matches.confirm(waiting.id, actor=ANN)  # a game of season 1 confirmed later counts in season 1
+    past = await store.leagues.standings(league.id, season=1)
     assert {row.player: row.played for row in past.rows} == {"ann": 2, "bob": 2}
     with pytest.raises(LeagueError, match="seasons 1 to 2"):
-        await store.standings(league.id, season=3)
+        await store.leagues.standings(league.id, season=3)
 
 
 async def test_standings_are_served_from_a_snapshot_until_anything_changes(store: Store) -> None:
     league = await league_with_players(store, ANN, BOB)
-    await store.enter_result(league.id, actor=ORGANISER, player="ann", opponent="bob", result="draw", at=T0)
-    first = await store.standings(league.id)
-    again = await store.standings(league.id)
+    await store.matches.enter(league.id, actor=ORGANISER, player="ann", opponent="bob", result="draw", at=T0)
+    first = await store.leagues.standings(league.id)
+    again = await store.leagues.standings(league.id)
     assert (first.cached, again.cached) == (False, True)
     assert [row.to_dict() for row in again.rows] == [row.to_dict() for row in first.rows]
-    await store.join(league.id, "cid")
-    moved = await store.standings(league.id)
+    await store.leagues.join(league.id, "cid")
+    moved = await store.leagues.standings(league.id)
     assert not moved.cached and [row.player for row in moved.rows][-1] == "cid"
 
 
@@ -338,46 +336,46 @@ ALLOWED = {
 @pytest.mark.parametrize("role", sorted(ROLES))
 async def test_who_may_change_a_match(store: Store, action: str, role: str) -> None:
     league = await league_with_players(store, ANN, BOB, CID)
-    match = (await store.report_match(league.id, actor=ANN, opponent="bob", result="win")).match
+    match = (await store.matches.report(league.id, actor=ANN, opponent="bob", result="win")).match
     if action == "resolve":
-        await store.dispute(match.id, actor=BOB)
+        await store.matches.dispute(match.id, actor=BOB)
     if action == "correct":
-        await store.confirm(match.id, actor=BOB)
+        await store.matches.confirm(match.id, actor=BOB)
     actor = ROLES[role]
     attempts = {
-        "confirm": lambda: store.confirm(match.id, actor=actor),
-        "dispute": lambda: store.dispute(match.id, actor=actor),
-        "resolve": lambda: store.resolve_dispute(match.id, "draw", actor=actor, reason="agreed"),
-        "void": lambda: store.void_match(match.id, actor=actor, reason="entered twice"),
-        "correct": lambda: store.correct_match(match.id, actor=actor, result="loss", reason="swapped"),
+        "confirm": lambda: store.matches.confirm(match.id, actor=actor),
+        "dispute": lambda: store.matches.dispute(match.id, actor=actor),
+        "resolve": lambda: store.matches.resolve(match.id, "draw", actor=actor, reason="agreed"),
+        "void": lambda: store.matches.void(match.id, actor=actor, reason="entered twice"),
+        "correct": lambda: store.matches.correct(match.id, actor=actor, result="loss", reason="swapped"),
     }
-    before = len(await store.audit(league.id))
+    before = len(await store.leagues.audit(league.id))
     if role in ALLOWED[action]:
         changed = await attempts[action]()
         assert changed.decided_by in {actor.user, None} or action == "dispute"
-        assert len(await store.audit(league.id)) == before + 1
+        assert len(await store.leagues.audit(league.id)) == before + 1
     else:
         with pytest.raises(NotAllowed):
             await attempts[action]()
-        assert len(await store.audit(league.id)) == before  # a refusal changes nothing and logs nothing
-        assert (await store.get_match(match.id)).status == {"resolve": "disputed", "correct": "confirmed"}.get(
+        assert len(await store.leagues.audit(league.id)) == before  # a refusal changes nothing and logs nothing
+        assert (await store.matches.get(match.id)).status == {"resolve": "disputed", "correct": "confirmed"}.get(
             action, "pending"
         )
 
 
 async def test_every_match_is_exactly_what_its_audit_log_says_it_became(store: Store) -> None:
     league = await league_with_players(store, ANN, BOB, CID)
-    one = (await store.report_match(league.id, actor=ANN, opponent="bob", result="win")).match
-    await store.confirm(one.id, actor=BOB)
-    await store.correct_match(one.id, actor=ORGANISER, result="draw", score="2-2", reason="miscounted")
-    two = (await store.report_match(league.id, actor=CID, opponent="ann", result="loss")).match
-    await store.dispute(two.id, actor=ANN)
-    await store.resolve_dispute(two.id, "void", actor=MANAGER, reason="never played")
-    three = (await store.report_match(league.id, actor=BOB, opponent="cid", result="win")).match
-    await store.report_match(league.id, actor=CID, opponent="bob", result="loss")  # merged
+    one = (await store.matches.report(league.id, actor=ANN, opponent="bob", result="win")).match
+    await store.matches.confirm(one.id, actor=BOB)
+    await store.matches.correct(one.id, actor=ORGANISER, result="draw", score="2-2", reason="miscounted")
+    two = (await store.matches.report(league.id, actor=CID, opponent="ann", result="loss")).match
+    await store.matches.dispute(two.id, actor=ANN)
+    await store.matches.resolve(two.id, "void", actor=MANAGER, reason="never played")
+    three = (await store.matches.report(league.id, actor=BOB, opponent="cid", result="win")).match
+    await store.matches.report(league.id, actor=CID, opponent="bob", result="loss")  # merged
     for match in (one, two, three):
-        current = await store.get_match(match.id)
-        history = list(reversed(await store.audit(league.id, match_id=match.id)))
+        current = await store.matches.get(match.id)
+        history = list(reversed(await store.leagues.audit(league.id, match_id=match.id)))
         assert history[-1].after == current.state()
         for earlier, later in itertools.pairwise(history):
             assert later.before == earlier.after  # each change starts from where the last one left the match

@@ -35,8 +35,8 @@ async def test_an_old_engines_record_verifies_as_another_engine_never_as_altered
     written = path.read_text().strip()
     report = Report.from_dict(json.loads(written))
     assert report.engine_version == "0.1.0" != ENGINE_VERSION
-    record_id = await store.record(report, requested_by="111")
-    stored = await store.get(record_id)
+    record_id = await store.records.add(report, requested_by="111")
+    stored = await store.records.get(record_id)
     assert stored.report_json == written  # kept byte for byte
     verification = verify(stored)
     assert verification.verdict is Verdict.OTHER_ENGINE
@@ -53,7 +53,9 @@ def test_verify_in_the_terminal_says_which_engine_made_an_old_record(
 ) -> None:
     async def store_old() -> int:
         async with await Store.open(private_database) as store:
-            return await store.record(Report.from_dict(json.loads((OLD / "40k.json").read_text())), requested_by="x")
+            return await store.records.add(
+                Report.from_dict(json.loads((OLD / "40k.json").read_text())), requested_by="x"
+            )
 
     record_id = asyncio.run(store_old())
     code, out, _ = referee("verify", str(record_id), capsys=capsys)
@@ -68,7 +70,9 @@ def test_an_old_engines_combat_still_continues_and_says_whose_positions_it_took(
 ) -> None:
     async def store_old() -> int:
         async with await Store.open(private_database) as store:
-            return await store.record(Report.from_dict(json.loads((OLD / "40k.json").read_text())), requested_by="x")
+            return await store.records.add(
+                Report.from_dict(json.loads((OLD / "40k.json").read_text())), requested_by="x"
+            )
 
     record_id = asyncio.run(store_old())  # engine 0.1.0's 40K record: the defender held, the combat goes on
     code, out, err = referee("assault", "continue", str(record_id), "--seed", "1", "--json", capsys=capsys)

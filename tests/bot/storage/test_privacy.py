@@ -6,9 +6,10 @@ import json
 
 import pytest
 
+from bot.leagues.model import Actor
 from bot.storage import Store
-from bot.storage.leagues import Actor
-from bot.storage.store import DELETED_USER, RosterInput
+from bot.storage.privacy import DELETED_USER
+from bot.storage.rosters import RosterInput
 from tests.bot.storage.test_records import a_report
 
 ROSTER = RosterInput("40k", "marines", "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+")
@@ -16,21 +17,21 @@ ROSTER = RosterInput("40k", "marines", "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+")
 
 async def fill(store: Store) -> dict[str, int]:
     ids = {
-        "u1_in_g1": await store.record(a_report(1), requested_by="u1", opponent="u2", guild_id="g1"),
-        "u2_in_g1": await store.record(a_report(2), requested_by="u2", opponent="u1", guild_id="g1"),
-        "u2_in_g2": await store.record(a_report(3), requested_by="u2", guild_id="g2"),
+        "u1_in_g1": await store.records.add(a_report(1), requested_by="u1", opponent="u2", guild_id="g1"),
+        "u2_in_g1": await store.records.add(a_report(2), requested_by="u2", opponent="u1", guild_id="g1"),
+        "u2_in_g2": await store.records.add(a_report(3), requested_by="u2", guild_id="g2"),
     }
-    await store.add_note(ids["u2_in_g1"], "note", actor="u1", reason="agreed")
-    await store.add_note(ids["u1_in_g1"], "void", actor="u2", reason="mistake")
-    await store.save_roster("u1", ROSTER, guild_id="g1")
-    await store.save_roster("u2", RosterInput("duel", "captain", "Captain: WS6 S4 T4 W3 I6 A3 Sv3+"))
-    await store.record_roll("2d6", "2d6 (3, 4) = `7`", 7, requested_by="u1", guild_id="g1")
+    await store.records.add_note(ids["u2_in_g1"], "note", actor="u1", reason="agreed")
+    await store.records.add_note(ids["u1_in_g1"], "void", actor="u2", reason="mistake")
+    await store.rosters.save("u1", ROSTER, guild_id="g1")
+    await store.rosters.save("u2", RosterInput("duel", "captain", "Captain: WS6 S4 T4 W3 I6 A3 Sv3+"))
+    await store.records.add_roll("2d6", "2d6 (3, 4) = `7`", 7, requested_by="u1", guild_id="g1")
     return ids
 
 
 async def test_a_users_export_holds_everything_about_them(store: Store) -> None:
     ids = await fill(store)
-    exported = await store.export_data(user="u1")
+    exported = await store.privacy.export(user="u1")
     assert exported["schema"] == "referee-data-export/1"
     assert [r["id"] for r in exported["combat_records"]] == [ids["u1_in_g1"], ids["u2_in_g1"]]  # asked for, or named
     assert exported["combat_records"][0]["history"][0]["kind"] == "void"
@@ -42,69 +43,69 @@ async def test_a_users_export_holds_everything_about_them(store: Store) -> None:
 
 async def test_deleting_a_user_removes_their_records_and_rosters_and_anonymises_the_rest(store: Store) -> None:
     ids = await fill(store)
-    counts = await store.delete_data(user="u1")
+    counts = await store.privacy.delete(user="u1")
     assert counts == {"combat_records": 1, "record_notes": 1, "records_anonymised": 1, "notes_anonymised": 1,
                       "rosters": 1, "dice_rolls": 1, "league_matches_anonymised": 0, "league_events_anonymised": 0,
                       "league_memberships": 0}  # fmt: skip
-    remaining = await store.history()
+    remaining = await store.records.history()
     assert [row.id for row in remaining] == [ids["u2_in_g2"], ids["u2_in_g1"]]
-    kept = await store.get(ids["u2_in_g1"])
+    kept = await store.records.get(ids["u2_in_g1"])
     assert kept.opponent == DELETED_USER
     assert kept.history[0].actor == DELETED_USER
-    after = await store.export_data(user="u1")
+    after = await store.privacy.export(user="u1")
     assert after["combat_records"] == [] and after["rosters"] == []
 
 
 async def test_deleting_a_guild_removes_its_records_and_unshares_its_rosters(store: Store) -> None:
     ids = await fill(store)
-    counts = await store.delete_data(guild="g1")
+    counts = await store.privacy.delete(guild="g1")
     assert counts == {"combat_records": 2, "record_notes": 2, "rosters_unshared": 1, "dice_rolls": 1, "leagues": 0}
-    assert [row.id for row in await store.history()] == [ids["u2_in_g2"]]
-    roster = await store.get_roster("u1", "40k", "marines")
+    assert [row.id for row in await store.records.history()] == [ids["u2_in_g2"]]
+    roster = await store.rosters.get("u1", "40k", "marines")
     assert roster.guild_id is None  # still the owner's, no longer shared
 
 
 async def test_the_subject_must_be_one_user_or_one_guild(store: Store) -> None:
     with pytest.raises(ValueError, match="exactly one"):
-        await store.export_data()
+        await store.privacy.export()
     with pytest.raises(ValueError, match="exactly one"):
-        await store.delete_data(user="u1", guild="g1")
+        await store.privacy.delete(user="u1", guild="g1")
 
 
 async def league_of_three(store: Store) -> int:
-    league = await store.create_league("g1", "Crusade", "40k", actor=Actor("org"))
+    league = await store.leagues.create("g1", "Crusade", "40k", actor=Actor("org"))
     for user in ("u1", "u2", "u3"):
-        await store.join(league.id, user)
-    await store.enter_result(league.id, actor=Actor("org"), player="u1", opponent="u2", result="win")
-    await store.report_match(league.id, actor=Actor("u3"), opponent="u1", result="draw")
-    await store.dispute((await store.matches(league.id, statuses=["pending"]))[0].id, actor=Actor("u1"),
-                        reason="<@u1> says it was a loss for <@u3>")  # fmt: skip
+        await store.leagues.join(league.id, user)
+    await store.matches.enter(league.id, actor=Actor("org"), player="u1", opponent="u2", result="win")
+    await store.matches.report(league.id, actor=Actor("u3"), opponent="u1", result="draw")
+    pending = (await store.matches.in_league(league.id, statuses=["pending"]))[0]
+    await store.matches.dispute(pending.id, actor=Actor("u1"), reason="<@u1> says it was a loss for <@u3>")
     return league.id
 
 
 async def test_a_users_league_games_stay_in_the_table_under_a_pseudonym_of_their_own(store: Store) -> None:
     league_id = await league_of_three(store)
-    exported = await store.export_data(user="u1")
+    exported = await store.privacy.export(user="u1")
     assert [m["result"] for m in exported["league_matches"]] == ["win", "draw"]
     assert [e["kind"] for e in exported["league_events"]] == ["joined", "disputed"]
     json.dumps(exported)
-    before = {row.player: row.points for row in (await store.standings(league_id)).rows}
-    counts = await store.delete_data(user="u1")
+    before = {row.player: row.points for row in (await store.leagues.standings(league_id)).rows}
+    counts = await store.privacy.delete(user="u1")
     assert (counts["league_matches_anonymised"], counts["league_events_anonymised"], counts["league_memberships"]) == (
         2, 2, 1,
     )  # fmt: skip
-    rows = (await store.standings(league_id)).rows
+    rows = (await store.leagues.standings(league_id)).rows
     alias = next(row.player for row in rows if row.player.startswith("deleted-"))
     assert {row.player: row.points for row in rows} == {**{k: v for k, v in before.items() if k != "u1"}, alias: 3}
-    text = json.dumps(await store.export_data(guild="g1"))
+    text = json.dumps(await store.privacy.export(guild="g1"))
     assert '"u1"' not in text and "<@u1>" not in text  # not in matches, events, before/after states or reasons
-    await store.delete_data(user="u2")
-    players = {row.player for row in (await store.standings(league_id)).rows}
+    await store.privacy.delete(user="u2")
+    players = {row.player for row in (await store.leagues.standings(league_id)).rows}
     assert len([p for p in players if p.startswith("deleted-")]) == 2  # two deleted players stay two rows
 
 
 async def test_deleting_a_guild_deletes_its_leagues(store: Store) -> None:
     league_id = await league_of_three(store)
-    assert (await store.delete_data(guild="g1"))["leagues"] == 1
-    assert await store.list_leagues("g1") == []
-    assert await store.audit(league_id) == [] and await store.matches(league_id) == []
+    assert (await store.privacy.delete(guild="g1"))["leagues"] == 1
+    assert await store.leagues.all("g1") == []
+    assert await store.leagues.audit(league_id) == [] and await store.matches.in_league(league_id) == []

@@ -1,0 +1,179 @@
+"""The league's limits and input checks: names, results, free text, combat ids, points and the confirmation window.
+
+Each check returns the cleaned value or raises :class:`LeagueError` naming what is wrong and showing an example.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from bot.leagues.errors import LeagueError
+from bot.leagues.standings import RESULTS, Points
+from rules_core.errors import RefereeError
+from rules_core.registry import get_game
+
+NAME_MAX = 50
+NOTES_MAX = 500
+SCORE_MAX = 30
+REASON_MAX = 300
+COMBATS_MAX = 10
+CONFIRM_HOURS = (1, 720)  # an hour to 30 days
+POINTS_MAX = 100
+_NAME = re.compile(r"^[\w][\w '\-.&]*$")
+
+
+def check_name(name: str) -> str:
+    cleaned = " ".join(name.split())
+    if not 1 <= len(cleaned) <= NAME_MAX or not _NAME.match(cleaned) or cleaned.isdigit():
+        raise LeagueError(
+            f"A league name has 1 to {NAME_MAX} letters, digits, spaces and - ' . & (not only digits): "
+            f"{name[:60]!r} is not one. Example: /league create name:Autumn Crusade game:40k"
+        )
+    return cleaned
+
+
+def check_result(result: str) -> str:
+    if result not in RESULTS:
+        raise LeagueError(f"The result is win, draw or loss (yours), not {result!r}. Example: result:win")
+    return result
+
+
+def check_text(value: str | None, limit: int, what: str, example: str) -> str | None:
+    """``value`` stripped, or ``None`` when not given; at most ``limit`` characters."""
+    if value is None:
+        return None
+    cleaned = value.strip()
+    if len(cleaned) > limit:
+        raise LeagueError(f"The {what} is {len(cleaned)} characters; at most {limit}. Example: {example}")
+    return cleaned
+
+
+def check_reason(reason: str, example: str, *, required: str | None = None) -> str:
+    """A reason for a change, stripped (empty when none was given, unless ``required`` says why one is needed)."""
+    why = check_text(reason, REASON_MAX, "reason", example) or ""
+    if required is not None and not why:
+        raise LeagueError(required)
+    return why
+
+
+def check_score(score: str | None) -> str | None:
+    return check_text(score, SCORE_MAX, "score", "score:3-1")
+
+
+def check_notes(notes: str, example: str) -> str:
+    return check_text(notes, NOTES_MAX, "note", example) or ""
+
+
+def parse_combats(text: str | Sequence[int] | None) -> tuple[int, ...]:
+    """Combat record ids from "12, 15" (or #12 #15), distinct, at most COMBATS_MAX."""
+    if text is None:
+        return ()
+    if isinstance(text, str):
+        parts = [part for part in re.split(r"[\s,;]+", text.strip()) if part]
+        ids: list[int] = []
+        for part in parts:
+            digits = part.lstrip("#")
+            if not digits.isdigit() or int(digits) < 1:
+                raise LeagueError(
+                    f"Combats are record ids (in each result's footer), not {part!r}. Example: combats:12, 15"
+                )
+            ids.append(int(digits))
+    else:
+        ids = [int(value) for value in text]
+    unique = tuple(dict.fromkeys(ids))
+    if len(unique) > COMBATS_MAX:
+        raise LeagueError(f"At most {COMBATS_MAX} combats per match, not {len(unique)}. Example: combats:12, 15")
+    return unique
+
+
+def check_points(points: Points) -> Points:
+    values = (points.win, points.draw, points.loss)
+    if not all(0 <= value <= POINTS_MAX for value in values) or not points.win >= points.draw >= points.loss:
+        raise LeagueError(
+            f"Points are whole numbers from 0 to {POINTS_MAX}, win >= draw >= loss; not {values}. "
+            "Example: win:3 draw:1 loss:0"
+        )
+    return points
+
+
+def check_confirm_hours(hours: int) -> int:
+    low, high = CONFIRM_HOURS
+    if not low <= hours <= high:
+        raise LeagueError(f"Auto-confirmation comes after {low} to {high} hours, not {hours}. Example: 72")
+    return hours
+
+
+def check_combats_free(combats: tuple[int, ...], found: set[int], used: Sequence[tuple[int, str]]) -> None:
+    """Every combat is a stored record (``found``) and counts for no other live match (``used``: id, "12,15")."""
+    missing = [c for c in combats if c not in found]
+    if missing:
+        raise LeagueError(
+            f"There is no combat record #{missing[0]}. The record id is in each result's footer. "
+            "Example: combats:12, 15"
+        )
+    for match_id, listed in used:
+        taken = set(combats) & {int(c) for c in listed.split(",")}
+        if taken:
+            raise LeagueError(
+                f"Combat #{min(taken)} already counts for match #{match_id}: a combat belongs to one match."
+            )
+
+
+def check_game(game: str) -> str:
+    """The registered id of a league's game."""
+    try:
+        return get_game(game).id
+    except RefereeError as error:
+        raise LeagueError(f"{error.message} Example: /league create name:Autumn Crusade game:40k") from error
+
+
+def check_opponent(reporter: str, opponent: str) -> None:
+    if opponent == reporter:
+        raise LeagueError("You cannot report a game against yourself. Example: /league report opponent:@Ann")
+
+
+def check_two_players(player: str, opponent: str) -> None:
+    if player == opponent:
+        raise LeagueError("A match needs two different players. Example: player:@Ann opponent:@Bob result:win")
+
+
+def check_open_season(league_name: str, season: int, *, is_open: bool) -> None:
+    """Games are reported in an open season only."""
+    if not is_open:
+        raise LeagueError(
+            f"Season {season} of {league_name} has ended: an organiser starts the next with '/league season start'."
+        )
+
+
+def check_season(season: int, league_seasons: int, league_name: str) -> int:
+    """A season number the league has had (1 to its current one)."""
+    if not 1 <= season <= league_seasons:
+        raise LeagueError(f"{league_name} has seasons 1 to {league_seasons}, not {season}.")
+    return season
+
+
+__all__ = [
+    "COMBATS_MAX",
+    "CONFIRM_HOURS",
+    "NAME_MAX",
+    "NOTES_MAX",
+    "POINTS_MAX",
+    "REASON_MAX",
+    "SCORE_MAX",
+    "check_combats_free",
+    "check_confirm_hours",
+    "check_game",
+    "check_name",
+    "check_notes",
+    "check_open_season",
+    "check_opponent",
+    "check_points",
+    "check_reason",
+    "check_result",
+    "check_score",
+    "check_season",
+    "check_text",
+    "check_two_players",
+    "parse_combats",
+]

@@ -1,0 +1,124 @@
+"""The league tables' shared reads and writes, used by both league aggregates (leagues, matches): lookups that
+raise the domain's not-found errors, a league or a match as the domain's value, the audit event every change
+appends, and the version bump that makes cached standings stale."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.leagues import permissions
+from bot.leagues.errors import LeagueNotFound, MatchNotFound
+from bot.leagues.model import Actor, LeagueInfo, MatchInfo
+from bot.leagues.standings import Points
+from bot.storage.db import aware
+from bot.storage.models import League, LeagueEvent, LeagueMatch, LeagueOrganiser, LeaguePlayer, LeagueSeason
+
+
+def match_info(row: LeagueMatch) -> MatchInfo:
+    """A stored match as the domain's plain value."""
+    return MatchInfo(
+        id=row.id, league_id=row.league_id, season=row.season, reporter=row.reporter_id, opponent=row.opponent_id,
+        result=row.result, score=row.score, combats=tuple(int(c) for c in row.combats.split(",") if c),
+        notes=row.notes, status=row.status, source=row.source, created_by=row.created_by,
+        created_at=aware(row.created_at), confirm_by=None if row.confirm_by is None else aware(row.confirm_by),
+        decided_by=row.decided_by, decided_at=None if row.decided_at is None else aware(row.decided_at),
+    )  # fmt: skip
+
+
+async def league_info(session: AsyncSession, row: League) -> LeagueInfo:
+    """A stored league as the domain's plain value, with its organisers, current players and season state."""
+    organisers = (
+        await session.scalars(
+            select(LeagueOrganiser.user_id)
+            .where(LeagueOrganiser.league_id == row.id)
+            .order_by(LeagueOrganiser.added_at, LeagueOrganiser.user_id)
+        )
+    ).all()
+    players = (
+        await session.scalars(
+            select(LeaguePlayer.user_id)
+            .where(LeaguePlayer.league_id == row.id, LeaguePlayer.left_at.is_(None))
+            .order_by(LeaguePlayer.joined_at, LeaguePlayer.user_id)
+        )
+    ).all()
+    ended = await session.scalar(
+        select(LeagueSeason.ended_at).where(LeagueSeason.league_id == row.id, LeagueSeason.number == row.season)
+    )
+    return LeagueInfo(
+        id=row.id, guild_id=row.guild_id, name=row.name, game=row.game,
+        points=Points(row.points_win, row.points_draw, row.points_loss), confirm_hours=row.confirm_hours,
+        season=row.season, season_open=ended is None, version=row.version, created_by=row.created_by,
+        created_at=aware(row.created_at), organisers=tuple(organisers), players=tuple(players),
+    )  # fmt: skip
+
+
+async def league_row(session: AsyncSession, league_id: int) -> League:
+    row = await session.get(League, league_id)
+    if row is None:
+        raise LeagueNotFound(f"There is no league #{league_id}. '/league list' shows this server's leagues.")
+    return row
+
+
+async def match_row(session: AsyncSession, match_id: int) -> LeagueMatch:
+    row = await session.get(LeagueMatch, match_id)
+    if row is None:
+        raise MatchNotFound(match_id)
+    return row
+
+
+def add_event(
+    session: AsyncSession, league_id: int, kind: str, actor: str, at: datetime, *, match_id: int | None = None,
+    reason: str = "", before: dict[str, Any] | None = None, after: dict[str, Any] | None = None,
+) -> None:  # fmt: skip
+    """Append a change to the league's audit log (in the change's own transaction)."""
+    session.add(
+        LeagueEvent(
+            league_id=league_id,
+            match_id=match_id,
+            kind=kind,
+            actor=actor,
+            reason=reason,
+            before_json=None if before is None else json.dumps(before, sort_keys=True),
+            after_json=None if after is None else json.dumps(after, sort_keys=True),
+            created_at=at,
+        )
+    )
+
+
+async def bump(session: AsyncSession, league_id: int) -> None:
+    """Move the league's version on: every cached table of it is stale."""
+    await session.execute(update(League).where(League.id == league_id).values(version=League.version + 1))
+
+
+async def is_organiser(session: AsyncSession, league_id: int, actor: Actor) -> bool:
+    """Whether the actor may organise: a server manager, or on the league's list (looked up only then)."""
+    return actor.manager or await session.get(LeagueOrganiser, (league_id, actor.user)) is not None
+
+
+async def require_organiser(session: AsyncSession, league: League, actor: Actor, doing: str) -> None:
+    organiser = await is_organiser(session, league.id, actor)
+    permissions.require_organiser(actor, organiser=organiser, league_name=league.name, doing=doing)
+
+
+async def is_player(session: AsyncSession, league_id: int, user: str) -> bool:
+    """Whether the user is in the league now (joined, and not left)."""
+    row = await session.get(LeaguePlayer, (league_id, user))
+    return row is not None and row.left_at is None
+
+
+__all__ = [
+    "add_event",
+    "bump",
+    "is_organiser",
+    "is_player",
+    "league_info",
+    "league_row",
+    "match_info",
+    "match_row",
+    "require_organiser",
+]

@@ -1,0 +1,287 @@
+"""League matches in the store: reported, confirmed or disputed, resolved, voided, corrected or entered.
+
+The league domain (``bot.leagues.transitions`` and ``permissions``) decides whether a change is allowed and what
+it is; this module applies it as a conditional update (``... WHERE status IN expected``), so that of two clicks,
+two processes or a click and the auto-confirmation, exactly one takes effect and the others are told what
+already happened. Each change is one transaction that also appends its audit event and moves the league's
+version on (its cached standings are then stale).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.leagues import permissions, rules, transitions
+from bot.leagues.errors import MatchStateError
+from bot.leagues.model import AUTO, Actor, Decision, MatchInfo, ReportOutcome, pair_key
+from bot.leagues.transitions import Transition
+from bot.storage.db import now, rowcount
+from bot.storage.league_rows import (
+    add_event,
+    bump,
+    is_organiser,
+    is_player,
+    league_row,
+    match_info,
+    match_row,
+    require_organiser,
+)
+from bot.storage.models import CombatRecord, LeagueMatch, LeagueSeason
+
+
+class Matches:
+    """The league matches of one store (``store.matches``)."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
+
+    async def get(self, match_id: int) -> MatchInfo:
+        async with self.sessions() as session:
+            return match_info(await match_row(session, match_id))
+
+    async def in_league(
+        self, league_id: int, *, season: int | None = None, player: str | None = None, limit: int | None = None,
+        statuses: Iterable[str] | None = None,
+    ) -> list[MatchInfo]:  # fmt: skip
+        """The league's matches, newest first."""
+        query = select(LeagueMatch).where(LeagueMatch.league_id == league_id)
+        if season is not None:
+            query = query.where(LeagueMatch.season == season)
+        if player is not None:
+            query = query.where((LeagueMatch.reporter_id == player) | (LeagueMatch.opponent_id == player))
+        if statuses is not None:
+            query = query.where(LeagueMatch.status.in_(list(statuses)))
+        query = query.order_by(LeagueMatch.created_at.desc(), LeagueMatch.id.desc())
+        if limit is not None:
+            query = query.limit(limit)
+        async with self.sessions() as session:
+            return [match_info(row) for row in (await session.scalars(query)).all()]
+
+    # --- helpers for changes ------------------------------------------------------------------------------------
+
+    async def _require_neutral(self, session: AsyncSession, match: LeagueMatch, actor: Actor, doing: str) -> None:
+        league = await league_row(session, match.league_id)
+        organiser = await is_organiser(session, league.id, actor)
+        permissions.require_neutral(actor, match_info(match), organiser=organiser, league_name=league.name,
+                                    doing=doing)  # fmt: skip
+
+    async def _apply(
+        self, session: AsyncSession, row: LeagueMatch, change: Transition, actor: str, at: datetime
+    ) -> MatchInfo:
+        """Change a match only if it is still in one of the expected states; log before and after."""
+        before = match_info(row)
+        result = await session.execute(
+            update(LeagueMatch)
+            .where(LeagueMatch.id == row.id, LeagueMatch.status.in_(list(change.expect)))
+            .values(**change.values)
+            .execution_options(synchronize_session=False)
+        )
+        if rowcount(result) != 1:
+            current = await session.scalar(select(LeagueMatch.status).where(LeagueMatch.id == row.id))
+            raise transitions.refused(row.id, current)
+        await session.refresh(row)
+        after = match_info(row)
+        add_event(session, row.league_id, change.kind, actor, at, match_id=row.id, reason=change.reason,
+                    before=before.state(), after=after.state())  # fmt: skip
+        await bump(session, row.league_id)
+        return after
+
+    async def _pending_between(self, session: AsyncSession, league_id: int, one: str, other: str) -> LeagueMatch | None:
+        return await session.scalar(
+            select(LeagueMatch).where(
+                LeagueMatch.league_id == league_id,
+                LeagueMatch.pair_key == pair_key(one, other),
+                LeagueMatch.status == "pending",
+            )
+        )
+
+    # --- changes -------------------------------------------------------------------------------------------------
+
+    async def _check_combats(self, session: AsyncSession, league_id: int, combats: tuple[int, ...]) -> None:
+        if not combats:
+            return
+        found = set((await session.scalars(select(CombatRecord.id).where(CombatRecord.id.in_(combats)))).all())
+        used = (
+            await session.execute(
+                select(LeagueMatch.id, LeagueMatch.combats).where(
+                    LeagueMatch.league_id == league_id, LeagueMatch.status != "void", LeagueMatch.combats != ""
+                )
+            )
+        ).all()
+        rules.check_combats_free(combats, found, [(int(match_id), str(listed)) for match_id, listed in used])
+
+    async def report(
+        self, league_id: int, *, actor: Actor, opponent: str, result: str, score: str | None = None,
+        combats: str | Sequence[int] | None = None, notes: str = "", at: datetime | None = None,
+    ) -> ReportOutcome:  # fmt: skip
+        """A player reports a game; the opponent confirms or disputes it (or it confirms itself in time).
+
+        If the opponent has already reported the same pairing and it is still pending, this report is the same
+        game seen from the other side: agreeing results confirm it (merged), differing ones dispute it
+        (conflict). Never two pending reports of one pair: a second game waits for the first to be settled.
+        """
+        rules.check_result(result)
+        cleaned_score = rules.check_score(score)
+        cleaned_notes = rules.check_notes(notes, "notes:Played on the city board")
+        chosen = rules.parse_combats(combats)
+        rules.check_opponent(actor.user, opponent)
+        for attempt in (1, 2):
+            try:
+                return await self._report(
+                    league_id, actor, opponent, result, score=cleaned_score, combats=chosen, notes=cleaned_notes,
+                    moment=at or now(),
+                )  # fmt: skip
+            except IntegrityError:
+                # The opponent reported the same pairing at the same moment: look again, and merge or clash.
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _report(
+        self, league_id: int, actor: Actor, opponent: str, result: str, *, score: str | None,
+        combats: tuple[int, ...], notes: str, moment: datetime,
+    ) -> ReportOutcome:  # fmt: skip
+        async with self.sessions.begin() as session:
+            league = await league_row(session, league_id)
+            permissions.require_reporter_plays(league.name, playing=await is_player(session, league_id, actor.user))
+            permissions.require_member(opponent, league.name, playing=await is_player(session, league_id, opponent))
+            season = await session.get(LeagueSeason, (league_id, league.season))
+            rules.check_open_season(league.name, league.season, is_open=season is not None and season.ended_at is None)
+            waiting = await self._pending_between(session, league_id, actor.user, opponent)
+            if waiting is not None:
+                kind, change = transitions.answer_report(match_info(waiting), actor, result, moment)
+                return ReportOutcome(kind, await self._apply(session, waiting, change, actor.user, moment))
+            await self._check_combats(session, league_id, combats)
+            row = LeagueMatch(
+                league_id=league_id, season=league.season, reporter_id=actor.user, opponent_id=opponent,
+                result=result, score=score, combats=",".join(map(str, combats)), notes=notes, status="pending",
+                source="report", pair_key=pair_key(actor.user, opponent), created_by=actor.user, created_at=moment,
+                confirm_by=transitions.confirm_by(moment, league.confirm_hours),
+            )  # fmt: skip
+            session.add(row)
+            await session.flush()
+            info = match_info(row)
+            add_event(session, league_id, "reported", actor.user, moment, match_id=row.id, after=info.state())
+            return ReportOutcome("created", info)
+
+    async def confirm(self, match_id: int, *, actor: Actor, at: datetime | None = None) -> MatchInfo:
+        moment = at or now()
+        async with self.sessions.begin() as session:
+            row = await match_row(session, match_id)
+            return await self._apply(session, row, transitions.confirm(match_info(row), actor, moment), actor.user,
+                                     moment)  # fmt: skip
+
+    async def dispute(self, match_id: int, *, actor: Actor, reason: str = "", at: datetime | None = None) -> MatchInfo:
+        moment = at or now()
+        why = rules.check_reason(reason, "reason:It was a draw")
+        async with self.sessions.begin() as session:
+            row = await match_row(session, match_id)
+            return await self._apply(session, row, transitions.dispute(match_info(row), actor, why), actor.user, moment)
+
+    async def resolve(
+        self, match_id: int, decision: Decision, *, actor: Actor, reason: str = "", at: datetime | None = None
+    ) -> MatchInfo:
+        """An organiser settles a disputed match: the result (the reporter's) stands or changes, or it is void."""
+        moment = at or now()
+        why = rules.check_reason(reason, "reason:Both agreed it was a draw")
+        if decision != "void":
+            rules.check_result(decision)
+        async with self.sessions.begin() as session:
+            row = await match_row(session, match_id)
+            await self._require_neutral(session, row, actor, "resolve a dispute")
+            return await self._apply(
+                session, row, transitions.resolve(decision, actor, why, moment), actor.user, moment
+            )
+
+    async def void(self, match_id: int, *, actor: Actor, reason: str, at: datetime | None = None) -> MatchInfo:
+        moment = at or now()
+        why = rules.check_reason(
+            reason, "reason:Entered twice",
+            required="Say why the match is voided. Example: /league void match:12 reason:Entered twice",
+        )  # fmt: skip
+        async with self.sessions.begin() as session:
+            row = await match_row(session, match_id)
+            await self._require_neutral(session, row, actor, "void a match")
+            return await self._apply(session, row, transitions.void(actor, why, moment), actor.user, moment)
+
+    async def correct(
+        self, match_id: int, *, actor: Actor, result: str, reason: str, score: str | None = None,
+        at: datetime | None = None,
+    ) -> MatchInfo:  # fmt: skip
+        """An organiser corrects a confirmed match's result (the reporter's) and score; the log keeps the old."""
+        moment = at or now()
+        rules.check_result(result)
+        why = rules.check_reason(
+            reason, "reason:Scores were swapped",
+            required="Say why the result is corrected. Example: reason:Scores were swapped",
+        )  # fmt: skip
+        cleaned_score = rules.check_score(score)
+        async with self.sessions.begin() as session:
+            row = await match_row(session, match_id)
+            await self._require_neutral(session, row, actor, "correct a result")
+            change = transitions.correct(actor, result, cleaned_score, why, moment)
+            return await self._apply(session, row, change, actor.user, moment)
+
+    async def enter(
+        self, league_id: int, *, actor: Actor, player: str, opponent: str, result: str, score: str | None = None,
+        combats: str | Sequence[int] | None = None, notes: str = "", at: datetime | None = None,
+    ) -> MatchInfo:  # fmt: skip
+        """An organiser enters a game directly: confirmed at once (``result`` is ``player``'s)."""
+        moment = at or now()
+        rules.check_result(result)
+        cleaned_score = rules.check_score(score)
+        cleaned_notes = rules.check_notes(notes, "notes:Played at the club")
+        chosen = rules.parse_combats(combats)
+        rules.check_two_players(player, opponent)
+        async with self.sessions.begin() as session:
+            league = await league_row(session, league_id)
+            await require_organiser(session, league, actor, "enter results")
+            permissions.require_not_playing(actor, player, opponent)
+            for user in (player, opponent):
+                permissions.require_member(user, league.name, playing=await is_player(session, league_id, user))
+            waiting = await self._pending_between(session, league_id, player, opponent)
+            transitions.require_nothing_pending(None if waiting is None else waiting.id)
+            await self._check_combats(session, league_id, chosen)
+            row = LeagueMatch(
+                league_id=league_id, season=league.season, reporter_id=player, opponent_id=opponent, result=result,
+                score=cleaned_score, combats=",".join(map(str, chosen)), notes=cleaned_notes, status="confirmed",
+                source="organiser", pair_key=pair_key(player, opponent), created_by=actor.user, created_at=moment,
+                confirm_by=None, decided_by=actor.user, decided_at=moment,
+            )  # fmt: skip
+            session.add(row)
+            await session.flush()
+            info = match_info(row)
+            add_event(session, league_id, "entered", actor.user, moment, match_id=row.id, after=info.state())
+            await bump(session, league_id)
+            return info
+
+    async def confirm_due(self, *, at: datetime | None = None, limit: int = 500) -> list[MatchInfo]:
+        """Confirm every pending report whose window has passed (the bot runs this every minute and on start)."""
+        moment = at or now()
+        async with self.sessions() as session:
+            due = (
+                await session.scalars(
+                    select(LeagueMatch.id)
+                    .where(LeagueMatch.status == "pending", LeagueMatch.confirm_by <= moment)
+                    .order_by(LeagueMatch.confirm_by, LeagueMatch.id)
+                    .limit(limit)
+                )
+            ).all()
+        confirmed: list[MatchInfo] = []
+        for match_id in due:
+            try:
+                async with self.sessions.begin() as session:
+                    row = await match_row(session, match_id)
+                    confirmed.append(await self._apply(session, row, transitions.auto_confirm(moment), AUTO,
+                                                       moment))  # fmt: skip
+            except MatchStateError:
+                continue  # confirmed or disputed by a player in the meantime: theirs is the one effect
+        return confirmed
+
+
+__all__ = ["Matches"]
