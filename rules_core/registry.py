@@ -53,14 +53,16 @@ class OutcomeWords:
 class Chart:
     """A quick ruling a game's players look up: the number needed for one or two values, or a fixed text.
 
-    ``answer`` takes the values given (each 1 to 10, checked before) and returns the ruling in a few lines;
-    ``needs`` names the values, in order ("the attacker's WS", "the defender's WS"), none for a fixed text.
+    ``answer`` takes the values given (each 1 to 10, checked before) and returns the ruling in a few lines of
+    Markdown, the number needed in bold; ``needs`` names the values, in order ("the attacker's WS", "the
+    defender's WS"), none for a fixed text. Games that share a chart declare the same object (``rules_core.charts``).
     """
 
     name: str  # as typed: "to-hit"
     title: str  # one line: "40K close combat to hit: attacker's WS against defender's WS"
     needs: tuple[str, ...]
     answer: Callable[..., str]
+    order: int = 100  # where it stands in the list of charts: lower first, ties in the games' order
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,3 +235,12 @@ def get_game(name: str) -> Game:
 
 def all_games() -> tuple[Game, ...]:
     return tuple(_GAMES[game_id] for game_id in sorted(_GAMES))
+
+
+def all_charts() -> tuple[Chart, ...]:
+    """Every game's quick-ruling charts by their ``order``, a chart several games share once."""
+    found: dict[str, Chart] = {}
+    for game in all_games():
+        for chart in game.charts:
+            found.setdefault(chart.name, chart)
+    return tuple(sorted(found.values(), key=lambda chart: chart.order))

@@ -53,7 +53,7 @@ from rules_core.dice import DiceSource
 from rules_core.games.boltaction import spec
 from rules_core.games.boltaction.engine import resolve
 from rules_core.options import OptionSpec, OptionType, OptionValue
-from rules_core.registry import Game, OutcomeWords, TokenDoc, register
+from rules_core.registry import Chart, Game, OutcomeWords, TokenDoc, register
 from rules_core.report import Report
 
 if TYPE_CHECKING:
@@ -184,6 +184,14 @@ TOKENS = (
     TokenDoc("vehicle", "keyword", "Not supported yet: close quarters against vehicles give a clear error.", ""),
 )
 
+DAMAGE_CHART = Chart(
+    "bolt-action-damage",
+    "Bolt Action damage value by the target's quality",
+    (),
+    lambda: "\n".join(f"{q.value}: damaged on **{q.damage_value}+** (Morale {q.morale})" for q in spec.Quality),
+    order=4,
+)
+
 
 class BoltActionCloseQuarters(Game):
     id = "boltaction"
@@ -202,6 +210,7 @@ class BoltActionCloseQuarters(Game):
     example_options: Mapping[str, OptionValue] = {"distance": 9, "reaction_shots": 10}
     spec_shape = "one unit: '[N x] name: quality keywords settings' (one group; a unit assaults one enemy unit)."
     outcome_words = WORDS
+    charts = (DAMAGE_CHART,)
 
     def parse_side(self, text: str) -> spec.Unit:
         return spec.parse_unit(text)

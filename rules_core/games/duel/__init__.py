@@ -76,12 +76,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from rules_core.charts import TO_WOUND
 from rules_core.dice import DiceSource
 from rules_core.games.duel import spec
-from rules_core.games.duel.engine import resolve
+from rules_core.games.duel.engine import resolve, strength_save_modifier
 from rules_core.games.duel.weapons import EMPTY_ARMOURY, Armoury, parse_weapon_table
 from rules_core.options import OptionSpec, OptionType, OptionValue
-from rules_core.registry import Game, OutcomeWords, TokenDoc, register
+from rules_core.registry import Chart, Game, OutcomeWords, TokenDoc, register
 from rules_core.report import Report
 
 if TYPE_CHECKING:
@@ -156,6 +157,14 @@ TOKENS = (
     ),
 )
 
+SAVE_MODIFIER = Chart(
+    "save-modifier",
+    "Duel: save modifier of a Strength (the WHFB table)",
+    ("the Strength",),
+    lambda strength: f"S{strength}: save modifier **{strength_save_modifier(strength, 'whfb'):+d}**.",
+    order=3,
+)
+
 
 class DuelGame(Game):
     id = "duel"
@@ -176,6 +185,7 @@ class DuelGame(Game):
     )
     data_files: Mapping[str, str] = {"weapons": "weapons/duel.yaml"}
     outcome_words = WORDS
+    charts = (TO_WOUND, SAVE_MODIFIER)
 
     def __init__(self, armoury: Armoury = EMPTY_ARMOURY) -> None:
         self.armoury = armoury

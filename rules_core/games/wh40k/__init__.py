@@ -124,6 +124,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from rules_core.charts import TO_HIT, TO_WOUND
 from rules_core.dice import DiceSource
 from rules_core.games.wh40k import continuing, spec
 from rules_core.games.wh40k.engine import resolve
@@ -376,6 +377,7 @@ class Warhammer40kAssault(Game):
     example_defender = "12x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"
     example_options: Mapping[str, OptionValue] = {"charge_distance": 4}
     outcome_words = WORDS
+    charts = (TO_HIT, TO_WOUND)
     continues = "40K assaults"
     positions_help = continuing.POSITIONS_HELP
 
