@@ -80,7 +80,7 @@ from rules_core.charts import TO_WOUND
 from rules_core.dice import DiceSource
 from rules_core.games.duel import spec
 from rules_core.games.duel.engine import resolve, strength_save_modifier
-from rules_core.games.duel.weapons import EMPTY_ARMOURY, Armoury, parse_weapon_table
+from rules_core.games.duel.weapons import EMPTY_ARMOURY, WEAPON_TABLE, Armoury, parse_weapon_table
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import Chart, Game, OutcomeWords, TokenDoc, register
 from rules_core.report import Report
@@ -183,7 +183,7 @@ class DuelGame(Game):
         "models separated by '|', each '[N x] name: tokens' (N identical models fight one after another). "
         "One side holds a single model; the other one or several (a multiple combat, fought in the order given)."
     )
-    data_files: Mapping[str, str] = {"weapons": "weapons/duel.yaml"}
+    data_files: Mapping[str, str] = {"weapons": WEAPON_TABLE}
     outcome_words = WORDS
     charts = (TO_WOUND, SAVE_MODIFIER)
 
