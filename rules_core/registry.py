@@ -225,11 +225,11 @@ def get_game(name: str) -> Game:
             token=str(name),
             example=found[0].id,
         )
-    known = ", ".join(sorted(_GAMES))
+    known = sorted(_GAMES)
     raise UnknownGameError(
-        f"Unknown game '{name}'. Known games: {known} (each also goes by its aliases and its command name).",
+        f"Unknown game '{name}'. Known games: {', '.join(known)} (each also goes by its aliases and its command name).",
         token=str(name),
-        example="40k",
+        example=known[0] if known else None,  # the first known game, as the list names them
     )
 
 
