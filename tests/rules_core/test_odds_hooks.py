@@ -25,3 +25,9 @@ def test_a_game_without_odds_hooks_is_answered_by_monte_carlo_and_refused_exactl
     plain = Game.exact_odds(game, None, None, {})
     assert plain is None and Game.sampled_odds(game, None, None, {}, trials=1, seed=1) is None
     assert Game.exact_refusal(game, None, None) == f"there is no exact calculation for {game.title} yet"
+
+
+def test_losses_count_units_in_the_formation_games_and_models_elsewhere() -> None:
+    assert {game: get_game(game).losses_count for game in ("40k", "duel", "boltaction", "epic", "reikhammer")} == {
+        "40k": "models", "duel": "models", "boltaction": "models", "epic": "units", "reikhammer": "units",
+    }  # fmt: skip
