@@ -169,7 +169,8 @@ def _fresh_40k(attacker: object, defender: object) -> None:
 
 
 def _fresh(attacker: str, defender: str, options: dict[str, object]) -> None:
-    from rules_core.odds import boltaction, laws
+    from rules_core.games.boltaction import odds as boltaction
+    from rules_core.odds import laws
 
     boltaction._dice.cache_clear()
     laws.binomial.cache_clear()

@@ -1,8 +1,17 @@
-"""The data files shipped with the install (``data/`` in the repository, ``referee_data`` once installed)."""
+"""The data files shipped with the install (``data/`` in the repository, ``referee_data`` once installed), and the
+catalogue of games bound to them.
+
+rules_core does no I/O, so a game that reads a table (the duel's weapons) is whole only once bot/ has read its files
+and bound them (``Game.with_data``). :func:`catalogue` does that once per process for every registered game: the
+CLI and the bot build it at start-up and ask it for a game by any of its names, and nothing else binds data. The
+catalogue lives here, beside the reader, because binding and reading must agree on each game's ``data_files``, and
+it is this module's one consumer of the tables: a module of its own would hold a dozen lines and import this one.
+"""
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -10,8 +19,7 @@ from typing import Any
 
 import yaml
 
-from rules_core import get_game
-from rules_core.registry import Game
+from rules_core.registry import Game, all_games, get_game
 
 SAMPLES_SCHEMA = "referee-samples/1"
 
@@ -83,9 +91,9 @@ def read_data_file(path: str) -> Any:
         raise DataFileError(f"{path}: cannot read it: {error}") from error
 
 
-@functools.cache
-def _bound(game_id: str) -> Game:
-    game = get_game(game_id)
+def bind(game: Game) -> Game:
+    """``game`` bound to the data files it declares (itself when it declares none); DataFileError naming the file
+    and the entry when one does not match the game's schema."""
     if not game.data_files:
         return game
     data = {name: read_data_file(path) for name, path in game.data_files.items()}
@@ -95,16 +103,49 @@ def _bound(game_id: str) -> Game:
         raise DataFileError(str(error)) from error
 
 
+class Catalogue:
+    """Every registered game bound to its data files, each read once, and the sides parsed through them."""
+
+    def __init__(self, games: Mapping[str, Game]) -> None:
+        self._games = dict(games)
+        # A side parsed once per catalogue and spec text (parsed sides are immutable, so safely shared). Players
+        # repeat themselves, and rosters hand out the same text every time. A spec that does not parse raises
+        # every time (exceptions are not cached).
+        self.parsed_side = functools.lru_cache(maxsize=1024)(self._parse)
+
+    @classmethod
+    def build(cls) -> Catalogue:
+        return cls({game.id: bind(game) for game in all_games()})
+
+    def game(self, name: str | Game) -> Game:
+        """The bound game named by any of its names (id, alias, command path) or by its registered object; the
+        registry's UnknownGameError for a name no game or several games answer to. A game registered after the
+        catalogue was built is bound on first use."""
+        chosen = name if isinstance(name, Game) else get_game(name)
+        if chosen.id not in self._games:
+            self._games[chosen.id] = bind(get_game(chosen.id))
+        return self._games[chosen.id]
+
+    def games(self) -> tuple[Game, ...]:
+        """Every registered game, bound, in the registry's order."""
+        return tuple(self.game(game.id) for game in all_games())
+
+    def _parse(self, game_id: str, text: str) -> Any:
+        return self.game(game_id).parse_side(text)
+
+
+@functools.cache
+def catalogue() -> Catalogue:
+    """The process's catalogue, built on the first call (the CLI and the bot call it at start-up)."""
+    return Catalogue.build()
+
+
 def game_with_data(game: str | Game) -> Game:
-    """The game bound to the data files it declares (its weapon table...), loaded once per process."""
-    return _bound(get_game(game).id if isinstance(game, str) else game.id)  # any name of it: one bound copy
+    """The bound game of any of its names: ``catalogue().game(game)``, for the call sites not yet switched to it."""
+    return catalogue().game(game)
 
 
-@functools.lru_cache(maxsize=1024)
 def parsed_side(game_id: str, text: str) -> Any:
-    """A side parsed once per process and spec text (parsed sides are immutable, so safely shared).
-
-    Players repeat themselves, and rosters hand out the same text every time: the bot parses each text once.
-    A spec that does not parse raises every time (exceptions are not cached).
-    """
-    return _bound(game_id).parse_side(text)
+    """A side parsed once per process: ``catalogue().parsed_side(game_id, text)``, for the call sites not yet
+    switched to it."""
+    return catalogue().parsed_side(game_id, text)

@@ -1,21 +1,26 @@
 """The games the referee knows, registered by id and aliases (like python-chess's variants).
 
-A game is one module under ``rules_core/games/`` that subclasses :class:`Game`
+A game is one package under ``rules_core/games/`` that subclasses :class:`Game`
 and registers an instance. Adding a game changes nothing in ``bot/`` or ``cogs/``:
-the CLI and the slash commands are generated from the registry.
+the CLI and the slash commands are generated from the registry, and whatever else
+is the game's own (its odds solvers, its outcome words, its charts, whether a combat
+goes on) the game declares through the optional hooks of :class:`Game`.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from rules_core.dice import DiceSource
-from rules_core.errors import UnknownGameError
+from rules_core.errors import UnknownGameError, UnsupportedError
 from rules_core.options import OptionSpec, OptionValue
 from rules_core.report import Report
+
+if TYPE_CHECKING:
+    from rules_core.odds.model import Odds
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,8 +33,63 @@ class TokenDoc:
     example: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class OutcomeWords:
+    """How the summary words a game's results (``bot/render/summary.py`` reads them; none: the outcome's own name).
+
+    ``loser_fates``: outcome -> what befell the loser ("fell back"); ``drawn``: a drawn outcome -> the whole
+    headline ("Draw: both sides were wiped out"); ``on_wounds``: outcomes decided by the wounds inflicted over the
+    fight, where the loser may still stand ("on wounds (3 to 1)"); ``models_lost``: outcomes whose fate is how many
+    models the loser lost ("lost 2 models").
+    """
+
+    loser_fates: Mapping[str, str] = field(default_factory=dict)
+    drawn: Mapping[str, str] = field(default_factory=dict)
+    on_wounds: frozenset[str] = frozenset()
+    models_lost: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    """A quick ruling a game's players look up: the number needed for one or two values, or a fixed text.
+
+    ``answer`` takes the values given (each 1 to 10, checked before) and returns the ruling in a few lines of
+    Markdown, the number needed in bold; ``needs`` names the values, in order ("the attacker's WS", "the
+    defender's WS"), none for a fixed text. Games that share a chart declare the same object (``rules_core.charts``).
+    """
+
+    name: str  # as typed: "to-hit"
+    title: str  # one line: "40K close combat to hit: attacker's WS against defender's WS"
+    needs: tuple[str, ...]
+    answer: Callable[..., str]
+    order: int = 100  # where it stands in the list of charts: lower first, ties in the games' order
+
+
+@dataclass(frozen=True, slots=True)
+class NextRound:
+    """The inputs of a combat's next round, and which positions applied, in words for either front end."""
+
+    attacker: str
+    defender: str
+    options: dict[str, Any]
+    positions: str
+
+
 class Game(ABC):
-    """What every game module declares and implements."""
+    """What every game module declares and implements.
+
+    Required: the class attributes up to ``example_defender`` and the three abstract methods. Optional hooks,
+    whose defaults mean "this game has none":
+
+    - ``data_files`` / :meth:`with_data`: YAML tables the game reads (``bot`` loads and binds them);
+    - :meth:`exact_odds`, :meth:`exact_refusal`, :meth:`sampled_odds`: its odds solvers (``rules_core.odds``
+      asks them, then falls back on Monte Carlo through the referee); each loads its solver on first use, so
+      that ``import rules_core`` loads no NumPy;
+    - ``losses_count``: what a side's losses count, "models" or "units" (the odds chart's axis);
+    - ``outcome_words``: the summary's words for its outcomes (:class:`OutcomeWords`);
+    - ``charts``: its quick rulings (:class:`Chart`, the ``chart`` command);
+    - ``continues`` / ``positions_help`` / :meth:`next_round`: whether a result can go on into another round.
+    """
 
     id: str
     aliases: tuple[str, ...] = ()
@@ -47,9 +107,44 @@ class Game(ABC):
     # does no I/O: bot/ loads each file and hands the parsed data to with_data().
     data_files: Mapping[str, str] = {}
 
+    # What a side's losses count: "models", or "units" where a unit is the casualty (stands, war engines).
+    losses_count: str = "models"
+    outcome_words: OutcomeWords = OutcomeWords()
+    charts: tuple[Chart, ...] = ()
+    # A game whose combats can go on into another round says what they are called ("40K assaults"), and how a
+    # player gives the positions of a unit's models for the next round; it then implements next_round().
+    continues: str = ""
+    positions_help: str = ""
+
     def with_data(self, data: Mapping[str, Any]) -> Game:  # noqa: ARG002 (a game with no data files ignores it)
         """This game bound to its data files' parsed contents (``data`` has one entry per ``data_files`` key)."""
         return self
+
+    def exact_odds(self, attacker: Any, defender: Any, options: Mapping[str, Any]) -> Odds | None:  # noqa: ARG002
+        """The exact odds of parsed sides with validated options, or None when this game has no exact solver.
+
+        A solver that cannot take these sides raises ``rules_core.odds.model.NotExact`` with the reason."""
+        return None
+
+    def exact_refusal(self, attacker: Any, defender: Any) -> str | None:  # noqa: ARG002
+        """Why an exact answer for these parsed sides cannot be had, found before any computing, or None."""
+        return f"there is no exact calculation for {self.title} yet"
+
+    def sampled_odds(
+        self, attacker: Any, defender: Any, options: Mapping[str, Any], *, trials: int, seed: int
+    ) -> Odds | None:
+        """Monte Carlo odds that sample a model of the procedure (vectorised: far faster than resolving through
+        the referee), or None when this game has none. Raises ``NotExact`` for what the model does not cover."""
+        del attacker, defender, options, trials, seed  # the default: this game has none
+        return None
+
+    def next_round(
+        self, report: Report, *, attacker_positions: str | None, defender_positions: str | None
+    ) -> NextRound:
+        """The next round of a combat that goes on (its report holds a ``continues`` event), the positions
+        given per side or None for the default; a RefereeError when they do not fit."""
+        del report, attacker_positions, defender_positions  # the default: no combat of this game goes on
+        raise UnsupportedError(f"{self.title}: a combat does not go on into another round.")
 
     @abstractmethod
     def parse_side(self, text: str) -> Any:
@@ -130,13 +225,22 @@ def get_game(name: str) -> Game:
             token=str(name),
             example=found[0].id,
         )
-    known = ", ".join(sorted(_GAMES))
+    known = sorted(_GAMES)
     raise UnknownGameError(
-        f"Unknown game '{name}'. Known games: {known} (each also goes by its aliases and its command name).",
+        f"Unknown game '{name}'. Known games: {', '.join(known)} (each also goes by its aliases and its command name).",
         token=str(name),
-        example="40k",
+        example=known[0] if known else None,  # the first known game, as the list names them
     )
 
 
 def all_games() -> tuple[Game, ...]:
     return tuple(_GAMES[game_id] for game_id in sorted(_GAMES))
+
+
+def all_charts() -> tuple[Chart, ...]:
+    """Every game's quick-ruling charts by their ``order``, a chart several games share once."""
+    found: dict[str, Chart] = {}
+    for game in all_games():
+        for chart in game.charts:
+            found.setdefault(chart.name, chart)
+    return tuple(sorted(found.values(), key=lambda chart: chart.order))

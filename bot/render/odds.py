@@ -8,6 +8,7 @@ import discord
 
 from bot.render.embeds import cut
 from rules_core.odds import Odds
+from rules_core.registry import get_game
 
 MAX_CHART_BYTES = 100 * 1024
 
@@ -58,13 +59,11 @@ def odds_embed(result: Odds, title: str) -> discord.Embed:
     return embed
 
 
-UNIT_GAMES = frozenset({"epic", "reikhammer"})  # their losses count units (stands, war engines), not models
-
-
 def odds_chart(result: Odds, title: str) -> bytes:
     """Three panels: who wins, and the distribution of each side's losses; PNG under 100 KiB."""
     from matplotlib.figure import Figure  # noqa: PLC0415 (imported on first use: it takes a moment)
 
+    counted = get_game(result.game).losses_count  # "models", or "units" (stands, war engines)
     figure = Figure(figsize=(9, 3.6), dpi=80)
     outcome, attacker, defender = figure.subplots(1, 3, gridspec_kw={"width_ratios": [1, 1.5, 1.5]})
     labels = ["attacker", "draw", "defender"]
@@ -79,7 +78,7 @@ def odds_chart(result: Odds, title: str) -> bytes:
         losses = result.losses(side)
         axes.bar(range(len(losses)), losses, color=colour)
         axes.set_title(f"{side.capitalize()} losses (mean {result.expected_losses(side):.1f})")
-        axes.set_xlabel("units lost" if result.game in UNIT_GAMES else "models lost")
+        axes.set_xlabel(f"{counted} lost")
         axes.set_ylim(0, max(max(losses, default=0), 0.05) * 1.15)
     figure.suptitle(cut(title, 90), fontsize=10)
     figure.tight_layout()

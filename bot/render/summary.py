@@ -1,34 +1,14 @@
-"""Game-agnostic words for a report's result, shared by every renderer."""
+"""Game-agnostic words for a report's result, shared by every renderer (each game's outcome words are its own:
+``Game.outcome_words``)."""
 
 from __future__ import annotations
 
 from rules_core.errors import RefereeError
+from rules_core.registry import OutcomeWords, games_named
 from rules_core.report import Report, Roll
 from rules_core.spec import side_summary
 
 READ_LINE = 160  # characters of one "Read ..." line: it is read on phones
-
-_LOSER_FATE = {
-    "held": "held its ground",
-    "fell_back": "fell back",
-    "some_fell_back": "partly fell back (some units held)",
-    "destroyed": "was destroyed",
-    "broken": "is Broken and must withdraw",
-    "killed": "lost a model",
-    "wounded": "took wounds",
-    "broke_off": "lost more wounds; a model broke off",
-    "shot_down": "was shot down by reaction fire",
-    "failed_morale": "failed its morale check under fire and was destroyed",
-}
-# Outcomes decided by wounds inflicted over a series of fights (the duel), where the loser may still stand.
-_ON_WOUNDS = frozenset({"killed", "wounded", "broke_off"})
-_DRAWN = {
-    "both_destroyed": "Draw: both sides were wiped out",
-    "tied": "Draw: still tied at the referee's round cap (max_rounds), not a rules outcome; both sides hold",
-    "killed": "Draw: equal wounds inflicted, and a model was slain",
-    "broke_off": "Draw: equal wounds inflicted, and a model broke off",
-    "undecided": "Undecided: the referee stopped after its limit of drawn rounds",
-}
 
 
 def read_lines(report: Report) -> list[str]:
@@ -64,13 +44,20 @@ def _side_read(text: str) -> str:
     return " | ".join(shown) + f" | … (+{len(units) - len(shown)} more units)"
 
 
+def _words(game_id: str) -> OutcomeWords:
+    """The outcome words of the game a report names (none for a game this install does not know)."""
+    found = games_named(game_id)
+    return found[0].outcome_words if len(found) == 1 else OutcomeWords()
+
+
 def headline(report: Report) -> str:
     result = report.result
     outcome = str(result.outcome)
+    words = _words(report.game)
     if result.winner == "none":
         return "No combat: " + outcome.replace("_", " ")
     if result.winner == "draw":
-        return _DRAWN.get(outcome, "Draw: the combat continues next turn")
+        return words.drawn.get(outcome, "Draw: the combat continues next turn")
     if outcome == "both_destroyed":
         # Reikhammer: every directly engaged attacker killed stalls the assault, even with the defender gone too.
         stalled = "the attack stalled, so " if result.winner == "defender" else ""
@@ -79,12 +66,12 @@ def headline(report: Report) -> str:
     won, lost = (
         (result.attacker, result.defender) if result.winner == "attacker" else (result.defender, result.attacker)
     )
-    fate = _LOSER_FATE.get(outcome, outcome.replace("_", " "))
-    if outcome == "killed":
+    fate = words.loser_fates.get(outcome, outcome.replace("_", " "))
+    if outcome in words.models_lost:
         fate = f"lost {lost.lost} model{'s' if lost.lost != 1 else ''}"
     line = f"The {result.winner} wins"
     inflicted, taken = won.extra.get("wounds_inflicted"), lost.extra.get("wounds_inflicted")
-    if outcome in _ON_WOUNDS and inflicted is not None:
+    if outcome in words.on_wounds and inflicted is not None:
         line += f" on wounds ({inflicted} to {taken})"
     line += f"; the {loser} {fate}"
     if won.remaining == 0 and outcome != "both_destroyed":

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from bot.data import DataFileError, game_with_data, load_samples, parse_sample_file, read_data_file, sample_files
-from rules_core import get_game
+from bot.data import Catalogue, DataFileError, catalogue, load_samples, parse_sample_file, read_data_file, sample_files
+from rules_core import UnknownGameError, all_games, get_game
 from rules_core.games.duel.weapons import WeaponError, parse_weapon_table
 
 
@@ -18,7 +18,7 @@ def test_there_are_sample_files_for_the_games_available() -> None:
 @pytest.mark.parametrize("path", sample_files(), ids=lambda p: p.name)
 def test_each_sample_file_matches_its_schema_and_parses(path) -> None:  # type: ignore[no-untyped-def]
     sample_file = parse_sample_file(path.read_text(encoding="utf-8"), name=path.name)
-    game = game_with_data(sample_file.game)
+    game = catalogue().game(sample_file.game)
     assert len(sample_file.samples) >= 2
     for sample in sample_file.samples:
         game.parse_side(sample.spec)
@@ -42,10 +42,23 @@ def test_the_schema_check_rejects_broken_files(text: str) -> None:
 
 
 def test_every_game_binds_its_data_files() -> None:
-    duel = game_with_data("duel")
+    duel = catalogue().game("duel")
     assert duel.data_files
     assert "chainsword" in duel.parse_side("A: WS4 S4 T4 W1 I4 A1 Sv3+ chainsword").groups[0].weapons[0].name
-    assert game_with_data("40k") is get_game("40k")  # a game with no data files is itself
+    assert catalogue().game("40k") is get_game("40k")  # a game with no data files is itself
+
+
+def test_the_catalogue_is_bound_once_and_answers_to_every_name_of_a_game() -> None:
+    bound = catalogue()
+    assert catalogue() is bound  # built once per process
+    duel = bound.game("duel")
+    assert all(bound.game(name) is duel for name in ("hand-to-hand", "/duel", "DUEL", get_game("duel"), duel))
+    assert [game.id for game in bound.games()] == [game.id for game in all_games()]
+    assert bound.parsed_side("duel", duel.example_attacker) is bound.parsed_side("duel", duel.example_attacker)
+    fresh = Catalogue.build()  # another catalogue binds its own copies
+    assert fresh.game("duel") is not duel and fresh.game("40k") is bound.game("40k")
+    with pytest.raises(UnknownGameError):
+        bound.game("assault")  # the command of several games names none of them
 
 
 def test_the_weapon_table_matches_its_schema() -> None:

@@ -265,10 +265,10 @@ def test_vehicles_are_not_supported_yet() -> None:
 
 
 def test_a_unit_that_loses_nobody_is_said_to_lose_no_men() -> None:
-    from bot.data import game_with_data
+    from bot.data import catalogue
     from rules_core import resolve
 
-    report = resolve(game_with_data("boltaction"), "5x Squad A: regular", "5x Squad B: regular", seed=1)
+    report = resolve(catalogue().game("boltaction"), "5x Squad A: regular", "5x Squad B: regular", seed=1)
     notes = [str(ev.get("note")) for step in report.steps for ev in step.events]
     assert any(note.startswith("Squad B lose no men;") or note.startswith("Squad A lose no men;") for note in notes)
     assert not any(" lose 0 men" in note for note in notes)
@@ -279,11 +279,11 @@ def test_a_unit_that_loses_nobody_is_said_to_lose_no_men() -> None:
     [(8, "A draw at 1 casualty each: another round"), (5, "morale check (Morale 8, -1 for 1 pin)")],
 )
 def test_counts_of_one_read_as_one(seed: int, wanted: str) -> None:
-    from bot.data import game_with_data
+    from bot.data import catalogue
     from rules_core import resolve
 
     attacker, defender = "5x A: inexperienced smg=1 nco", "3x D: veteran officer tough-fighters"
-    report = resolve(game_with_data("boltaction"), attacker, defender, seed=seed, distance=9, reaction_shots=4)
+    report = resolve(catalogue().game("boltaction"), attacker, defender, seed=seed, distance=9, reaction_shots=4)
     texts = [str(ev.get("note")) for s in report.steps for ev in s.events] + [
         r.purpose for s in report.steps for r in s.rolls
     ]

@@ -390,13 +390,13 @@ def test_an_unknown_option_value_names_the_option() -> None:
 
 
 def test_a_model_whose_opponent_fell_to_another_is_not_said_to_have_killed_it() -> None:
-    from bot.data import game_with_data
+    from bot.data import catalogue
     from rules_core import resolve
 
     # Seed 3: the Sergeant wins round 1 against Ork Boy 1 and is later slain by the Nob, not by Ork Boy 1.
     sergeant = "Marine Sergeant: WS4 S4 T4 W1 I4 A2 Sv3+ chainsword bolt-pistol charged"
     orks = "3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife | Nob: WS4 S4 T4 W2 I3 A2 Sv5+ weapon=choppa/S+1/dmg=1/sv=-1/cc"
-    report = resolve(game_with_data("duel"), sergeant, orks, seed=3)
+    report = resolve(catalogue().game("duel"), sergeant, orks, seed=3)
     notes = [str(ev.get("note")) for step in report.steps for ev in step.events]
     assert any(note.startswith("Ork Boy 1's opponents are all slain: it may make a Follow-Up Move") for note in notes)
     assert not any("has killed all its opponents" in note for note in notes)

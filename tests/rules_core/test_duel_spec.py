@@ -103,7 +103,7 @@ def test_spec_errors_name_the_problem_and_show_a_correct_example(text: str, frag
 
 
 def test_without_a_table_a_weapon_name_says_how_to_define_it_inline() -> None:
-    with pytest.raises(SpecError, match=r"no weapon table is loaded here.*weapon=NAME"):
+    with pytest.raises(SpecError, match=r"weapon table \(weapons/duel.yaml\), which was not given.*weapon=NAME"):
         BARE.parse_side("A: WS4 S4 T4 W1 I4 A1 Sv3+ chainsword")
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import icepool
 import pytest
 
-from bot.data import game_with_data
+from bot.data import catalogue
 from rules_core.charts import to_hit_by_weapon_skill, to_wound
 from rules_core.errors import IllegalDeclarationError
 from rules_core.games.wh40k.spec import Group, Side
@@ -23,7 +23,7 @@ from rules_core.odds import OddsError, odds
 from rules_core.options import validate_options
 from tests.rules_core.checks import assert_agrees_with_oracle, assert_referee_agrees, chi_square_categories
 
-GAME = game_with_data("40k")
+GAME = catalogue().game("40k")
 D6 = icepool.d6
 
 

@@ -13,14 +13,14 @@ from typing import Any
 import icepool
 import pytest
 
-from bot.data import game_with_data
+from bot.data import catalogue
 from rules_core.charts import to_wound
 from rules_core.games.duel.engine import _situational, choose_weapon
 from rules_core.games.duel.spec import BREAKING_OFF, ModelGroup, ParryPolicy
 from rules_core.odds import odds
 from tests.rules_core.checks import assert_agrees_with_oracle, assert_referee_agrees
 
-GAME = game_with_data("duel")
+GAME = catalogue().game("duel")
 WEAPONS = ("knife", "club", "sword", "chainsword", "power-sword", "power-axe", "power-fist", "bolt-pistol")
 
 

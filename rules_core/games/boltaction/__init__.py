@@ -47,14 +47,29 @@ Decisions on unclear or unstated points (each also in docs/games/boltaction.md):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules_core.dice import DiceSource
 from rules_core.games.boltaction import spec
 from rules_core.games.boltaction.engine import resolve
 from rules_core.options import OptionSpec, OptionType, OptionValue
-from rules_core.registry import Game, TokenDoc, register
+from rules_core.registry import Chart, Game, OutcomeWords, TokenDoc, register
 from rules_core.report import Report
+
+if TYPE_CHECKING:
+    from rules_core.odds.model import Odds
+
+WORDS = OutcomeWords(
+    loser_fates={
+        "destroyed": "was destroyed",
+        "shot_down": "was shot down by reaction fire",
+        "failed_morale": "failed its morale check under fire and was destroyed",
+    },
+    drawn={
+        "both_destroyed": "Draw: both sides were wiped out",
+        "undecided": "Undecided: the referee stopped after its limit of drawn rounds",
+    },
+)
 
 OPTIONS = (
     OptionSpec(
@@ -169,6 +184,14 @@ TOKENS = (
     TokenDoc("vehicle", "keyword", "Not supported yet: close quarters against vehicles give a clear error.", ""),
 )
 
+DAMAGE_CHART = Chart(
+    "bolt-action-damage",
+    "Bolt Action damage value by the target's quality",
+    (),
+    lambda: "\n".join(f"{q.value}: damaged on **{q.damage_value}+** (Morale {q.morale})" for q in spec.Quality),
+    order=4,
+)
+
 
 class BoltActionCloseQuarters(Game):
     id = "boltaction"
@@ -186,6 +209,8 @@ class BoltActionCloseQuarters(Game):
     example_defender = "10x Infantry: regular nco"
     example_options: Mapping[str, OptionValue] = {"distance": 9, "reaction_shots": 10}
     spec_shape = "one unit: '[N x] name: quality keywords settings' (one group; a unit assaults one enemy unit)."
+    outcome_words = WORDS
+    charts = (DAMAGE_CHART,)
 
     def parse_side(self, text: str) -> spec.Unit:
         return spec.parse_unit(text)
@@ -197,6 +222,14 @@ class BoltActionCloseQuarters(Game):
         self, attacker: Any, defender: Any, options: Mapping[str, OptionValue], dice: DiceSource
     ) -> Report:
         return resolve(attacker, defender, options, dice)
+
+    def exact_odds(self, attacker: Any, defender: Any, options: Mapping[str, Any]) -> Odds:
+        from rules_core.games.boltaction import odds  # noqa: PLC0415 (the solver loads on first use)
+
+        return odds.exact(attacker, defender, options)
+
+    def exact_refusal(self, attacker: Any, defender: Any) -> str | None:  # noqa: ARG002
+        return None  # the solver takes every assault
 
 
 GAME = register(BoltActionCloseQuarters())

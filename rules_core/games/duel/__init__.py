@@ -74,15 +74,34 @@ Decisions on unclear or unstated points (each also in docs/games/duel.md):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from rules_core.charts import TO_WOUND
 from rules_core.dice import DiceSource
 from rules_core.games.duel import spec
-from rules_core.games.duel.engine import resolve
-from rules_core.games.duel.weapons import EMPTY_ARMOURY, Armoury, parse_weapon_table
+from rules_core.games.duel.engine import resolve, strength_save_modifier
+from rules_core.games.duel.weapons import EMPTY_ARMOURY, WEAPON_TABLE, Armoury, parse_weapon_table
 from rules_core.options import OptionSpec, OptionType, OptionValue
-from rules_core.registry import Game, TokenDoc, register
+from rules_core.registry import Chart, Game, OutcomeWords, TokenDoc, register
 from rules_core.report import Report
+
+if TYPE_CHECKING:
+    from rules_core.odds.model import Odds
+
+# The duel is decided on the wounds inflicted over the phase: the loser may still stand, and a draw can cost models.
+WORDS = OutcomeWords(
+    loser_fates={
+        "killed": "lost a model",
+        "wounded": "took wounds",
+        "broke_off": "lost more wounds; a model broke off",
+    },
+    drawn={
+        "killed": "Draw: equal wounds inflicted, and a model was slain",
+        "broke_off": "Draw: equal wounds inflicted, and a model broke off",
+    },
+    on_wounds=frozenset({"killed", "wounded", "broke_off"}),
+    models_lost=frozenset({"killed"}),
+)
 
 OPTIONS = (
     OptionSpec(
@@ -138,6 +157,14 @@ TOKENS = (
     ),
 )
 
+SAVE_MODIFIER = Chart(
+    "save-modifier",
+    "Duel: save modifier of a Strength (the WHFB table)",
+    ("the Strength",),
+    lambda strength: f"S{strength}: save modifier **{strength_save_modifier(strength, 'whfb'):+d}**.",
+    order=3,
+)
+
 
 class DuelGame(Game):
     id = "duel"
@@ -156,7 +183,9 @@ class DuelGame(Game):
         "models separated by '|', each '[N x] name: tokens' (N identical models fight one after another). "
         "One side holds a single model; the other one or several (a multiple combat, fought in the order given)."
     )
-    data_files: Mapping[str, str] = {"weapons": "weapons/duel.yaml"}
+    data_files: Mapping[str, str] = {"weapons": WEAPON_TABLE}
+    outcome_words = WORDS
+    charts = (TO_WOUND, SAVE_MODIFIER)
 
     def __init__(self, armoury: Armoury = EMPTY_ARMOURY) -> None:
         self.armoury = armoury
@@ -185,6 +214,14 @@ class DuelGame(Game):
         self, attacker: Any, defender: Any, options: Mapping[str, OptionValue], dice: DiceSource
     ) -> Report:
         return resolve(attacker, defender, options, dice)
+
+    def exact_odds(self, attacker: Any, defender: Any, options: Mapping[str, Any]) -> Odds:
+        from rules_core.games.duel import odds  # noqa: PLC0415 (the solver loads on first use)
+
+        return odds.exact(attacker, defender, options)
+
+    def exact_refusal(self, attacker: Any, defender: Any) -> str | None:  # noqa: ARG002
+        return None  # the solver takes every phase
 
 
 GAME = register(DuelGame())

@@ -17,6 +17,7 @@ from rules_core.errors import LimitError, SpecError
 from rules_core.games.duel.weapons import (
     EMPTY_ARMOURY,
     INLINE_EXAMPLE,
+    WEAPON_TABLE,
     Armoury,
     Weapon,
     WeaponError,
@@ -165,14 +166,18 @@ def _parse_group(spec: GroupSpec, armoury: Armoury) -> ModelGroup:
             if weapon is None:
                 known = armoury.names
                 hint = did_you_mean(token.key, (*FLAGS, *known))
-                where = (
-                    f"It is neither a flag ({', '.join(FLAGS)}) nor a weapon in the table ({', '.join(known)})."
-                    if known
-                    else f"It is not a flag ({', '.join(FLAGS)}), and no weapon table is loaded here."
-                )
+                if known:
+                    where = f"It is neither a flag ({', '.join(FLAGS)}) nor a weapon in the table ({', '.join(known)})."
+                    how = "Define a weapon inline with"
+                else:  # the game was not given its table: say which, and how to do without it
+                    where = (
+                        f"It is not a flag ({', '.join(FLAGS)}), and weapon names need the duel's weapon table "
+                        f"({WEAPON_TABLE}), which was not given."
+                    )
+                    how = "Bind the table with the game's with_data(), or define the weapon inline with"
                 raise _error(
                     f"Unknown keyword '{token.text}' on '{spec.name}'. {where}{hint} "
-                    "Define a weapon inline with weapon=NAME/S+1/dmg=1/sv=-1/parry/cc.",
+                    f"{how} weapon=NAME/S+1/dmg=1/sv=-1/parry/cc.",
                     token.text,
                     f"{EXAMPLE_MODEL} {INLINE_EXAMPLE}",
                 )

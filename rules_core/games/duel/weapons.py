@@ -196,6 +196,8 @@ class Armoury:
 
 
 EMPTY_ARMOURY = Armoury({})
+# The weapon table under data/ (bot/ reads it and binds it with DuelGame.with_data: rules_core does no I/O).
+WEAPON_TABLE = "weapons/duel.yaml"
 
 _ENTRY_KEYS = {"strength", "damage", "save_modifier", "parry", "close_combat", "note"}
 _REQUIRED_KEYS = {"strength", "damage", "parry", "close_combat"}

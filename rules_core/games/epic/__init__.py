@@ -110,7 +110,7 @@ from collections.abc import Mapping
 from rules_core.games.formation.game import FormationGame, common_options, token_docs
 from rules_core.games.formation.rules import DoubleMeans, FormationRules
 from rules_core.options import OptionValue
-from rules_core.registry import register
+from rules_core.registry import Chart, register
 from rules_core.report import Op
 
 RULES = FormationRules(
@@ -139,6 +139,14 @@ RULES = FormationRules(
 
 OPTIONS = common_options(RULES, "4x Devastator: FF3+ | 1x Warhound Titan: FF3+ WE DC=3")
 
+RESULT_MODIFIERS = (
+    "+1 for each enemy unit destroyed in this assault (supporting fire and earlier rounds included)\n"
+    "+1 for more units remaining than the enemy; +1 more for more than twice as many\n"
+    "+1 for no Blast markers; +1 for fewer Blast markers than the enemy\n"
+    "+1 for each Inspiring unit taking part"
+)
+RESULT_CHART = Chart("epic-result", "Epic: Armageddon assault result modifiers", (), lambda: RESULT_MODIFIERS, order=5)
+
 
 class EpicAssault(FormationGame):
     id = "epic"
@@ -156,8 +164,9 @@ class EpicAssault(FormationGame):
     example_attacker = RULES.example_side
     example_defender = "8x Ork Boyz: CC4+ FF6+ Sv6+ INF contact=5 ff=3 cover=5+ ; 2x Nobz: CC3+ FF5+ Sv6+ INF ff=2"
     example_options: Mapping[str, OptionValue] = {"defender_blast_markers": 1}
+    charts = (RESULT_CHART,)
 
 
 GAME = register(EpicAssault())
 
-__all__ = ["GAME", "OPTIONS", "RULES", "EpicAssault"]
+__all__ = ["GAME", "OPTIONS", "RESULT_CHART", "RULES", "EpicAssault"]

@@ -8,7 +8,7 @@ this class does the rest, so the two game modules hold no procedure code.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules_core.dice import DiceSource
 from rules_core.errors import RefereeError
@@ -16,12 +16,23 @@ from rules_core.games.formation.engine import FormationAssault, check_positions
 from rules_core.games.formation.rules import DoubleMeans, FormationRules, FormationSettings, SaveDirection
 from rules_core.games.formation.spec import Formation, FormationSpecParser, Support
 from rules_core.options import OptionSpec, OptionType, OptionValue
-from rules_core.registry import Game, TokenDoc
+from rules_core.registry import Game, OutcomeWords, TokenDoc
 from rules_core.report import Combine, FrozenMap, Inputs, Op, Report
+
+if TYPE_CHECKING:
+    from rules_core.odds.model import Odds
 
 SIDES = ("attacker", "defender")
 MAX_MARKERS = 200
 MAX_ROUNDS = 20
+
+WORDS = OutcomeWords(
+    loser_fates={"destroyed": "was destroyed", "broken": "is Broken and must withdraw"},
+    drawn={
+        "both_destroyed": "Draw: both sides were wiped out",
+        "tied": "Draw: still tied at the referee's round cap (max_rounds), not a rules outcome; both sides hold",
+    },
+)
 
 
 def common_options(rules: FormationRules, support_example: str) -> tuple[OptionSpec, ...]:
@@ -208,6 +219,8 @@ class FormationGame(Game):
         "a side is one formation: groups '[N x] name: tokens' separated by ';' (or '|'), nearest the enemy first. "
         "Supporting formations (options) are separated by '|'."
     )
+    losses_count = "units"  # stands and war engines
+    outcome_words = WORDS
 
     def __init__(self) -> None:
         self.parser = FormationSpecParser(self.rules)
@@ -217,6 +230,16 @@ class FormationGame(Game):
 
     def format_side(self, side: Any) -> str:
         return self.parser.format_formation(side)
+
+    def exact_odds(self, attacker: Any, defender: Any, options: Mapping[str, Any]) -> Odds:
+        from rules_core.games.formation import odds  # noqa: PLC0415 (the solver loads on first use)
+
+        return odds.exact(self, attacker, defender, options)
+
+    def exact_refusal(self, attacker: Any, defender: Any) -> str | None:
+        from rules_core.games.formation import odds  # noqa: PLC0415 (the solver loads on first use)
+
+        return odds.refusal(attacker, defender)
 
     def parse_support(self, name: str, value: OptionValue) -> Support | None:
         if value is None:

@@ -122,14 +122,28 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from rules_core.charts import TO_HIT, TO_WOUND
 from rules_core.dice import DiceSource
-from rules_core.games.wh40k import spec
+from rules_core.games.wh40k import continuing, spec
 from rules_core.games.wh40k.engine import resolve
 from rules_core.options import OptionSpec, OptionType, OptionValue
-from rules_core.registry import Game, TokenDoc, register
+from rules_core.registry import Game, NextRound, OutcomeWords, TokenDoc, register
 from rules_core.report import Report
+
+if TYPE_CHECKING:
+    from rules_core.odds.model import Odds
+
+WORDS = OutcomeWords(
+    loser_fates={
+        "held": "held its ground",
+        "fell_back": "fell back",
+        "some_fell_back": "partly fell back (some units held)",
+        "destroyed": "was destroyed",
+    },
+    drawn={"both_destroyed": "Draw: both sides were wiped out"},
+)
 
 OPTIONS = (
     OptionSpec(
@@ -362,6 +376,10 @@ class Warhammer40kAssault(Game):
     example_attacker = "10x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ frag-grenades"
     example_defender = "12x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"
     example_options: Mapping[str, OptionValue] = {"charge_distance": 4}
+    outcome_words = WORDS
+    charts = (TO_HIT, TO_WOUND)
+    continues = "40K assaults"
+    positions_help = continuing.POSITIONS_HELP
 
     def parse_side(self, text: str) -> spec.Side:
         return spec.parse_side(text)
@@ -373,6 +391,28 @@ class Warhammer40kAssault(Game):
         self, attacker: Any, defender: Any, options: Mapping[str, OptionValue], dice: DiceSource
     ) -> Report:
         return resolve(attacker, defender, options, dice)
+
+    def exact_odds(self, attacker: Any, defender: Any, options: Mapping[str, Any]) -> Odds:
+        from rules_core.games.wh40k import odds  # noqa: PLC0415 (the solvers load on first use)
+
+        return odds.exact(attacker, defender, options)
+
+    def exact_refusal(self, attacker: Any, defender: Any) -> str | None:
+        from rules_core.games.wh40k import odds  # noqa: PLC0415 (the solvers load on first use)
+
+        return odds.refusal(attacker, defender)
+
+    def sampled_odds(self, attacker: Any, defender: Any, options: Mapping[str, Any], *, trials: int, seed: int) -> Odds:
+        from rules_core.games.wh40k import odds_sampled  # noqa: PLC0415 (NumPy loads on first use)
+
+        return odds_sampled.sample(attacker, defender, options, trials=trials, seed=seed)
+
+    def next_round(
+        self, report: Report, *, attacker_positions: str | None, defender_positions: str | None
+    ) -> NextRound:
+        return continuing.next_round(
+            report, attacker_positions=attacker_positions, defender_positions=defender_positions
+        )
 
 
 GAME = register(Warhammer40kAssault())

@@ -1,6 +1,6 @@
 """Monte Carlo odds of a 40K assault, vectorised: many trials at once through the exact solver's model.
 
-The exact solver (``rules_core.odds.wh40k``) reduces the referee's procedure to small unit states and the law of
+The exact solver (``rules_core.games.wh40k.odds``) reduces the referee's procedure to small unit states and the law of
 each step; this samples those same laws for ``trials`` fights at once with NumPy instead of summing over every
 branch. It is for what the exact calculation covers but would take too long (big units of several multi-wound
 groups, whose states multiply), and it is fast: every trial lives as a pair of state numbers, and each step
@@ -20,9 +20,9 @@ import numpy as np
 import numpy.typing as npt
 
 from rules_core.games.wh40k.engine import FALL_BACK_DICE, FAST_FALL_BACK_DICE, Outcome
+from rules_core.games.wh40k.odds import GAME_ID, SaveType, SideState, Solver, pools_of, why_not_exact
 from rules_core.games.wh40k.spec import Side
 from rules_core.odds.model import NotExact, Odds, trim, wilson
-from rules_core.odds.wh40k import GAME_ID, SaveType, SideState, Solver, pools_of, why_not_exact
 from rules_core.options import OptionValue
 
 Ints = npt.NDArray[np.int64]

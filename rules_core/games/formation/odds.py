@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from typing import Any
 
 from rules_core.dice import SeededDice
 from rules_core.games.formation.engine import ATTACKER, DEFENDER, FormationAssault, Outcome, SideState, allocate
@@ -27,7 +26,6 @@ from rules_core.games.formation.spec import MACRO_WEAPON, REINFORCED_ARMOUR, For
 from rules_core.odds.laws import Law, binomial, convolve, d6_meets, two_d6
 from rules_core.odds.model import NotExact, Odds, exact_odds
 from rules_core.options import OptionValue
-from rules_core.registry import get_game
 from rules_core.report import Combine
 
 Units = tuple[int, ...]  # damage capacity left on each unit, in allocation order
@@ -358,18 +356,12 @@ def refusal(attacker: Formation, defender: Formation) -> str | None:
     return None
 
 
-def exact_for(game_id: str) -> Any:
-    """The exact solver of one formation game (looked up when called: the registry fills as games load)."""
-
-    def exact(attacker: Formation, defender: Formation, options: Mapping[str, OptionValue]) -> Odds:
-        reason = refusal(attacker, defender)
-        if reason is not None:
-            raise NotExact(reason)
-        game = get_game(game_id)
-        assert isinstance(game, FormationGame)
-        return FormationSolver(game, attacker, defender, options).solve()
-
-    return exact
+def exact(game: FormationGame, attacker: Formation, defender: Formation, options: Mapping[str, OptionValue]) -> Odds:
+    """The exact odds of one formation game's assault (``game`` holds its rules table)."""
+    reason = refusal(attacker, defender)
+    if reason is not None:
+        raise NotExact(reason)
+    return FormationSolver(game, attacker, defender, options).solve()
 
 
-__all__ = ["MAX_PAIRS", "FormationSolver", "exact_for", "refusal", "state_bound"]
+__all__ = ["MAX_PAIRS", "FormationSolver", "exact", "refusal", "state_bound"]
