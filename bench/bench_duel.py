@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from timing import median_ms, pin_to_one_core
 
-from bot.data import game_with_data
+from bot.data import catalogue
 from rules_core import SeededDice
 from rules_core.options import validate_options
 
@@ -25,7 +25,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5000)
     args = parser.parse_args()
     pin_to_one_core()
-    game = game_with_data("duel")
+    game = catalogue().game("duel")
     options = validate_options(game.options, {})
     attacker, defender = game.parse_side(LONE), game.parse_side(FOES)
 

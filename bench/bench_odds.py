@@ -18,7 +18,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.timing import pin_to_one_core
-from bot.data import game_with_data
+from bot.data import catalogue
 from rules_core.odds import odds
 from rules_core.odds.montecarlo import monte_carlo
 from rules_core.options import validate_options
@@ -58,14 +58,14 @@ def median_ms(work: object, runs: int) -> float:
 
 def main(runs: int, trials: int) -> None:
     pin_to_one_core()
-    game = game_with_data("boltaction")
+    game = catalogue().game("boltaction")
     print(f"Exact odds, Bolt Action close quarters ({runs} runs each):")
     for label, attacker, defender, options in BOLT:
         odds(game, attacker, defender, **options)  # warm the caches of dice laws once, as a running bot has them
         cold = median_ms(lambda a=attacker, d=defender, o=options: _fresh(a, d, o), max(3, runs // 4))
         warm = median_ms(lambda a=attacker, d=defender, o=options: odds(game, a, d, **o), runs)
         print(f"  {label:<46} median {warm:8.1f} ms   (first time, caches cold: {cold:.1f} ms)")
-    duel = game_with_data("duel")
+    duel = catalogue().game("duel")
     print(f"Exact odds, 2nd edition duel ({runs} runs each):")
     for label, attacker, defender in DUELS:
         odds(duel, attacker, defender)
@@ -73,10 +73,10 @@ def main(runs: int, trials: int) -> None:
         print(f"  {label:<46} median {warm:8.1f} ms")
     print(f"Exact odds, Epic and Reikhammer formation assaults ({max(3, runs // 4)} runs each):")
     for game_id, label, attacker, defender, options in FORMATIONS:
-        formation = game_with_data(game_id)
+        formation = catalogue().game(game_id)
         taken = median_ms(lambda f=formation, a=attacker, d=defender, o=options: odds(f, a, d, **o), max(3, runs // 4))
         print(f"  {game_id:<10} {label:<46} median {taken:8.1f} ms")
-    wh40k = game_with_data("40k")
+    wh40k = catalogue().game("40k")
     a_side, d_side = wh40k.parse_side(ASSAULT[0]), wh40k.parse_side(ASSAULT[1])
     odds(wh40k, a_side, d_side, charge_distance=4.0)
     warm = median_ms(lambda: odds(wh40k, a_side, d_side, charge_distance=4.0), runs * 5)

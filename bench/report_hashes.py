@@ -20,7 +20,7 @@ from typing import Any
 
 from rich.console import Console
 
-from bot.data import game_with_data, load_samples
+from bot.data import catalogue, load_samples
 from bot.render.embeds import render_pages
 from bot.render.markdown import report_markdown
 from bot.render.odds import odds_lines
@@ -75,7 +75,7 @@ def main() -> None:
     parser.add_argument("--per-game", type=int, default=3000)
     args = parser.parse_args()
     for game in all_games():
-        bound = game_with_data(game)
+        bound = catalogue().game(game)
         parts = {name: hashlib.sha256() for name in ("json", "markdown", "terminal", "embeds", "words", "errors")}
         count = 0
         for attacker, defender, options, seed in cases(bound, args.per_game):

@@ -138,14 +138,3 @@ class Catalogue:
 def catalogue() -> Catalogue:
     """The process's catalogue, built on the first call (the CLI and the bot call it at start-up)."""
     return Catalogue.build()
-
-
-def game_with_data(game: str | Game) -> Game:
-    """The bound game of any of its names: ``catalogue().game(game)``, for the call sites not yet switched to it."""
-    return catalogue().game(game)
-
-
-def parsed_side(game_id: str, text: str) -> Any:
-    """A side parsed once per process: ``catalogue().parsed_side(game_id, text)``, for the call sites not yet
-    switched to it."""
-    return catalogue().parsed_side(game_id, text)

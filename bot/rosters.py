@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from bot.data import game_with_data
+from bot.data import catalogue
 from bot.storage.rosters import RosterInput, SavedRoster
 from rules_core import RefereeError, get_game
 from rules_core.options import OptionType
@@ -44,7 +44,7 @@ def check_name(name: str) -> str:
 
 def check_roster(game: str, name: str, spec: str, description: str = "") -> RosterInput:
     """A roster ready to store: a known game, a valid name, and units its game's parser accepts one by one."""
-    chosen = game_with_data(get_game(game))
+    chosen = catalogue().game(game)
     check_name(name)
     text = " ".join(str(spec).split())
     if text.startswith("@"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.data import game_with_data
+from bot.data import catalogue
 from bot.storage.records import StoredCombat
 from rules_core import ENGINE_VERSION, resolve
 from rules_core.report import thaw
@@ -32,7 +32,7 @@ def verify(stored: StoredCombat) -> Verification:
             "Only the same engine version can re-run it exactly: verify it with that version.",
         )
     options = thaw(report.inputs.options)
-    rerun = resolve(game_with_data(report.game), report.inputs.attacker, report.inputs.defender, seed=report.seed,
+    rerun = resolve(catalogue().game(report.game), report.inputs.attacker, report.inputs.defender, seed=report.seed,
                     **options)  # fmt: skip
     if rerun.to_json(indent=None) == stored.report_json:
         return Verification(

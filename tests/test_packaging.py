@@ -75,7 +75,7 @@ def test_an_installed_copy_finds_its_data_away_from_the_source_tree(wheel: Path,
     )
     code = (
         "import bot.data, rules_core; print(rules_core.__file__); print(len(bot.data.load_samples())); "
-        "print(len(bot.data.game_with_data('duel').armoury.names)); "
+        "print(len(bot.data.catalogue().game('duel').armoury.names)); "
         "import asyncio, bot.storage; "
         "store = asyncio.run(bot.storage.Store.open('sqlite+aiosqlite:///installed.db')); asyncio.run(store.close()); "
         "print((__import__('pathlib').Path('installed.db')).exists())"

@@ -28,6 +28,7 @@ from bot.cli.records import (
     void_command,
 )
 from bot.cli.rosters import roster_group
+from bot.data import catalogue
 from bot.storage import StorageError
 from bot.user_errors import USER_ERRORS
 from rules_core import ENGINE_VERSION, RefereeError
@@ -65,6 +66,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: one line naming the problem and a correct example on bad input, exit status 2."""
     err: Callable[[str], None] = lambda text: click.echo(text, err=True)  # noqa: E731
     try:
+        catalogue()  # every game bound to its data files once, before any command asks for one
         code = cli.main(args=list(argv) if argv is not None else None, prog_name="referee", standalone_mode=False)
     except RefereeError as error:
         err(f"error: {error.one_line()}")

@@ -16,7 +16,7 @@ from bot.cli.common import (
     parse_seed,
     show_and_record,
 )
-from bot.data import game_with_data
+from bot.data import catalogue
 from rules_core import all_games, resolve
 from rules_core.registry import Game
 
@@ -25,7 +25,7 @@ def _game_command(game: Game) -> click.Command:
     def run(attacker: str, defender: str, seed: str | None, as_json: bool, opponent: str | None, **raw: Any) -> None:
         options = {name: value for name, value in raw.items() if value is not None}
         attacker, defender, options = expand_references(game, attacker, defender, options)
-        report = resolve(game_with_data(game), attacker, defender, seed=parse_seed(seed), **options)
+        report = resolve(catalogue().game(game), attacker, defender, seed=parse_seed(seed), **options)
         show_and_record(report, as_json, opponent=opponent_name(opponent))
 
     params: list[click.Parameter] = [

@@ -7,7 +7,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bot.cli.common import command_path, example_command
-from bot.data import game_with_data, load_samples
+from bot.data import catalogue, load_samples
 from rules_core import all_games, get_game
 from rules_core.options import OptionType
 from rules_core.registry import games_named, names_of
@@ -38,7 +38,7 @@ def help_command(game: str | None) -> None:
         for known in shared:
             console.print(f"  {known.id:<12} referee {' '.join(command_path(known)):<22} {known.title}")
         return
-    chosen = game_with_data(get_game(game))
+    chosen = catalogue().game(game)
     also = ", ".join(name for name in names_of(chosen) if name != chosen.id)  # aliases, then its command
     console.print(f"[bold]{chosen.title}[/bold] ({chosen.id}; also: {also})")
     console.print(chosen.summary)

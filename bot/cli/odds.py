@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from bot.cli.common import GameGroup, expand_references, option_param
-from bot.data import game_with_data
+from bot.data import catalogue
 from bot.render.odds import odds_lines
 from rules_core import all_games
 from rules_core.odds import DEFAULT_TRIALS, MAX_TRIALS, METHODS, odds
@@ -21,7 +21,7 @@ def _odds_command(game: Game) -> click.Command:
     ) -> None:
         options = {name: value for name, value in raw.items() if value is not None}
         attacker, defender, options = expand_references(game, attacker, defender, options)
-        result = odds(game_with_data(game), attacker, defender, method=method, trials=trials, seed=seed, **options)
+        result = odds(catalogue().game(game), attacker, defender, method=method, trials=trials, seed=seed, **options)
         if as_json:
             click.echo(json.dumps(result.to_dict(), indent=2))
             return

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from bot.cli.common import parse_seed, show_and_record
 from bot.continuing import POSITIONS_HELP, next_round
-from bot.data import game_with_data
+from bot.data import catalogue
 from bot.recording import with_store
 from bot.render.terminal import print_report
 from bot.storage import LOCAL_USER
@@ -132,6 +132,6 @@ def assault_continue(
     attacker, defender, options, positions = next_round(
         stored, continued, attacker_positions=attacker_positions, defender_positions=defender_positions
     )
-    next_report = resolve(game_with_data(stored.report.game), attacker, defender, seed=parse_seed(seed), **options)
+    next_report = resolve(catalogue().game(stored.report.game), attacker, defender, seed=parse_seed(seed), **options)
     click.echo(positions, err=True)
     show_and_record(next_report, as_json, continues=record_id)

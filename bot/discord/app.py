@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.data import catalogue
 from bot.discord.collector import Collector
 from bot.discord.errors import apology, error_embed, new_error_id, referee_error_embed
 from bot.discord.record_writer import RecordWriter
@@ -102,6 +103,7 @@ class RefereeBot(commands.AutoShardedBot):
         return self._writer
 
     async def setup_hook(self) -> None:
+        catalogue()  # every game bound to its data files once, before any command asks for one
         self._store = await Store.open(self.settings.database_url)
         self.add_dynamic_items(PageButton, VerifyButton)  # the cogs add their own in their setup()
         for extension in EXTENSIONS:

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.data import parsed_side
+from bot.data import catalogue
 from bot.discord.client import BotServices
 from bot.discord.interactions import guild_of
 from bot.discord.options import short
@@ -48,7 +48,7 @@ async def sides_and_options(
 
     chosen = {name: value for name, value in options.items() if value is not None}
     attacker, defender, chosen = await expand_all(game, attacker, defender, chosen, lookup)
-    return (parsed_side(game.id, attacker), parsed_side(game.id, defender)), chosen
+    return (catalogue().parsed_side(game.id, attacker), catalogue().parsed_side(game.id, defender)), chosen
 
 
 __all__ = ["roster_choices", "sides_and_options"]

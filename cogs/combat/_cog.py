@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.continuing import next_round
-from bot.data import game_with_data
+from bot.data import catalogue
 from bot.discord.cooldown import RateLimit, per_user_check
 from bot.discord.options import command_callback, short
 from bot.discord.results import send_result
@@ -67,7 +67,7 @@ class CombatCog(commands.Cog):
         with self.bot.collector.hold() as hold:  # released once the first answer is out
             sides, chosen = await sides_and_options(self.bot, interaction, game, attacker, defender, options=options)
             # Validated and resolved before anything is sent: a bad spec is answered privately at once.
-            report = resolve(game_with_data(game), *sides, **chosen)
+            report = resolve(catalogue().game(game), *sides, **chosen)
             interaction.extras["outcome"] = report.result.outcome
             await send_result(interaction, report, private=bool(private), hold=hold,
                               opponent=None if opponent is None else str(opponent.id))  # fmt: skip
@@ -92,7 +92,7 @@ class CombatCog(commands.Cog):
                     stored, await self.bot.store.records.continued_by(record),
                     attacker_positions=attacker_positions, defender_positions=defender_positions,
                 )  # fmt: skip
-                report = resolve(game_with_data(stored.report.game), attacker, defender, **options)
+                report = resolve(catalogue().game(stored.report.game), attacker, defender, **options)
                 interaction.extras["outcome"] = report.result.outcome
                 await send_result(interaction, report, private=bool(private), opponent=stored.opponent,
                                   continues=record, hold=hold, note=positions)  # fmt: skip

@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.data import game_with_data
+from bot.data import catalogue
 from bot.discord.cooldown import RateLimit, per_user_check
 from bot.discord.options import command_callback, short
 from bot.discord.sides import roster_choices, sides_and_options
@@ -72,7 +72,7 @@ class OddsCog(commands.Cog):
         method: str | None = None, private: bool | None = None, **options: Any,
     ) -> None:  # fmt: skip
         sides, chosen = await sides_and_options(self.bot, interaction, game, attacker, defender, options=options)
-        bound = game_with_data(game)
+        bound = catalogue().game(game)
         validate_options(bound.options, chosen)  # every input error is answered now, privately
         how = method or "auto"
         refused = exact_refusal(bound, *sides) if how == "exact" else None

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.data import game_with_data
+from bot.data import catalogue
 from bot.discord.colours import INFO_COLOUR
 from bot.discord.errors import error_embed
 from bot.discord.interactions import guild_of
@@ -54,7 +54,7 @@ class ToolsCog(commands.Cog):
             embed = discord.Embed(title="The referee", colour=INFO_COLOUR, description=cut(text, 4096))
             await interaction.response.send_message(embed=embed, ephemeral=True)
             return
-        chosen = game_with_data(game)
+        chosen = catalogue().game(game)
         embed = discord.Embed(title=cut(chosen.title, 256), description=cut(
             f"{chosen.summary}\n\n**Spec shape**: {chosen.spec_shape}", 4096), colour=INFO_COLOUR)  # fmt: skip
         tokens = "\n".join(f"`{t.token}`: {t.help}" for t in chosen.tokens)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bot.data import game_with_data
+from bot.data import catalogue
 from rules_core import get_game, resolve
 from tests.bot.test_cli import referee
 
@@ -20,7 +20,7 @@ def test_json_is_the_report_and_byte_identical_for_a_seed(capsys: pytest.Capture
     assert code == 0
     _, second, _ = referee(*args, "--strength-save-table", "none", capsys=capsys)
     assert first == second
-    expected = resolve(game_with_data("duel"), ATTACKER, DEFENDER, seed=11, strength_save_table="none")
+    expected = resolve(catalogue().game("duel"), ATTACKER, DEFENDER, seed=11, strength_save_table="none")
     assert first == expected.to_json() + "\n"
     data = json.loads(first)
     assert data["game"] == "duel"
@@ -31,7 +31,7 @@ def test_json_is_the_report_and_byte_identical_for_a_seed(capsys: pytest.Capture
 def test_text_output_shows_rounds_scores_and_what_happens_next(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = referee("duel", "--attacker", ATTACKER, "--defender", DEFENDER, "--seed", "3", capsys=capsys)
     assert code == 0
-    report = resolve(game_with_data("duel"), ATTACKER, DEFENDER, seed=3)
+    report = resolve(catalogue().game("duel"), ATTACKER, DEFENDER, seed=3)
     flat = " ".join(out.split())
     for step in report.steps:
         assert " ".join(step.title.split()) in flat

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.data import game_with_data, parsed_side
+from bot.data import catalogue
 from bot.discord.collector import Collector
 from bot.discord.cooldown import RateLimit
 from rules_core import RefereeError, resolve
@@ -137,17 +137,17 @@ def test_a_collector_already_off_is_left_off() -> None:
 
 
 def test_a_cached_side_resolves_exactly_as_its_text_does() -> None:
-    game = game_with_data("40k")
+    game = catalogue().game("40k")
     attacker = "10x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
     defender = "12x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"
-    first = parsed_side("40k", attacker)
-    assert parsed_side("40k", attacker) is first  # parsed once
+    first = catalogue().parsed_side("40k", attacker)
+    assert catalogue().parsed_side("40k", attacker) is first  # parsed once
     from_text = resolve(game, attacker, defender, seed=99, charge_distance=4.0)
-    from_cache = resolve(game, first, parsed_side("40k", defender), seed=99, charge_distance=4.0)
+    from_cache = resolve(game, first, catalogue().parsed_side("40k", defender), seed=99, charge_distance=4.0)
     assert from_cache.to_json() == from_text.to_json()
 
 
 def test_a_bad_spec_is_refused_every_time_not_cached() -> None:
     for _ in range(2):
         with pytest.raises(RefereeError):
-            parsed_side("40k", "10x Marine: WS4 S4")
+            catalogue().parsed_side("40k", "10x Marine: WS4 S4")

@@ -13,7 +13,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.data import game_with_data
+from bot.data import catalogue
 from bot.render.summary import read_lines
 from rules_core import all_games, resolve
 from rules_core.spec import side_summary
@@ -71,7 +71,7 @@ def models_in_read_line(line: str) -> list[tuple[int, str]]:
 
 
 def check(game_id: str, side: tuple[str, list[tuple[int, str]]], seed: int) -> None:
-    game = game_with_data(game_id)
+    game = catalogue().game(game_id)
     text, written = side
     models = sum(count for count, _ in written)
     # A duel is fought around one model: against several attackers, the defender is one model.

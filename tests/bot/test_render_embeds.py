@@ -8,7 +8,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.data import game_with_data
+from bot.data import catalogue
 from bot.render.embeds import (
     DESCRIPTION,
     EMBED_TOTAL,
@@ -29,7 +29,7 @@ GOLDEN = Path(__file__).parent / "golden"
 
 
 def example(game_id: str, seed: int = 7) -> Report:
-    game = game_with_data(game_id)
+    game = catalogue().game(game_id)
     return resolve(game, game.example_attacker, game.example_defender, seed=seed, **dict(game.example_options))
 
 
@@ -141,7 +141,7 @@ def test_a_duel_headline_says_the_winner_won_on_wounds_and_fell_too() -> None:
     # The duel is decided on wounds inflicted: the winner's lone Sergeant can die in the last fight.
     sergeant = "Marine Sergeant: WS4 S4 T4 W1 I4 A2 Sv3+ chainsword bolt-pistol charged"
     orks = "3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife | Nob: WS4 S4 T4 W2 I3 A2 Sv5+ weapon=choppa/S+1/dmg=1/sv=-1/cc"
-    report = resolve(game_with_data("duel"), sergeant, orks, seed=3)
+    report = resolve(catalogue().game("duel"), sergeant, orks, seed=3)
     assert (report.result.winner, report.result.attacker.remaining, report.result.defender.lost) == ("attacker", 0, 2)
     assert headline(report) == (
         "The attacker wins on wounds (2 to 1); the defender lost 2 models, and the attacker has no model left either"
@@ -150,11 +150,11 @@ def test_a_duel_headline_says_the_winner_won_on_wounds_and_fell_too() -> None:
 
 def test_a_name_read_as_a_count_shows_the_count_apart_from_the_name() -> None:
     # '3 Headed Beast' is three models named 'Headed Beast' (docs/specs.md): the Read line must make that visible.
-    report = resolve(game_with_data("duel"), "3 Headed Beast: WS4 S4 T4 W3 I4 A3 Sv5+", "D: WS4 S4 T4 W1 I4 A1 Sv5+",
+    report = resolve(catalogue().game("duel"), "3 Headed Beast: WS4 S4 T4 W3 I4 A3 Sv5+", "D: WS4 S4 T4 W1 I4 A1 Sv5+",
                      seed=3)  # fmt: skip
     assert read_lines(report)[0] == "Read attacker: 3× Headed Beast"
-    report = resolve(game_with_data("duel"), "1x 3 Headed Beast: WS4 S4 T4 W3 I4 A3 Sv5+", "D: WS4 S4 T4 W1 I4 A1 Sv5+",
-                     seed=3)  # fmt: skip
+    duel = catalogue().game("duel")
+    report = resolve(duel, "1x 3 Headed Beast: WS4 S4 T4 W3 I4 A3 Sv5+", "D: WS4 S4 T4 W1 I4 A1 Sv5+", seed=3)
     assert read_lines(report)[0] == "Read attacker: 1× 3 Headed Beast"
 
 
