@@ -8,7 +8,7 @@ import pytest
 
 from bot.continuing import POSITIONS_HELP, next_round
 from bot.data import catalogue
-from bot.storage import StoredCombat
+from bot.storage.records import StoredCombat
 from rules_core import RefereeError, Report, get_game, resolve
 
 
