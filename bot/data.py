@@ -1,5 +1,5 @@
-"""The data files shipped with the install (``data/`` in the repository, ``referee_data`` once installed), and the
-catalogue of games bound to them.
+"""The data files shipped with the install (``data/`` in the repository, installed as ``bot.shipped_data``, which
+bot/shipped_data links to), and the catalogue of games bound to them.
 
 rules_core does no I/O, so a game that reads a table (the duel's weapons) is whole only once bot/ has read its files
 and bound them (``Game.with_data``). :func:`catalogue` does that once per process for every registered game: the
@@ -42,7 +42,7 @@ class DataFileError(ValueError):
 
 
 def data_root() -> Traversable:
-    return resources.files("referee_data")
+    return resources.files("bot.shipped_data")
 
 
 def sample_files() -> list[Traversable]:

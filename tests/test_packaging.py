@@ -1,5 +1,5 @@
 """A plain (non-editable) install carries every package and data/; the packages are found, never listed, so a new
-package (a sixth game) ships with no edit to pyproject.toml or setup.py."""
+package (a sixth game) ships with no edit to pyproject.toml."""
 
 from __future__ import annotations
 
@@ -41,8 +41,9 @@ def test_the_wheel_carries_every_package_directory(wheel: Path) -> None:
 
 
 def test_the_package_list_is_not_written_by_hand() -> None:
-    setuptools_table = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    assert "packages" not in setuptools_table
+    packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    assert set(packages) == {"find"}, "the packages are found by setuptools' finder, never listed"
+    assert not (ROOT / "setup.py").exists()
 
 
 def test_a_new_package_is_found_with_no_edit(tmp_path: Path) -> None:
@@ -55,13 +56,13 @@ def test_a_new_package_is_found_with_no_edit(tmp_path: Path) -> None:
     (extra / "__init__.py").write_text('"""A game package that no configuration file names."""\n')
     names = set(zipfile.ZipFile(build_wheel(source, tmp_path / "wheel")).namelist())
     assert "rules_core/games/discovered_game/__init__.py" in names
-    assert "referee_data/samples/40k.yaml" in names
+    assert "bot/shipped_data/samples/40k.yaml" in names
 
 
 def test_the_wheel_carries_the_data_files(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for data_file in (ROOT / "data").rglob("*.yaml"):
-        assert "referee_data/" + data_file.relative_to(ROOT / "data").as_posix() in names
+        assert "bot/shipped_data/" + data_file.relative_to(ROOT / "data").as_posix() in names
     assert "rules_core/py.typed" in names
     assert "bot/migrations/script.py.mako" in names
     assert any(name.startswith("bot/migrations/versions/0001_") for name in names)
