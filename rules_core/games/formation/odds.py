@@ -18,15 +18,18 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from rules_core.dice import SeededDice
 from rules_core.games.formation.engine import ATTACKER, DEFENDER, FormationAssault, Outcome, SideState, allocate
-from rules_core.games.formation.game import FormationGame
 from rules_core.games.formation.spec import MACRO_WEAPON, REINFORCED_ARMOUR, Formation, Position
 from rules_core.odds.laws import Law, binomial, convolve, d6_meets, two_d6
 from rules_core.odds.model import NotExact, Odds, exact_odds
 from rules_core.options import OptionValue
 from rules_core.report import Combine
+
+if TYPE_CHECKING:  # the game loads this module on first use: a run-time import back would be a cycle
+    from rules_core.games.formation.game import FormationGame
 
 Units = tuple[int, ...]  # damage capacity left on each unit, in allocation order
 State = tuple[Units, Units, int, int]  # attacker, defender, units destroyed by the attacker, by the defender
