@@ -27,23 +27,12 @@ from typing import Any
 
 from rules_core.charts import to_hit_by_weapon_skill, to_wound
 from rules_core.dice import SeededDice
-from rules_core.games.wh40k.engine import (
-    FALL_BACK_DICE,
-    FAST_FALL_BACK_DICE,
-    MAX_CHARGE,
-    Assault,
-    AttackProfile,
-    Outcome,
-    Pool,
-    Role,
-    TargetSnapshot,
-    _effective_save,
-    choose_save_type,
-    engaged_profile,
-    majority,
-    majority_ws,
-)
+from rules_core.games.wh40k.aftermath import FALL_BACK_DICE, FAST_FALL_BACK_DICE
+from rules_core.games.wh40k.engine import MAX_CHARGE, Assault, Outcome
+from rules_core.games.wh40k.majorities import TargetSnapshot, choose_save_type, majority, majority_ws
 from rules_core.games.wh40k.spec import BIKE, DIES_FIRST, DIES_LAST, FORCE_WEAPON, JUMP_PACK, Group, Side, Unit
+from rules_core.games.wh40k.state import Pool, Role
+from rules_core.games.wh40k.weapons import AttackProfile, effective_save, engaged_profile
 from rules_core.odds.laws import binomial, p_at_least, sum_d6, two_d6
 from rules_core.odds.model import NotExact, Odds, exact_odds
 from rules_core.options import OptionValue
@@ -89,7 +78,7 @@ def p_unsaved(profile: AttackProfile, ws: int, t: int, save_type: SaveType, *, s
     wound = p_at_least(need)
     if profile.reroll_wounds:
         wound += (1 - wound) * wound
-    save, _ = _effective_save(save_type, profile)
+    save, _ = effective_save(save_type, profile)
     invulnerable = save_type[1]
     fail = 1.0 if save is None else 1 - p_at_least(save)
     fail_rend = 1.0 if invulnerable is None else 1 - p_at_least(invulnerable)
