@@ -45,17 +45,17 @@ def strike(
     """One pool's attacks on its target, or (``dealt``: hits, rending hits, all hits) the hits an independent
     character dividing its hits deals this target, written as one step; returns the wounds inflicted."""
     title, opening = _announce(pool, models, dealt)
-    rolls: list[Roll] = []
     events = [opening]
     if snap is None or pool.target.alive_in_zone() == 0:
         events.append(_no_target(fight, pool))
-        fight.steps.append(Step(title, tuple(rolls), tuple(events)))
+        fight.steps.append(Step(title, (), tuple(events)))
         return 0
-    blows = Blows(fight, pool, snap, rolls, events)
-    hits, rends = roll_to_hit(blows, models * pool.profile.attacks, sweep=sweep, dealt=dealt)
+    rolls: list[Roll] = []
+    blows = Blows(fight, pool, models, snap, sweep, dealt, rolls, events)
+    hits, rends = roll_to_hit(blows)
     wounds = roll_to_wound(blows, hits - rends)
     unsaved, save_type = take_saves(blows, wounds, rends)
-    inflicted = remove_casualties(blows, models, unsaved, save_type, sweep=sweep) if unsaved else 0
+    inflicted = remove_casualties(blows, unsaved, save_type) if unsaved else 0
     fight.steps.append(Step(title, tuple(rolls), tuple(events)))
     return inflicted
 
@@ -108,23 +108,27 @@ def _no_target(fight: Fight, pool: Pool) -> Event:
 
 @dataclass(slots=True)
 class Blows:
-    """One strike as its stages write it: the pool striking, the target's majorities, and the step's rolls and
-    events so far."""
+    """One strike as its stages write it: the pool striking and how (its models, in a sweeping advance or with hits
+    dealt), the target's majorities, and the step's rolls and events so far."""
 
     fight: Fight
     pool: Pool
+    models: int
     snap: TargetSnapshot
+    sweep: bool
+    dealt: tuple[int, int, int] | None
     rolls: list[Roll]
     events: list[Event]
 
 
-def roll_to_hit(blows: Blows, attacks: int, *, sweep: bool, dealt: tuple[int, int, int] | None) -> tuple[int, int]:
+def roll_to_hit(blows: Blows) -> tuple[int, int]:
     """To hit: WS against the target's majority WS (automatic in a sweeping advance; already rolled for hits
     dealt); returns the hits and how many of them are rending 6s."""
-    profile, snap, events = blows.pool.profile, blows.snap, blows.events
+    profile, snap, events, dealt = blows.pool.profile, blows.snap, blows.events, blows.dealt
+    attacks = blows.models * profile.attacks
     if dealt is not None:
         hits, rends = dealt[0], dealt[1]
-    elif sweep:
+    elif blows.sweep:
         hits = attacks
         rends = 0
         if profile.rending:
@@ -216,7 +220,7 @@ def take_saves(blows: Blows, wounds: int, rends: int) -> tuple[int, SaveType]:
     return unsaved, save_type
 
 
-def remove_casualties(blows: Blows, models: int, unsaved: int, save_type: SaveType, *, sweep: bool) -> int:
+def remove_casualties(blows: Blows, unsaved: int, save_type: SaveType) -> int:
     """Casualties: the unsaved wounds allocated and the dead removed, then the force weapons' psychic tests;
     returns the wounds inflicted."""
     pool, events = blows.pool, blows.events
@@ -226,7 +230,7 @@ def remove_casualties(blows: Blows, models: int, unsaved: int, save_type: SaveTy
     if killed:
         events.append(event("casualty", side=target.side.value, unit=target.label, models=killed))
     if pool.profile.force and inflicted and pool.role is Role.ENGAGED:
-        force_weapon(blows.fight, pool, survivors, blows.rolls, events, psykers=models, sweep=sweep)
+        force_weapon(blows.fight, pool, survivors, blows.rolls, events, psykers=blows.models, sweep=blows.sweep)
     return inflicted
 
 
