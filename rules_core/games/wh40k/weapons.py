@@ -26,6 +26,8 @@ SaveType = tuple[int | None, int | None]  # a model's armour save and invulnerab
 
 @dataclass(frozen=True, slots=True)
 class AttackProfile:
+    """How one model strikes: the stats its blows use and the special attack forms of its weapons."""
+
     ws: int
     strength: int
     initiative: int
@@ -80,6 +82,8 @@ def two_weapon_bonus(group: Group) -> int:
 
 @functools.lru_cache(maxsize=4096)  # pure, of immutable inputs, and asked again and again
 def engaged_profile(group: Group, *, charged: bool, sweep: bool = False) -> AttackProfile:
+    """In base contact (or in a sweeping advance): its weapons' effects, +1 attack for two weapons and +1 for
+    charging (none in a sweeping advance)."""
     p = group.profile
     weapons, _ = active_weapons(group)
     bonus = two_weapon_bonus(group)
@@ -116,6 +120,7 @@ def supporting_profile(group: Group) -> AttackProfile:
 
 @functools.lru_cache(maxsize=4096)  # pure, of immutable inputs, and asked again and again
 def describe_profile(profile: AttackProfile, base_attacks: int) -> str:
+    """How a pool strikes, for the report: attacks each (and why), weapons, WS and S, and whether armour counts."""
     parts = [f"{profile.attacks} attack{'s' if profile.attacks != 1 else ''} each"]
     if profile.bonuses:
         parts.append(f"(A{base_attacks} " + " ".join(profile.bonuses) + ")")
