@@ -10,14 +10,9 @@ from collections import Counter
 import pytest
 
 from rules_core.games.wh40k import spec
-from rules_core.games.wh40k.engine import (
-    Role,
-    UnitState,
-    _allocate_any,
-    _allocate_single_wounds,
-    majority,
-    snapshot,
-)
+from rules_core.games.wh40k.allocation import _allocate_any, _allocate_single_wounds
+from rules_core.games.wh40k.majorities import majority, snapshot
+from rules_core.games.wh40k.state import Role, UnitState
 from rules_core.report import SideName
 
 KEYWORDS = ("", "dies-first", "dies-last")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rules_core.games.wh40k.engine import engaged_profile, supporting_profile, two_weapon_bonus
 from rules_core.games.wh40k.spec import parse_side
+from rules_core.games.wh40k.weapons import engaged_profile, supporting_profile, two_weapon_bonus
 
 from .helpers40k import MARINE, events, rolls, run, strike_titles
 

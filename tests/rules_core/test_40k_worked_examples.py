@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rules_core.charts import to_hit_by_weapon_skill, to_wound
-from rules_core.games.wh40k.engine import engaged_profile
 from rules_core.games.wh40k.spec import parse_side
+from rules_core.games.wh40k.weapons import engaged_profile
 
 from .helpers40k import MARINE, events, rolls, run
 

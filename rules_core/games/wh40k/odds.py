@@ -27,23 +27,12 @@ from typing import Any
 
 from rules_core.charts import to_hit_by_weapon_skill, to_wound
 from rules_core.dice import SeededDice
-from rules_core.games.wh40k.engine import (
-    FALL_BACK_DICE,
-    FAST_FALL_BACK_DICE,
-    MAX_CHARGE,
-    Assault,
-    AttackProfile,
-    Outcome,
-    Pool,
-    Role,
-    TargetSnapshot,
-    _effective_save,
-    choose_save_type,
-    engaged_profile,
-    majority,
-    majority_ws,
-)
+from rules_core.games.wh40k.aftermath import FALL_BACK_DICE, FAST_FALL_BACK_DICE
+from rules_core.games.wh40k.engine import MAX_CHARGE, Assault, Outcome
+from rules_core.games.wh40k.majorities import TargetSnapshot, choose_save_type, majority, majority_ws
 from rules_core.games.wh40k.spec import BIKE, DIES_FIRST, DIES_LAST, FORCE_WEAPON, JUMP_PACK, Group, Side, Unit
+from rules_core.games.wh40k.state import Pool, Role
+from rules_core.games.wh40k.weapons import AttackProfile, effective_save, engaged_profile
 from rules_core.odds.laws import binomial, p_at_least, sum_d6, two_d6
 from rules_core.odds.model import NotExact, Odds, exact_odds
 from rules_core.options import OptionValue
@@ -89,7 +78,7 @@ def p_unsaved(profile: AttackProfile, ws: int, t: int, save_type: SaveType, *, s
     wound = p_at_least(need)
     if profile.reroll_wounds:
         wound += (1 - wound) * wound
-    save, _ = _effective_save(save_type, profile)
+    save, _ = effective_save(save_type, profile)
     invulnerable = save_type[1]
     fail = 1.0 if save is None else 1 - p_at_least(save)
     fail_rend = 1.0 if invulnerable is None else 1 - p_at_least(invulnerable)
@@ -160,7 +149,7 @@ class Fighter:
         return self.count(state)[1]
 
     def snapshot(self, state: SideState) -> Snapshot:
-        """engine.snapshot: majorities over the living models, in group order."""
+        """majorities.snapshot: majorities over the living models, in group order."""
         known = self.snapshots.get(state)
         if known is None:
             known = self.snapshots[state] = self._snapshot(state)
@@ -198,7 +187,7 @@ class Fighter:
         return all(fast for index, fast in enumerate(self.fast) if self.group_alive(state, index))
 
     def wound_one(self, state: SideState, save_type: SaveType) -> SideState | None:
-        """One unsaved wound placed as engine.allocate places it (None: no model left in reach).
+        """One unsaved wound placed as allocation.allocate places it (None: no model left in reach).
 
         A batch of ``n`` wounds ends where ``n`` batches of one would: the referee takes wounded models first, so
         the model a batch is working on stays its best choice until it dies.
@@ -377,7 +366,7 @@ class Solver:
         return out
 
     def sweep(self, winner: int, winning: SideState, victim: SideState) -> tuple[list[int], tuple[float, ...], float]:
-        """The sweeping advance's automatic hits on the fleeing unit (engine.sweeping_advance_step): the models
+        """The sweeping advance's automatic hits on the fleeing unit (aftermath.sweeping_advance_step): the models
         it may have lost in all, their probabilities, and P(none left)."""
         target = self.fighters[1 - winner]
         reach = self.fighters[winner].reach(winning)
