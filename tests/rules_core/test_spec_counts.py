@@ -162,7 +162,7 @@ def _known_keywords(game: str) -> tuple[str, ...]:
             "epic": (*formation.SPECIALS, *(t.value for t in formation.UnitType)),
             "reikhammer": (*formation.SPECIALS, *(t.value for t in formation.UnitType)),
             "boltaction": (*boltaction.KEYWORDS, *(q.value for q in boltaction.Quality)),
-        }[game]
+        }.get(game, ())  # another game: the keywords its help documents
     )
 
 
