@@ -3,7 +3,7 @@
 The example game (a tavern arm-wrestle, ``tests/adding_a_game/files/``, laid out as in the project) is added to a
 copy of the project exactly as the guide says: the files its table lists, where it lists them, and the one line it
 names, in the one file it names. Nothing else in the copy changes (checked). Then, in subprocesses that import the
-copy and nothing else (``PYTHONPATH``; ``referee_data`` is the copy's ``data/``, as the install maps it):
+copy and nothing else (``PYTHONPATH``; ``bot.shipped_data`` is the copy's ``data/``, through the link bot/shipped_data):
 
 - the ``referee`` CLI fights it and prints the summary in the game's own words, and ``help``, ``samples`` and
   ``odds`` (Monte Carlo and exact) answer for it;
@@ -118,8 +118,8 @@ def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The project with the example game added as the guide says, and nothing else changed."""
     root = tmp_path_factory.mktemp("walkthrough") / "project"
     for name in ("rules_core", "bot", "cogs", "data", "docs", "tests"):
-        shutil.copytree(ROOT / name, root / name, ignore=IGNORED)
-    for name in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copytree(ROOT / name, root / name, ignore=IGNORED, symlinks=True)  # bot/shipped_data stays a link
+    for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, root / name)
     before = listing(root)
     for path in example_files():  # every one of them a new file, where the guide's table puts it
@@ -141,14 +141,11 @@ def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert sorted(set(after) - set(before)) == example_files()
     # The walk-through's Discord probe runs there with the e2e fixtures (an instrument, not part of the game).
     shutil.copy(EXAMPLE / "discord_probe.py", root / "tests" / "e2e" / "test_walkthrough_probe.py")
-    # What an install does (pyproject maps the package referee_data to data/): here, by a link beside the copy.
-    (root.parent / "installed").mkdir()
-    (root.parent / "installed" / "referee_data").symlink_to(root / "data", target_is_directory=True)
     return root
 
 
 def run(copy: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": f"{copy}{os.pathsep}{copy.parent / 'installed'}"}
+    env = {**os.environ, "PYTHONPATH": str(copy)}
     env["DATABASE_URL"] = f"sqlite+aiosqlite:///{copy.parent / 'walkthrough.db'}"
     return subprocess.run(
         [sys.executable, *args], check=False, cwd=copy, env=env, capture_output=True, text=True, timeout=300
@@ -162,8 +159,8 @@ def referee(copy: Path, *args: str) -> str:
 
 
 def test_the_copy_is_what_the_subprocesses_import(copy: Path) -> None:
-    done = run(copy, "-c", "import bot, referee_data, rules_core; print(rules_core.__file__, bot.__file__); "
-                           "print(referee_data.__path__[0])")  # fmt: skip
+    done = run(copy, "-c", "import bot, bot.shipped_data as d, rules_core; print(rules_core.__file__, bot.__file__); "
+                           "print(d.__path__[0])")  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert all(Path(path).resolve().is_relative_to(copy.resolve()) for path in done.stdout.split()), done.stdout
 
