@@ -18,7 +18,7 @@ from bot.storage.rosters import RosterInput, SavedRoster
 from rules_core import RefereeError, get_game
 from rules_core.options import OptionType
 from rules_core.registry import Game
-from rules_core.spec import group_head
+from rules_core.spec import group_head, split_units
 
 ROSTER_SCHEMA = "referee-rosters/1"
 MAX_ROSTER_FILE_BYTES = 256 * 1024
@@ -51,7 +51,7 @@ def check_roster(game: str, name: str, spec: str, description: str = "") -> Rost
         raise RosterError("A roster holds units, not a reference to another roster.", token=text[:40])
     # Each unit must parse on its own: a roster may hold more units than one side takes (a Bolt Action platoon, several
     # Epic formations), and @name/unit picks one of them. A whole-roster @name is checked again when it is used.
-    units = text.split("|")
+    units = split_units(text)
     for number, unit in enumerate(units, start=1):
         try:
             chosen.parse_side(unit)
@@ -135,7 +135,7 @@ def _unit_name(unit: str) -> str:
 
 def pick_unit(roster: SavedRoster, unit: str) -> str:
     """One unit of a roster: by its position (1, 2...) or its name (case and spaces or '-' do not matter)."""
-    units = [part.strip() for part in roster.spec.split("|")]
+    units = [part.strip() for part in split_units(roster.spec)]
     if unit.isdigit() and 1 <= int(unit) <= len(units):
         return units[int(unit) - 1]
     wanted = unit.lower().replace("-", " ").strip()
