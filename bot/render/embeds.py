@@ -30,6 +30,8 @@ NEXT = "What happens next"
 
 
 def cut(text: str, limit: int) -> str:
+    """``text`` at most ``limit`` characters long, ending in '…' when cut: every Discord limit (embeds, option
+    descriptions, choices) is kept with it."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
