@@ -9,9 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.colours import INFO_COLOUR
 from bot.discord.interactions import guild_of
 from bot.discord.options import game_choices
+from bot.render.colours import INFO_COLOUR
 from bot.render.embeds import cut
 from bot.render.markdown import escape
 from bot.rosters import MAX_ROSTER_FILE_BYTES, RosterError, check_roster, dump_roster_file, parse_roster_file
