@@ -15,7 +15,7 @@ import yaml
 
 from bot.data import catalogue
 from bot.storage.rosters import RosterInput, SavedRoster
-from rules_core import RefereeError, get_game
+from rules_core import RefereeError, all_games, get_game
 from rules_core.options import OptionType
 from rules_core.registry import Game
 from rules_core.spec import group_head, split_units
@@ -37,7 +37,7 @@ def check_name(name: str) -> str:
         raise RosterError(
             f"'{name[:40]}' is not a roster name: use 1-60 lower-case letters, digits, '-' or '_' (no spaces or '/').",
             token=name[:40],
-            example=f"referee roster save {NAME_EXAMPLE} --game 40k --spec '...'",
+            example=f"referee roster save {NAME_EXAMPLE} --game {all_games()[0].id} --spec '...'",
         )
     return name
 
@@ -114,7 +114,9 @@ def dump_roster_file(rosters: Sequence[SavedRoster]) -> str:
     return yaml.safe_dump({"schema": ROSTER_SCHEMA, "rosters": entries}, sort_keys=False, allow_unicode=True, width=120)
 
 
-_FILE_EXAMPLE = f"schema: {ROSTER_SCHEMA} / rosters: [{{name: my-squad, game: 40k, spec: '10x Marine: WS4 ...'}}]"
+_FILE_EXAMPLE = (
+    f"schema: {ROSTER_SCHEMA} / rosters: [{{name: my-squad, game: {all_games()[0].id}, spec: '10x Marine: WS4 ...'}}]"
+)
 
 
 def split_reference(text: str) -> tuple[str, str | None] | None:

@@ -1,7 +1,9 @@
 """Each concern in one place: checks over the source of bot/ and cogs/ (and rules_core where it says so).
 
 - colours are named once, in bot/render/colours.py;
-- the spec grammar's separators are split by rules_core.spec only.
+- the spec grammar's separators are split by rules_core.spec only;
+- no game id or alias is written as a string literal in bot/, cogs/ or rules_core outside the game's own package:
+  shared code takes its games from the registry (``all_games()``, ``get_game``, the report's game).
 
 Each check is a function of the source text, and is itself tested on a planted offence, so a check that has
 stopped finding anything fails here rather than passing in silence.
@@ -9,12 +11,16 @@ stopped finding anything fails here rather than passing in silence.
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import tokenize
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import pytest
+
+from rules_core import all_games
 
 ROOT = Path(__file__).resolve().parent.parent
 COLOURS_MODULE = "bot/render/colours.py"
@@ -78,3 +84,105 @@ def test_only_the_spec_grammar_splits_specs() -> None:
         relative(path): lines for path in sources("bot", "cogs") if (lines := spec_splits(path.read_text("utf-8")))
     }
     assert offences == {}, f"use rules_core.spec.split_units / split_groups / group_head: {offences}"
+
+
+REGISTRATION = "rules_core/games/__init__.py"  # imports each game's package: the one line a new game edits
+
+
+def shipped_names() -> dict[str, str]:
+    """Every id and alias of the shipped games (lower case) -> the package that owns it (``rules_core/games/wh40k``).
+
+    Games a test registers on the fly are left out: their names are not the shipped code's business.
+    """
+    names = {}
+    for game in all_games():
+        module = type(game).__module__
+        if not module.startswith("rules_core.games."):
+            continue
+        package = "/".join(module.split(".")[:3])
+        for name in (game.id, *game.aliases):
+            names[name.lower()] = package
+    return names
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                found.add(id(first.value))
+    return found
+
+
+def _name_words(names: Iterable[str]) -> re.Pattern[str]:
+    # A name as code writes it, inside a longer text: "game:40k", "--game 40k", "game: 40k" (any name), and a name
+    # with a digit anywhere as a whole word ("@roster for wh40k"). Written as registered (lower case): prose that
+    # names a game by its title ("a 40K combat", "Epic: Armageddon") is words, not an id.
+    ordered = sorted(names, key=len, reverse=True)
+    any_name = "|".join(re.escape(name) for name in ordered)
+    with_digit = "|".join(re.escape(name) for name in ordered if any(c.isdigit() for c in name))
+    return re.compile(rf"(?:\bgame[:=]\s*|--game[ =])({any_name})(?![\w-])|(?<![\w-])({with_digit})(?![\w-])")
+
+
+def game_literals(source: str, names: Mapping[str, str], *, package: str = "") -> list[str]:
+    """The string literals of a module's source (docstrings aside) that write a game's id or alias: a literal that
+    is a name (in any case), or a text that holds one as code writes it. ``package``: the module's own game
+    package, whose own names are its to write."""
+    words = _name_words(names)
+    tree = ast.parse(source)
+    docstrings = _docstrings(tree)
+    found: list[tuple[int, int, str]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Constant) or not isinstance(node.value, str) or id(node) in docstrings:
+            continue
+        text = node.value
+        whole = [text.strip()] if text.strip().lower() in names else []
+        written = dict.fromkeys([*whole, *(match.group(1) or match.group(2) for match in words.finditer(text))])
+        found += [
+            (node.lineno, node.col_offset, f"{node.lineno}: {name!r} in {text[:80]!r}")
+            for name in written
+            if names[name.lower()] != package
+        ]
+    return [said for *_, said in sorted(found)]
+
+
+def own_package(path: str) -> str:
+    parts = path.split("/")
+    return "/".join(parts[:3]) if parts[:2] == ["rules_core", "games"] and len(parts) > 3 else ""
+
+
+def test_the_game_literal_check_finds_a_planted_id() -> None:
+    names = {"40k": "rules_core/games/wh40k", "wh40k": "rules_core/games/wh40k", "duel": "rules_core/games/duel"}
+    planted = '''"""A docstring may say 40k, duel and game:40k."""
+
+if report.game != "40K":  # a comment may say "duel"
+    hint = f"referee roster save x --game 40k --spec {spec}"
+example = "/league create name:Autumn Crusade game:duel"
+words = "Fight the next round of a 40K combat: a duel."
+'''
+    assert game_literals(planted, names) == [
+        "3: '40K' in '40K'",
+        "4: '40k' in 'referee roster save x --game 40k --spec '",
+        "5: 'duel' in '/league create name:Autumn Crusade game:duel'",
+    ]
+    assert game_literals(planted, names, package="rules_core/games/wh40k") == [
+        "5: 'duel' in '/league create name:Autumn Crusade game:duel'"
+    ]
+    assert game_literals('path = "rules_core/games/wh40k2/x"\nwho = "wh40k"\n', names) == ["2: 'wh40k' in 'wh40k'"]
+
+
+def test_no_game_id_is_written_outside_its_own_package() -> None:
+    names = shipped_names()
+    assert {"40k", "duel", "epic"} <= set(names), "the check must know the shipped games"
+    offences = {}
+    for path in sources("bot", "cogs", "rules_core"):
+        where = relative(path)
+        if where == REGISTRATION:
+            continue
+        found = game_literals(path.read_text(encoding="utf-8"), names, package=own_package(where))
+        if found:
+            offences[where] = found
+    assert offences == {}, (
+        "shared code names no game: take the game at hand, or all_games()[0] for an example: " + repr(offences)
+    )
