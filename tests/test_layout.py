@@ -3,7 +3,9 @@
 - colours are named once, in bot/render/colours.py;
 - the spec grammar's separators are split by rules_core.spec only;
 - no game id or alias is written as a string literal in bot/, cogs/ or rules_core outside the game's own package:
-  shared code takes its games from the registry (``all_games()``, ``get_game``, the report's game).
+  shared code takes its games from the registry (``all_games()``, ``get_game``, the report's game);
+- no module in bot/ or cogs/ is over 400 lines unless the first paragraph of its docstring says why ("Long
+  because ...").
 
 Each check is a function of the source text, and is itself tested on a planted offence, so a check that has
 stopped finding anything fails here rather than passing in silence.
@@ -186,3 +188,27 @@ def test_no_game_id_is_written_outside_its_own_package() -> None:
     assert offences == {}, (
         "shared code names no game: take the game at hand, or all_games()[0] for an example: " + repr(offences)
     )
+
+
+MAX_LINES = 400
+
+
+def too_long(source: str, limit: int = MAX_LINES) -> bool:
+    """A module over ``limit`` lines whose docstring's first paragraph gives no reason ("Long because ...")."""
+    if len(source.splitlines()) <= limit:
+        return False
+    first = (ast.get_docstring(ast.parse(source)) or "").split("\n\n", 1)[0]
+    return not any(line.strip().startswith("Long because") for line in first.splitlines())
+
+
+def test_the_length_check_finds_a_planted_long_module() -> None:
+    body = "x = 1\n" * 401
+    assert too_long('"""A module."""\n' + body)
+    assert too_long('"""A module.\n\nLong because it is."""\n' + body), "the reason belongs in the first paragraph"
+    assert not too_long('"""A module.\nLong because one table is best read whole."""\n' + body)
+    assert not too_long('"""A module."""\n' + "x = 1\n" * 300)
+
+
+def test_no_module_is_long_without_its_reason() -> None:
+    long = [relative(path) for path in sources("bot", "cogs") if too_long(path.read_text(encoding="utf-8"))]
+    assert long == [], f"split these, or say why at the top of each (a line starting 'Long because'): {long}"
