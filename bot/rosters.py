@@ -15,10 +15,10 @@ import yaml
 
 from bot.data import catalogue
 from bot.storage.rosters import RosterInput, SavedRoster
-from rules_core import RefereeError, get_game
+from rules_core import RefereeError, all_games, get_game
 from rules_core.options import OptionType
 from rules_core.registry import Game
-from rules_core.spec import group_head
+from rules_core.spec import group_head, split_units
 
 ROSTER_SCHEMA = "referee-rosters/1"
 MAX_ROSTER_FILE_BYTES = 256 * 1024
@@ -37,7 +37,7 @@ def check_name(name: str) -> str:
         raise RosterError(
             f"'{name[:40]}' is not a roster name: use 1-60 lower-case letters, digits, '-' or '_' (no spaces or '/').",
             token=name[:40],
-            example=f"referee roster save {NAME_EXAMPLE} --game 40k --spec '...'",
+            example=f"referee roster save {NAME_EXAMPLE} --game {all_games()[0].id} --spec '...'",
         )
     return name
 
@@ -51,7 +51,7 @@ def check_roster(game: str, name: str, spec: str, description: str = "") -> Rost
         raise RosterError("A roster holds units, not a reference to another roster.", token=text[:40])
     # Each unit must parse on its own: a roster may hold more units than one side takes (a Bolt Action platoon, several
     # Epic formations), and @name/unit picks one of them. A whole-roster @name is checked again when it is used.
-    units = text.split("|")
+    units = split_units(text)
     for number, unit in enumerate(units, start=1):
         try:
             chosen.parse_side(unit)
@@ -114,7 +114,9 @@ def dump_roster_file(rosters: Sequence[SavedRoster]) -> str:
     return yaml.safe_dump({"schema": ROSTER_SCHEMA, "rosters": entries}, sort_keys=False, allow_unicode=True, width=120)
 
 
-_FILE_EXAMPLE = f"schema: {ROSTER_SCHEMA} / rosters: [{{name: my-squad, game: 40k, spec: '10x Marine: WS4 ...'}}]"
+_FILE_EXAMPLE = (
+    f"schema: {ROSTER_SCHEMA} / rosters: [{{name: my-squad, game: {all_games()[0].id}, spec: '10x Marine: WS4 ...'}}]"
+)
 
 
 def split_reference(text: str) -> tuple[str, str | None] | None:
@@ -135,7 +137,7 @@ def _unit_name(unit: str) -> str:
 
 def pick_unit(roster: SavedRoster, unit: str) -> str:
     """One unit of a roster: by its position (1, 2...) or its name (case and spaces or '-' do not matter)."""
-    units = [part.strip() for part in roster.spec.split("|")]
+    units = [part.strip() for part in split_units(roster.spec)]
     if unit.isdigit() and 1 <= int(unit) <= len(units):
         return units[int(unit) - 1]
     wanted = unit.lower().replace("-", " ").strip()

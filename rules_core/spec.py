@@ -47,6 +47,8 @@ MAX_SPEC_CHARS = 4_000
 MAX_NAME_CHARS = 100
 MAX_UNITS_PER_SIDE = 50
 MAX_MODELS_PER_SIDE = 200
+UNIT_SEPARATOR = "|"  # between the units of a side
+GROUP_SEPARATOR = ";"  # between the groups of a unit
 
 _GROUP = re.compile(r"^([^:]*):(.*)$", re.DOTALL)
 # The count of a group, written the ways players write it (see the module docstring):
@@ -375,7 +377,7 @@ def parse_side_spec(text: str, *, example: str, stats: Iterable[str] = (), keywo
             token=text.strip()[:40],
             example=example,
         )
-    unit_texts = text.split("|")
+    unit_texts = split_units(text)
     if len(unit_texts) > MAX_UNITS_PER_SIDE:
         raise LimitError(
             f"The side has {len(unit_texts)} units; the limit is {MAX_UNITS_PER_SIDE}.",
@@ -391,7 +393,7 @@ def parse_side_spec(text: str, *, example: str, stats: Iterable[str] = (), keywo
                 example=example,
             )
         groups: list[GroupSpec] = []
-        for group_text in unit_text.split(";"):
+        for group_text in split_groups(unit_text):
             if not group_text.strip():
                 raise SpecError(
                     f"Unit {position} has an empty group: there is nothing between two ';' (or at an end).",
@@ -410,13 +412,26 @@ def parse_side_spec(text: str, *, example: str, stats: Iterable[str] = (), keywo
     return side
 
 
+def split_units(text: str) -> list[str]:
+    """The unit texts of a side text, split at ``|`` exactly as :func:`parse_side_spec` splits them (not stripped).
+
+    For the front ends' listings of a roster's units (and their number), so the separator lives in this grammar only.
+    """
+    return text.split(UNIT_SEPARATOR)
+
+
+def split_groups(unit_text: str) -> list[str]:
+    """The group texts of a unit text, split at ``;`` exactly as :func:`parse_side_spec` splits them (not stripped)."""
+    return unit_text.split(GROUP_SEPARATOR)
+
+
 def group_head(text: str) -> tuple[int, str]:
     """(count, name) of the first group of a unit or side text, read as :func:`parse_side_spec` reads it.
 
     For the front ends' look-ups (a roster's units by name, short listings), so that they understand every way of
     writing a count that the rules engine does. Raises :class:`SpecError` when the head does not read.
     """
-    first = text.split("|", 1)[0].split(";", 1)[0]
+    first = split_groups(split_units(text)[0])[0]
     match = _GROUP.match(first)
     if match is None:
         raise SpecError(f"Cannot read the group '{first.strip()[:60]}'.", token=first.strip()[:60])
@@ -434,7 +449,7 @@ def side_summary(text: str) -> str:
     canonical input can be summarised without its game; text that does not read raises :class:`SpecError`.
     """
     units = []
-    for unit_text in text.split("|"):
-        heads = (group_head(group_text) for group_text in unit_text.split(";"))
+    for unit_text in split_units(text):
+        heads = (group_head(group_text) for group_text in split_groups(unit_text))
         units.append(", ".join(f"{count}× {name}" for count, name in heads))
     return " | ".join(units)

@@ -19,6 +19,7 @@ from bot.rosters import (
 )
 from bot.storage import LOCAL_USER
 from rules_core import get_game
+from rules_core.spec import split_units
 
 
 @click.group("roster")
@@ -46,7 +47,7 @@ def roster_show(name: str, game: str) -> None:
     """Print a roster's units."""
     roster = with_store(lambda store: store.rosters.get(LOCAL_USER, get_game(game).id, name))
     click.echo(f"{roster.name} ({roster.game}){': ' + roster.description if roster.description else ''}")
-    for number, unit in enumerate(roster.spec.split("|"), start=1):
+    for number, unit in enumerate(split_units(roster.spec), start=1):
         click.echo(f"  {number}. {unit.strip()}")
 
 
@@ -61,7 +62,7 @@ def roster_list(game: str | None) -> None:
         return
     table = Table("game", "name", "units", "description")
     for roster in rosters:
-        table.add_row(roster.game, roster.name, str(roster.spec.count("|") + 1), roster.description)
+        table.add_row(roster.game, roster.name, str(len(split_units(roster.spec))), roster.description)
     Console(highlight=False).print(table)
 
 

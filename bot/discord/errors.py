@@ -7,7 +7,7 @@ import secrets
 
 import discord
 
-from bot.discord.colours import ERROR_COLOUR
+from bot.render.colours import ERROR_COLOUR
 from bot.render.embeds import cut
 from bot.render.markdown import escape
 from rules_core import RefereeError

@@ -10,16 +10,13 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
+from bot.render.embeds import cut
 from rules_core import all_games
 from rules_core.options import OptionSpec, OptionType
 from rules_core.registry import Game, command_path, names_of
 
 DESCRIPTION = 100  # Discord's limit for command and option descriptions
 SPEC_MAX = 4000  # the engine's spec limit
-
-
-def short(text: str, limit: int = DESCRIPTION) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def annotation(spec: OptionSpec) -> Any:
@@ -64,7 +61,7 @@ def command_callback(
         parameters.append(
             inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation(option), default=None)
         )
-        descriptions[option.name] = short(option.help)
+        descriptions[option.name] = cut(option.help, DESCRIPTION)
     parameters += (
         list(extras)
         if extras is not None

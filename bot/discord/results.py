@@ -17,8 +17,8 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from bot.discord.client import BotServices
 from bot.discord.collector import CollectorHold
-from bot.discord.colours import ERROR_COLOUR
 from bot.discord.interactions import guild_of
+from bot.render.colours import ERROR_COLOUR, GREEN, YELLOW
 from bot.render.embeds import render_pages
 from bot.render.markdown import report_markdown
 from bot.storage import StorageError
@@ -77,7 +77,7 @@ class VerifyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"re
         await interaction.response.send_message(embed=await verify_embed(bot, self.record_id), ephemeral=True)
 
 
-VERDICT_COLOURS = {Verdict.IDENTICAL: 0x2ECC71, Verdict.ALTERED: ERROR_COLOUR, Verdict.OTHER_ENGINE: 0xF1C40F}
+VERDICT_COLOURS = {Verdict.IDENTICAL: GREEN, Verdict.ALTERED: ERROR_COLOUR, Verdict.OTHER_ENGINE: YELLOW}
 VERDICT_TITLES = {Verdict.IDENTICAL: "verified", Verdict.ALTERED: "does NOT verify",
                   Verdict.OTHER_ENGINE: "cannot be re-run here"}  # fmt: skip
 

@@ -11,9 +11,11 @@ from discord import app_commands
 from bot.data import catalogue
 from bot.discord.client import BotServices
 from bot.discord.interactions import guild_of
-from bot.discord.options import short
+from bot.discord.options import DESCRIPTION
+from bot.render.embeds import cut
 from bot.rosters import expand_all
 from rules_core.registry import Game
+from rules_core.spec import split_units
 
 
 def roster_choices(bot: BotServices, game: Game) -> Any:
@@ -25,10 +27,10 @@ def roster_choices(bot: BotServices, game: Game) -> Any:
         wanted = current.lower().lstrip("@")
         found: list[app_commands.Choice[str]] = []
         for roster in rosters:
-            names = [f"@{roster.name}"] + [f"@{roster.name}/{n}" for n in range(1, roster.spec.count("|") + 2)]
+            names = [f"@{roster.name}"] + [f"@{roster.name}/{n}" for n in range(1, len(split_units(roster.spec)) + 1)]
             for label in names:
                 if wanted in label.lower() and len(found) < 25:
-                    found.append(app_commands.Choice(name=short(label), value=label))
+                    found.append(app_commands.Choice(name=cut(label, DESCRIPTION), value=label))
         return found
 
     return choices

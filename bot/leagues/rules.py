@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from bot.leagues.errors import LeagueError
 from bot.leagues.standings import RESULTS, Points
 from rules_core.errors import RefereeError
-from rules_core.registry import get_game
+from rules_core.registry import all_games, get_game
 
 NAME_MAX = 50
 NOTES_MAX = 500
@@ -28,7 +28,7 @@ def check_name(name: str) -> str:
     if not 1 <= len(cleaned) <= NAME_MAX or not _NAME.match(cleaned) or cleaned.isdigit():
         raise LeagueError(
             f"A league name has 1 to {NAME_MAX} letters, digits, spaces and - ' . & (not only digits): "
-            f"{name[:60]!r} is not one. Example: /league create name:Autumn Crusade game:40k"
+            f"{name[:60]!r} is not one. Example: /league create name:Autumn Crusade game:{all_games()[0].id}"
         )
     return cleaned
 
@@ -125,7 +125,9 @@ def check_game(game: str) -> str:
     try:
         return get_game(game).id
     except RefereeError as error:
-        raise LeagueError(f"{error.message} Example: /league create name:Autumn Crusade game:40k") from error
+        raise LeagueError(
+            f"{error.message} Example: /league create name:Autumn Crusade game:{all_games()[0].id}"
+        ) from error
 
 
 def check_opponent(reporter: str, opponent: str) -> None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.render.colours import WINNER_COLOURS
 from bot.render.markdown import escape, step_lines
 from bot.render.summary import headline, read_lines, tally
 from rules_core import get_game
@@ -25,11 +26,12 @@ FOOTER = 2048
 EMBED_TOTAL = 6000
 EMBEDS_PER_MESSAGE = 10
 
-COLOURS = {"attacker": 0x2ECC71, "defender": 0xE74C3C, "draw": 0xF1C40F, "none": 0x3498DB}
 NEXT = "What happens next"
 
 
 def cut(text: str, limit: int) -> str:
+    """``text`` at most ``limit`` characters long, ending in '…' when cut: every Discord limit (embeds, option
+    descriptions, choices) is kept with it."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -89,7 +91,7 @@ def render_pages(
     the record id), so the first answer costs almost nothing to build.
     """
     game_title = title or get_game(report.game).title
-    colour = COLOURS.get(str(report.result.winner.value), COLOURS["none"])
+    colour = WINNER_COLOURS.get(str(report.result.winner.value), WINNER_COLOURS["none"])
     heading = cut(f"{game_title}: {report.result.outcome.replace('_', ' ')}", TITLE)
     description = _summary(report, record_id, not_recorded, pending)
     footer_base = f"{report.game} · seed {report.seed}" + (f" · record #{record_id}" if record_id is not None else "")

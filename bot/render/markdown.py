@@ -1,13 +1,14 @@
-"""Report -> Discord-flavoured Markdown lines: the embeds' step text and the attached full log."""
+"""Report -> Discord-flavoured Markdown lines: the embeds' step text and the attached full log (each step walked by
+``bot.render.walk``, one Markdown line per node)."""
 
 from __future__ import annotations
 
 import re
 
-from bot.render.summary import headline, read_lines, roll_text, tally
-from rules_core.report import Report, Roll, Step
+from bot.render.summary import headline, read_lines, tally
+from bot.render.walk import Face, Stringifier
+from rules_core.report import Event, Report, Roll, Step
 
-LEADING = frozenset({"strike", "allocation"})  # who attacks with what / where hits fall: read before the dice
 _SPECIAL = re.compile(r"([\\*_~`|>])")
 
 
@@ -16,32 +17,33 @@ def escape(text: str) -> str:
     return _SPECIAL.sub(r"\\\1", text)
 
 
-def roll_line(roll: Roll) -> str:
-    need, outcome = roll_text(roll)
-    rerolled = {r.index: r for r in roll.rerolls}
-    per_die = roll.combine == "each" and roll.target is not None
-    faces = []
-    for index, face in enumerate(roll.dice):
-        shown = f"**{face}**" if per_die and roll.success[index] else str(face)
-        if index in rerolled:
-            shown = f"~~{rerolled[index].before}~~→{shown}"
-        faces.append(shown)
-    need_text = f" ({need})" if need else ""
-    return f"*{escape(roll.purpose)}*{need_text}: {' '.join(faces)} → {outcome}"
+class MarkdownLines(Stringifier[str]):
+    """Each node of a step as a line of Discord-flavoured Markdown."""
+
+    def leading(self, event: Event) -> str | None:
+        note = event.get("note")
+        return f"_{escape(str(note))}_" if note else None
+
+    def roll(self, roll: Roll, need: str, outcome: str, faces: list[Face]) -> str:
+        shown = []
+        for face in faces:
+            text = f"**{face.value}**" if face.success else str(face.value)
+            if face.before is not None:
+                text = f"~~{face.before}~~→{text}"
+            shown.append(text)
+        need_text = f" ({need})" if need else ""
+        return f"*{escape(roll.purpose)}*{need_text}: {' '.join(shown)} → {outcome}"
+
+    def note(self, event: Event) -> str:
+        return f"• {escape(str(event.get('note')))}"
+
+    def casualty(self, event: Event) -> str:
+        return f"• {escape(str(event.get('unit')))}: {event.get('models')} removed"
 
 
 def step_lines(step: Step) -> list[str]:
-    lines = [f"_{escape(str(ev.get('note')))}_" for ev in step.events if ev.kind in LEADING and ev.get("note")]
-    lines += [roll_line(roll) for roll in step.rolls]
-    for ev in step.events:
-        if ev.kind in LEADING:
-            continue
-        note = ev.get("note")
-        if note:
-            lines.append(f"• {escape(str(note))}")
-        elif ev.kind == "casualty":
-            lines.append(f"• {escape(str(ev.get('unit')))}: {ev.get('models')} removed")
-    return lines
+    """A step's lines in Markdown (the embeds' field text and the full log's body)."""
+    return MarkdownLines().step(step)
 
 
 def report_markdown(report: Report, *, record_id: int | None = None) -> str:

@@ -6,6 +6,7 @@ import io
 
 import discord
 
+from bot.render.colours import ATTACKER_CHART, DEFENDER_CHART, DRAW_CHART, ODDS_COLOUR, chart
 from bot.render.embeds import cut
 from rules_core.odds import Odds
 from rules_core.registry import get_game
@@ -53,7 +54,7 @@ def odds_lines(result: Odds, title: str) -> list[str]:
 
 def odds_embed(result: Odds, title: str) -> discord.Embed:
     lines = odds_lines(result, title)
-    embed = discord.Embed(title=cut(lines[0], 256), description=cut("\n".join(lines[1:]), 4096), colour=0x8E44AD)
+    embed = discord.Embed(title=cut(lines[0], 256), description=cut("\n".join(lines[1:]), 4096), colour=ODDS_COLOUR)
     how = "exact" if result.method == "exact" else f"Monte Carlo, {result.trials} trials"
     embed.set_footer(text=f"{result.game} · {how} · the same rules and choices as the referee")
     return embed
@@ -68,13 +69,16 @@ def odds_chart(result: Odds, title: str) -> bytes:
     outcome, attacker, defender = figure.subplots(1, 3, gridspec_kw={"width_ratios": [1, 1.5, 1.5]})
     labels = ["attacker", "draw", "defender"]
     values = [result.p_attacker_wins, result.p_draw + result.p_no_winner, result.p_defender_wins]
-    bars = outcome.bar(labels, values, color=["#c0392b", "#95a5a6", "#2980b9"])
+    bars = outcome.bar(labels, values, color=[chart(ATTACKER_CHART), chart(DRAW_CHART), chart(DEFENDER_CHART)])
     outcome.set_ylim(0, 1)
     outcome.set_title("Who wins")
     for bar, value in zip(bars, values, strict=True):
         outcome.annotate(percent(value), (bar.get_x() + bar.get_width() / 2, value), ha="center", va="bottom",
                          fontsize=8)  # fmt: skip
-    for axes, side, colour in ((attacker, "attacker", "#c0392b"), (defender, "defender", "#2980b9")):
+    for axes, side, colour in (
+        (attacker, "attacker", chart(ATTACKER_CHART)),
+        (defender, "defender", chart(DEFENDER_CHART)),
+    ):
         losses = result.losses(side)
         axes.bar(range(len(losses)), losses, color=colour)
         axes.set_title(f"{side.capitalize()} losses (mean {result.expected_losses(side):.1f})")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules_core.errors import RefereeError
 from rules_core.registry import OutcomeWords, games_named
-from rules_core.report import Report, Roll
+from rules_core.report import Report
 from rules_core.spec import side_summary
 
 READ_LINE = 160  # characters of one "Read ..." line: it is read on phones
@@ -99,19 +99,3 @@ def tally(report: Report) -> str:
             part += ", Broken"
         parts.append(part)
     return "; ".join(parts)
-
-
-def roll_text(roll: Roll) -> tuple[str, str]:
-    """(what was needed, how it came out) for one roll, in plain words."""
-    need = "" if roll.target is None else f"{roll.target.value}{'+' if roll.target.op == '>=' else ' or less'}"
-    if roll.combine == "each" and roll.target is None:
-        outcome = "rolled"  # dice read for their value (damage dice): the events say what they meant
-    elif roll.combine == "each":
-        outcome = f"{roll.successes} success{'es' if roll.successes != 1 else ''}"
-    else:
-        total = sum(roll.dice) if roll.combine == "sum" else max(roll.dice)
-        word = "total" if roll.combine == "sum" else "highest"
-        outcome = f"{word} {total}"
-        if roll.target is not None:
-            outcome += ": " + ("passed" if roll.successes else "failed")
-    return need, outcome

@@ -1,4 +1,5 @@
-"""Report -> terminal text with rich (the offline `referee` command)."""
+"""Report -> terminal text with rich (the offline `referee` command): the summary panel, and each step walked by
+``bot.render.walk`` with one rich line per node."""
 
 from __future__ import annotations
 
@@ -7,52 +8,44 @@ from rich.panel import Panel
 from rich.rule import Rule
 from rich.text import Text
 
-from bot.render.summary import headline, read_lines, roll_text, tally
-from rules_core.report import Report, Roll, Step
+from bot.render.summary import headline, read_lines, tally
+from bot.render.walk import Face, Stringifier
+from rules_core.report import Event, Report, Roll, Step
 
-_LEADING = frozenset({"strike", "allocation"})
 
+class TerminalLines(Stringifier[Text]):
+    """Each node of a step as a line of rich text."""
 
-def _roll_line(roll: Roll) -> Text:
-    need, outcome = roll_text(roll)
-    line = Text("  ")
-    line.append(roll.purpose, style="cyan")
-    if need:
-        line.append(f" needs {need}", style="dim")
-    line.append(": ")
-    rerolled = {r.index: r for r in roll.rerolls}
-    per_die = roll.combine == "each" and roll.target is not None
-    for index, face in enumerate(roll.dice):
-        if index:
-            line.append(" ")
-        style = "bold green" if per_die and roll.success[index] else ("dim" if per_die else "bold")
-        if index in rerolled:
-            line.append(f"{rerolled[index].before}→", style="dim strike")
-        line.append(str(face), style=style)
-    line.append(f"  → {outcome}", style="bold")
-    return line
+    def leading(self, event: Event) -> Text:
+        return Text("  " + str(event.get("note", "")), style="italic")
+
+    def roll(self, roll: Roll, need: str, outcome: str, faces: list[Face]) -> Text:
+        line = Text("  ")
+        line.append(roll.purpose, style="cyan")
+        if need:
+            line.append(f" needs {need}", style="dim")
+        line.append(": ")
+        for index, face in enumerate(faces):
+            if index:
+                line.append(" ")
+            style = "bold green" if face.success else ("dim" if face.per_die else "bold")
+            if face.before is not None:
+                line.append(f"{face.before}→", style="dim strike")
+            line.append(str(face.value), style=style)
+        line.append(f"  → {outcome}", style="bold")
+        return line
+
+    def note(self, event: Event) -> Text:
+        style = "red" if event.kind == "casualty" else ("yellow" if event.kind == "policy" else "")
+        return Text("  • " + str(event.get("note")), style=style)
+
+    def casualty(self, event: Event) -> Text:
+        models = event.get("models")
+        return Text(f"  • {event.get('unit')}: {models} model{'s' if models != 1 else ''} removed", style="red")
 
 
 def render_step(step: Step) -> RenderableType:
-    parts: list[RenderableType] = [Rule(Text(step.title, style="bold"), align="left")]
-    # "strike" events say who attacks with what, "allocation" events where the hits fall: they read best
-    # before the dice.
-    leading = [ev for ev in step.events if ev.kind in _LEADING]
-    for ev in leading:
-        parts.append(Text("  " + str(ev.get("note", "")), style="italic"))
-    for roll in step.rolls:
-        parts.append(_roll_line(roll))
-    for ev in step.events:
-        if ev.kind in _LEADING:
-            continue
-        note = ev.get("note")
-        if note:
-            style = "red" if ev.kind == "casualty" else ("yellow" if ev.kind == "policy" else "")
-            parts.append(Text("  • " + str(note), style=style))
-        elif ev.kind == "casualty":
-            models = ev.get("models")
-            parts.append(Text(f"  • {ev.get('unit')}: {models} model{'s' if models != 1 else ''} removed", style="red"))
-    return Group(*parts)
+    return Group(Rule(Text(step.title, style="bold"), align="left"), *TerminalLines().step(step))
 
 
 def render_report(report: Report) -> RenderableType:

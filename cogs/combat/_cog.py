@@ -12,9 +12,10 @@ from discord.ext import commands
 from bot.continuing import next_round
 from bot.data import catalogue
 from bot.discord.cooldown import RateLimit, per_user_check
-from bot.discord.options import command_callback, short
+from bot.discord.options import DESCRIPTION, command_callback
 from bot.discord.results import send_result
 from bot.discord.sides import roster_choices, sides_and_options
+from bot.render.embeds import cut
 from rules_core import all_games, resolve
 from rules_core.registry import Game
 
@@ -35,7 +36,7 @@ class CombatCog(commands.Cog):
             name = game.id if game.command == "assault" else game.command
             command: app_commands.Command[Any, ..., Any] = app_commands.Command(
                 name=name,
-                description=short(game.title),
+                description=cut(game.title, DESCRIPTION),
                 callback=command_callback(game, partial(self.resolve, game), name=f"referee_{game.id}"),
             )
             command.autocomplete("attacker")(self.roster_choices(game))

@@ -89,7 +89,9 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         if len(leagues) == 1:
             return leagues[0]
         if not leagues:
-            raise LeagueNotFound("This server has no league yet: /league create name:Autumn Crusade game:40k")
+            raise LeagueNotFound(
+                f"This server has no league yet: /league create name:Autumn Crusade game:{all_games()[0].id}"
+            )
         names = ", ".join(league.name for league in leagues[:10])
         raise LeagueError(f"This server has several leagues ({names}): say which. Example: league:{leagues[0].name}")
 

@@ -8,17 +8,16 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.colours import INFO_COLOUR
 from bot.discord.errors import error_embed
 from bot.leagues.errors import LeagueError, MatchNotFound, NotAllowed
 from bot.leagues.model import Actor, AuditEntry, LeagueInfo, MatchInfo, Standings
 from bot.leagues.standings import TIE_BREAKERS, Row
+from bot.render.colours import AUDIT_COLOUR, INFO_COLOUR, MATCH_STATUS_COLOURS
 from bot.render.embeds import cut
 
 if TYPE_CHECKING:
     from bot.discord.app import RefereeBot
 
-STATUS_COLOURS = {"pending": 0xF1C40F, "confirmed": 0x2ECC71, "disputed": 0xE67E22, "void": 0x95A5A6}
 VERBS = {"win": "beat", "draw": "drew with", "loss": "lost to"}
 DESCRIPTION_ROOM = 3900  # of Discord's 4096, leaving room for a closing line
 
@@ -42,7 +41,7 @@ def match_embed(match: MatchInfo, league: LeagueInfo) -> discord.Embed:
     embed = discord.Embed(
         title=f"Match #{match.id}: {match.status}",
         description=match_summary(match),
-        colour=STATUS_COLOURS.get(match.status, INFO_COLOUR),
+        colour=MATCH_STATUS_COLOURS.get(match.status, INFO_COLOUR),
     )
     if match.combats:
         embed.add_field(name="Combats", value=" ".join(f"#{c}" for c in match.combats), inline=True)
@@ -171,7 +170,7 @@ def audit_line(entry: AuditEntry) -> str:
 def audit_embed(league: LeagueInfo, entries: Sequence[AuditEntry]) -> discord.Embed:
     lines = [audit_line(entry) for entry in entries] or ["Nothing yet."]
     return discord.Embed(title=cut(f"{league.name}: audit log", 256), description=cut("\n".join(lines), 4096),
-                         colour=0x95A5A6)  # fmt: skip
+                         colour=AUDIT_COLOUR)  # fmt: skip
 
 
 __all__ = [

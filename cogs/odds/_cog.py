@@ -19,8 +19,9 @@ from discord.ext import commands
 
 from bot.data import catalogue
 from bot.discord.cooldown import RateLimit, per_user_check
-from bot.discord.options import command_callback, short
+from bot.discord.options import DESCRIPTION, command_callback
 from bot.discord.sides import roster_choices, sides_and_options
+from bot.render.embeds import cut
 from bot.render.odds import odds_chart, odds_embed
 from rules_core import all_games
 from rules_core.odds import Odds, OddsError, exact_refusal, odds
@@ -53,7 +54,9 @@ class OddsCog(commands.Cog):
         for game in all_games():
             command: app_commands.Command[Any, ..., Any] = app_commands.Command(
                 name=game.id,
-                description=short(f"Odds of {game.title} (/{command_path(game)})"),  # found by its command too
+                description=cut(
+                    f"Odds of {game.title} (/{command_path(game)})", DESCRIPTION
+                ),  # found by its command too
                 callback=command_callback(game, partial(self.run, game), name=f"odds_{game.id}", extras=EXTRAS),
             )
             command.autocomplete("attacker")(roster_choices(bot, game))

@@ -10,8 +10,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.colours import INFO_COLOUR
 from bot.discord.errors import error_embed
+from bot.render.colours import INFO_COLOUR
 
 if TYPE_CHECKING:
     from bot.discord.app import RefereeBot

@@ -8,11 +8,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.colours import INFO_COLOUR
 from bot.discord.errors import error_embed
 from bot.discord.interactions import guild_of
 from bot.discord.options import game_matches
 from bot.discord.results import result_view, verify_embed
+from bot.render.colours import INFO_COLOUR, VOID_COLOUR
 from bot.render.embeds import cut, render_pages
 from bot.render.markdown import escape
 from rules_core import get_game
@@ -100,5 +100,5 @@ class RecordsCog(commands.Cog):
             return
         await self.bot.store.records.add_note(record, "void", actor=str(interaction.user.id), reason=reason)
         await interaction.response.send_message(
-            embed=discord.Embed(title=f"Record #{record} is void", description=escape(reason), colour=0xF1C40F)
+            embed=discord.Embed(title=f"Record #{record} is void", description=escape(reason), colour=VOID_COLOUR)
         )

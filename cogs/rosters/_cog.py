@@ -9,13 +9,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.colours import INFO_COLOUR
 from bot.discord.interactions import guild_of
 from bot.discord.options import game_choices
+from bot.render.colours import INFO_COLOUR
 from bot.render.embeds import cut
 from bot.render.markdown import escape
 from bot.rosters import MAX_ROSTER_FILE_BYTES, RosterError, check_roster, dump_roster_file, parse_roster_file
 from rules_core import get_game
+from rules_core.spec import split_units
 
 if TYPE_CHECKING:
     from bot.discord.app import RefereeBot
@@ -53,7 +54,7 @@ class RostersCog(commands.GroupCog, group_name="roster", group_description="Save
     async def show(self, interaction: discord.Interaction[Any], name: str, game: str) -> None:
         guild = guild_of(interaction)
         roster = await self.bot.store.rosters.get(str(interaction.user.id), game, name, guild_id=guild)
-        units = "\n".join(f"{n}. `{unit.strip()}`" for n, unit in enumerate(roster.spec.split("|"), start=1))
+        units = "\n".join(f"{n}. `{unit.strip()}`" for n, unit in enumerate(split_units(roster.spec), start=1))
         embed = discord.Embed(title=f"{roster.name} ({roster.game})", description=cut(units, 4096), colour=INFO_COLOUR)
         if roster.description:
             embed.set_footer(text=cut(roster.description, 2048))
@@ -67,7 +68,7 @@ class RostersCog(commands.GroupCog, group_name="roster", group_description="Save
         if not rosters:
             await interaction.response.send_message("No rosters yet: `/roster save` makes one.", ephemeral=True)
             return
-        lines = [f"`@{r.name}` ({r.game}, {r.spec.count('|') + 1} units){' · shared' if r.guild_id else ''}"
+        lines = [f"`@{r.name}` ({r.game}, {len(split_units(r.spec))} units){' · shared' if r.guild_id else ''}"
                  f"{': ' + escape(r.description) if r.description else ''}" for r in rosters]  # fmt: skip
         embed = discord.Embed(title="Rosters", description=cut("\n".join(lines), 4096), colour=INFO_COLOUR)
         await interaction.response.send_message(embed=embed, ephemeral=True)

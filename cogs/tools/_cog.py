@@ -10,10 +10,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.data import catalogue
-from bot.discord.colours import INFO_COLOUR
 from bot.discord.errors import error_embed
 from bot.discord.interactions import guild_of
 from bot.discord.options import game_choices
+from bot.render.colours import INFO_COLOUR
 from bot.render.embeds import cut
 from bot.render.markdown import escape
 from cogs.tools._charts import CHARTS, ruling

@@ -7,7 +7,8 @@ import typing
 
 from discord import app_commands
 
-from bot.discord.options import annotation, command_callback, short
+from bot.discord.options import DESCRIPTION, annotation, command_callback
+from bot.render.embeds import cut
 from rules_core.options import OptionSpec, OptionType
 from rules_core.registry import get_game
 
@@ -38,5 +39,5 @@ def test_the_generated_signature_has_the_sides_every_option_and_the_extras() -> 
 
 
 def test_descriptions_are_cut_to_discords_limit() -> None:
-    assert short("x" * 150) == "x" * 99 + "…"
-    assert short("short") == "short"
+    assert cut("x" * 150, DESCRIPTION) == "x" * 99 + "…"
+    assert cut("short", DESCRIPTION) == "short"

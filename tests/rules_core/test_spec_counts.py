@@ -8,7 +8,7 @@ from rules_core import SpecError, all_games, get_game, resolve
 from rules_core.errors import LimitError, RefereeError
 from rules_core.games.wh40k.spec import format_side, parse_side
 from rules_core.registry import Game
-from rules_core.spec import parse_side_spec
+from rules_core.spec import group_head, parse_side_spec, split_groups, split_units
 
 from .helpers40k import MARINE
 from .helpers_duel import GAME
@@ -265,3 +265,13 @@ def test_a_setting_written_with_spaces_is_named_whole_with_its_fix(written: str)
     with pytest.raises(SpecError, match=r"write a setting with no spaces around '=', as engaged=5") as refused:
         parse_side_spec(f"10x Marine: WS4 {written}", example="10x Marine: WS4 engaged=5")
     assert refused.value.token == " ".join(written.split())
+
+
+def test_the_front_ends_split_units_and_groups_as_the_parser_does() -> None:
+    text = "10x Tactical Marine: WS4; Sergeant: WS4 | Warlock x2: WS5"
+    side = parse_side_spec(text, example=EXAMPLE)
+    units = split_units(text)
+    assert len(units) == len(side.units)
+    for unit_text, unit in zip(units, side.units, strict=True):
+        groups = split_groups(unit_text)
+        assert [group_head(group) for group in groups] == [(group.count, group.name) for group in unit.groups]
