@@ -3,7 +3,8 @@
 Each game declares its options as :class:`OptionSpec` (name, type, default,
 choices, range, help). The Python keyword (``charge_distance``), the CLI flag
 (``--charge-distance``) and the slash-command option are the same words; the
-CLI and the bot are generated from these declarations.
+CLI and the bot are generated from these declarations. An option's ``example`` names
+options structurally (:class:`rules_core.errors.Example`); each front end writes it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rules_core.errors import OptionError
+from rules_core.errors import Example, OptionError, Setting
 
 OptionValue = bool | int | float | str | None
 
@@ -38,7 +39,7 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     minimum: float | None = None
     maximum: float | None = None
-    example: str = ""
+    example: Example | None = None  # options set to values (rules_core.errors.example), written by each front end
 
     @property
     def flag(self) -> str:
@@ -57,7 +58,7 @@ class OptionSpec:
 
     def convert(self, value: object) -> OptionValue:
         """Check and convert one value; raise :class:`OptionError` naming the option."""
-        example = self.example or f"{self.flag} {self.default}"
+        example = self.example or (None if self.default is None else Example((Setting(self.name, self.default),)))
         if value is None:
             if self.default is None:
                 return None
