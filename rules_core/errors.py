@@ -14,7 +14,8 @@ it in ``bot/``). Each front end catches it in one place. Nothing here names a fr
   and Discord ``charge_distance:4.5``;
 - the ``hint`` (a :class:`Hint`: what to do next, such as "list your rosters", and what about) becomes a sentence
   naming the front end's own command (``referee roster list``, ``/roster list``), or words where it has none;
-- a user named in the message is a :class:`Mention`: Discord mentions them, the terminal shows their id.
+- a user named in the message is a :class:`Mention`: Discord mentions them, the terminal shows their id; an option
+  named in it is an :class:`OptionName`: ``--charge-distance`` on the CLI, ``charge_distance`` on Discord.
 
 :class:`Words` is how a front end writes these parts; :data:`PLAIN` writes them neutrally (``charge_distance=4.5``,
 the user's id, a hint in plain words) for ``str(error)``, logs and the engine's own tests.
@@ -80,7 +81,14 @@ class Mention:
     user: str
 
 
-Part = str | Mention
+@dataclass(frozen=True, slots=True)
+class OptionName:
+    """An option named in a message, by its keyword (``charge_distance``): a flag on the CLI, an option on Discord."""
+
+    name: str
+
+
+Part = str | Mention | OptionName
 
 
 class Words(Protocol):
@@ -90,6 +98,8 @@ class Words(Protocol):
     def literal(self, text: str) -> str: ...
 
     def mention(self, user: str) -> str: ...
+
+    def option(self, name: str) -> str: ...
 
     def example(self, example: Example) -> str: ...
 
@@ -123,6 +133,9 @@ class PlainWords:
     def mention(self, user: str) -> str:
         return user
 
+    def option(self, name: str) -> str:
+        return name
+
     def example(self, example: Example) -> str:
         return " ".join(f"{s.name}={plain_value(s.value)}" for s in example.settings)
 
@@ -139,12 +152,20 @@ def _fold(text: str) -> str:
 
 def _fold_parts(parts: tuple[Part, ...]) -> tuple[Part, ...]:
     """Runs of white space as one space, none at either end: the message is one line however it is written."""
-    folded = [part if isinstance(part, Mention) else re.sub(r"\s+", " ", part) for part in parts]
+    folded = [re.sub(r"\s+", " ", part) if isinstance(part, str) else part for part in parts]
     if folded and isinstance(folded[0], str):
         folded[0] = folded[0].lstrip()
     if folded and isinstance(folded[-1], str):
         folded[-1] = folded[-1].rstrip()
     return tuple(part for part in folded if part != "")
+
+
+def _write(part: Part, words: Words) -> str:
+    if isinstance(part, Mention):
+        return words.mention(part.user)
+    if isinstance(part, OptionName):
+        return words.option(part.name)
+    return words.literal(part)
 
 
 class RefereeError(Exception):
@@ -170,9 +191,7 @@ class RefereeError(Exception):
 
     def text_of(self, words: Words, *, with_hint: bool = True) -> str:
         """The message (users as ``words`` name them) and, with ``with_hint``, what to do next."""
-        text = "".join(
-            words.literal(part) if isinstance(part, str) else words.mention(part.user) for part in self.parts
-        )
+        text = "".join(_write(part, words) for part in self.parts)
         if with_hint and self.hint is not None:
             text += " " + words.literal(words.hint(self.hint))
         return text

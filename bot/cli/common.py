@@ -146,6 +146,9 @@ class TerminalWords:
     def mention(self, user: str) -> str:
         return user
 
+    def option(self, name: str) -> str:
+        return "--" + name.replace("_", "-")
+
     def example(self, example: Example) -> str:
         flags = " ".join(flag_text(setting) for setting in example.settings)
         if example.do is None:

@@ -58,6 +58,9 @@ class DiscordWords:
     def mention(self, user: str) -> str:
         return f"<@{user}>"
 
+    def option(self, name: str) -> str:
+        return f"`{name}`"
+
     def example(self, example: Example) -> str:
         options = " ".join(option_text(setting) for setting in example.settings)
         return options if example.do is None else f"{_COMMANDS[example.do]} {options}"
