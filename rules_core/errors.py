@@ -109,7 +109,7 @@ class Words(Protocol):
 _PLAIN_HINTS = {
     Do.GAME_HELP: "The help for {subject} lists its tokens and options.",
     Do.LIST_RECORDS: "The history lists the recent ones.",
-    Do.LIST_ROSTERS: "Your {subject} rosters are listed by the roster list.",
+    Do.LIST_ROSTERS: "The roster list shows your {subject} rosters.",
     Do.LIST_LEAGUES: "The league list shows the leagues; an organiser creates one.",
     Do.CREATE_LEAGUE: "An organiser creates a league.",
     Do.JOIN_LEAGUE: "A player joins a league to report games in it.",
