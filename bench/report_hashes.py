@@ -41,7 +41,7 @@ def option_variants(game: Game) -> list[dict[str, object]]:
         elif option.type is OptionType.CHOICE:
             variants.extend({option.name: choice} for choice in option.choices if choice != option.default)
         elif option.type in (OptionType.INT, OptionType.FLOAT) and option.example:
-            value = option.example.split()[-1]
+            value = str(option.example.settings[-1].value)
             variants.append({option.name: float(value) if option.type is OptionType.FLOAT else int(value)})
     if game.example_options:
         variants.append(dict(game.example_options))

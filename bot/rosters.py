@@ -37,7 +37,7 @@ def check_name(name: str) -> str:
         raise RosterError(
             f"'{name[:40]}' is not a roster name: use 1-60 lower-case letters, digits, '-' or '_' (no spaces or '/').",
             token=name[:40],
-            example=f"referee roster save {NAME_EXAMPLE} --game {all_games()[0].id} --spec '...'",
+            example=NAME_EXAMPLE,
         )
     return name
 
@@ -57,7 +57,9 @@ def check_roster(game: str, name: str, spec: str, description: str = "") -> Rost
             chosen.parse_side(unit)
         except RefereeError as error:
             where = f"Unit {number} of the roster: " if len(units) > 1 else ""
-            raise RosterError(where + error.message, token=error.token, example=error.example) from None
+            raise RosterError(
+                where + error.message, token=error.token, example=error.example, hint=error.hint
+            ) from None
     return RosterInput(chosen.id, name, text, " ".join(str(description).split())[:500])
 
 
@@ -96,7 +98,7 @@ def parse_roster_file(text: str, *, source: str = "the file") -> list[RosterInpu
                                   str(entry.get("description", "")))  # fmt: skip
         except RefereeError as error:
             raise RosterError(f"Roster {position} ('{entry['name']}') of {source}: {error.message}",
-                              token=error.token, example=error.example) from None  # fmt: skip
+                              token=error.token, example=error.example, hint=error.hint) from None  # fmt: skip
         key = (roster.game, roster.name)
         if key in seen:
             raise RosterError(f"{source} names the {roster.game} roster '{roster.name}' twice.", token=roster.name)

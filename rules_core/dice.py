@@ -18,7 +18,7 @@ import secrets
 from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
-from rules_core.errors import DiceError
+from rules_core.errors import DiceError, example
 
 MAX_SEED = 2**53 - 1  # exactly representable in JSON consumers that use doubles
 
@@ -60,7 +60,7 @@ class SeededDice:
             raise DiceError(
                 f"The seed must be a whole number from 0 to {MAX_SEED}, not {seed!r}.",
                 token=str(seed),
-                example="--seed 12345",
+                example=example(seed=12345),
             )
         self.seed = seed
         self._random = random.Random(seed)

@@ -1,30 +1,213 @@
-"""Errors the referee raises for input it cannot resolve.
+"""Errors the referee raises for input it cannot resolve, in words no front end owns.
 
 What the rules resolve is never an error (a charge from 9" is a report whose
 outcome is ``no_charge``). Errors are for input that is malformed, over a limit,
 or a declaration the rules forbid. Every error names the offending token and
 carries a correct example, so the CLI and the bot can answer in one line.
+
+:class:`RefereeError` is the one base of every error a user causes and can fix: the engine's (below) and the
+bot's (a record, roster or league that does not exist, a league rule or permission that refuses: they subclass
+it in ``bot/``). Each front end catches it in one place. Nothing here names a front end's command or flag:
+
+- the ``example`` is either spec text (the same on every front end) or an :class:`Example`, options set to values
+  (:class:`Setting`, named by their keyword, ``charge_distance``), which the CLI writes ``--charge-distance 4.5``
+  and Discord ``charge_distance:4.5``;
+- the ``hint`` (a :class:`Hint`: what to do next, such as "list your rosters", and what about) becomes a sentence
+  naming the front end's own command (``referee roster list``, ``/roster list``), or words where it has none;
+- a user named in the message is a :class:`Mention`: Discord mentions them, the terminal shows their id; an option
+  named in it is an :class:`OptionName`: ``--charge-distance`` on the CLI, ``charge_distance`` on Discord.
+
+:class:`Words` is how a front end writes these parts; :data:`PLAIN` writes them neutrally (``charge_distance=4.5``,
+the user's id, a hint in plain words) for ``str(error)``, logs and the engine's own tests.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+
+class Do(StrEnum):
+    """What a user can do next; each front end says it with its own command."""
+
+    GAME_HELP = "game_help"  # the help for one game (its tokens and options): the subject is the game id
+    LIST_RECORDS = "list_records"  # the recent combat records
+    LIST_ROSTERS = "list_rosters"  # the user's saved rosters of one game: the subject is the game id
+    LIST_LEAGUES = "list_leagues"
+    CREATE_LEAGUE = "create_league"
+    JOIN_LEAGUE = "join_league"
+    START_SEASON = "start_season"  # an organiser ends a league's season and starts the next
+    LEAGUE_HISTORY = "league_history"  # a league's matches
+    REPORT_MATCH = "report_match"  # a player reports a league game
+    VOID_MATCH = "void_match"  # an organiser voids a league match
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """What to do next, and what about (a game id, where the action needs one)."""
+
+    do: Do
+    subject: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One option set to one value in an example, named by its keyword (``charge_distance``)."""
+
+    name: str
+    value: bool | int | float | str
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """Options set to values: of the command that failed, or of the command that does ``do``."""
+
+    settings: tuple[Setting, ...]
+    do: Do | None = None
+
+
+def example(*settings: Setting, do: Do | None = None, **values: bool | int | float | str) -> Example:
+    """``example(charge_distance=4, difficult_terrain=True)``: an :class:`Example` in declaration order."""
+    return Example((*settings, *(Setting(name, value) for name, value in values.items())), do)
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A user named in a message, by id."""
+
+    user: str
+
+
+@dataclass(frozen=True, slots=True)
+class OptionName:
+    """An option named in a message, by its keyword (``charge_distance``): a flag on the CLI, an option on Discord."""
+
+    name: str
+
+
+Part = str | Mention | OptionName
+
+
+class Words(Protocol):
+    """How one front end writes an error's structured parts (``literal``: the message's own text, escaped where
+    the front end needs it)."""
+
+    def literal(self, text: str) -> str: ...
+
+    def mention(self, user: str) -> str: ...
+
+    def option(self, name: str) -> str: ...
+
+    def example(self, example: Example) -> str: ...
+
+    def hint(self, hint: Hint) -> str: ...
+
+
+_PLAIN_HINTS = {
+    Do.GAME_HELP: "The help for {subject} lists its tokens and options.",
+    Do.LIST_RECORDS: "The history lists the recent ones.",
+    Do.LIST_ROSTERS: "The roster list shows your {subject} rosters.",
+    Do.LIST_LEAGUES: "The league list shows the leagues; an organiser creates one.",
+    Do.CREATE_LEAGUE: "An organiser creates a league.",
+    Do.JOIN_LEAGUE: "A player joins a league to report games in it.",
+    Do.START_SEASON: "An organiser starts the next season.",
+    Do.LEAGUE_HISTORY: "The league's history lists its matches.",
+    Do.REPORT_MATCH: "A player of the league reports the games they played.",
+    Do.VOID_MATCH: "An organiser voids a match, saying why.",
+}
+
+
+def plain_value(value: bool | int | float | str) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+class PlainWords:
+    """The neutral writing: options as ``name=value``, users by id, hints in words."""
+
+    def literal(self, text: str) -> str:
+        return text
+
+    def mention(self, user: str) -> str:
+        return user
+
+    def option(self, name: str) -> str:
+        return name
+
+    def example(self, example: Example) -> str:
+        return " ".join(f"{s.name}={plain_value(s.value)}" for s in example.settings)
+
+    def hint(self, hint: Hint) -> str:
+        return _PLAIN_HINTS[hint.do].format(subject=hint.subject)
+
+
+PLAIN = PlainWords()
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _fold_parts(parts: tuple[Part, ...]) -> tuple[Part, ...]:
+    """Runs of white space as one space, none at either end: the message is one line however it is written."""
+    folded = [re.sub(r"\s+", " ", part) if isinstance(part, str) else part for part in parts]
+    if folded and isinstance(folded[0], str):
+        folded[0] = folded[0].lstrip()
+    if folded and isinstance(folded[-1], str):
+        folded[-1] = folded[-1].rstrip()
+    return tuple(part for part in folded if part != "")
+
+
+def _write(part: Part, words: Words) -> str:
+    if isinstance(part, Mention):
+        return words.mention(part.user)
+    if isinstance(part, OptionName):
+        return words.option(part.name)
+    return words.literal(part)
+
 
 class RefereeError(Exception):
-    """Base class of every error the referee raises on bad input."""
+    """Base class of every error a user causes and can fix: a message, the offending token, a correct example,
+    and what to do next."""
 
-    def __init__(self, message: str, *, token: str | None = None, example: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str | Sequence[Part],
+        *,
+        token: str | None = None,
+        example: str | Example | None = None,
+        hint: Hint | None = None,
+    ) -> None:
         # Messages quote what the user typed, which may hold newlines: fold all white space so that an
         # error is always one line.
-        self.message = " ".join(message.split())
-        self.token = None if token is None else " ".join(token.split())
-        self.example = None if example is None else " ".join(example.split())
+        self.parts = _fold_parts((message,) if isinstance(message, str) else tuple(message))
+        self.token = None if token is None else _fold(token)
+        self.example: str | Example | None = _fold(example) if isinstance(example, str) else example
+        self.hint = hint
+        self.message = self.text_of(PLAIN, with_hint=False)
         super().__init__(self.one_line())
 
-    def one_line(self) -> str:
-        """The message, the offending token and a correct example, on one line."""
-        text = self.message
-        if self.example:
-            text += f" Example: {self.example}"
+    def text_of(self, words: Words, *, with_hint: bool = True) -> str:
+        """The message (users as ``words`` name them) and, with ``with_hint``, what to do next."""
+        text = "".join(_write(part, words) for part in self.parts)
+        if with_hint and self.hint is not None:
+            text += " " + words.literal(words.hint(self.hint))
+        return text
+
+    def example_of(self, words: Words) -> str | None:
+        """The correct example as ``words`` write it (spec text as it is)."""
+        if self.example is None or isinstance(self.example, str):
+            return self.example or None
+        return words.example(self.example)
+
+    def one_line(self, words: Words = PLAIN) -> str:
+        """The message, what to do next and a correct example, on one line."""
+        text = self.text_of(words)
+        example_text = self.example_of(words)
+        if example_text:
+            text += f" Example: {example_text}"
         return text
 
 

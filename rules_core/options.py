@@ -3,7 +3,8 @@
 Each game declares its options as :class:`OptionSpec` (name, type, default,
 choices, range, help). The Python keyword (``charge_distance``), the CLI flag
 (``--charge-distance``) and the slash-command option are the same words; the
-CLI and the bot are generated from these declarations.
+CLI and the bot are generated from these declarations. An option's ``example`` names
+options structurally (:class:`rules_core.errors.Example`); each front end writes it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rules_core.errors import OptionError
+from rules_core.errors import Example, OptionError, OptionName, Part, Setting
 
 OptionValue = bool | int | float | str | None
 
@@ -38,7 +39,7 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     minimum: float | None = None
     maximum: float | None = None
-    example: str = ""
+    example: Example | None = None  # options set to values (rules_core.errors.example), written by each front end
 
     @property
     def flag(self) -> str:
@@ -57,12 +58,12 @@ class OptionSpec:
 
     def convert(self, value: object) -> OptionValue:
         """Check and convert one value; raise :class:`OptionError` naming the option."""
-        example = self.example or f"{self.flag} {self.default}"
+        example = self.example or (None if self.default is None else Example((Setting(self.name, self.default),)))
         if value is None:
             if self.default is None:
                 return None
             raise OptionError(
-                f"The option {self.name} needs a value ({self.describe_range()}).",
+                ["The option ", OptionName(self.name), f" needs a value ({self.describe_range()})."],
                 token=self.name,
                 example=example,
             )
@@ -72,14 +73,14 @@ class OptionSpec:
             if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
                 return value.strip().lower() in _TRUE
             raise OptionError(
-                f"The option {self.name} is on or off (true/false), not {value!r}.",
+                ["The option ", OptionName(self.name), f" is on or off (true/false), not {value!r}."],
                 token=self.name,
                 example=example,
             )
         if self.type is OptionType.TEXT:
             if not isinstance(value, str) or not value.strip():
                 raise OptionError(
-                    f"The option {self.name} is text and cannot be empty, not {value!r}.",
+                    ["The option ", OptionName(self.name), f" is text and cannot be empty, not {value!r}."],
                     token=self.name,
                     example=example,
                 )
@@ -90,7 +91,7 @@ class OptionSpec:
                 if text == choice.replace("-", "_"):
                     return choice
             raise OptionError(
-                f"The option {self.name} is one of {', '.join(self.choices)}, not {value!r}.",
+                ["The option ", OptionName(self.name), f" is one of {', '.join(self.choices)}, not {value!r}."],
                 token=self.name,
                 example=example,
             )
@@ -103,21 +104,21 @@ class OptionSpec:
             number = float("nan")
         if not math.isfinite(number):
             raise OptionError(
-                f"The option {self.name} is a number ({self.describe_range()}), not {value!r}.",
+                ["The option ", OptionName(self.name), f" is a number ({self.describe_range()}), not {value!r}."],
                 token=self.name,
                 example=example,
             )
         if self.type is OptionType.INT:
             if number != int(number):
                 raise OptionError(
-                    f"The option {self.name} is a whole number, not {value!r}.",
+                    ["The option ", OptionName(self.name), f" is a whole number, not {value!r}."],
                     token=self.name,
                     example=example,
                 )
             number = int(number)
         if (self.minimum is not None and number < self.minimum) or (self.maximum is not None and number > self.maximum):
             raise OptionError(
-                f"The option {self.name} must be {self.describe_range()}, not {value!r}.",
+                ["The option ", OptionName(self.name), f" must be {self.describe_range()}, not {value!r}."],
                 token=self.name,
                 example=example,
             )
@@ -131,9 +132,11 @@ def validate_options(specs: tuple[OptionSpec, ...], given: Mapping[str, object])
     for raw_name, value in given.items():
         name = raw_name.replace("-", "_")
         if name not in by_name:
-            known = ", ".join(spec.name for spec in specs) or "none"
+            known: list[Part] = []
+            for spec in specs:
+                known += [", ", OptionName(spec.name)] if known else [OptionName(spec.name)]
             raise OptionError(
-                f"Unknown option '{raw_name}'. This game's options: {known}.",
+                [f"Unknown option '{raw_name}'. This game's options: ", *(known or ["none"]), "."],
                 token=raw_name,
                 example=specs[0].example if specs else None,
             )

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 import click
 
 from bot.cli.admin import bot_command, db_group, sync_command
-from bot.cli.common import EXIT_BAD_INPUT, EXIT_STORAGE, GameGroup
+from bot.cli.common import EXIT_BAD_INPUT, EXIT_STORAGE, TERMINAL, GameGroup
 from bot.cli.games import add_game_commands, assault
 from bot.cli.guide import games_command, help_command, samples_command
 from bot.cli.leagues import league_group
@@ -30,7 +30,6 @@ from bot.cli.records import (
 from bot.cli.rosters import roster_group
 from bot.data import catalogue
 from bot.storage import StorageError
-from bot.user_errors import USER_ERRORS
 from rules_core import ENGINE_VERSION, RefereeError
 
 
@@ -68,17 +67,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         catalogue()  # every game bound to its data files once, before any command asks for one
         code = cli.main(args=list(argv) if argv is not None else None, prog_name="referee", standalone_mode=False)
-    except RefereeError as error:
-        err(f"error: {error.one_line()}")
+    except RefereeError as error:  # every error a user can fix, the engine's and the bot's: one line, no traceback
+        err(f"error: {error.one_line(TERMINAL)}")
         sys.exit(EXIT_BAD_INPUT)
     except click.exceptions.NoArgsIsHelpError as error:
         click.echo(error.format_message())  # 'referee' alone: the help itself, not an error
         sys.exit(EXIT_BAD_INPUT)
     except click.UsageError as error:
         err(f"error: {error.format_message()}{_usage_example(error)}")
-        sys.exit(EXIT_BAD_INPUT)
-    except USER_ERRORS as error:
-        err(f"error: {error}")
         sys.exit(EXIT_BAD_INPUT)
     except StorageError as error:
         err(f"error: {error}")

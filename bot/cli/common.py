@@ -1,5 +1,6 @@
 """What the `referee` command groups share: exit codes, option flags from a game's declarations, @roster
-expansion, seeds, showing and recording a report, and the group that finds a game by any of its names."""
+expansion, seeds, showing and recording a report, the group that finds a game by any of its names, and how the
+terminal writes an error's structured parts (``TERMINAL``: flags, ``referee`` commands, users by id)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from bot.render.terminal import print_report
 from bot.rosters import expand_all, has_references
 from bot.storage import LOCAL_USER
 from rules_core import RefereeError, get_game
+from rules_core.errors import Do, Example, Hint, Setting, example
 from rules_core.options import OptionSpec, OptionType
 from rules_core.registry import Game, games_named
 from rules_core.report import Report
@@ -98,6 +100,70 @@ def expand_references(
     return result
 
 
+# The terminal's command for each thing a user can do next, or None where only Discord does it (leagues change
+# there); the sentences keep the words both front ends use.
+_COMMANDS: dict[Do, str | None] = {
+    Do.GAME_HELP: "referee help {subject}",
+    Do.LIST_RECORDS: "referee history",
+    Do.LIST_ROSTERS: "referee roster list --game {subject}",
+    Do.LIST_LEAGUES: "referee league list",
+    Do.CREATE_LEAGUE: None,
+    Do.JOIN_LEAGUE: None,
+    Do.START_SEASON: None,
+    Do.LEAGUE_HISTORY: "referee league history LEAGUE",
+    Do.REPORT_MATCH: None,
+    Do.VOID_MATCH: None,
+}
+_HINTS = {
+    Do.GAME_HELP: "See '{command}'.",
+    Do.LIST_RECORDS: "'{command}' lists the recent ones.",
+    Do.LIST_ROSTERS: "'{command}' shows yours.",
+    Do.LIST_LEAGUES: "'{command}' lists the leagues; organisers create them in Discord.",
+    Do.CREATE_LEAGUE: "Organisers create leagues in Discord.",
+    Do.JOIN_LEAGUE: "Players join a league in Discord.",
+    Do.START_SEASON: "An organiser starts the next season in Discord.",
+    Do.LEAGUE_HISTORY: "'{command}' lists the league's matches.",
+    Do.REPORT_MATCH: "Players report their games in Discord.",
+    Do.VOID_MATCH: "Organisers void matches in Discord.",
+}
+
+
+def flag_text(setting: Setting) -> str:
+    """One option as typed after ``referee``: ``--charge-distance 4.5``, ``--shot-this-turn``, ``--no-perils``."""
+    flag = setting.name.replace("_", "-")
+    if isinstance(setting.value, bool):
+        return f"--{flag}" if setting.value else f"--no-{flag}"
+    value = str(setting.value)
+    return f'--{flag} "{value}"' if any(c.isspace() for c in value) else f"--{flag} {value}"
+
+
+class TerminalWords:
+    """How the terminal writes an error's structured parts (rules_core.errors.Words)."""
+
+    def literal(self, text: str) -> str:
+        return text
+
+    def mention(self, user: str) -> str:
+        return user
+
+    def option(self, name: str) -> str:
+        return "--" + name.replace("_", "-")
+
+    def example(self, example: Example) -> str:
+        flags = " ".join(flag_text(setting) for setting in example.settings)
+        if example.do is None:
+            return flags
+        command = _COMMANDS[example.do]
+        return self.hint(Hint(example.do)) if command is None else f"{command} {flags}"
+
+    def hint(self, hint: Hint) -> str:
+        command = _COMMANDS[hint.do]
+        return _HINTS[hint.do].format(command=(command or "").format(subject=hint.subject))
+
+
+TERMINAL = TerminalWords()
+
+
 def parse_seed(text: str | None) -> int | None:
     if text is None:
         return None
@@ -105,7 +171,7 @@ def parse_seed(text: str | None) -> int | None:
         return int(text)
     except ValueError:
         raise RefereeError(
-            f"The seed must be a whole number, not {text!r}.", token=text, example="--seed 12345"
+            f"The seed must be a whole number, not {text!r}.", token=text, example=example(seed=12345)
         ) from None
 
 

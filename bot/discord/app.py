@@ -21,7 +21,6 @@ from bot.discord.record_writer import RecordWriter
 from bot.discord.results import PageButton, VerifyButton
 from bot.discord.settings import Settings
 from bot.storage import StorageError, Store
-from bot.user_errors import USER_ERRORS
 from rules_core import RefereeError
 
 log = logging.getLogger("referee.bot")
@@ -32,10 +31,8 @@ EXTENSIONS = ("cogs.combat", "cogs.records", "cogs.rosters", "cogs.tools", "cogs
 class RefereeTree(app_commands.CommandTree["RefereeBot"]):
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
-        if isinstance(original, RefereeError):
+        if isinstance(original, RefereeError):  # every error a user can fix, the engine's and the bot's
             embed = referee_error_embed(original)
-        elif isinstance(original, USER_ERRORS):
-            embed = error_embed(str(original))
         elif isinstance(error, app_commands.CommandOnCooldown):
             embed = error_embed(f"Slow down: try again in {error.retry_after:.0f} seconds.")
         elif isinstance(error, app_commands.CheckFailure):

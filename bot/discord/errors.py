@@ -1,5 +1,9 @@
 """What a user sees when a command cannot do what was asked: a short error embed (with a correct example where
-there is one), or, for a bug, an apology with an id to find it in the log."""
+there is one), or, for a bug, an apology with an id to find it in the log.
+
+``DISCORD`` writes a :class:`rules_core.errors.RefereeError`'s structured parts the Discord way: options as
+``name:value``, what to do next as a slash command (``/roster list``), users as mentions.
+"""
 
 from __future__ import annotations
 
@@ -11,17 +15,74 @@ from bot.render.colours import ERROR_COLOUR
 from bot.render.embeds import cut
 from bot.render.markdown import escape
 from rules_core import RefereeError
+from rules_core.errors import Do, Example, Hint, Setting
+
+# The slash command for each thing a user can do next, and the sentence that names it.
+_COMMANDS = {
+    Do.GAME_HELP: "/help game:{subject}",
+    Do.LIST_RECORDS: "/history",
+    Do.LIST_ROSTERS: "/roster list game:{subject}",
+    Do.LIST_LEAGUES: "/league list",
+    Do.CREATE_LEAGUE: "/league create",
+    Do.JOIN_LEAGUE: "/league join",
+    Do.START_SEASON: "/league season start",
+    Do.LEAGUE_HISTORY: "/league history",
+    Do.REPORT_MATCH: "/league report",
+    Do.VOID_MATCH: "/league void",
+}
+_HINTS = {
+    Do.GAME_HELP: "See '{command}'.",
+    Do.LIST_RECORDS: "'{command}' lists the recent ones.",
+    Do.LIST_ROSTERS: "'{command}' shows yours.",
+    Do.LIST_LEAGUES: "'{command}' shows this server's leagues; '/league create' starts one.",
+    Do.CREATE_LEAGUE: "'{command}' starts one.",
+    Do.JOIN_LEAGUE: "Players join with '{command}'.",
+    Do.START_SEASON: "An organiser starts the next with '{command}'.",
+    Do.LEAGUE_HISTORY: "'{command}' lists the league's matches.",
+    Do.REPORT_MATCH: "Players report their games with '{command}'.",
+    Do.VOID_MATCH: "Organisers void a match with '{command}'.",
+}
 
 
-def error_embed(message: str, example: str | None = None) -> discord.Embed:
-    embed = discord.Embed(title="That did not work", description=cut(escape(message), 3000), colour=ERROR_COLOUR)
+def option_text(setting: Setting) -> str:
+    """One slash-command option set to a value: ``charge_distance:4.5``, ``shot_this_turn:True``."""
+    return f"{setting.name}:{setting.value}"
+
+
+class DiscordWords:
+    """How Discord writes an error's structured parts (rules_core.errors.Words)."""
+
+    def literal(self, text: str) -> str:
+        return escape(text)
+
+    def mention(self, user: str) -> str:
+        return f"<@{user}>"
+
+    def option(self, name: str) -> str:
+        return f"`{name}`"
+
+    def example(self, example: Example) -> str:
+        options = " ".join(option_text(setting) for setting in example.settings)
+        return options if example.do is None else f"{_COMMANDS[example.do]} {options}"
+
+    def hint(self, hint: Hint) -> str:
+        return _HINTS[hint.do].format(command=_COMMANDS[hint.do].format(subject=hint.subject))
+
+
+DISCORD = DiscordWords()
+
+
+def error_embed(message: str, example: str | None = None, *, escaped: bool = False) -> discord.Embed:
+    description = cut(message if escaped else escape(message), 3000)
+    embed = discord.Embed(title="That did not work", description=description, colour=ERROR_COLOUR)
     if example:
         embed.add_field(name="A correct example", value=cut(f"```\n{example}\n```", 1024), inline=False)
     return embed
 
 
 def referee_error_embed(error: RefereeError) -> discord.Embed:
-    return error_embed(error.message, error.example)
+    """The one answer to every error a user can fix: its message, what to do next and an example, Discord's way."""
+    return error_embed(error.text_of(DISCORD), error.example_of(DISCORD), escaped=True)
 
 
 def apology(error_id: str) -> discord.Embed:
@@ -37,4 +98,4 @@ def new_error_id() -> str:
     return secrets.token_hex(4)
 
 
-__all__ = ["apology", "error_embed", "new_error_id", "referee_error_embed"]
+__all__ = ["DISCORD", "apology", "error_embed", "new_error_id", "referee_error_embed"]

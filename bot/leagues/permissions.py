@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.leagues.errors import LeagueError, NotAllowed
 from bot.leagues.model import Actor, MatchInfo
+from rules_core.errors import Do, Hint, Mention
 
 
 def require_organiser(actor: Actor, *, organiser: bool, league_name: str, doing: str) -> None:
@@ -36,8 +37,8 @@ def require_opponent(match: MatchInfo, actor: Actor, doing: str) -> None:
     if actor.user == match.opponent:
         return
     if actor.user == match.reporter:
-        raise NotAllowed(f"You reported match #{match.id}: only <@{match.opponent}> can {doing} it.")
-    raise NotAllowed(f"Only <@{match.opponent}>, the reported opponent, can {doing} match #{match.id}.")
+        raise NotAllowed([f"You reported match #{match.id}: only ", Mention(match.opponent), f" can {doing} it."])
+    raise NotAllowed(["Only ", Mention(match.opponent), f", the reported opponent, can {doing} match #{match.id}."])
 
 
 def require_not_playing(actor: Actor, player: str, opponent: str) -> None:
@@ -49,13 +50,13 @@ def require_not_playing(actor: Actor, player: str, opponent: str) -> None:
 def require_reporter_plays(league_name: str, *, playing: bool) -> None:
     """Only a player of the league reports games in it."""
     if not playing:
-        raise NotAllowed(f"Join {league_name} first ('/league join') to report games in it.")
+        raise NotAllowed(f"Join {league_name} first to report games in it.", hint=Hint(Do.JOIN_LEAGUE))
 
 
 def require_member(user: str, league_name: str, *, playing: bool) -> None:
     """The other side of a game must be in the league too."""
     if not playing:
-        raise LeagueError(f"<@{user}> is not in {league_name}: they join with '/league join'.")
+        raise LeagueError([Mention(user), f" is not in {league_name}."], hint=Hint(Do.JOIN_LEAGUE))
 
 
 __all__ = [

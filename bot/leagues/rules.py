@@ -1,6 +1,7 @@
 """The league's limits and input checks: names, results, free text, combat ids, points and the confirmation window.
 
-Each check returns the cleaned value or raises :class:`LeagueError` naming what is wrong and showing an example.
+Each check returns the cleaned value or raises :class:`LeagueError` naming what is wrong and showing an example
+(options set to values, which each front end writes its own way).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Sequence
 
 from bot.leagues.errors import LeagueError
 from bot.leagues.standings import RESULTS, Points
-from rules_core.errors import RefereeError
+from rules_core.errors import Do, Example, Hint, RefereeError, example
 from rules_core.registry import all_games, get_game
 
 NAME_MAX = 50
@@ -23,46 +24,52 @@ POINTS_MAX = 100
 _NAME = re.compile(r"^[\w][\w '\-.&]*$")
 
 
+def create_example() -> Example:
+    """A league created with a name and the first game."""
+    return example(name="Autumn Crusade", game=all_games()[0].id, do=Do.CREATE_LEAGUE)
+
+
 def check_name(name: str) -> str:
     cleaned = " ".join(name.split())
     if not 1 <= len(cleaned) <= NAME_MAX or not _NAME.match(cleaned) or cleaned.isdigit():
         raise LeagueError(
             f"A league name has 1 to {NAME_MAX} letters, digits, spaces and - ' . & (not only digits): "
-            f"{name[:60]!r} is not one. Example: /league create name:Autumn Crusade game:{all_games()[0].id}"
+            f"{name[:60]!r} is not one.",
+            example=create_example(),
         )
     return cleaned
 
 
 def check_result(result: str) -> str:
     if result not in RESULTS:
-        raise LeagueError(f"The result is win, draw or loss (yours), not {result!r}. Example: result:win")
+        raise LeagueError(f"The result is win, draw or loss (yours), not {result!r}.", example=example(result="win"))
     return result
 
 
-def check_text(value: str | None, limit: int, what: str, example: str) -> str | None:
+def check_text(value: str | None, limit: int, what: str, correct: Example) -> str | None:
     """``value`` stripped, or ``None`` when not given; at most ``limit`` characters."""
     if value is None:
         return None
     cleaned = value.strip()
     if len(cleaned) > limit:
-        raise LeagueError(f"The {what} is {len(cleaned)} characters; at most {limit}. Example: {example}")
+        raise LeagueError(f"The {what} is {len(cleaned)} characters; at most {limit}.", example=correct)
     return cleaned
 
 
-def check_reason(reason: str, example: str, *, required: str | None = None) -> str:
+def check_reason(reason: str, correct: Example, *, required: str | None = None) -> str:
     """A reason for a change, stripped (empty when none was given, unless ``required`` says why one is needed)."""
-    why = check_text(reason, REASON_MAX, "reason", example) or ""
+    why = check_text(reason, REASON_MAX, "reason", correct) or ""
     if required is not None and not why:
-        raise LeagueError(required)
+        raise LeagueError(required, example=correct)
     return why
 
 
 def check_score(score: str | None) -> str | None:
-    return check_text(score, SCORE_MAX, "score", "score:3-1")
+    return check_text(score, SCORE_MAX, "score", example(score="3-1"))
 
 
-def check_notes(notes: str, example: str) -> str:
-    return check_text(notes, NOTES_MAX, "note", example) or ""
+def check_notes(notes: str, correct: Example) -> str:
+    return check_text(notes, NOTES_MAX, "note", correct) or ""
 
 
 def parse_combats(text: str | Sequence[int] | None) -> tuple[int, ...]:
@@ -76,14 +83,17 @@ def parse_combats(text: str | Sequence[int] | None) -> tuple[int, ...]:
             digits = part.lstrip("#")
             if not digits.isdigit() or int(digits) < 1:
                 raise LeagueError(
-                    f"Combats are record ids (in each result's footer), not {part!r}. Example: combats:12, 15"
+                    f"Combats are record ids (in each result's footer), not {part!r}.",
+                    example=example(combats="12, 15"),
                 )
             ids.append(int(digits))
     else:
         ids = [int(value) for value in text]
     unique = tuple(dict.fromkeys(ids))
     if len(unique) > COMBATS_MAX:
-        raise LeagueError(f"At most {COMBATS_MAX} combats per match, not {len(unique)}. Example: combats:12, 15")
+        raise LeagueError(
+            f"At most {COMBATS_MAX} combats per match, not {len(unique)}.", example=example(combats="12, 15")
+        )
     return unique
 
 
@@ -91,8 +101,8 @@ def check_points(points: Points) -> Points:
     values = (points.win, points.draw, points.loss)
     if not all(0 <= value <= POINTS_MAX for value in values) or not points.win >= points.draw >= points.loss:
         raise LeagueError(
-            f"Points are whole numbers from 0 to {POINTS_MAX}, win >= draw >= loss; not {values}. "
-            "Example: win:3 draw:1 loss:0"
+            f"Points are whole numbers from 0 to {POINTS_MAX}, win >= draw >= loss; not {values}.",
+            example=example(win=3, draw=1, loss=0),
         )
     return points
 
@@ -100,7 +110,9 @@ def check_points(points: Points) -> Points:
 def check_confirm_hours(hours: int) -> int:
     low, high = CONFIRM_HOURS
     if not low <= hours <= high:
-        raise LeagueError(f"Auto-confirmation comes after {low} to {high} hours, not {hours}. Example: 72")
+        raise LeagueError(
+            f"Auto-confirmation comes after {low} to {high} hours, not {hours}.", example=example(confirm_hours=72)
+        )
     return hours
 
 
@@ -109,8 +121,8 @@ def check_combats_free(combats: tuple[int, ...], found: set[int], used: Sequence
     missing = [c for c in combats if c not in found]
     if missing:
         raise LeagueError(
-            f"There is no combat record #{missing[0]}. The record id is in each result's footer. "
-            "Example: combats:12, 15"
+            f"There is no combat record #{missing[0]}. The record id is in each result's footer.",
+            example=example(combats="12, 15"),
         )
     for match_id, listed in used:
         taken = set(combats) & {int(c) for c in listed.split(",")}
@@ -125,27 +137,27 @@ def check_game(game: str) -> str:
     try:
         return get_game(game).id
     except RefereeError as error:
-        raise LeagueError(
-            f"{error.message} Example: /league create name:Autumn Crusade game:{all_games()[0].id}"
-        ) from error
+        raise LeagueError(error.message, example=create_example()) from error
 
 
 def check_opponent(reporter: str, opponent: str) -> None:
     if opponent == reporter:
-        raise LeagueError("You cannot report a game against yourself. Example: /league report opponent:@Ann")
+        raise LeagueError(
+            "You cannot report a game against yourself.", example=example(opponent="@Ann", do=Do.REPORT_MATCH)
+        )
 
 
 def check_two_players(player: str, opponent: str) -> None:
     if player == opponent:
-        raise LeagueError("A match needs two different players. Example: player:@Ann opponent:@Bob result:win")
+        raise LeagueError(
+            "A match needs two different players.", example=example(player="@Ann", opponent="@Bob", result="win")
+        )
 
 
 def check_open_season(league_name: str, season: int, *, is_open: bool) -> None:
     """Games are reported in an open season only."""
     if not is_open:
-        raise LeagueError(
-            f"Season {season} of {league_name} has ended: an organiser starts the next with '/league season start'."
-        )
+        raise LeagueError(f"Season {season} of {league_name} has ended.", hint=Hint(Do.START_SEASON))
 
 
 def check_season(season: int, league_seasons: int, league_name: str) -> int:

@@ -15,6 +15,7 @@ from bot.leagues.errors import LeagueError, MatchStateError
 from bot.leagues.model import AUTO, Actor, Decision, MatchInfo
 from bot.leagues.permissions import require_opponent
 from bot.leagues.standings import FLIPPED
+from rules_core.errors import Mention
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +78,11 @@ def answer_report(
     """
     if waiting.reporter == actor.user:
         raise LeagueError(
-            f"Your game against <@{waiting.opponent}> (match #{waiting.id}) is still waiting for their confirmation: "
-            "report the next once it is settled, or ask an organiser to enter it."
-        )
+            [
+                "Your game against ", Mention(waiting.opponent), f" (match #{waiting.id}) is still waiting for their "
+                "confirmation: report the next once it is settled, or ask an organiser to enter it.",
+            ]
+        )  # fmt: skip
     if FLIPPED[result] == waiting.result:
         return "merged", Transition(
             "merged-report", ("pending",), {"status": "confirmed", "decided_by": actor.user, "decided_at": at},

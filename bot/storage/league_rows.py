@@ -17,6 +17,7 @@ from bot.leagues.model import Actor, LeagueInfo, MatchInfo
 from bot.leagues.standings import Points
 from bot.storage.db import aware
 from bot.storage.models import League, LeagueEvent, LeagueMatch, LeagueOrganiser, LeaguePlayer, LeagueSeason
+from rules_core.errors import Do, Hint
 
 
 def match_info(row: LeagueMatch) -> MatchInfo:
@@ -60,7 +61,7 @@ async def league_info(session: AsyncSession, row: League) -> LeagueInfo:
 async def league_row(session: AsyncSession, league_id: int) -> League:
     row = await session.get(League, league_id)
     if row is None:
-        raise LeagueNotFound(f"There is no league #{league_id}. '/league list' shows this server's leagues.")
+        raise LeagueNotFound(f"There is no league #{league_id}.", hint=Hint(Do.LIST_LEAGUES))
     return row
 
 

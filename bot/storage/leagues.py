@@ -32,6 +32,7 @@ from bot.storage.models import (
     LeagueSeason,
     LeagueSnapshot,
 )
+from rules_core.errors import Do, Hint, Mention
 
 
 class Leagues:
@@ -63,10 +64,7 @@ class Leagues:
                     f"Several leagues are named {reference!r} ({', '.join(f'#{r.id}' for r in rows)}): give the id."
                 )
             if not rows:
-                raise LeagueNotFound(
-                    f"There is no league {reference!r} here. '/league list' shows this server's leagues; "
-                    "'/league create' starts one."
-                )
+                raise LeagueNotFound(f"There is no league {reference!r} here.", hint=Hint(Do.LIST_LEAGUES))
             return await league_info(session, rows[0])
 
     async def all(self, guild_id: str | None = None) -> list[LeagueInfo]:
@@ -192,7 +190,7 @@ class Leagues:
             league = await league_row(session, league_id)
             await require_organiser(session, league, actor, "add organisers")
             if await session.get(LeagueOrganiser, (league_id, user)) is not None:
-                raise LeagueError(f"<@{user}> already organises {league.name}.")
+                raise LeagueError([Mention(user), f" already organises {league.name}."])
             session.add(LeagueOrganiser(league_id=league_id, user_id=user, added_by=actor.user, added_at=moment))
             add_event(session, league_id, "organiser-added", actor.user, moment, after={"organiser": user})
             await session.flush()
@@ -235,7 +233,7 @@ class Leagues:
                 .values(ended_at=moment, ended_by=actor.user)
             )
             if rowcount(ended) != 1:
-                raise LeagueError(f"Season {league.season} has already ended; '/league season start' begins the next.")
+                raise LeagueError(f"Season {league.season} has already ended.", hint=Hint(Do.START_SEASON))
             add_event(session, league_id, "season-ended", actor.user, moment, after={"season": league.season})
             await bump(session, league_id)
             return await league_info(session, league)

@@ -32,6 +32,7 @@ from bot.storage.league_rows import (
     require_organiser,
 )
 from bot.storage.models import CombatRecord, LeagueMatch, LeagueSeason
+from rules_core.errors import Do, example
 
 
 class Matches:
@@ -127,7 +128,7 @@ class Matches:
         """
         rules.check_result(result)
         cleaned_score = rules.check_score(score)
-        cleaned_notes = rules.check_notes(notes, "notes:Played on the city board")
+        cleaned_notes = rules.check_notes(notes, example(notes="Played on the city board"))
         chosen = rules.parse_combats(combats)
         rules.check_opponent(actor.user, opponent)
         for attempt in (1, 2):
@@ -178,7 +179,7 @@ class Matches:
 
     async def dispute(self, match_id: int, *, actor: Actor, reason: str = "", at: datetime | None = None) -> MatchInfo:
         moment = at or now()
-        why = rules.check_reason(reason, "reason:It was a draw")
+        why = rules.check_reason(reason, example(reason="It was a draw"))
         async with self.sessions.begin() as session:
             row = await match_row(session, match_id)
             return await self._apply(session, row, transitions.dispute(match_info(row), actor, why), actor.user, moment)
@@ -188,7 +189,7 @@ class Matches:
     ) -> MatchInfo:
         """An organiser settles a disputed match: the result (the reporter's) stands or changes, or it is void."""
         moment = at or now()
-        why = rules.check_reason(reason, "reason:Both agreed it was a draw")
+        why = rules.check_reason(reason, example(reason="Both agreed it was a draw"))
         if decision != "void":
             rules.check_result(decision)
         async with self.sessions.begin() as session:
@@ -201,8 +202,8 @@ class Matches:
     async def void(self, match_id: int, *, actor: Actor, reason: str, at: datetime | None = None) -> MatchInfo:
         moment = at or now()
         why = rules.check_reason(
-            reason, "reason:Entered twice",
-            required="Say why the match is voided. Example: /league void match:12 reason:Entered twice",
+            reason, example(match=12, reason="Entered twice", do=Do.VOID_MATCH),
+            required="Say why the match is voided.",
         )  # fmt: skip
         async with self.sessions.begin() as session:
             row = await match_row(session, match_id)
@@ -217,8 +218,8 @@ class Matches:
         moment = at or now()
         rules.check_result(result)
         why = rules.check_reason(
-            reason, "reason:Scores were swapped",
-            required="Say why the result is corrected. Example: reason:Scores were swapped",
+            reason, example(reason="Scores were swapped"),
+            required="Say why the result is corrected.",
         )  # fmt: skip
         cleaned_score = rules.check_score(score)
         async with self.sessions.begin() as session:
@@ -235,7 +236,7 @@ class Matches:
         moment = at or now()
         rules.check_result(result)
         cleaned_score = rules.check_score(score)
-        cleaned_notes = rules.check_notes(notes, "notes:Played at the club")
+        cleaned_notes = rules.check_notes(notes, example(notes="Played at the club"))
         chosen = rules.parse_combats(combats)
         rules.check_two_players(player, opponent)
         async with self.sessions.begin() as session:

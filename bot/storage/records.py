@@ -17,23 +17,23 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.storage.db import aware, now
 from bot.storage.models import CombatRecord, DiceRoll, RecordEvent
-from rules_core.errors import RefereeError
+from rules_core.errors import Do, Hint, RefereeError
 from rules_core.report import Report, thaw
 from rules_core.spec import group_head
 
 EVENT_KINDS = ("void", "note")
 
 
-class AlreadyContinued(ValueError):
+class AlreadyContinued(RefereeError, ValueError):
     def __init__(self, record_id: int, by: int | None) -> None:
         then = f" as #{by}: continue #{by} instead" if by is not None else ""
         super().__init__(f"Record #{record_id}'s combat has already been continued{then}.")
         self.record_id, self.by = record_id, by
 
 
-class RecordNotFound(LookupError):
+class RecordNotFound(RefereeError, LookupError):
     def __init__(self, record_id: int) -> None:
-        super().__init__(f"There is no combat record #{record_id}. 'referee history' lists the recent ones.")
+        super().__init__(f"There is no combat record #{record_id}.", hint=Hint(Do.LIST_RECORDS))
         self.record_id = record_id
 
 

@@ -11,13 +11,14 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.storage.db import aware, now
 from bot.storage.models import Roster
+from rules_core.errors import Do, Hint, RefereeError
 
 
-class RosterNotFound(LookupError):
+class RosterNotFound(RefereeError, LookupError):
     pass
 
 
-class RosterExists(ValueError):
+class RosterExists(RefereeError, ValueError):
     pass
 
 
@@ -133,9 +134,7 @@ class Rosters:
                     .limit(1)
                 )
         if row is None:
-            raise RosterNotFound(
-                f"There is no {game} roster named '{name}'. 'referee roster list --game {game}' shows yours."
-            )
+            raise RosterNotFound(f"There is no {game} roster named '{name}'.", hint=Hint(Do.LIST_ROSTERS, game))
         return _saved(row)
 
     async def visible_to(

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.errors import error_embed
-from bot.leagues.errors import LeagueError, MatchNotFound, NotAllowed
+from bot.discord.errors import referee_error_embed
 from bot.leagues.model import Actor, AuditEntry, LeagueInfo, MatchInfo, Standings
 from bot.leagues.standings import TIE_BREAKERS, Row
 from bot.render.colours import AUDIT_COLOUR, INFO_COLOUR, MATCH_STATUS_COLOURS
 from bot.render.embeds import cut
+from rules_core import RefereeError
 
 if TYPE_CHECKING:
     from bot.discord.app import RefereeBot
@@ -97,8 +97,8 @@ class MatchButton(
                 changed = await bot.store.matches.confirm(self.match_id, actor=actor)
             else:
                 changed = await bot.store.matches.dispute(self.match_id, actor=actor, reason="disputed with the button")
-        except (LeagueError, NotAllowed, MatchNotFound) as error:  # a second click, or not the opponent
-            await interaction.response.send_message(embed=error_embed(str(error)), ephemeral=True)
+        except RefereeError as error:  # a second click, or not the opponent (a button has no command tree's handler)
+            await interaction.response.send_message(embed=referee_error_embed(error), ephemeral=True)
             return
         league = await bot.store.leagues.get(changed.league_id)
         await interaction.response.edit_message(embed=match_embed(changed, league), view=None)

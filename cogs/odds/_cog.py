@@ -24,7 +24,7 @@ from bot.discord.sides import roster_choices, sides_and_options
 from bot.render.embeds import cut
 from bot.render.odds import odds_chart, odds_embed
 from rules_core import all_games
-from rules_core.odds import Odds, OddsError, exact_refusal, odds
+from rules_core.odds import Odds, exact_refusal, odds
 from rules_core.options import validate_options
 from rules_core.registry import Game, command_path
 
@@ -80,7 +80,7 @@ class OddsCog(commands.Cog):
         how = method or "auto"
         refused = exact_refusal(bound, *sides) if how == "exact" else None
         if refused is not None:
-            raise OddsError(refused.message, token=refused.token, example="method:monte-carlo")
+            raise refused
         await interaction.response.defer(thinking=True, ephemeral=bool(private))
         work = partial(compute, bound, *sides, chosen, how)
         result, png = await asyncio.get_running_loop().run_in_executor(None, work)

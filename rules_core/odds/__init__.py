@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from rules_core.errors import RefereeError
+from rules_core.errors import RefereeError, example
 from rules_core.odds.model import NotExact, Odds, wilson
 from rules_core.odds.montecarlo import DEFAULT_TRIALS, MAX_TRIALS, loser_breaks, monte_carlo
 from rules_core.options import validate_options
@@ -32,7 +32,7 @@ def exact_refusal(game: Game, attacker: Any, defender: Any) -> OddsError | None:
     if reason is None:
         return None
     return OddsError(f"No exact answer here: {reason}. Monte Carlo answers instead.", token=game.id,
-                     example="--method monte-carlo")  # fmt: skip
+                     example=example(method="monte-carlo"))  # fmt: skip
 
 
 def odds(
@@ -43,10 +43,10 @@ def odds(
     chosen = game if isinstance(game, Game) else get_game(game)
     if method not in METHODS:
         raise OddsError(f"The method is one of {', '.join(METHODS)}, not {method!r}.", token=method,
-                        example="--method exact")  # fmt: skip
+                        example=example(method="exact"))  # fmt: skip
     if not 1 <= trials <= MAX_TRIALS:
         raise OddsError(f"Trials run from 1 to {MAX_TRIALS}, not {trials}.", token=str(trials),
-                        example="--trials 20000")  # fmt: skip
+                        example=example(trials=20000))  # fmt: skip
     checked = validate_options(chosen.options, options)
     attacker_side = chosen.parse_side(attacker) if isinstance(attacker, str) else attacker
     defender_side = chosen.parse_side(defender) if isinstance(defender, str) else defender
@@ -60,7 +60,7 @@ def odds(
         except NotExact as reason:
             if method == "exact":
                 raise OddsError(f"No exact answer here: {reason}. Monte Carlo answers instead.",
-                                token=chosen.id, example="--method monte-carlo") from None  # fmt: skip
+                                token=chosen.id, example=example(method="monte-carlo")) from None  # fmt: skip
             why = f"Not exact because {reason}."
         else:
             if exact is not None:

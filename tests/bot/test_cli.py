@@ -71,7 +71,7 @@ def test_a_charge_from_too_far_reports_no_charge(capsys: pytest.CaptureFixture[s
     [
         (("--attacker", "10x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ power-sword", "--defender", DEFENDER), "power-sword"),
         (("--attacker", ATTACKER, "--defender", DEFENDER, "--round", "x"), "round"),
-        (("--attacker", ATTACKER, "--defender", DEFENDER, "--morale-modifier", "harsh"), "morale_modifier"),
+        (("--attacker", ATTACKER, "--defender", DEFENDER, "--morale-modifier", "harsh"), "option --morale-modifier"),
         (("--attacker", ATTACKER, "--defender", DEFENDER, "--shot-this-turn"), "fired"),
         (("--attacker", ATTACKER, "--defender", DEFENDER, "--seed", "abc"), "seed"),
         (("--attacker", ATTACKER, "--defender", DEFENDER, "--seed", "-4"), "seed"),

@@ -57,7 +57,7 @@ def test_help_lists_tokens_and_options(capsys: pytest.CaptureFixture[str]) -> No
     [
         (("--attacker", "10x Infantry: regulr", "--defender", DEFENDER), "Did you mean 'regular'?"),
         (("--attacker", ATTACKER, "--defender", "1x Panzer IV: vehicle"), "not supported yet"),
-        (("--attacker", ATTACKER, "--defender", DEFENDER, "--reaction-shots", "lots"), "reaction_shots"),
+        (("--attacker", ATTACKER, "--defender", DEFENDER, "--reaction-shots", "lots"), "option --reaction-shots"),
         (("--attacker", ATTACKER, "--defender", DEFENDER, "--distance", "-3"), "distance"),
     ],
 )

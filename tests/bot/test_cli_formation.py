@@ -84,10 +84,10 @@ def test_help_lists_every_token_and_option(game: str, capsys: pytest.CaptureFixt
     ("game", "extra", "mentions"),
     [
         ("epic", ("--attacker-support", "2x Guns: CC5+"), "attacker_support"),
-        ("epic", ("--max-rounds", "0"), "max_rounds"),
-        ("epic", ("--attacker-blast-markers", "many"), "attacker_blast_markers"),
-        ("reikhammer", ("--double-means", "twice"), "double_means"),
-        ("reikhammer", ("--save-direction", "sideways"), "save_direction"),
+        ("epic", ("--max-rounds", "0"), "option --max-rounds"),
+        ("epic", ("--attacker-blast-markers", "many"), "option --attacker-blast-markers"),
+        ("reikhammer", ("--double-means", "twice"), "option --double-means"),
+        ("reikhammer", ("--save-direction", "sideways"), "option --save-direction"),
         ("reikhammer", ("--attacker-blast-markers", "1"), "--attacker-blast-markers"),
     ],
 )

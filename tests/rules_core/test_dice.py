@@ -59,7 +59,7 @@ def test_fresh_seeds_come_from_the_os_and_fit_json() -> None:
 
 @pytest.mark.parametrize("seed", [-1, MAX_SEED + 1, "12", 1.5, True])
 def test_bad_seeds_are_refused_with_an_example(seed: object) -> None:
-    with pytest.raises(DiceError, match="Example: --seed"):
+    with pytest.raises(DiceError, match="Example: seed=12345"):
         SeededDice(seed)  # type: ignore[arg-type]
 
 

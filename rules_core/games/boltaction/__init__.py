@@ -50,6 +50,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rules_core.dice import DiceSource
+from rules_core.errors import example
 from rules_core.games.boltaction import spec
 from rules_core.games.boltaction.engine import resolve
 from rules_core.options import OptionSpec, OptionType, OptionValue
@@ -79,35 +80,35 @@ OPTIONS = (
         'Inches between the closest models when the assault is declared. Omitted: in reach and more than 6".',
         minimum=0.0,
         maximum=200.0,
-        example="--distance 9",
+        example=example(distance=9),
     ),
     OptionSpec(
         "rough_ground",
         OptionType.BOOL,
         False,
         'The path crosses rough ground or an obstacle: 6" reach, and the defenders fight from a defensive position.',
-        example="--distance 5 --rough-ground",
+        example=example(distance=5, rough_ground=True),
     ),
     OptionSpec(
         "defended_obstacle",
         OptionType.BOOL,
         False,
         'The defenders shelter right behind an obstacle on a clear line: full 12" reach, defensive position.',
-        example="--defended-obstacle",
+        example=example(defended_obstacle=True),
     ),
     OptionSpec(
         "target_has_acted",
         OptionType.BOOL,
         False,
         "The target unit has already taken an action this turn: it cannot react.",
-        example="--target-has-acted",
+        example=example(target_has_acted=True),
     ),
     OptionSpec(
         "ambush",
         OptionType.BOOL,
         False,
         'The target is in Ambush: it reacts even to an assault declared from 6" or less.',
-        example="--distance 5 --ambush --reaction-shots 8",
+        example=example(distance=5, ambush=True, reaction_shots=8),
     ),
     OptionSpec(
         "reaction_shots",
@@ -116,7 +117,7 @@ OPTIONS = (
         "Shots the target fires at the assaulters in reaction. Omitted: the target does not react.",
         minimum=0,
         maximum=200,
-        example="--reaction-shots 10",
+        example=example(reaction_shots=10),
     ),
     OptionSpec(
         "reaction_modifiers",
@@ -126,21 +127,21 @@ OPTIONS = (
         "the firers' pins and inexperience are applied automatically.",
         minimum=-6,
         maximum=3,
-        example="--reaction-shots 10 --reaction-modifiers -1",
+        example=example(reaction_shots=10, reaction_modifiers=-1),
     ),
     OptionSpec(
         "out_of_arc",
         OptionType.BOOL,
         False,
         "The target's reacting weapons have fixed arcs and the assaulters start outside them: no reaction fire.",
-        example="--out-of-arc",
+        example=example(out_of_arc=True),
     ),
     OptionSpec(
         "morale_check",
         OptionType.BOOL,
         True,
         "Assaulters brought to half strength or less by reaction fire test morale (2D6 <= Morale - pins).",
-        example="--no-morale-check",
+        example=example(morale_check=False),
     ),
 )
 

@@ -78,6 +78,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules_core.charts import TO_WOUND
 from rules_core.dice import DiceSource
+from rules_core.errors import example
 from rules_core.games.duel import spec
 from rules_core.games.duel.engine import resolve, strength_save_modifier
 from rules_core.games.duel.weapons import EMPTY_ARMOURY, WEAPON_TABLE, Armoury, parse_weapon_table
@@ -110,7 +111,7 @@ OPTIONS = (
         "whfb",
         "Save modifier of a hit whose weapon lists none: whfb (S4 -1, S5 -2 ... S10 -7) or none.",
         choices=("whfb", "none"),
-        example="--strength-save-table none",
+        example=example(strength_save_table="none"),
     ),
 )
 

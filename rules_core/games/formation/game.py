@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rules_core.dice import DiceSource
-from rules_core.errors import RefereeError
+from rules_core.errors import RefereeError, Setting, example
 from rules_core.games.formation.engine import FormationAssault, check_positions
 from rules_core.games.formation.rules import DoubleMeans, FormationRules, FormationSettings, SaveDirection
 from rules_core.games.formation.spec import Formation, FormationSpecParser, Support
@@ -48,7 +48,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
                 f"{markers} on the {side}'s formation before the assault.",
                 minimum=0,
                 maximum=MAX_MARKERS,
-                example=f"--{side}-{key.replace('_', '-')} 2",
+                example=example(Setting(f"{side}_{key}", 2)),
             )
         )
     for side in SIDES:
@@ -59,7 +59,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
                 False,
                 f"The {side}'s formation is Broken before the assault (destroyed if it loses); it is anyway when its "
                 f"{markers} are at least its units.",
-                example=f"--{side}-broken",
+                example=example(Setting(f"{side}_broken", True)),
             )
         )
     for side in SIDES:
@@ -70,7 +70,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
                 None,
                 f"The {side}'s formations able to lend supporting fire (within {rules.engagement_range} of a "
                 "directly engaged enemy, not Broken, not Marched): a spec, formations separated by '|'.",
-                example=f'--{side}-support "{support_example}"',
+                example=example(Setting(f"{side}_support", support_example)),
             )
         )
     options.append(
@@ -81,7 +81,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             "save: a unit with reinforced-armour still takes its armour save against macro-weapon hits, without the "
             "re-roll (Epic: Armageddon's Macro-Weapon rule). no_save: macro-weapon hits deny every armour save.",
             choices=("save", "no_save"),
-            example="--reinforced-vs-macro no_save",
+            example=example(reinforced_vs_macro="no_save"),
         )
     )
     text_says = (
@@ -97,7 +97,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             f"Who wins when both formations are wiped out together. Default {text_says}. "
             + ("defender: the attack stalled." if rules.both_wiped_out == "draw" else "draw: nobody wins."),
             choices=("draw", "defender"),
-            example="--both-wiped-out " + ("defender" if rules.both_wiped_out == "draw" else "draw"),
+            example=example(both_wiped_out="defender" if rules.both_wiped_out == "draw" else "draw"),
         )
     )
     options.append(
@@ -109,7 +109,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             "no longer in contact and fight with FF. countercharge: the players say the counter-charges put them "
             "back in base contact, so they keep CC.",
             choices=("ff", "countercharge"),
-            example="--lost-contact countercharge",
+            example=example(lost_contact="countercharge"),
         )
     )
     options.append(
@@ -119,7 +119,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             "highest",
             "highest: 2D6 keep the highest die (the rules text). sum: add both dice (the published rulebook).",
             choices=("highest", "sum"),
-            example="--result-dice sum",
+            example=example(result_dice="sum"),
         )
     )
     options.append(
@@ -130,7 +130,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             "Tied results fight another round, up to this many rounds; then the assault is a draw.",
             minimum=1,
             maximum=MAX_ROUNDS,
-            example="--max-rounds 3",
+            example=example(max_rounds=3),
         )
     )
     return tuple(options)

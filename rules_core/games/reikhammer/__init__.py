@@ -95,6 +95,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rules_core.errors import example
 from rules_core.games.formation.game import FormationGame, common_options, token_docs
 from rules_core.games.formation.rules import DoubleMeans, FormationRules
 from rules_core.options import OptionSpec, OptionType, OptionValue
@@ -130,7 +131,7 @@ OPTIONS = (
         "at_least",
         "'Double units remaining': at_least twice as many (>= 2x), or more_than twice (> 2x, as in Epic).",
         choices=("at_least", "more_than"),
-        example="--double-means more_than",
+        example=example(double_means="more_than"),
     ),
     OptionSpec(
         "save_direction",
@@ -138,7 +139,7 @@ OPTIONS = (
         "over",
         "over: a save succeeds on D6 >= Sv (as in Epic: Armageddon). under: on D6 <= Sv.",
         choices=("over", "under"),
-        example="--save-direction under",
+        example=example(save_direction="under"),
     ),
 )
 

@@ -126,6 +126,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules_core.charts import TO_HIT, TO_WOUND
 from rules_core.dice import DiceSource
+from rules_core.errors import example
 from rules_core.games.wh40k import continuing, spec
 from rules_core.games.wh40k.engine import resolve
 from rules_core.options import OptionSpec, OptionType, OptionValue
@@ -153,28 +154,28 @@ OPTIONS = (
         "Inches from the nearest charger to the enemy. Omitted: assumed within reach. Over 6: no charge.",
         minimum=0.0,
         maximum=100.0,
-        example="--charge-distance 4.5",
+        example=example(charge_distance=4.5),
     ),
     OptionSpec(
         "difficult_terrain",
         OptionType.BOOL,
         False,
         "The charge crosses difficult terrain: roll 2D6, the highest die must reach the charge distance.",
-        example="--charge-distance 4 --difficult-terrain",
+        example=example(charge_distance=4, difficult_terrain=True),
     ),
     OptionSpec(
         "shot_this_turn",
         OptionType.BOOL,
         False,
         "The charging unit fired this turn: declaring the charge is illegal.",
-        example="--shot-this-turn",
+        example=example(shot_this_turn=True),
     ),
     OptionSpec(
         "defender_in_cover",
         OptionType.BOOL,
         False,
         "The charged defenders are in or behind cover: they strike first in round 1.",
-        example="--defender-in-cover",
+        example=example(defender_in_cover=True),
     ),
     OptionSpec(
         "defender_falling_back",
@@ -182,7 +183,7 @@ OPTIONS = (
         False,
         "The defending units were falling back when charged: each tests at once to regroup (2D6 <= Ld, no "
         "modifiers) and is destroyed if it fails.",
-        example="--charge-distance 4 --defender-falling-back",
+        example=example(charge_distance=4, defender_falling_back=True),
     ),
     OptionSpec(
         "cover_power_fists",
@@ -191,7 +192,7 @@ OPTIONS = (
         "cover: power fists strike in the Cover step with their unit (defenders in cover, chargers with frag "
         "grenades). initiative_1: power fists strike at Initiative 1 even then.",
         choices=("cover", "initiative_1"),
-        example="--defender-in-cover --cover-power-fists initiative_1",
+        example=example(defender_in_cover=True, cover_power_fists="initiative_1"),
     ),
     OptionSpec(
         "round",
@@ -200,7 +201,7 @@ OPTIONS = (
         "1 = the charge turn; 2 or more = the combat continues (no charge bonus, no cover).",
         minimum=1,
         maximum=50,
-        example="--round 2",
+        example=example(round=2),
     ),
     OptionSpec(
         "morale_modifier",
@@ -208,14 +209,14 @@ OPTIONS = (
         "none",
         "none: 2D6 <= Ld (the rules text). per_wound: -1 Ld per wound the side lost by (4th edition).",
         choices=("none", "per_wound"),
-        example="--morale-modifier per_wound",
+        example=example(morale_modifier="per_wound"),
     ),
     OptionSpec(
         "double_one_passes",
         OptionType.BOOL,
         False,
         "A Leadership roll of double 1 always passes (4th edition's Insane Heroism).",
-        example="--double-one-passes",
+        example=example(double_one_passes=True),
     ),
     OptionSpec(
         "ws_majority",
@@ -224,14 +225,14 @@ OPTIONS = (
         "most: the single most common WS in the unit is its majority type. over_half: only a WS held by more "
         "than half of the models is. With no majority type, the lowest WS in the unit is used.",
         choices=("most", "over_half"),
-        example="--ws-majority over_half",
+        example=example(ws_majority="over_half"),
     ),
     OptionSpec(
         "perils",
         OptionType.BOOL,
         True,
         "Perils of the Warp on a psychic test of double 1 or double 6 (force weapons).",
-        example="--no-perils",
+        example=example(perils=False),
     ),
 )
 

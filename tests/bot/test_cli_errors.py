@@ -1,0 +1,56 @@
+"""The terminal writes every user error's structured parts its own way: `referee ...` commands, `--flags`, user ids;
+never a slash command or a Discord option."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.cli.common import TERMINAL
+from bot.leagues.errors import LeagueError, MatchNotFound
+from bot.leagues.rules import check_name, check_open_season
+from tests.bot.test_cli import ASSAULT, referee
+
+
+def test_an_option_error_names_the_flag_and_shows_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = referee(*ASSAULT, "--charge-distance", "far", capsys=capsys)
+    assert code == 2
+    assert err.strip() == (
+        "error: The option --charge-distance is a number (0 to 100), not 'far'. Example: --charge-distance 4.5"
+    )
+
+
+def test_a_missing_roster_points_at_the_roster_list(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = referee("assault", "40k", "--attacker", "@nobody", "--defender", "@nobody", capsys=capsys)
+    assert code == 2
+    assert err.strip() == "error: There is no 40k roster named 'nobody'. 'referee roster list --game 40k' shows yours."
+
+
+def test_a_bad_seed_shows_the_seed_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = referee(*ASSAULT, "--seed", "x", capsys=capsys)
+    assert (code, err.strip()) == (2, "error: The seed must be a whole number, not 'x'. Example: --seed 12345")
+
+
+def check_name_error() -> LeagueError:
+    with pytest.raises(LeagueError) as refused:
+        check_name("??")
+    return refused.value
+
+
+def ended_season_error() -> LeagueError:
+    with pytest.raises(LeagueError) as refused:
+        check_open_season("Spring", 2, is_open=False)
+    return refused.value
+
+
+def test_league_errors_say_in_words_what_only_discord_does() -> None:
+    for error in (MatchNotFound(4), check_name_error(),
+                  ended_season_error()):  # fmt: skip
+        line = error.one_line(TERMINAL)
+        assert "/" not in line and "name:" not in line, line
+    assert check_name_error().one_line(TERMINAL).endswith("Example: Organisers create leagues in Discord.")
+    assert MatchNotFound(4).one_line(TERMINAL) == (
+        "There is no league match #4. 'referee league history LEAGUE' lists the league's matches."
+    )
+    assert ended_season_error().one_line(TERMINAL) == (
+        "Season 2 of Spring has ended. An organiser starts the next season in Discord."
+    )
