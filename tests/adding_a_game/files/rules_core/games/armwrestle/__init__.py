@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rules_core.dice import DiceSource
+from rules_core.errors import example
 from rules_core.games.armwrestle import spec
 from rules_core.games.armwrestle.engine import resolve
 from rules_core.options import OptionSpec, OptionType, OptionValue
@@ -26,14 +27,20 @@ if TYPE_CHECKING:
 
 OPTIONS = (
     OptionSpec(
-        "bouts", OptionType.INT, 6, "Bouts before the landlord calls time.", minimum=1, maximum=20, example="--bouts 3"
+        "bouts",
+        OptionType.INT,
+        6,
+        "Bouts before the landlord calls time.",
+        minimum=1,
+        maximum=20,
+        example=example(bouts=3),
     ),
     OptionSpec(
         "home_bench",
         OptionType.BOOL,
         False,
         "The defenders wrestle at their own bench: +1 to their pulls.",
-        example="--home-bench",
+        example=example(home_bench=True),
     ),
     OptionSpec(
         "ties",
@@ -41,7 +48,7 @@ OPTIONS = (
         "replay",
         "Equal totals: replay the bout, or put both wrestlers out.",
         choices=("replay", "both_out"),
-        example="--ties both_out",
+        example=example(ties="both_out"),
     ),
 )
 
