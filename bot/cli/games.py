@@ -53,7 +53,7 @@ def _game_command(game: Game) -> click.Command:
 
 @click.group(cls=GameGroup)
 def assault() -> None:
-    """Resolve an assault (40K, and the formation games as they arrive)."""
+    """Resolve an assault: name the game after it."""
 
 
 def add_game_commands(root: click.Group) -> None:

@@ -1,7 +1,8 @@
 """/league: create and join leagues, report and confirm games, run seasons, and read standings (docs/leagues.md).
 
-Thin: every rule (who may do what, exactly-once changes, the audit log) lives in the store; this cog turns
-options into store calls and results into messages. Organiser commands pass ``Manage Server`` along as
+Thin: every rule (who may do what, the match transitions) lives in the league domain (bot/leagues/), and
+exactly-once changes and the audit log in the store (bot/storage/leagues.py, matches.py); this cog turns options
+into store calls and results into messages. Organiser commands pass ``Manage Server`` along as
 ``Actor.manager``. Reports that nobody answers are confirmed by a sweep every minute (and at start).
 """
 

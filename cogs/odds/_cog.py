@@ -1,4 +1,4 @@
-"""/odds 40k|epic|reikhammer|duel|boltaction: the same inputs as the game's command, answered with the odds.
+"""/odds <game>: the same inputs as the game's command, answered with the odds.
 
 The input is checked first, so a bad spec is answered privately at once; then the answer is deferred and the
 work (an exact calculation, or Monte Carlo through the referee) runs in a worker thread with the chart, so the
