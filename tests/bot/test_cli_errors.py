@@ -54,3 +54,11 @@ def test_league_errors_say_in_words_what_only_discord_does() -> None:
     assert ended_season_error().one_line(TERMINAL) == (
         "Season 2 of Spring has ended. An organiser starts the next season in Discord."
     )
+
+
+def test_an_unknown_keyword_points_at_the_game_help(capsys: pytest.CaptureFixture[str]) -> None:
+    """rules_core says 'the game's help' as a hint; the terminal names its own command (was: 'The 40K help')."""
+    code, _, err = referee("assault", "40k", "--attacker", "5x M: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ chainswrd",
+                           "--defender", "5x O: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+", capsys=capsys)  # fmt: skip
+    assert code == 2
+    assert "Unknown keyword 'chainswrd' on 'M'. See 'referee help 40k'. Example: 10x Tactical Marine:" in err

@@ -49,3 +49,12 @@ async def test_league_errors_mention_users_and_name_slash_commands(bot: RefereeB
     assert error_text(stranger["data"]).startswith(f"<@{BOB}> is not in Spring. Players join with '/league join'.")
     [bad_name] = await answer(fake, league("create", [option("name", "??"), option("game", "duel")], by=ANN))
     assert bad_name["data"]["embeds"][0]["fields"][0]["value"].startswith("```\n/league create name:Autumn Crusade")
+
+
+async def test_an_unknown_keyword_points_at_the_help_command(bot: RefereeBot, fake: FakeDiscord) -> None:
+    payload = command_interaction(
+        "assault", [option("attacker", "5x M: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ chainswrd"), option("defender", ORK_MOB)],
+        subcommand="40k",
+    )  # fmt: skip
+    [shown] = await answer(fake, payload)
+    assert error_text(shown["data"]).startswith("Unknown keyword 'chainswrd' on 'M'. See '/help game:40k'.")

@@ -32,7 +32,7 @@ from rules_core.games.wh40k.fighting import (
     targets_text,
 )
 from rules_core.games.wh40k.positions import describe
-from rules_core.games.wh40k.spec import Side
+from rules_core.games.wh40k.spec import GAME_ID, Side
 from rules_core.games.wh40k.state import Fight, Pool, Role, UnitState
 from rules_core.games.wh40k.strike import strike_step
 from rules_core.games.wh40k.weapons import active_weapons, engaged_profile, supporting_profile
@@ -53,7 +53,6 @@ from rules_core.report import (
     event,
 )
 
-GAME_ID = "40k"
 MAX_CHARGE = 6.0
 
 

@@ -30,15 +30,13 @@ from rules_core.dice import SeededDice
 from rules_core.games.wh40k.aftermath import FALL_BACK_DICE, FAST_FALL_BACK_DICE
 from rules_core.games.wh40k.engine import MAX_CHARGE, Assault, Outcome
 from rules_core.games.wh40k.majorities import TargetSnapshot, choose_save_type, majority, majority_ws
-from rules_core.games.wh40k.spec import BIKE, DIES_FIRST, DIES_LAST, FORCE_WEAPON, JUMP_PACK, Group, Side, Unit
+from rules_core.games.wh40k.spec import BIKE, DIES_FIRST, DIES_LAST, FORCE_WEAPON, GAME_ID, JUMP_PACK, Group, Side, Unit
 from rules_core.games.wh40k.state import Pool, Role
 from rules_core.games.wh40k.weapons import AttackProfile, effective_save, engaged_profile
 from rules_core.odds.laws import binomial, p_at_least, sum_d6, two_d6
 from rules_core.odds.model import NotExact, Odds, exact_odds
 from rules_core.options import OptionValue
 from rules_core.report import SideName
-
-GAME_ID = "40k"
 
 SaveType = tuple[int | None, int | None]
 # A group's changing state: (alive in base contact, alive within 2", wounds left on its partly wounded model or

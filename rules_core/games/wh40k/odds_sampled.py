@@ -21,8 +21,8 @@ import numpy.typing as npt
 
 from rules_core.games.wh40k.aftermath import FALL_BACK_DICE, FAST_FALL_BACK_DICE
 from rules_core.games.wh40k.engine import Outcome
-from rules_core.games.wh40k.odds import GAME_ID, SaveType, SideState, Solver, pools_of, why_not_exact
-from rules_core.games.wh40k.spec import Side
+from rules_core.games.wh40k.odds import SaveType, SideState, Solver, pools_of, why_not_exact
+from rules_core.games.wh40k.spec import GAME_ID, Side
 from rules_core.odds.model import NotExact, Odds, trim, wilson
 from rules_core.options import OptionValue
 

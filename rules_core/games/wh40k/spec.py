@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rules_core.errors import SpecError, UnsupportedError
+from rules_core.errors import Do, Hint, SpecError, UnsupportedError
 from rules_core.spec import (
     MAX_UNITS_PER_SIDE,
     GroupSpec,
@@ -21,6 +21,8 @@ from rules_core.spec import (
     parse_side_spec,
     suggest_stat,
 )
+
+GAME_ID = "40k"  # the game's id, also for the errors that point at its help
 
 EXAMPLE_GROUP = "10x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
 EXAMPLE_SIDE = (
@@ -255,9 +257,11 @@ def _parse_group(spec: GroupSpec) -> tuple[Group, dict[str, Token]]:
                 )
             if token.key not in KEYWORDS:
                 hint = did_you_mean(token.key, KEYWORDS)
-                raise _error(
-                    f"Unknown keyword '{token.text}' on '{spec.name}'.{hint} The 40K help lists every keyword.",
-                    token.text,
+                raise SpecError(
+                    f"Unknown keyword '{token.text}' on '{spec.name}'.{hint}",
+                    token=token.text,
+                    example=EXAMPLE_GROUP,
+                    hint=Hint(Do.GAME_HELP, GAME_ID),
                 )
             if token.key in keywords:
                 raise _error(f"'{spec.name}' gives the keyword {token.key} twice.", token.text)
