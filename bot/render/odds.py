@@ -1,4 +1,5 @@
-"""The odds as the bot shows them: an embed of the numbers, and a PNG chart (outcomes, and each side's losses)."""
+"""The odds as shown: plain lines (the terminal, and the embed's text), an embed, and a PNG chart (outcomes, and
+each side's losses)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Storage: one async store on SQLite (default) or PostgreSQL, one module per aggregate.
 
-``db`` (URL, engine, migrations), ``models`` (the tables), ``records``, ``rosters``, ``leagues`` (the league
-domain's queries), ``privacy`` (export and deletion across all of them) and ``store`` (the :class:`Store` that
-composes them).
+``db`` (URL, engine, migrations), ``models`` (the tables), ``records``, ``rosters``, ``leagues`` and ``matches``
+(the league domain's queries, sharing ``league_rows``), ``privacy`` (export and deletion across all of them) and
+``store`` (the :class:`Store` that composes them).
 """
 
 from bot.storage.db import StorageError

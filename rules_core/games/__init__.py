@@ -1,4 +1,5 @@
-"""One package per game; importing this package registers them all.
+"""One package per game (and formation/, the engine Epic and Reikhammer share); importing this package registers
+them all.
 
 Each game is registered by the one line that imports its package here (``from rules_core.games import X as X``:
 the redundant alias marks it as exported, so no other list names the games).
