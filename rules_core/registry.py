@@ -34,19 +34,42 @@ class TokenDoc:
 
 
 @dataclass(frozen=True, slots=True)
+class Tallied:
+    """One of a game's own result keys, as the summary's tally shows it beside what each side lost.
+
+    A count reads ``one`` when it is 1 and ``many`` otherwise (``many`` empty: ``one`` always), with ``{n}`` the
+    count: ``Tallied("wounds_inflicted", "inflicted {n} wound", "inflicted {n} wounds")``. A ``flag`` shows ``one``
+    when the key is true (``Tallied("broken", "Broken", flag=True)``). A key a side's result lacks shows nothing.
+    """
+
+    key: str
+    one: str
+    many: str = ""
+    flag: bool = False
+
+    def text(self, value: object) -> str | None:
+        if self.flag:
+            return self.one if value else None
+        if value is None:
+            return None
+        return (self.one if value == 1 or not self.many else self.many).format(n=value)
+
+
+@dataclass(frozen=True, slots=True)
 class OutcomeWords:
     """How the summary words a game's results (``bot/render/summary.py`` reads them; none: the outcome's own name).
 
     ``loser_fates``: outcome -> what befell the loser ("fell back"); ``drawn``: a drawn outcome -> the whole
     headline ("Draw: both sides were wiped out"); ``on_wounds``: outcomes decided by the wounds inflicted over the
     fight, where the loser may still stand ("on wounds (3 to 1)"); ``models_lost``: outcomes whose fate is how many
-    models the loser lost ("lost 2 models").
+    models the loser lost ("lost 2 models"); ``tallied``: the game's own result keys the tally shows, in order.
     """
 
     loser_fates: Mapping[str, str] = field(default_factory=dict)
     drawn: Mapping[str, str] = field(default_factory=dict)
     on_wounds: frozenset[str] = frozenset()
     models_lost: frozenset[str] = frozenset()
+    tallied: tuple[Tallied, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -170,6 +170,7 @@ def test_the_cli_fights_explains_and_gives_the_odds_of_the_new_game(copy: Path) 
     out = referee(copy, GAME_ID, "--attacker", strong, "--defender", weak, "--seed", "1", "--bouts", "3")
     assert "The attacker wins; the defender was pinned to the table" in out  # its outcome words, through the hook
     assert "Read attacker: 1× Champion" in out
+    assert re.search(r"attacker: lost 0, 1 remaining, \d+ bouts? wrestled", out), out  # its own key, in the tally
     out = referee(copy, "aw", "--attacker", "3x Dockers: S4", "--defender", "3x Smiths: S4", "--seed", "1",
                   "--bouts", "1", "--ties", "both_out", "--home-bench")  # fmt: skip
     assert "wins" in out or "Draw" in out

@@ -81,21 +81,14 @@ def headline(report: Report) -> str:
 
 
 def tally(report: Report) -> str:
+    words = _words(report.game)
     parts = []
     for name in ("attacker", "defender"):
         side = report.result.attacker if name == "attacker" else report.result.defender
         part = f"{name}: lost {side.lost}, {side.remaining} remaining"
-        wounds = side.extra.get("wounds_inflicted")
-        if wounds is not None:
-            part += f", inflicted {wounds} wound{'s' if wounds != 1 else ''}"
-        caused = side.extra.get("casualties_caused")
-        if caused is not None:
-            part += f", caused {caused} casualt{'ies' if caused != 1 else 'y'}"
-        for key, word in (("blast_markers", "Blast marker"), ("shock", "Shock")):
-            markers = side.extra.get(key)
-            if markers is not None:
-                part += f", {markers} {word}{'s' if markers != 1 and word != 'Shock' else ''}"
-        if side.extra.get("broken"):
-            part += ", Broken"
+        for tallied in words.tallied:  # the game's own result keys (wounds inflicted, Blast markers...)
+            shown = tallied.text(side.extra.get(tallied.key))
+            if shown:
+                part += f", {shown}"
         parts.append(part)
     return "; ".join(parts)

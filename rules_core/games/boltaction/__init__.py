@@ -54,7 +54,7 @@ from rules_core.errors import example
 from rules_core.games.boltaction import spec
 from rules_core.games.boltaction.engine import resolve
 from rules_core.options import OptionSpec, OptionType, OptionValue
-from rules_core.registry import Chart, Game, OutcomeWords, TokenDoc, register
+from rules_core.registry import Chart, Game, OutcomeWords, Tallied, TokenDoc, register
 from rules_core.report import Report
 
 if TYPE_CHECKING:
@@ -70,6 +70,7 @@ WORDS = OutcomeWords(
         "both_destroyed": "Draw: both sides were wiped out",
         "undecided": "Undecided: the referee stopped after its limit of drawn rounds",
     },
+    tallied=(Tallied("casualties_caused", "caused {n} casualty", "caused {n} casualties"),),
 )
 
 OPTIONS = (

@@ -83,7 +83,7 @@ from rules_core.games.duel import spec
 from rules_core.games.duel.engine import resolve, strength_save_modifier
 from rules_core.games.duel.weapons import EMPTY_ARMOURY, WEAPON_TABLE, Armoury, parse_weapon_table
 from rules_core.options import OptionSpec, OptionType, OptionValue
-from rules_core.registry import Chart, Game, OutcomeWords, TokenDoc, register
+from rules_core.registry import Chart, Game, OutcomeWords, Tallied, TokenDoc, register
 from rules_core.report import Report
 
 if TYPE_CHECKING:
@@ -102,6 +102,7 @@ WORDS = OutcomeWords(
     },
     on_wounds=frozenset({"killed", "wounded", "broke_off"}),
     models_lost=frozenset({"killed"}),
+    tallied=(Tallied("wounds_inflicted", "inflicted {n} wound", "inflicted {n} wounds"),),
 )
 
 OPTIONS = (

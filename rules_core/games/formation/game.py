@@ -8,6 +8,7 @@ this class does the rest, so the two game modules hold no procedure code.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rules_core.dice import DiceSource
@@ -16,7 +17,7 @@ from rules_core.games.formation.engine import FormationAssault, check_positions
 from rules_core.games.formation.rules import DoubleMeans, FormationRules, FormationSettings, SaveDirection
 from rules_core.games.formation.spec import Formation, FormationSpecParser, Support
 from rules_core.options import OptionSpec, OptionType, OptionValue
-from rules_core.registry import Game, OutcomeWords, TokenDoc
+from rules_core.registry import Game, OutcomeWords, Tallied, TokenDoc
 from rules_core.report import Combine, FrozenMap, Inputs, Op, Report
 
 if TYPE_CHECKING:
@@ -224,6 +225,12 @@ class FormationGame(Game):
 
     def __init__(self) -> None:
         self.parser = FormationSpecParser(self.rules)
+        marker, markers = self.rules.marker, self.rules.markers  # the game's own markers: "Blast marker", "Shock"
+        tallied = (
+            Tallied(self.rules.marker_key, f"{{n}} {marker}", f"{{n}} {markers}"),
+            Tallied("broken", "Broken", flag=True),
+        )
+        self.outcome_words = replace(WORDS, tallied=tallied)
 
     def parse_side(self, text: str) -> Formation:
         return self.parser.parse_formation(text)

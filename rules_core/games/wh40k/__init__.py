@@ -130,7 +130,7 @@ from rules_core.errors import example
 from rules_core.games.wh40k import continuing, spec
 from rules_core.games.wh40k.engine import resolve
 from rules_core.options import OptionSpec, OptionType, OptionValue
-from rules_core.registry import Game, NextRound, OutcomeWords, TokenDoc, register
+from rules_core.registry import Game, NextRound, OutcomeWords, Tallied, TokenDoc, register
 from rules_core.report import Report
 
 if TYPE_CHECKING:
@@ -144,6 +144,7 @@ WORDS = OutcomeWords(
         "destroyed": "was destroyed",
     },
     drawn={"both_destroyed": "Draw: both sides were wiped out"},
+    tallied=(Tallied("wounds_inflicted", "inflicted {n} wound", "inflicted {n} wounds"),),
 )
 
 OPTIONS = (

@@ -19,7 +19,7 @@ from rules_core.errors import example
 from rules_core.games.armwrestle import spec
 from rules_core.games.armwrestle.engine import resolve
 from rules_core.options import OptionSpec, OptionType, OptionValue
-from rules_core.registry import Game, OutcomeWords, TokenDoc, register
+from rules_core.registry import Game, OutcomeWords, Tallied, TokenDoc, register
 from rules_core.report import Report
 
 if TYPE_CHECKING:
@@ -61,6 +61,7 @@ WORDS = OutcomeWords(
     loser_fates={"pinned": "was pinned to the table"},
     drawn={"both_out": "Draw: both teams are out", "time_called": "Draw: time was called with the score level"},
     models_lost=frozenset({"on_points"}),
+    tallied=(Tallied("bouts", "{n} bout wrestled", "{n} bouts wrestled"),),  # its own result key, in the tally
 )
 
 

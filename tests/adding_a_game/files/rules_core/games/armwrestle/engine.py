@@ -36,7 +36,8 @@ def resolve(attacker: Team, defender: Team, options: Mapping[str, Any], dice: Di
         else:
             winner = max(totals, key=totals.__getitem__)
             out = ["defender" if winner == "attacker" else "attacker"]
-        events: list[Event] = [event("bout", winner=winner, **totals)]
+        said = f"{attacker.name} pulls {totals['attacker']}, {defender.name} {totals['defender']}"  # dice + bonuses
+        events: list[Event] = [event("bout", winner=winner, note=said, **totals)]
         for side in out:
             left[side] -= 1
             events.append(event("casualty", side=side, unit=names[side], models=1))
