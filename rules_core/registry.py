@@ -62,13 +62,16 @@ class OutcomeWords:
     ``loser_fates``: outcome -> what befell the loser ("fell back"); ``drawn``: a drawn outcome -> the whole
     headline ("Draw: both sides were wiped out"); ``on_wounds``: outcomes decided by the wounds inflicted over the
     fight, where the loser may still stand ("on wounds (3 to 1)"); ``models_lost``: outcomes whose fate is how many
-    models the loser lost ("lost 2 models"); ``tallied``: the game's own result keys the tally shows, in order.
+    models the loser lost ("lost 2 models"); ``decided``: (outcome, winner) -> the whole headline of a won result
+    the other words cannot say ("Both formations were wiped out; the attack stalled, so the defender wins");
+    ``tallied``: the game's own result keys the tally shows, in order.
     """
 
     loser_fates: Mapping[str, str] = field(default_factory=dict)
     drawn: Mapping[str, str] = field(default_factory=dict)
     on_wounds: frozenset[str] = frozenset()
     models_lost: frozenset[str] = frozenset()
+    decided: Mapping[tuple[str, str], str] = field(default_factory=dict)
     tallied: tuple[Tallied, ...] = ()
 
 

@@ -58,10 +58,9 @@ def headline(report: Report) -> str:
         return "No combat: " + outcome.replace("_", " ")
     if result.winner == "draw":
         return words.drawn.get(outcome, "Draw: the combat continues next turn")
-    if outcome == "both_destroyed":
-        # Reikhammer: every directly engaged attacker killed stalls the assault, even with the defender gone too.
-        stalled = "the attack stalled, so " if result.winner == "defender" else ""
-        return f"Both formations were wiped out; {stalled}the {result.winner} wins"
+    whole = words.decided.get((outcome, str(result.winner)))
+    if whole is not None:
+        return whole
     loser = "defender" if result.winner == "attacker" else "attacker"
     won, lost = (
         (result.attacker, result.defender) if result.winner == "attacker" else (result.defender, result.attacker)
@@ -74,7 +73,7 @@ def headline(report: Report) -> str:
     if outcome in words.on_wounds and inflicted is not None:
         line += f" on wounds ({inflicted} to {taken})"
     line += f"; the {loser} {fate}"
-    if won.remaining == 0 and outcome != "both_destroyed":
+    if won.remaining == 0:
         # The duel decides on wounds, so a winner can fall too: never leave the reader thinking it stands.
         line += f", and the {result.winner} has no model left either"
     return line

@@ -33,6 +33,10 @@ WORDS = OutcomeWords(
         "both_destroyed": "Draw: both sides were wiped out",
         "tied": "Draw: still tied at the referee's round cap (max_rounds), not a rules outcome; both sides hold",
     },
+    decided={  # both_wiped_out gives it to a side (Reikhammer: every engaged attacker killed stalls the assault)
+        ("both_destroyed", "attacker"): "Both formations were wiped out; the attacker wins",
+        ("both_destroyed", "defender"): "Both formations were wiped out; the attack stalled, so the defender wins",
+    },
 )
 
 
