@@ -1,9 +1,11 @@
-"""A league as CSV: its matches and a season's standings (spreadsheet-safe: no cell can run as a formula)."""
+"""A league as CSV: its matches and a season's standings, safe in any spreadsheet: every text cell is quoted, and no
+cell, nor any part of one that a `,` or `;` locale splits off when it ignores the quotes, can start a formula."""
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
@@ -13,24 +15,26 @@ from bot.leagues.standings import Row
 MATCH_COLUMNS = ("match", "season", "status", "reported_at", "player", "opponent", "result", "score", "combats",
                  "notes", "source", "decided_by", "decided_at")  # fmt: skip
 STANDINGS_COLUMNS = ("rank", "player", "played", "won", "drawn", "lost", "points", "rating")
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# A formula starts with = + - @ (or a tab or carriage return before one), at the start of a cell or of any part a
+# spreadsheet may split off at a `,` or a `;` (European locales split on `;`).
+_FORMULA_START = re.compile(r"(^|[,;])(\s*)(?=[=+\-@\t\r])")
 
 
-def safe_cell(value: object) -> str:
-    """Text a spreadsheet shows as typed: a leading = + - @ would make it a formula, so it gets a quote."""
+def safe_cell(value: object) -> object:
+    """A cell as a spreadsheet should show it: numbers as numbers; text as typed, with a quote before anything that
+    could start a formula (`=2+3` is written `'=2+3`, `a;-1` is `a;'-1`)."""
     if value is None:
         return ""
     if isinstance(value, datetime):
         return value.isoformat()
-    text = str(value)
     if isinstance(value, int | float):
-        return text
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+        return value
+    return _FORMULA_START.sub(r"\1\2'", str(value))
 
 
 def _csv(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)  # text always quoted
     writer.writerow(header)
     for row in rows:
         writer.writerow([safe_cell(value) for value in row])

@@ -1,0 +1,54 @@
+"""League CSV exports are safe in every spreadsheet: no cell, and no part of a cell a `;` or `,` locale splits
+off, can start a formula; every text cell is quoted."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.leagues.export import matches_csv, safe_cell, standings_csv
+from bot.leagues.model import MatchInfo
+from bot.leagues.standings import Row
+
+WHEN = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+
+
+def match(notes: str, score: str | None = "2-1") -> MatchInfo:
+    return MatchInfo(id=1, league_id=1, season=1, reporter="111", opponent="222", result="win", score=score,
+                     combats=(4,), notes=notes, status="confirmed", source="report", created_by="111",
+                     created_at=WHEN, confirm_by=None, decided_by=None, decided_at=None)  # fmt: skip
+
+
+def cells_as_a_locale_splits_them(line: str, separator: str) -> list[str]:
+    """What a spreadsheet that splits on ``separator`` and ignores quoting would put in its cells."""
+    return [cell.strip().strip('"').strip() for cell in line.split(separator)]
+
+
+@pytest.mark.parametrize("separator", [",", ";"])
+def test_no_cell_starts_a_formula_in_either_locale(separator: str) -> None:
+    text = matches_csv([match("x;=cmd|' /C calc'!A0", score="+1,@SUM(A1)")])
+    data_line = text.splitlines()[1]
+    for cell in cells_as_a_locale_splits_them(data_line, separator):
+        assert not cell.startswith(("=", "+", "-", "@")), (cell, data_line)
+
+
+def test_the_text_survives_for_a_reader_that_honours_quotes() -> None:
+    [row] = list(csv.DictReader(io.StringIO(matches_csv([match("a; b, c")]))))
+    assert row["notes"] == "a; b, c"
+    assert row["score"] == "2-1"
+
+
+def test_every_text_cell_is_quoted_and_numbers_are_not() -> None:
+    data_line = matches_csv([match("plain")]).splitlines()[1]
+    assert data_line.startswith('1,1,"confirmed","2026-11-01T12:00:00+00:00","111","222","win","2-1","#4","plain"')
+    standings = standings_csv([Row(player="111", played=2, won=1, drawn=0, lost=1, points=3, rating=1012.34, rank=1)])
+    assert standings.splitlines()[1] == '1,"111",2,1,0,1,3,1012.3'
+
+
+def test_a_leading_formula_character_is_quoted_as_before() -> None:
+    assert safe_cell("=2+3") == "'=2+3"
+    assert safe_cell("a;-1") == "a;'-1"
+    assert safe_cell(7) == 7
