@@ -9,12 +9,17 @@ from bot.render.summary import headline, read_lines, tally
 from bot.render.walk import Face, Stringifier
 from rules_core.report import Event, Report, Roll, Step
 
-_SPECIAL = re.compile(r"([\\*_~`|>])")
+# Emphasis, code, spoilers, quotes, masked links, and the '<' of a mention, channel, emoji, timestamp or command
+# ("2D6 <= 7" keeps its '<' as it is).
+_SPECIAL = re.compile(r"([\\*_~`|>\[\]]|<(?=[@#:/]|a:|t:))")
+_LINE_START = re.compile(r"^(\s*)(#|-#)", re.MULTILINE)  # a header or subtext line
 
 
 def escape(text: str) -> str:
-    """Text from players (unit names) shown literally, never as Markdown."""
-    return _SPECIAL.sub(r"\\\1", text)
+    """Text a player wrote (unit names, notes, reasons, descriptions) shown as typed, never as Markdown: no emphasis,
+    header, quote, masked link or mention breaks out (``[x](url)`` and ``<@id>`` show as written). The one function
+    for such text; the bot's own mentions and formatting are added around it, never passed through it."""
+    return _LINE_START.sub(r"\1\\\2", _SPECIAL.sub(r"\\\1", text))
 
 
 class MarkdownLines(Stringifier[str]):

@@ -13,6 +13,7 @@ from bot.leagues.model import Actor, AuditEntry, LeagueInfo, MatchInfo, Standing
 from bot.leagues.standings import TIE_BREAKERS, Row
 from bot.render.colours import AUDIT_COLOUR, INFO_COLOUR, MATCH_STATUS_COLOURS
 from bot.render.embeds import cut
+from bot.render.markdown import escape
 from rules_core import RefereeError
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ def match_embed(match: MatchInfo, league: LeagueInfo) -> discord.Embed:
     if match.combats:
         embed.add_field(name="Combats", value=" ".join(f"#{c}" for c in match.combats), inline=True)
     if match.notes:
-        embed.add_field(name="Notes", value=cut(match.notes, 1024), inline=False)
+        embed.add_field(name="Notes", value=cut(escape(match.notes), 1024), inline=False)
     if match.status == "pending" and match.confirm_by is not None:
         deadline = int(match.confirm_by.timestamp())
         waiting = f"{who(match.opponent)} to confirm or dispute; it confirms itself <t:{deadline}:R>."
@@ -163,7 +164,7 @@ def audit_line(entry: AuditEntry) -> str:
     change = (
         " · " + ", ".join(f"{key}: {shown(key, old)} → {shown(key, new)}" for key, old, new in moved) if moved else ""
     )
-    reason = f" · “{entry.reason}”" if entry.reason else ""
+    reason = f" · “{escape(entry.reason)}”" if entry.reason else ""
     return f"<t:{int(entry.at.timestamp())}:f> **{entry.kind}**{about} by {actor}{change}{reason}"
 
 
