@@ -34,7 +34,7 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
 
 
 def match_summary(match: MatchInfo) -> str:
-    score = f" ({match.score})" if match.score else ""
+    score = f" ({escape(match.score)})" if match.score else ""  # typed by the reporter
     return f"{who(match.reporter)} {VERBS[match.result]} {who(match.opponent)}{score}"
 
 

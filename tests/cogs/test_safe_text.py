@@ -4,6 +4,7 @@ no masked link, no mention and no formatting that breaks out; the bot's own ment
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from bot.leagues.model import AuditEntry
@@ -36,6 +37,12 @@ def test_a_match_note_is_shown_as_typed() -> None:
     [notes] = [field["value"] for field in embed["fields"] if field["name"] == "Notes"]
     assert breaks_out(notes) == []
     assert "<@100000000000000001>" in embed["description"]  # the bot's own mention of the reporter still mentions
+
+
+def test_a_score_is_shown_as_typed() -> None:
+    scored = replace(match(1), score="[3](https://x.example)")
+    description = match_embed(scored, LEAGUE).to_dict()["description"]
+    assert breaks_out(description.split(" (", 1)[1]) == []  # the score, after the bot's own mentions
 
 
 def test_an_audit_reason_is_shown_as_typed() -> None:
