@@ -52,7 +52,7 @@ def league_list(guild: str | None) -> None:
     """Every league (of one guild, with --guild)."""
     leagues = with_store(lambda store: store.leagues.all(guild))
     if not leagues:
-        click.echo("No leagues yet: organisers create them in Discord with /league create.")
+        click.echo("No leagues yet: organisers create them in Discord.")
         return
     table = Table("id", "game", "players", "w/d/l", "confirm", "guild")
     table.add_column("season", no_wrap=True)

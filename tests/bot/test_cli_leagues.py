@@ -70,3 +70,10 @@ def test_export_writes_two_spreadsheet_safe_csv_files(
 def test_an_unknown_league_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = referee("league", "standings", "Nope", capsys=capsys)
     assert code == 2 and "There is no league 'Nope'" in err
+
+
+def test_no_leagues_says_where_they_are_made_without_a_slash_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """The terminal user is told where leagues are made, never given a slash command to type (was '/league create')."""
+    code, out, _ = referee("league", "list", capsys=capsys)
+    assert code == 0
+    assert out.strip() == "No leagues yet: organisers create them in Discord."

@@ -48,16 +48,16 @@ async def test_an_old_engines_record_verifies_as_another_engine_never_as_altered
     assert render_pages(stored.report, record_id=record_id)
 
 
+async def store_old_40k(url: str) -> int:
+    """Engine 0.1.0's 40K record, stored as it was written; its id."""
+    async with await Store.open(url) as store:
+        return await store.records.add(Report.from_dict(json.loads((OLD / "40k.json").read_text())), requested_by="x")
+
+
 def test_verify_in_the_terminal_says_which_engine_made_an_old_record(
     private_database: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    async def store_old() -> int:
-        async with await Store.open(private_database) as store:
-            return await store.records.add(
-                Report.from_dict(json.loads((OLD / "40k.json").read_text())), requested_by="x"
-            )
-
-    record_id = asyncio.run(store_old())
+    record_id = asyncio.run(store_old_40k(private_database))
     code, out, _ = referee("verify", str(record_id), capsys=capsys)
     assert code == 1
     assert "resolved by engine 0.1.0" in out and "NOT match" not in out
@@ -68,13 +68,9 @@ def test_verify_in_the_terminal_says_which_engine_made_an_old_record(
 def test_an_old_engines_combat_still_continues_and_says_whose_positions_it_took(
     private_database: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    async def store_old() -> int:
-        async with await Store.open(private_database) as store:
-            return await store.records.add(
-                Report.from_dict(json.loads((OLD / "40k.json").read_text())), requested_by="x"
-            )
-
-    record_id = asyncio.run(store_old())  # engine 0.1.0's 40K record: the defender held, the combat goes on
+    record_id = asyncio.run(
+        store_old_40k(private_database)
+    )  # engine 0.1.0's 40K record: the defender held, the combat goes on
     code, out, err = referee("assault", "continue", str(record_id), "--seed", "1", "--json", capsys=capsys)
     assert code == 0
     assert "every model in base contact, as the record lists them" in err
