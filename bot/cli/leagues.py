@@ -9,6 +9,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from bot.access import OPERATOR
 from bot.leagues.export import matches_csv, standings_csv
 from bot.leagues.model import AuditEntry, LeagueInfo, MatchInfo, Standings
 from bot.leagues.standings import TIE_BREAKERS
@@ -50,7 +51,7 @@ def league_group() -> None:
 @click.option("--guild", default=None, help="Only this Discord guild id's leagues.")
 def league_list(guild: str | None) -> None:
     """Every league (of one guild, with --guild)."""
-    leagues = with_store(lambda store: store.leagues.all(guild))
+    leagues = with_store(lambda store: store.leagues.all(actor=OPERATOR, guild_id=guild))
     if not leagues:
         click.echo("No leagues yet: organisers create them in Discord.")
         return
@@ -73,7 +74,8 @@ def league_standings(league: str, season: int | None, guild: str | None) -> None
     """The season's table: played, won, drawn, lost, points and Elo rating."""
 
     async def work(store: Store) -> Standings:
-        return await store.leagues.standings((await store.leagues.find(guild, league)).id, season=season)
+        found = await store.leagues.find(league, actor=OPERATOR, guild_id=guild)
+        return await store.leagues.standings(found.id, actor=OPERATOR, season=season)
 
     standings = with_store(work)
     found = standings.league
@@ -96,8 +98,8 @@ def league_history(league: str, player: str | None, season: int | None, limit: i
     """The league's matches, newest first (the result is the first player's)."""
 
     async def work(store: Store) -> list[MatchInfo]:
-        found = await store.leagues.find(guild, league)
-        return await store.matches.in_league(found.id, season=season, player=player, limit=limit)
+        found = await store.leagues.find(league, actor=OPERATOR, guild_id=guild)
+        return await store.matches.in_league(found.id, actor=OPERATOR, season=season, player=player, limit=limit)
 
     matches = with_store(work)
     if not matches:
@@ -115,8 +117,8 @@ def league_audit(league: str, match_id: int | None, limit: int, guild: str | Non
     """Every change to the league, newest first: who, when, and what it was before and after."""
 
     async def work(store: Store) -> list[AuditEntry]:
-        found = await store.leagues.find(guild, league)
-        return await store.leagues.audit(found.id, match_id=match_id, limit=limit)
+        found = await store.leagues.find(league, actor=OPERATOR, guild_id=guild)
+        return await store.leagues.audit(found.id, actor=OPERATOR, match_id=match_id, limit=limit)
 
     for entry in with_store(work):
         click.echo(audit_line(entry))
@@ -131,8 +133,9 @@ def league_export(league: str, season: int | None, output_dir: Path, guild: str 
     """Write the league's matches (all seasons) and a season's standings as two CSV files."""
 
     async def work(store: Store) -> tuple[Standings, list[MatchInfo]]:
-        found = await store.leagues.find(guild, league)
-        return await store.leagues.standings(found.id, season=season), await store.matches.in_league(found.id)
+        found = await store.leagues.find(league, actor=OPERATOR, guild_id=guild)
+        standings = await store.leagues.standings(found.id, actor=OPERATOR, season=season)
+        return standings, await store.matches.in_league(found.id, actor=OPERATOR)
 
     standings, matches = with_store(work)
     output_dir.mkdir(parents=True, exist_ok=True)

@@ -10,12 +10,12 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from bot.access import OPERATOR
 from bot.cli.common import parse_seed, show_and_record
 from bot.continuing import POSITIONS_HELP, next_round
 from bot.data import catalogue
 from bot.recording import with_store
 from bot.render.terminal import print_report
-from bot.storage import LOCAL_USER
 from bot.verification import Verdict, verify
 from rules_core import get_game, resolve
 
@@ -34,6 +34,7 @@ def history_command(  # noqa: PLR0917 (click passes every option positionally by
     game_id = get_game(game).id if game else None
     rows = with_store(
         lambda store: store.records.history(
+            actor=OPERATOR,
             game=game_id,
             requested_by=requested_by,
             guild_id=guild,
@@ -55,7 +56,7 @@ def history_command(  # noqa: PLR0917 (click passes every option positionally by
 
 
 def _load(record_id: int) -> Any:
-    return with_store(lambda store: store.records.get(record_id))
+    return with_store(lambda store: store.records.get(record_id, actor=OPERATOR))
 
 
 @click.command("replay")
@@ -89,7 +90,7 @@ def _note(record_id: int, kind: str, reason: str) -> None:
     text = " ".join(reason.split())
     if not text:
         raise click.UsageError("Give a reason: what was wrong, or what the note says.")
-    with_store(lambda store: store.records.add_note(record_id, kind, actor=LOCAL_USER, reason=text[:1000]))
+    with_store(lambda store: store.records.add_note(record_id, kind, actor=OPERATOR, reason=text[:1000]))
 
 
 @click.command("void")
@@ -126,7 +127,7 @@ def assault_continue(
     """
 
     async def load(store: Any) -> tuple[Any, int | None]:
-        return await store.records.get(record_id), await store.records.continued_by(record_id)
+        return await store.records.get(record_id, actor=OPERATOR), await store.records.continued_by(record_id)
 
     stored, continued = with_store(load)
     attacker, defender, options, positions = next_round(

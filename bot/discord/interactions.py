@@ -1,4 +1,5 @@
-"""What the commands read off an interaction, written once: the guild it came from, as the store keeps it."""
+"""What the commands read off an interaction, written once: the guild it came from, as the store keeps it, and
+who acts from where (the ``Actor`` every store call by id takes, bot/access.py)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,19 @@ from typing import Any
 
 import discord
 
+from bot.access import Actor
+
 
 def guild_of(interaction: discord.Interaction[Any]) -> str | None:
     """The guild id as text, or None in a direct message."""
     return None if interaction.guild_id is None else str(interaction.guild_id)
 
 
-__all__ = ["guild_of"]
+def actor_of(interaction: discord.Interaction[Any]) -> Actor:
+    """The user, the server they act from, and whether Discord resolved Manage Server for them there."""
+    guild = guild_of(interaction)
+    manager = guild is not None and bool(interaction.permissions.manage_guild)
+    return Actor(str(interaction.user.id), guild=guild, manager=manager)
+
+
+__all__ = ["actor_of", "guild_of"]

@@ -15,9 +15,10 @@ from typing import Any
 import discord
 from sqlalchemy.exc import SQLAlchemyError
 
+from bot.access import Actor
 from bot.discord.client import BotServices
 from bot.discord.collector import CollectorHold
-from bot.discord.interactions import guild_of
+from bot.discord.interactions import actor_of, guild_of
 from bot.render.colours import ERROR_COLOUR, GREEN, YELLOW
 from bot.render.embeds import render_pages
 from bot.render.markdown import report_markdown
@@ -50,11 +51,20 @@ class PageButton(
         return cls(int(match["record"]), int(match["page"]), label="page")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """The requester's press turns the shared message's page; anyone else's shows them the page privately
+        (with buttons of their own), so nobody pages someone else's result or fights over one message."""
         bot: BotServices = interaction.client
-        stored = await bot.store.records.get(self.record_id)
+        stored = await bot.store.records.get(self.record_id, actor=actor_of(interaction))
         pages = render_pages(stored.report, record_id=stored.id)
         page = max(0, min(self.page, len(pages) - 1))
-        await interaction.response.edit_message(embed=pages[page], view=result_view(stored.id, page, len(pages)))
+        view = result_view(stored.id, page, len(pages))
+        message = interaction.message
+        own_copy = message is not None and message.flags.ephemeral  # a private copy: only its presser sees it
+        if str(interaction.user.id) == stored.requested_by or own_copy:
+            await interaction.response.edit_message(embed=pages[page], view=view)
+            return
+        extra: dict[str, Any] = {} if view is None else {"view": view}
+        await interaction.response.send_message(embed=pages[page], ephemeral=True, **extra)
 
 
 class VerifyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"referee:verify:(?P<record>\d+)"):
@@ -74,7 +84,8 @@ class VerifyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"re
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bot: BotServices = interaction.client
-        await interaction.response.send_message(embed=await verify_embed(bot, self.record_id), ephemeral=True)
+        embed = await verify_embed(bot, self.record_id, actor_of(interaction))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
 VERDICT_COLOURS = {Verdict.IDENTICAL: GREEN, Verdict.ALTERED: ERROR_COLOUR, Verdict.OTHER_ENGINE: YELLOW}
@@ -82,9 +93,9 @@ VERDICT_TITLES = {Verdict.IDENTICAL: "verified", Verdict.ALTERED: "does NOT veri
                   Verdict.OTHER_ENGINE: "cannot be re-run here"}  # fmt: skip
 
 
-async def verify_embed(bot: BotServices, record_id: int) -> discord.Embed:
-    """Re-run a stored combat from its seed and inputs: identical, or altered."""
-    verification = verify(await bot.store.records.get(record_id))
+async def verify_embed(bot: BotServices, record_id: int, actor: Actor) -> discord.Embed:
+    """Re-run a stored combat (one ``actor`` may see) from its seed and inputs: identical, or altered."""
+    verification = verify(await bot.store.records.get(record_id, actor=actor))
     return discord.Embed(
         title=f"Record #{record_id} {VERDICT_TITLES[verification.verdict]}",
         description=verification.message,
@@ -106,7 +117,7 @@ def result_view(record_id: int | None, page: int, pages: int) -> discord.ui.View
 
 async def record(
     bot: BotServices, report: Report, interaction: discord.Interaction[Any], *, opponent: str | None,
-    continues: int | None = None,
+    private: bool, continues: int | None = None,
 ) -> tuple[int | None, str | None]:  # fmt: skip
     """Store the result; any storage failure is logged and returned as 'not recorded', never raised."""
     request = RecordRequest(
@@ -116,6 +127,7 @@ async def record(
         guild_id=guild_of(interaction),
         channel_id=None if interaction.channel_id is None else str(interaction.channel_id),
         continues=continues,
+        private=private,
     )
     try:
         record_id = await bot.writer.record(request)
@@ -143,7 +155,8 @@ async def send_result(
     await interaction.response.send_message(content=note, embed=first[0], ephemeral=private)
     if hold is not None:
         hold.release()  # the first answer is out: the collector may catch up
-    record_id, problem = await record(bot, report, interaction, opponent=opponent, continues=continues)
+    record_id, problem = await record(bot, report, interaction, opponent=opponent, private=private,
+                                      continues=continues)  # fmt: skip
     pages = render_pages(report, record_id=record_id, not_recorded=problem)
     files = []
     if len(pages) > 1 or record_id is None:

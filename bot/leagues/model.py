@@ -16,14 +16,6 @@ Decision = Literal["win", "draw", "loss", "void"]
 
 
 @dataclass(frozen=True, slots=True)
-class Actor:
-    """Who acts: a Discord user id, and whether they have Manage Server in the league's guild."""
-
-    user: str
-    manager: bool = False
-
-
-@dataclass(frozen=True, slots=True)
 class LeagueInfo:
     id: int
     guild_id: str
@@ -123,7 +115,6 @@ def match_dict(match: MatchInfo) -> dict[str, Any]:
 
 __all__ = [
     "AUTO",
-    "Actor",
     "AuditEntry",
     "Decision",
     "LeagueInfo",

@@ -8,8 +8,9 @@ correct or enter results, except in a match they played, which needs another org
 
 from __future__ import annotations
 
+from bot.access import Actor
 from bot.leagues.errors import LeagueError, NotAllowed
-from bot.leagues.model import Actor, MatchInfo
+from bot.leagues.model import MatchInfo
 from rules_core.errors import Do, Hint, Mention
 
 

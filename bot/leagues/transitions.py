@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
+from bot.access import Actor
 from bot.leagues.errors import LeagueError, MatchStateError
-from bot.leagues.model import AUTO, Actor, Decision, MatchInfo
+from bot.leagues.model import AUTO, Decision, MatchInfo
 from bot.leagues.permissions import require_opponent
 from bot.leagues.standings import FLIPPED
 from rules_core.errors import Mention

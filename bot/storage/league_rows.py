@@ -11,9 +11,10 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.access import Actor, sees_server_data
 from bot.leagues import permissions
 from bot.leagues.errors import LeagueNotFound, MatchNotFound
-from bot.leagues.model import Actor, LeagueInfo, MatchInfo
+from bot.leagues.model import LeagueInfo, MatchInfo
 from bot.leagues.standings import Points
 from bot.storage.db import aware
 from bot.storage.models import League, LeagueEvent, LeagueMatch, LeagueOrganiser, LeaguePlayer, LeagueSeason
@@ -58,16 +59,19 @@ async def league_info(session: AsyncSession, row: League) -> LeagueInfo:
     )  # fmt: skip
 
 
-async def league_row(session: AsyncSession, league_id: int) -> League:
+async def league_row(session: AsyncSession, league_id: int, actor: Actor) -> League:
+    """The league, if ``actor`` acts from its server (bot/access.py); else not found, as if there were none."""
     row = await session.get(League, league_id)
-    if row is None:
+    if row is None or not sees_server_data(actor, row.guild_id):
         raise LeagueNotFound(f"There is no league #{league_id}.", hint=Hint(Do.LIST_LEAGUES))
     return row
 
 
-async def match_row(session: AsyncSession, match_id: int) -> LeagueMatch:
+async def match_row(session: AsyncSession, match_id: int, actor: Actor) -> LeagueMatch:
+    """The match, if ``actor`` acts from its league's server; else not found, as if there were none."""
     row = await session.get(LeagueMatch, match_id)
-    if row is None:
+    guild = None if row is None else await session.scalar(select(League.guild_id).where(League.id == row.league_id))
+    if row is None or not sees_server_data(actor, guild):
         raise MatchNotFound(match_id)
     return row
 

@@ -17,9 +17,10 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bot.access import Actor, sees_server_data
 from bot.leagues import rules
-from bot.leagues.errors import LeagueError, LeagueNotFound
-from bot.leagues.model import Actor, AuditEntry, LeagueInfo, Standings
+from bot.leagues.errors import LeagueError, LeagueNotFound, NotAllowed
+from bot.leagues.model import AuditEntry, LeagueInfo, Standings
 from bot.leagues.standings import MatchResult, Points, Row, compute
 from bot.storage.db import aware, now, rowcount
 from bot.storage.league_rows import add_event, bump, league_info, league_row, require_organiser
@@ -35,6 +36,11 @@ from bot.storage.models import (
 from rules_core.errors import Do, Hint, Mention
 
 
+def _guild_scope(actor: Actor, guild_id: str | None) -> str | None:
+    """The guild a lookup is limited to: the actor's own; the operator may name one, or none for all."""
+    return guild_id if actor.operator else actor.guild
+
+
 class Leagues:
     """The leagues of one store (``store.leagues``)."""
 
@@ -43,22 +49,23 @@ class Leagues:
 
     # --- reading ------------------------------------------------------------------------------------------------
 
-    async def get(self, league_id: int) -> LeagueInfo:
+    async def get(self, league_id: int, *, actor: Actor) -> LeagueInfo:
         async with self.sessions() as session:
-            return await league_info(session, await league_row(session, league_id))
+            return await league_info(session, await league_row(session, league_id, actor))
 
-    async def find(self, guild_id: str | None, reference: str) -> LeagueInfo:
-        """A league by id ("7" or "#7") or by name (in ``guild_id``; offline, ``None`` searches every guild)."""
+    async def find(self, reference: str, *, actor: Actor, guild_id: str | None = None) -> LeagueInfo:
+        """A league by id ("7" or "#7") or by name, among those ``actor`` sees: their server's (the operator's:
+        every guild's, or ``guild_id``'s)."""
         text = reference.strip().lstrip("#")
+        guild = _guild_scope(actor, guild_id)
         async with self.sessions() as session:
             if text.isdigit():
                 row = await session.get(League, int(text))
-                rows = [] if row is None or (guild_id is not None and row.guild_id != guild_id) else [row]
+                found = [] if row is None else [row]
             else:
                 query = select(League).where(League.name_key == " ".join(text.split()).casefold())
-                if guild_id is not None:
-                    query = query.where(League.guild_id == guild_id)
-                rows = list((await session.scalars(query.order_by(League.id))).all())
+                found = list((await session.scalars(query.order_by(League.id))).all())
+            rows = [r for r in found if sees_server_data(actor, r.guild_id) and guild in (None, r.guild_id)]
             if len(rows) > 1:
                 raise LeagueError(
                     f"Several leagues are named {reference!r} ({', '.join(f'#{r.id}' for r in rows)}): give the id."
@@ -67,21 +74,27 @@ class Leagues:
                 raise LeagueNotFound(f"There is no league {reference!r} here.", hint=Hint(Do.LIST_LEAGUES))
             return await league_info(session, rows[0])
 
-    async def all(self, guild_id: str | None = None) -> list[LeagueInfo]:
-        """Every league of ``guild_id`` (offline, ``None``: of every guild), oldest first."""
+    async def all(self, *, actor: Actor, guild_id: str | None = None) -> list[LeagueInfo]:
+        """Every league of the actor's server (the operator's: of every guild, or ``guild_id``'s), oldest first."""
         query = select(League).order_by(League.id)
-        if guild_id is not None:
-            query = query.where(League.guild_id == guild_id)
+        guild = _guild_scope(actor, guild_id)
+        if guild is None and not actor.operator:
+            return []  # a direct message: no server, no leagues
+        if guild is not None:
+            query = query.where(League.guild_id == guild)
         async with self.sessions() as session:
             return [await league_info(session, row) for row in (await session.scalars(query)).all()]
 
-    async def audit(self, league_id: int, *, match_id: int | None = None, limit: int = 50) -> list[AuditEntry]:
+    async def audit(
+        self, league_id: int, *, actor: Actor, match_id: int | None = None, limit: int = 50
+    ) -> list[AuditEntry]:
         """The league's audit events, newest first."""
         query = select(LeagueEvent).where(LeagueEvent.league_id == league_id)
         if match_id is not None:
             query = query.where(LeagueEvent.match_id == match_id)
         query = query.order_by(LeagueEvent.id.desc()).limit(limit)
         async with self.sessions() as session:
+            await league_row(session, league_id, actor)
             rows = (await session.scalars(query)).all()
         return [
             AuditEntry(
@@ -105,6 +118,8 @@ class Leagues:
         confirm_hours: int = 72, at: datetime | None = None,
     ) -> LeagueInfo:  # fmt: skip
         moment = at or now()
+        if not sees_server_data(actor, guild_id):
+            raise NotAllowed("A league is created from its own server.")
         cleaned = rules.check_name(name)
         game_id = rules.check_game(game)
         chosen = rules.check_points(points or Points())
@@ -128,10 +143,11 @@ class Leagues:
             raise LeagueError(f"This server already has a league named {cleaned!r}: pick another name.") from error
         return info
 
-    async def join(self, league_id: int, user: str, *, at: datetime | None = None) -> LeagueInfo:
+    async def join(self, league_id: int, *, actor: Actor, at: datetime | None = None) -> LeagueInfo:
         moment = at or now()
+        user = actor.user
         async with self.sessions.begin() as session:
-            league = await league_row(session, league_id)
+            league = await league_row(session, league_id, actor)
             row = await session.get(LeaguePlayer, (league_id, user))
             if row is not None and row.left_at is None:
                 raise LeagueError(f"You are already in {league.name}.")
@@ -144,10 +160,11 @@ class Leagues:
             await session.flush()
             return await league_info(session, league)
 
-    async def leave(self, league_id: int, user: str, *, at: datetime | None = None) -> LeagueInfo:
+    async def leave(self, league_id: int, *, actor: Actor, at: datetime | None = None) -> LeagueInfo:
         moment = at or now()
+        user = actor.user
         async with self.sessions.begin() as session:
-            league = await league_row(session, league_id)
+            league = await league_row(session, league_id, actor)
             row = await session.get(LeaguePlayer, (league_id, user))
             if row is None or row.left_at is not None:
                 raise LeagueError(f"You are not in {league.name}.")
@@ -164,7 +181,7 @@ class Leagues:
         moment = at or now()
         try:
             async with self.sessions.begin() as session:
-                league = await league_row(session, league_id)
+                league = await league_row(session, league_id, actor)
                 await require_organiser(session, league, actor, "change its settings")
                 before = (await league_info(session, league)).settings()
                 if points is not None:
@@ -182,12 +199,12 @@ class Leagues:
                 await bump(session, league_id)
         except IntegrityError as error:
             raise LeagueError(f"This server already has a league named {name!r}: pick another name.") from error
-        return await self.get(league_id)
+        return await self.get(league_id, actor=actor)
 
     async def add_organiser(self, league_id: int, user: str, *, actor: Actor, at: datetime | None = None) -> LeagueInfo:
         moment = at or now()
         async with self.sessions.begin() as session:
-            league = await league_row(session, league_id)
+            league = await league_row(session, league_id, actor)
             await require_organiser(session, league, actor, "add organisers")
             if await session.get(LeagueOrganiser, (league_id, user)) is not None:
                 raise LeagueError([Mention(user), f" already organises {league.name}."])
@@ -200,7 +217,7 @@ class Leagues:
         """End the current season (if still open) and start the next: same players, fresh standings."""
         moment = at or now()
         async with self.sessions.begin() as session:
-            league = await league_row(session, league_id)
+            league = await league_row(session, league_id, actor)
             await require_organiser(session, league, actor, "start a season")
             current = await session.get(LeagueSeason, (league_id, league.season))
             if current is not None and current.ended_at is None:
@@ -221,7 +238,7 @@ class Leagues:
     async def end_season(self, league_id: int, *, actor: Actor, at: datetime | None = None) -> LeagueInfo:
         moment = at or now()
         async with self.sessions.begin() as session:
-            league = await league_row(session, league_id)
+            league = await league_row(session, league_id, actor)
             await require_organiser(session, league, actor, "end a season")
             ended = await session.execute(
                 update(LeagueSeason)
@@ -240,10 +257,10 @@ class Leagues:
 
     # --- standings ----------------------------------------------------------------------------------------------
 
-    async def standings(self, league_id: int, *, season: int | None = None) -> Standings:
+    async def standings(self, league_id: int, *, actor: Actor, season: int | None = None) -> Standings:
         """The season's table (default: the current season), from the snapshot if the league has not changed."""
         async with self.sessions() as session:
-            league = await league_info(session, await league_row(session, league_id))
+            league = await league_info(session, await league_row(session, league_id, actor))
             chosen = rules.check_season(league.season if season is None else season, league.season, league.name)
             snapshot = await session.get(LeagueSnapshot, (league_id, chosen))
             if snapshot is not None and snapshot.version == league.version:

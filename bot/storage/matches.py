@@ -16,9 +16,10 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bot.access import OPERATOR, Actor
 from bot.leagues import permissions, rules, transitions
 from bot.leagues.errors import MatchStateError
-from bot.leagues.model import AUTO, Actor, Decision, MatchInfo, ReportOutcome, pair_key
+from bot.leagues.model import AUTO, Decision, MatchInfo, ReportOutcome, pair_key
 from bot.leagues.transitions import Transition
 from bot.storage.db import now, rowcount
 from bot.storage.league_rows import (
@@ -32,6 +33,7 @@ from bot.storage.league_rows import (
     require_organiser,
 )
 from bot.storage.models import CombatRecord, LeagueMatch, LeagueSeason
+from bot.storage.records import visible_combats
 from rules_core.errors import Do, example
 
 
@@ -41,13 +43,13 @@ class Matches:
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
 
-    async def get(self, match_id: int) -> MatchInfo:
+    async def get(self, match_id: int, *, actor: Actor) -> MatchInfo:
         async with self.sessions() as session:
-            return match_info(await match_row(session, match_id))
+            return match_info(await match_row(session, match_id, actor))
 
     async def in_league(
-        self, league_id: int, *, season: int | None = None, player: str | None = None, limit: int | None = None,
-        statuses: Iterable[str] | None = None,
+        self, league_id: int, *, actor: Actor, season: int | None = None, player: str | None = None,
+        limit: int | None = None, statuses: Iterable[str] | None = None,
     ) -> list[MatchInfo]:  # fmt: skip
         """The league's matches, newest first."""
         query = select(LeagueMatch).where(LeagueMatch.league_id == league_id)
@@ -61,12 +63,13 @@ class Matches:
         if limit is not None:
             query = query.limit(limit)
         async with self.sessions() as session:
+            await league_row(session, league_id, actor)
             return [match_info(row) for row in (await session.scalars(query)).all()]
 
     # --- helpers for changes ------------------------------------------------------------------------------------
 
     async def _require_neutral(self, session: AsyncSession, match: LeagueMatch, actor: Actor, doing: str) -> None:
-        league = await league_row(session, match.league_id)
+        league = await league_row(session, match.league_id, actor)
         organiser = await is_organiser(session, league.id, actor)
         permissions.require_neutral(actor, match_info(match), organiser=organiser, league_name=league.name,
                                     doing=doing)  # fmt: skip
@@ -103,10 +106,14 @@ class Matches:
 
     # --- changes -------------------------------------------------------------------------------------------------
 
-    async def _check_combats(self, session: AsyncSession, league_id: int, combats: tuple[int, ...]) -> None:
+    async def _check_combats(
+        self, session: AsyncSession, league_id: int, combats: tuple[int, ...], actor: Actor
+    ) -> None:
+        """The combats exist, the actor may see them (else they are "not found"), and no other match uses them."""
         if not combats:
             return
-        found = set((await session.scalars(select(CombatRecord.id).where(CombatRecord.id.in_(combats)))).all())
+        chosen = select(CombatRecord.id).where(CombatRecord.id.in_(combats), visible_combats(actor))
+        found = set((await session.scalars(chosen)).all())
         used = (
             await session.execute(
                 select(LeagueMatch.id, LeagueMatch.combats).where(
@@ -148,7 +155,7 @@ class Matches:
         combats: tuple[int, ...], notes: str, moment: datetime,
     ) -> ReportOutcome:  # fmt: skip
         async with self.sessions.begin() as session:
-            league = await league_row(session, league_id)
+            league = await league_row(session, league_id, actor)
             permissions.require_reporter_plays(league.name, playing=await is_player(session, league_id, actor.user))
             permissions.require_member(opponent, league.name, playing=await is_player(session, league_id, opponent))
             season = await session.get(LeagueSeason, (league_id, league.season))
@@ -157,7 +164,7 @@ class Matches:
             if waiting is not None:
                 kind, change = transitions.answer_report(match_info(waiting), actor, result, moment)
                 return ReportOutcome(kind, await self._apply(session, waiting, change, actor.user, moment))
-            await self._check_combats(session, league_id, combats)
+            await self._check_combats(session, league_id, combats, actor)
             row = LeagueMatch(
                 league_id=league_id, season=league.season, reporter_id=actor.user, opponent_id=opponent,
                 result=result, score=score, combats=",".join(map(str, combats)), notes=notes, status="pending",
@@ -173,7 +180,7 @@ class Matches:
     async def confirm(self, match_id: int, *, actor: Actor, at: datetime | None = None) -> MatchInfo:
         moment = at or now()
         async with self.sessions.begin() as session:
-            row = await match_row(session, match_id)
+            row = await match_row(session, match_id, actor)
             return await self._apply(session, row, transitions.confirm(match_info(row), actor, moment), actor.user,
                                      moment)  # fmt: skip
 
@@ -181,7 +188,7 @@ class Matches:
         moment = at or now()
         why = rules.check_reason(reason, example(reason="It was a draw"))
         async with self.sessions.begin() as session:
-            row = await match_row(session, match_id)
+            row = await match_row(session, match_id, actor)
             return await self._apply(session, row, transitions.dispute(match_info(row), actor, why), actor.user, moment)
 
     async def resolve(
@@ -193,7 +200,7 @@ class Matches:
         if decision != "void":
             rules.check_result(decision)
         async with self.sessions.begin() as session:
-            row = await match_row(session, match_id)
+            row = await match_row(session, match_id, actor)
             await self._require_neutral(session, row, actor, "resolve a dispute")
             return await self._apply(
                 session, row, transitions.resolve(decision, actor, why, moment), actor.user, moment
@@ -206,7 +213,7 @@ class Matches:
             required="Say why the match is voided.",
         )  # fmt: skip
         async with self.sessions.begin() as session:
-            row = await match_row(session, match_id)
+            row = await match_row(session, match_id, actor)
             await self._require_neutral(session, row, actor, "void a match")
             return await self._apply(session, row, transitions.void(actor, why, moment), actor.user, moment)
 
@@ -223,7 +230,7 @@ class Matches:
         )  # fmt: skip
         cleaned_score = rules.check_score(score)
         async with self.sessions.begin() as session:
-            row = await match_row(session, match_id)
+            row = await match_row(session, match_id, actor)
             await self._require_neutral(session, row, actor, "correct a result")
             change = transitions.correct(actor, result, cleaned_score, why, moment)
             return await self._apply(session, row, change, actor.user, moment)
@@ -240,14 +247,14 @@ class Matches:
         chosen = rules.parse_combats(combats)
         rules.check_two_players(player, opponent)
         async with self.sessions.begin() as session:
-            league = await league_row(session, league_id)
+            league = await league_row(session, league_id, actor)
             await require_organiser(session, league, actor, "enter results")
             permissions.require_not_playing(actor, player, opponent)
             for user in (player, opponent):
                 permissions.require_member(user, league.name, playing=await is_player(session, league_id, user))
             waiting = await self._pending_between(session, league_id, player, opponent)
             transitions.require_nothing_pending(None if waiting is None else waiting.id)
-            await self._check_combats(session, league_id, chosen)
+            await self._check_combats(session, league_id, chosen, actor)
             row = LeagueMatch(
                 league_id=league_id, season=league.season, reporter_id=player, opponent_id=opponent, result=result,
                 score=cleaned_score, combats=",".join(map(str, chosen)), notes=cleaned_notes, status="confirmed",
@@ -277,7 +284,7 @@ class Matches:
         for match_id in due:
             try:
                 async with self.sessions.begin() as session:
-                    row = await match_row(session, match_id)
+                    row = await match_row(session, match_id, OPERATOR)
                     confirmed.append(await self._apply(session, row, transitions.auto_confirm(moment), AUTO,
                                                        moment))  # fmt: skip
             except MatchStateError:

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint, text
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+    true,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 NAME = 100  # names and ids people type or Discord gives (snowflakes are 20 digits)
@@ -33,6 +45,8 @@ class CombatRecord(Base):
     opponent: Mapped[str | None] = mapped_column(String(NAME))
     guild_id: Mapped[str | None] = mapped_column(String(NAME))
     channel_id: Mapped[str | None] = mapped_column(String(NAME))
+    # Resolved privately: only its requester and named opponent see it (bot/access.py). Unsaid means private.
+    private: Mapped[bool] = mapped_column(Boolean, server_default=true())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     # The record whose combat this one continues (a drawn 40K assault, or one whose loser held): at most one each.
     continues_id: Mapped[int | None] = mapped_column(

@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import exists, insert, select
+from sqlalchemy import ColumnElement, and_, exists, insert, or_, select, true
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from bot.access import Actor, may_void_combat, sees_combat
 from bot.storage.db import aware, now
 from bot.storage.models import CombatRecord, DiceRoll, RecordEvent
 from rules_core.errors import Do, Hint, RefereeError
@@ -32,9 +33,35 @@ class AlreadyContinued(RefereeError, ValueError):
 
 
 class RecordNotFound(RefereeError, LookupError):
+    """No such record, or none the actor may see: the two answer alike, so ids cannot be probed."""
+
     def __init__(self, record_id: int) -> None:
         super().__init__(f"There is no combat record #{record_id}.", hint=Hint(Do.LIST_RECORDS))
         self.record_id = record_id
+
+
+class VoidNotAllowed(RefereeError, PermissionError):
+    def __init__(self, record_id: int, *, private: bool) -> None:
+        who = "" if private else ", or a manager of the server it was resolved in,"
+        super().__init__(f"Only the player who asked for combat #{record_id}{who} can void it.", token=str(record_id))
+        self.record_id = record_id
+
+
+def visible_combats(actor: Actor) -> ColumnElement[bool]:
+    """The records ``actor`` may see, as a WHERE clause: bot/access.py ``sees_combat`` in SQL."""
+    if actor.operator:
+        return true()
+    party = or_(CombatRecord.requested_by == actor.user, CombatRecord.opponent == actor.user)
+    personal = and_(or_(CombatRecord.private.is_(True), CombatRecord.guild_id.is_(None)), party)
+    if actor.guild is None:
+        return personal
+    public_here = and_(CombatRecord.private.is_(False), CombatRecord.guild_id == actor.guild)
+    return or_(personal, public_here)
+
+
+def _sees(actor: Actor, row: CombatRecord) -> bool:
+    return sees_combat(actor, private=row.private, guild_id=row.guild_id, requested_by=row.requested_by,
+                       opponent=row.opponent)  # fmt: skip
 
 
 def side_name(spec: str) -> str:
@@ -66,6 +93,7 @@ class StoredCombat:
     created_at: datetime
     history: tuple[RecordNote, ...]
     continues_id: int | None = None  # the record whose combat this one continues
+    private: bool = False  # only its requester and named opponent see it
 
     @property
     def voided(self) -> bool:
@@ -85,6 +113,7 @@ class RecordSummary:
     guild_id: str | None
     created_at: datetime
     voided: bool
+    private: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,11 +127,12 @@ class RecordRequest:
     channel_id: str | None = None
     at: datetime | None = None
     continues: int | None = None
+    private: bool = False
 
 
 def _record_row(
     report: Report, *, requested_by: str, opponent: str | None, guild_id: str | None, channel_id: str | None,
-    at: datetime | None, continues: int | None,
+    at: datetime | None, continues: int | None, private: bool,
 ) -> dict[str, Any]:  # fmt: skip
     return {
         "game": report.game,
@@ -118,6 +148,7 @@ def _record_row(
         "opponent": opponent,
         "guild_id": guild_id,
         "channel_id": channel_id,
+        "private": private,
         "created_at": at or now(),
         "continues_id": continues,
     }
@@ -140,11 +171,13 @@ class Records:
         channel_id: str | None = None,
         at: datetime | None = None,
         continues: int | None = None,
+        private: bool = False,
     ) -> int:
-        """Store one resolution; returns its record id. ``continues``: the record whose combat it carries on."""
+        """Store one resolution; returns its record id. ``continues``: the record whose combat it carries on;
+        ``private``: only its requester and named opponent will see it."""
         # One Core INSERT ... RETURNING in its own transaction: the hot path of every combat, kept lean.
         row = _record_row(report, requested_by=requested_by, opponent=opponent, guild_id=guild_id,
-                          channel_id=channel_id, at=at, continues=continues)  # fmt: skip
+                          channel_id=channel_id, at=at, continues=continues, private=private)  # fmt: skip
         try:
             async with self.engine.begin() as connection:
                 result = await connection.execute(insert(CombatRecord).values(**row).returning(CombatRecord.id))
@@ -157,7 +190,8 @@ class Records:
     async def add_many(self, requests: Sequence[RecordRequest]) -> list[int]:
         """Store several resolutions in one transaction (all or none); their ids, in order."""
         rows = [_record_row(r.report, requested_by=r.requested_by, opponent=r.opponent, guild_id=r.guild_id,
-                            channel_id=r.channel_id, at=r.at, continues=r.continues) for r in requests]  # fmt: skip
+                            channel_id=r.channel_id, at=r.at, continues=r.continues, private=r.private)
+                for r in requests]  # fmt: skip
         statement = insert(CombatRecord).returning(CombatRecord.id, sort_by_parameter_order=True)
         async with self.engine.begin() as connection:
             result = await connection.execute(statement, rows)
@@ -181,10 +215,11 @@ class Records:
             found = await session.scalar(select(CombatRecord.id).where(CombatRecord.continues_id == record_id))
         return None if found is None else int(found)
 
-    async def get(self, record_id: int) -> StoredCombat:
+    async def get(self, record_id: int, *, actor: Actor) -> StoredCombat:
+        """The record, if ``actor`` may see it; else RecordNotFound, exactly as if there were none."""
         async with self.sessions() as session:
             row = await session.get(CombatRecord, record_id)
-            if row is None:
+            if row is None or not _sees(actor, row):
                 raise RecordNotFound(record_id)
             notes = (
                 await session.scalars(
@@ -203,28 +238,46 @@ class Records:
             created_at=aware(row.created_at),
             history=tuple(RecordNote(n.kind, n.actor, n.reason, aware(n.created_at)) for n in notes),
             continues_id=row.continues_id,
+            private=row.private,
         )
 
-    async def add_note(self, record_id: int, kind: str, *, actor: str, reason: str, at: datetime | None = None) -> None:
-        """Void or annotate a record: the record itself never changes; the note joins its history."""
+    async def add_note(
+        self, record_id: int, kind: str, *, actor: Actor, reason: str, at: datetime | None = None
+    ) -> None:
+        """Void or annotate a record: the record itself never changes; the note joins its history.
+
+        Whoever may see the record may annotate it; voiding is its requester's, or (for a public combat) a
+        manager's of its server (bot/access.py).
+        """
         if kind not in EVENT_KINDS:
             raise ValueError(f"a record note is one of {EVENT_KINDS}, not {kind!r}")
         async with self.sessions.begin() as session:
-            if await session.get(CombatRecord, record_id) is None:
+            row = await session.get(CombatRecord, record_id)
+            if row is None or not _sees(actor, row):
                 raise RecordNotFound(record_id)
-            session.add(RecordEvent(record_id=record_id, kind=kind, actor=actor, reason=reason, created_at=at or now()))
+            if kind == "void" and not may_void_combat(
+                actor, private=row.private, guild_id=row.guild_id, requested_by=row.requested_by
+            ):
+                raise VoidNotAllowed(record_id, private=row.private)
+            session.add(RecordEvent(record_id=record_id, kind=kind, actor=actor.user, reason=reason,
+                                    created_at=at or now()))  # fmt: skip
 
     async def history(
         self,
         *,
+        actor: Actor,
         game: str | None = None,
         requested_by: str | None = None,
+        party: str | None = None,
         guild_id: str | None = None,
         include_voided: bool = True,
         before_id: int | None = None,
         limit: int = 20,
     ) -> list[RecordSummary]:
-        """The most recent records first, filtered; ``before_id`` pages back."""
+        """The most recent records ``actor`` may see first, filtered; ``before_id`` pages back.
+
+        ``requested_by``: asked for by this user; ``party``: asked for by, or naming as opponent, this user.
+        """
         voided = exists().where(RecordEvent.record_id == CombatRecord.id, RecordEvent.kind == "void")
         query = select(
             CombatRecord.id,
@@ -238,11 +291,14 @@ class Records:
             CombatRecord.guild_id,
             CombatRecord.created_at,
             voided.label("voided"),
-        )
+            CombatRecord.private,
+        ).where(visible_combats(actor))
         if game is not None:
             query = query.where(CombatRecord.game == game)
         if requested_by is not None:
             query = query.where(CombatRecord.requested_by == requested_by)
+        if party is not None:
+            query = query.where(or_(CombatRecord.requested_by == party, CombatRecord.opponent == party))
         if guild_id is not None:
             query = query.where(CombatRecord.guild_id == guild_id)
         if before_id is not None:
@@ -265,6 +321,7 @@ class Records:
                 guild_id=None if r[8] is None else str(r[8]),
                 created_at=aware(r[9]),
                 voided=bool(r[10]),
+                private=bool(r[11]),
             )
             for r in rows
         ]
@@ -279,5 +336,7 @@ __all__ = [
     "RecordSummary",
     "Records",
     "StoredCombat",
+    "VoidNotAllowed",
     "side_name",
+    "visible_combats",
 ]

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
+from bot.access import LOCAL_USER
 from bot.storage.db import create_engine, database_url, ensure_schema
 from bot.storage.leagues import Leagues
 from bot.storage.matches import Matches
 from bot.storage.privacy import Privacy
 from bot.storage.records import Records
 from bot.storage.rosters import Rosters
-
-LOCAL_USER = "local"  # the owner and requester for everything done through the offline `referee` command
 
 
 class Store:

@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.continuing import next_round
 from bot.data import catalogue
 from bot.discord.cooldown import RateLimit, per_user_check
+from bot.discord.interactions import actor_of
 from bot.discord.options import DESCRIPTION, command_callback
 from bot.discord.results import send_result
 from bot.discord.sides import roster_choices, sides_and_options
@@ -88,14 +89,17 @@ class CombatCog(commands.Cog):
             private: bool | None = None,
         ) -> None:  # fmt: skip
             with self.bot.collector.hold() as hold:
-                stored = await self.bot.store.records.get(record)
+                stored = await self.bot.store.records.get(record, actor=actor_of(interaction))
                 attacker, defender, options, positions = next_round(
                     stored, await self.bot.store.records.continued_by(record),
                     attacker_positions=attacker_positions, defender_positions=defender_positions,
                 )  # fmt: skip
                 report = resolve(catalogue().game(stored.report.game), attacker, defender, **options)
                 interaction.extras["outcome"] = report.result.outcome
-                await send_result(interaction, report, private=bool(private), opponent=stored.opponent,
+                # A private combat's next round is private too, and stays its two players' whoever of them asks.
+                user = str(interaction.user.id)
+                other = stored.requested_by if user == stored.opponent else stored.opponent
+                await send_result(interaction, report, private=bool(private) or stored.private, opponent=other,
                                   continues=record, hold=hold, note=positions)  # fmt: skip
 
         per_user_check(self.limit)(continue_round)

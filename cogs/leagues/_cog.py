@@ -18,13 +18,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.discord.interactions import actor_of
 from bot.leagues.chart import rating_chart
 from bot.leagues.errors import LeagueError, LeagueNotFound
 from bot.leagues.export import matches_csv, standings_csv
 from bot.leagues.model import LeagueInfo, Standings
 from bot.leagues.standings import Points
 from cogs.leagues._ui import (
-    actor_of,
     audit_embed,
     chart_names,
     history_embed,
@@ -83,10 +83,10 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
     # --- helpers -----------------------------------------------------------------------------------------------
 
     async def league(self, interaction: discord.Interaction[Any], reference: str | None) -> LeagueInfo:
-        guild = str(interaction.guild_id)
+        actor = actor_of(interaction)
         if reference:
-            return await self.bot.store.leagues.find(guild, reference)
-        leagues = await self.bot.store.leagues.all(guild)
+            return await self.bot.store.leagues.find(reference, actor=actor)
+        leagues = await self.bot.store.leagues.all(actor=actor)
         if len(leagues) == 1:
             return leagues[0]
         if not leagues:
@@ -99,7 +99,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
     async def league_choices(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        leagues = await self.bot.store.leagues.all(str(interaction.guild_id))
+        leagues = await self.bot.store.leagues.all(actor=actor_of(interaction))
         wanted = current.casefold()
         return [app_commands.Choice(name=league.name, value=league.name) for league in leagues
                 if wanted in league.name.casefold()][:25]  # fmt: skip
@@ -131,7 +131,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
 
     @app_commands.command(name="list", description="This server's leagues.")
     async def list_leagues(self, interaction: discord.Interaction[Any]) -> None:
-        leagues = await self.bot.store.leagues.all(str(interaction.guild_id))
+        leagues = await self.bot.store.leagues.all(actor=actor_of(interaction))
         lines = [f"**{league.name}** · {league.game} · season {league.season} · {len(league.players)} players"
                  for league in leagues] or ["No leagues yet: `/league create`."]  # fmt: skip
         await self.say(interaction, "\n".join(lines)[:2000], private=True)
@@ -140,14 +140,14 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
     @app_commands.describe(league=LEAGUE)
     async def join(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self.league(interaction, league)
-        await self.bot.store.leagues.join(found.id, str(interaction.user.id))
+        await self.bot.store.leagues.join(found.id, actor=actor_of(interaction))
         await self.say(interaction, f"{who(str(interaction.user.id))} joined **{found.name}**.")
 
     @app_commands.command(name="leave", description="Leave a league (your games stay in its records).")
     @app_commands.describe(league=LEAGUE)
     async def leave(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self.league(interaction, league)
-        await self.bot.store.leagues.leave(found.id, str(interaction.user.id))
+        await self.bot.store.leagues.leave(found.id, actor=actor_of(interaction))
         await self.say(interaction, f"{who(str(interaction.user.id))} left **{found.name}**.")
 
     @app_commands.command(name="settings", description="Change a league's name, points or window (organisers).")
@@ -236,13 +236,17 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         self, interaction: discord.Interaction[Any], match: MATCH, decision: Decision, reason: SHORT
     ) -> None:
         changed = await self.bot.store.matches.resolve(match, decision, actor=actor_of(interaction), reason=reason)
-        await interaction.response.send_message(embed=match_embed(changed, await self._of(changed.league_id)))
+        await interaction.response.send_message(
+            embed=match_embed(changed, await self._of(interaction, changed.league_id))
+        )
 
     @app_commands.command(name="void", description="Void a match: it no longer counts (organisers).")
     @app_commands.describe(match="The match id.", reason="Why (kept in the audit log).")
     async def void(self, interaction: discord.Interaction[Any], match: MATCH, reason: SHORT) -> None:
         changed = await self.bot.store.matches.void(match, actor=actor_of(interaction), reason=reason)
-        await interaction.response.send_message(embed=match_embed(changed, await self._of(changed.league_id)))
+        await interaction.response.send_message(
+            embed=match_embed(changed, await self._of(interaction, changed.league_id))
+        )
 
     @app_commands.command(name="correct", description="Correct a confirmed match's result (organisers).")
     @app_commands.describe(match="The match id.", result="The reporter's result.", reason="Why (kept in the log).",
@@ -254,7 +258,9 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         changed = await self.bot.store.matches.correct(
             match, actor=actor_of(interaction), result=result, reason=reason, score=score
         )
-        await interaction.response.send_message(embed=match_embed(changed, await self._of(changed.league_id)))
+        await interaction.response.send_message(
+            embed=match_embed(changed, await self._of(interaction, changed.league_id))
+        )
 
     @app_commands.command(name="enter", description="Enter a result directly, confirmed at once (organisers).")
     @app_commands.describe(player="The first player.", opponent="The second player.", result="The first player's.",
@@ -272,8 +278,8 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         )  # fmt: skip
         await interaction.response.send_message(embed=match_embed(entered, found))
 
-    async def _of(self, league_id: int) -> LeagueInfo:
-        return await self.bot.store.leagues.get(league_id)
+    async def _of(self, interaction: discord.Interaction[Any], league_id: int) -> LeagueInfo:
+        return await self.bot.store.leagues.get(league_id, actor=actor_of(interaction))
 
     # --- reading -----------------------------------------------------------------------------------------------
 
@@ -284,7 +290,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         league: str | None = None,
     ) -> None:  # fmt: skip
         found = await self.league(interaction, league)
-        table = await self.bot.store.leagues.standings(found.id, season=season)
+        table = await self.bot.store.leagues.standings(found.id, actor=actor_of(interaction), season=season)
         await interaction.response.send_message(embed=standings_embed(table))
         if any(row.played for row in table.rows):
             # The table answers at once; the chart (a fraction of a second to draw) follows in an edit.
@@ -304,7 +310,8 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
     ) -> None:
         found = await self.league(interaction, league)
         chosen = None if player is None else str(player.id)
-        matches = await self.bot.store.matches.in_league(found.id, player=chosen, limit=20)
+        matches = await self.bot.store.matches.in_league(found.id, actor=actor_of(interaction), player=chosen,
+                                                       limit=20)  # fmt: skip
         await interaction.response.send_message(embed=history_embed(found, matches, chosen))
 
     @app_commands.command(name="audit", description="Every change to the league: who, when, before and after.")
@@ -313,7 +320,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         self, interaction: discord.Interaction[Any], match: MATCH | None = None, league: str | None = None
     ) -> None:
         found = await self.league(interaction, league)
-        entries = await self.bot.store.leagues.audit(found.id, match_id=match, limit=15)
+        entries = await self.bot.store.leagues.audit(found.id, actor=actor_of(interaction), match_id=match, limit=15)
         await interaction.response.send_message(embed=audit_embed(found, entries), ephemeral=True)
 
     @app_commands.command(name="export", description="The matches and standings as CSV files (only you see them).")
@@ -323,8 +330,8 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         league: str | None = None,
     ) -> None:  # fmt: skip
         found = await self.league(interaction, league)
-        table = await self.bot.store.leagues.standings(found.id, season=season)
-        matches = await self.bot.store.matches.in_league(found.id)
+        table = await self.bot.store.leagues.standings(found.id, actor=actor_of(interaction), season=season)
+        matches = await self.bot.store.matches.in_league(found.id, actor=actor_of(interaction))
         files = [
             discord.File(io.BytesIO(matches_csv(matches).encode("utf-8")), filename=f"league-{found.id}-matches.csv"),
             discord.File(io.BytesIO(standings_csv(table.rows).encode("utf-8")),

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.errors import referee_error_embed
-from bot.leagues.model import Actor, AuditEntry, LeagueInfo, MatchInfo, Standings
+from bot.discord.interactions import actor_of
+from bot.leagues.model import AuditEntry, LeagueInfo, MatchInfo, Standings
 from bot.leagues.standings import TIE_BREAKERS, Row
 from bot.render.colours import AUDIT_COLOUR, INFO_COLOUR, MATCH_STATUS_COLOURS
 from bot.render.embeds import cut
@@ -26,11 +27,6 @@ DESCRIPTION_ROOM = 3900  # of Discord's 4096, leaving room for a closing line
 def who(user: str) -> str:
     """A mention for a Discord id (it shows the name, and never pings inside an embed); pseudonyms as they are."""
     return f"<@{user}>" if user.isdigit() else user
-
-
-def actor_of(interaction: discord.Interaction[Any]) -> Actor:
-    permissions = interaction.permissions
-    return Actor(str(interaction.user.id), manager=bool(permissions.manage_guild))
 
 
 def match_summary(match: MatchInfo) -> str:
@@ -101,7 +97,7 @@ class MatchButton(
         except RefereeError as error:  # a second click, or not the opponent (a button has no command tree's handler)
             await interaction.response.send_message(embed=referee_error_embed(error), ephemeral=True)
             return
-        league = await bot.store.leagues.get(changed.league_id)
+        league = await bot.store.leagues.get(changed.league_id, actor=actor)
         await interaction.response.edit_message(embed=match_embed(changed, league), view=None)
 
 

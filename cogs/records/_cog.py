@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.errors import error_embed
-from bot.discord.interactions import guild_of
+from bot.discord.interactions import actor_of
 from bot.discord.options import game_matches
 from bot.discord.results import result_view, verify_embed
 from bot.render.colours import INFO_COLOUR, VOID_COLOUR
@@ -21,13 +21,6 @@ if TYPE_CHECKING:
     from bot.discord.app import RefereeBot
 
 
-def _can_void(interaction: discord.Interaction[Any], requested_by: str) -> bool:
-    if str(interaction.user.id) == requested_by:
-        return True
-    # The permissions Discord resolved for this member in this channel, sent with the interaction.
-    return interaction.guild_id is not None and interaction.permissions.manage_guild
-
-
 class RecordsCog(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
@@ -37,14 +30,15 @@ class RecordsCog(commands.Cog):
     async def replay(
         self, interaction: discord.Interaction[Any], record: app_commands.Range[int, 1], private: bool | None = None
     ) -> None:
-        stored = await self.bot.store.records.get(record)
+        stored = await self.bot.store.records.get(record, actor=actor_of(interaction))
         pages = render_pages(stored.report, record_id=stored.id)
         embed = pages[0]
         if stored.voided:
             reasons = "; ".join(escape(n.reason) for n in stored.history if n.kind == "void")
             embed.description = cut(f"**VOID** ({reasons})\n\n{embed.description or ''}", 4096)
         view = result_view(stored.id, 0, len(pages))
-        kwargs: dict[str, Any] = {"embed": embed, "ephemeral": bool(private)}
+        # A private combat stays private: only its two players ever see it, so it is never replayed publicly.
+        kwargs: dict[str, Any] = {"embed": embed, "ephemeral": bool(private) or stored.private}
         if view is not None:
             kwargs["view"] = view
         await interaction.response.send_message(**kwargs)
@@ -52,7 +46,9 @@ class RecordsCog(commands.Cog):
     @app_commands.command(name="verify", description="Re-run a stored combat from its seed: identical, or altered.")
     @app_commands.describe(record="The record id (in a result's footer).")
     async def verify(self, interaction: discord.Interaction[Any], record: app_commands.Range[int, 1]) -> None:
-        await interaction.response.send_message(embed=await verify_embed(self.bot, record), ephemeral=True)
+        await interaction.response.send_message(
+            embed=await verify_embed(self.bot, record, actor_of(interaction)), ephemeral=True
+        )
 
     @app_commands.command(name="history", description="Recent combats in this server (or yours), newest first.")
     @app_commands.describe(game="Only this game.", mine="Only combats you asked for.", limit="How many (1-20).")
@@ -61,11 +57,13 @@ class RecordsCog(commands.Cog):
         limit: app_commands.Range[int, 1, 20] = 10,
     ) -> None:  # fmt: skip
         game_id = get_game(game).id if game else None
-        guild = guild_of(interaction)
-        requested_by = str(interaction.user.id) if mine or guild is None else None
-        rows = await self.bot.store.records.history(
-            game=game_id, guild_id=guild, requested_by=requested_by, limit=limit
-        )
+        actor = actor_of(interaction)
+        # In a server: its combats (the public ones, and private ones you took part in); with mine, or in direct
+        # messages: the combats you asked for or were named in, wherever you may see them (bot/access.py).
+        party = actor.user if mine or actor.guild is None else None
+        here = None if party is not None else actor.guild
+        rows = await self.bot.store.records.history(actor=actor, game=game_id, guild_id=here, party=party,
+                                                    limit=limit)  # fmt: skip
         if not rows:
             await interaction.response.send_message(embed=error_embed("No combats recorded here yet."), ephemeral=True)
             return
@@ -91,14 +89,8 @@ class RecordsCog(commands.Cog):
         self, interaction: discord.Interaction[Any], record: app_commands.Range[int, 1],
         reason: app_commands.Range[str, 3, 500],
     ) -> None:  # fmt: skip
-        stored = await self.bot.store.records.get(record)
-        if not _can_void(interaction, stored.requested_by):
-            await interaction.response.send_message(
-                embed=error_embed("Only the player who asked for this combat, or a server manager, can void it."),
-                ephemeral=True,
-            )
-            return
-        await self.bot.store.records.add_note(record, "void", actor=str(interaction.user.id), reason=reason)
+        # Not found, or not allowed: the store says which (bot/access.py), and the tree answers privately.
+        await self.bot.store.records.add_note(record, "void", actor=actor_of(interaction), reason=reason)
         await interaction.response.send_message(
             embed=discord.Embed(title=f"Record #{record} is void", description=escape(reason), colour=VOID_COLOUR)
         )

@@ -8,25 +8,27 @@ from pathlib import Path
 
 import pytest
 
-from bot.leagues.model import Actor
+from bot.access import Actor
 from bot.recording import with_store
 from bot.storage import Store
 from tests.bot.test_cli import referee
 
+GUILD = "g1"
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture
 def league_id() -> int:
     async def fill(store: Store) -> int:
-        league = await store.leagues.create("g1", "Autumn Crusade", "40k", actor=Actor("org"), at=T0)
+        organiser = Actor("org", guild=GUILD)
+        league = await store.leagues.create("g1", "Autumn Crusade", "40k", actor=organiser, at=T0)
         for user in ("ann", "bob", "cid"):
-            await store.leagues.join(league.id, user, at=T0)
-        await store.matches.enter(league.id, actor=Actor("org"), player="ann", opponent="bob", result="win",
-                                 score="=2+3", at=T0 + timedelta(hours=1))  # fmt: skip
-        match = (await store.matches.report(league.id, actor=Actor("cid"), opponent="ann", result="draw",
+            await store.leagues.join(league.id, actor=Actor(user, guild=GUILD), at=T0)
+        await store.matches.enter(league.id, actor=organiser, player="ann", opponent="bob", result="win",
+                                  score="=2+3", at=T0 + timedelta(hours=1))  # fmt: skip
+        match = (await store.matches.report(league.id, actor=Actor("cid", guild=GUILD), opponent="ann", result="draw",
                                           at=T0 + timedelta(hours=2))).match  # fmt: skip
-        await store.matches.confirm(match.id, actor=Actor("ann"), at=T0 + timedelta(hours=3))
+        await store.matches.confirm(match.id, actor=Actor("ann", guild=GUILD), at=T0 + timedelta(hours=3))
         return league.id
 
     return with_store(fill)

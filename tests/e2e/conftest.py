@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -26,9 +27,9 @@ async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
         await server.stop()
 
 
-@pytest.fixture
-async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[RefereeBot]:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'e2e.db'}"
+@contextlib.asynccontextmanager
+async def running_bot(fake: FakeDiscord, url: str) -> AsyncIterator[RefereeBot]:
+    """The real bot on the database at ``url``, connected to the fake Discord and ready."""
     settings = Settings(discord_token=SecretStr("fake-token"), database_url=url, dev_guild_id=GUILD_ID,
                         _env_file=None)  # type: ignore[call-arg]  # fmt: skip
     referee = RefereeBot(settings)
@@ -41,3 +42,9 @@ async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[RefereeBot]:
         await referee.close()
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
+
+
+@pytest.fixture
+async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[RefereeBot]:
+    async with running_bot(fake, f"sqlite+aiosqlite:///{tmp_path / 'e2e.db'}") as referee:
+        yield referee

@@ -21,6 +21,8 @@ from aiohttp import WSMsgType, web
 APPLICATION_ID = 900000000000000001
 BOT_ID = 900000000000000002
 GUILD_ID = 900000000000000003
+OTHER_GUILD_ID = 900000000000000999  # a second server the bot is in: every server is its own world
+GUILDS = (GUILD_ID, OTHER_GUILD_ID)
 CHANNEL_ID = 900000000000000004
 PLAYER_ID = 900000000000000005
 OPPONENT_ID = 900000000000000006
@@ -32,6 +34,11 @@ def reply(data: Any, *, status: int = 200, headers: dict[str, str] | None = None
     """JSON exactly as Discord sends it: discord.py reads a body as JSON only for 'application/json', no charset."""
     return web.Response(body=json.dumps(data).encode(), status=status,
                         headers={"Content-Type": "application/json", **(headers or {})})  # fmt: skip
+
+
+def channel_of(guild_id: int) -> int:
+    """Each server's one channel (the first server's is CHANNEL_ID)."""
+    return CHANNEL_ID if guild_id == GUILD_ID else guild_id + 1
 
 
 def snowflake() -> str:
@@ -216,11 +223,13 @@ class FakeDiscord:
             elif op == 2:
                 ready = {
                     "v": 10, "user": user(BOT_ID, "Referee", bot=True), "session_id": "fake-session",
-                    "guilds": [{"id": str(GUILD_ID), "unavailable": True}], "resume_gateway_url": self.gateway_url,
-                    "shard": [0, 1], "application": {"id": str(APPLICATION_ID), "flags": 0},
+                    "guilds": [{"id": str(g), "unavailable": True} for g in GUILDS],
+                    "resume_gateway_url": self.gateway_url, "shard": [0, 1],
+                    "application": {"id": str(APPLICATION_ID), "flags": 0},
                 }  # fmt: skip
                 await self.send(socket, "READY", ready)
-                await self.send(socket, "GUILD_CREATE", self.guild())
+                for guild_id in GUILDS:
+                    await self.send(socket, "GUILD_CREATE", self.guild(guild_id))
                 self.ready_count += 1
                 self.identified.set()
             elif op == 6:
@@ -233,13 +242,14 @@ class FakeDiscord:
         self.sequence += 1
         await socket.send_json({"op": 0, "t": event, "s": self.sequence, "d": data})
 
-    def guild(self) -> dict[str, Any]:
-        return {"id": str(GUILD_ID), "name": "Test Guild", "icon": None, "owner_id": str(PLAYER_ID), "roles": [
-                    {"id": str(GUILD_ID), "name": "@everyone", "permissions": "2147483647", "position": 0, "color": 0,
+    def guild(self, guild_id: int = GUILD_ID) -> dict[str, Any]:
+        name = "Test Guild" if guild_id == GUILD_ID else f"Other Guild {guild_id % 1000}"
+        return {"id": str(guild_id), "name": name, "icon": None, "owner_id": str(PLAYER_ID), "roles": [
+                    {"id": str(guild_id), "name": "@everyone", "permissions": "2147483647", "position": 0, "color": 0,
                      "hoist": False, "managed": False, "mentionable": False, "flags": 0}],
                 "emojis": [], "stickers": [], "features": [], "member_count": 2, "large": False, "unavailable": False,
-                "channels": [{"id": str(CHANNEL_ID), "type": 0, "name": "battles", "position": 0,
-                              "permission_overwrites": [], "guild_id": str(GUILD_ID)}],
+                "channels": [{"id": str(channel_of(guild_id)), "type": 0, "name": "battles", "position": 0,
+                              "permission_overwrites": [], "guild_id": str(guild_id)}],
                 "members": [], "threads": [], "voice_states": [], "presences": [], "stage_instances": [],
                 "guild_scheduled_events": [], "soundboard_sounds": [], "premium_tier": 0, "preferred_locale": "en-US",
                 "joined_at": "2026-11-22T00:00:00+00:00", "afk_timeout": 300, "verification_level": 0,
@@ -290,38 +300,41 @@ async def final_answer(fake: FakeDiscord, token: str, timeout: float = 20.0) -> 
 
 def command_interaction(
     name: str, options: list[dict[str, Any]], *, user_id: int = PLAYER_ID, subcommand: str | None = None,
-    resolved: dict[str, Any] | None = None, permissions: str = "2147483647",
+    resolved: dict[str, Any] | None = None, permissions: str = "2147483647", guild_id: int = GUILD_ID,
 ) -> dict[str, Any]:  # fmt: skip
-    """An APPLICATION_COMMAND interaction as Discord sends it."""
+    """An APPLICATION_COMMAND interaction as Discord sends it (in ``guild_id``: another server is another id)."""
     if subcommand is not None:
         options = [{"type": 1, "name": subcommand, "options": options}]
     data: dict[str, Any] = {"id": snowflake(), "name": name, "type": 1, "options": options}
     if resolved:
         data["resolved"] = resolved
-    return base_interaction(2, data, user_id=user_id, permissions=permissions)
+    return base_interaction(2, data, user_id=user_id, permissions=permissions, guild_id=guild_id)
 
 
 def component_interaction(
-    custom_id: str, components: list[dict[str, Any]], *, user_id: int = PLAYER_ID
-) -> dict[str, Any]:
-    """A button click on a message the bot sent: Discord sends the message with its components."""
-    payload = base_interaction(3, {"custom_id": custom_id, "component_type": 2}, user_id=user_id)
-    payload["message"] = {"id": snowflake(), "channel_id": str(CHANNEL_ID), "author": user(BOT_ID, "Referee", bot=True),
+    custom_id: str, components: list[dict[str, Any]], *, user_id: int = PLAYER_ID, message_flags: int = 0,
+    guild_id: int = GUILD_ID,
+) -> dict[str, Any]:  # fmt: skip
+    """A button click on a message the bot sent: Discord sends the message with its components (and its flags:
+    64 for an ephemeral message, which only its presser sees)."""
+    payload = base_interaction(3, {"custom_id": custom_id, "component_type": 2}, user_id=user_id, guild_id=guild_id)
+    channel = str(channel_of(guild_id))
+    payload["message"] = {"id": snowflake(), "channel_id": channel, "author": user(BOT_ID, "Referee", bot=True),
                           "content": "", "timestamp": "2026-11-22T00:00:00+00:00", "edited_timestamp": None,
                           "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
-                          "attachments": [], "embeds": [], "pinned": False, "type": 20, "flags": 0,
+                          "attachments": [], "embeds": [], "pinned": False, "type": 20, "flags": message_flags,
                           "components": components}  # fmt: skip
     return payload
 
 
 def base_interaction(
-    kind: int, data: dict[str, Any], *, user_id: int, permissions: str = "2147483647"
+    kind: int, data: dict[str, Any], *, user_id: int, permissions: str = "2147483647", guild_id: int = GUILD_ID
 ) -> dict[str, Any]:
     return {"id": snowflake(), "application_id": str(APPLICATION_ID), "type": kind, "data": data,
-            "guild_id": str(GUILD_ID), "channel_id": str(CHANNEL_ID),
-            "channel": {"id": str(CHANNEL_ID), "type": 0, "name": "battles", "guild_id": str(GUILD_ID)},
+            "guild_id": str(guild_id), "channel_id": str(channel_of(guild_id)),
+            "channel": {"id": str(channel_of(guild_id)), "type": 0, "name": "battles", "guild_id": str(guild_id)},
             "member": {"user": user(user_id, f"player{user_id % 1000}"), "roles": [], "permissions": permissions,
                        "joined_at": "2026-11-22T00:00:00+00:00", "deaf": False, "mute": False, "flags": 0},
             "token": f"token-{snowflake()}", "version": 1, "app_permissions": "2147483647", "locale": "en-US",
             "guild_locale": "en-US", "entitlements": [], "attachment_size_limit": 8 * 1024 * 1024,
-            "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0}  # fmt: skip
+            "authorizing_integration_owners": {"0": str(guild_id)}, "context": 0}  # fmt: skip

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.access import OPERATOR
 from bot.discord.app import RefereeBot
 from bot.render.embeds import EMBED_TOTAL, FIELD_VALUE, FIELDS
 from tests.e2e.fake_discord import (
+    GUILD_ID,
     OPPONENT_ID,
     Answer,
     FakeDiscord,
@@ -89,7 +91,7 @@ async def test_each_game_command_answers_with_a_recorded_result(bot: RefereeBot,
         within_limits(embed)
         assert f"record #{number}" in embed["footer"]["text"]
         assert f"referee:verify:{number}" in custom_ids(answer.data)
-    stored = await bot.store.records.get(5)
+    stored = await bot.store.records.get(5, actor=OPERATOR)
     assert stored.opponent == str(OPPONENT_ID)
     assert stored.guild_id is not None and stored.requested_by.isdigit()
 
@@ -156,11 +158,11 @@ async def test_assault_continue_fights_the_next_round(bot: RefereeBot, fake: Fak
     from rules_core import resolve
 
     first = resolve("40k", MARINES, ORK_MOB, seed=0, charge_distance=3)
-    record = await bot.store.records.add(first, requested_by="1")
+    record = await bot.store.records.add(first, requested_by="1", guild_id=str(GUILD_ID))  # public, in this server
     payload = command_interaction("assault", [option("record", record, 4)], subcommand="continue")
     answer = await result(fake, payload)
     assert "record #2" in answer.data["embeds"][0]["footer"]["text"]
-    assert (await bot.store.records.get(2)).continues_id == record
+    assert (await bot.store.records.get(2, actor=OPERATOR)).continues_id == record
     again = command_interaction("assault", [option("record", record, 4)], subcommand="continue")
     (refused,) = await run(fake, again, 1)
     assert "already been continued as #2" in refused.payload["data"]["embeds"][0]["description"]
@@ -172,7 +174,7 @@ async def test_assault_continue_takes_the_positions_the_player_gives(bot: Refere
     from rules_core.games.wh40k.spec import parse_side
 
     first = resolve("40k", MARINES, ORK_MOB, seed=0, charge_distance=3)
-    record = await bot.store.records.add(first, requested_by="1")
+    record = await bot.store.records.add(first, requested_by="1", guild_id=str(GUILD_ID))  # public, in this server
     wrong = command_interaction("assault", [option("record", record, 4), option("attacker_positions", "Marines=3")],
                                 subcommand="continue")  # fmt: skip
     (refused,) = await run(fake, wrong, 1)
@@ -182,5 +184,5 @@ async def test_assault_continue_takes_the_positions_the_player_gives(bot: Refere
                                   subcommand="continue")  # fmt: skip
     answer = await result(fake, payload)
     assert 'defender: as given, Ork Boy: 2 in base contact, 3 within 2"' in answer.first["content"]
-    orks = parse_side((await bot.store.records.get(2)).report.inputs.defender).units[0]
+    orks = parse_side((await bot.store.records.get(2, actor=OPERATOR)).report.inputs.defender).units[0]
     assert (sum(g.engaged for g in orks.groups), sum(g.supporting for g in orks.groups)) == (2, 3)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.access import OPERATOR
 from bot.discord.app import RefereeBot
 from rules_core import resolve
 from tests.e2e.fake_discord import OPPONENT_ID, PLAYER_ID, FakeDiscord, command_interaction
@@ -49,10 +50,10 @@ async def test_void_by_the_requester_or_a_manager_only(bot: RefereeBot, fake: Fa
     options = [{"type": 4, "name": "record", "value": record}, {"type": 3, "name": "reason", "value": "wrong unit"}]
     refused = await answer(fake, command_interaction("void", options, user_id=OPPONENT_ID, permissions="0"))
     assert refused["data"]["flags"] & EPHEMERAL
-    assert not (await bot.store.records.get(record)).voided
+    assert not (await bot.store.records.get(record, actor=OPERATOR)).voided
     accepted = await answer(fake, command_interaction("void", options))
     assert accepted["data"]["embeds"][0]["title"] == f"Record #{record} is void"
-    assert (await bot.store.records.get(record)).voided
+    assert (await bot.store.records.get(record, actor=OPERATOR)).voided
     replay = await answer(fake, command_interaction("replay", [{"type": 4, "name": "record", "value": record}]))
     assert "**VOID**" in replay["data"]["embeds"][0]["description"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bot.access import OPERATOR
 from bot.discord.app import RefereeBot
 from tests.e2e.fake_discord import OPPONENT_ID, FakeDiscord, command_interaction, final_answer
 
@@ -32,7 +33,7 @@ async def test_save_share_use_show_list_and_delete(bot: RefereeBot, fake: FakeDi
     await fake.interaction(duel)
     answer = await final_answer(fake, duel["token"])
     assert "record #1" in answer.data["embeds"][0]["footer"]["text"]
-    assert (await bot.store.records.get(1)).report.inputs.attacker.startswith("1x Warboss:")
+    assert (await bot.store.records.get(1, actor=OPERATOR)).report.inputs.attacker.startswith("1x Warboss:")
     shown = await roster(fake, "show", [text("name", "boss"), text("game", "duel")], user_id=OPPONENT_ID)
     assert "Warboss" in shown.payload["data"]["embeds"][0]["description"]
     listed = await roster(fake, "list", [])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.access import OPERATOR
 from bot.discord.app import RefereeBot
 from bot.render.embeds import EMBED_TOTAL, FIELD_VALUE, FIELDS
 from rules_core import all_games, resolve
@@ -70,10 +71,10 @@ async def test_privacy_info_export_and_delete(bot: RefereeBot, fake: FakeDiscord
     assert export.files == ["my-referee-data.json"] and export.payload["data"]["flags"] & EPHEMERAL
     unconfirmed = await ask(fake, "privacy", [], subcommand="delete-my-data")
     assert "Nothing deleted" in unconfirmed.payload["data"]["embeds"][0]["description"]
-    assert await bot.store.records.history()
+    assert await bot.store.records.history(actor=OPERATOR)
     deleted = await ask(fake, "privacy", [opt("confirm", True, 5)], subcommand="delete-my-data")
     assert "combat records 1" in deleted.payload["data"]["content"]
-    assert await bot.store.records.history() == []
+    assert await bot.store.records.history(actor=OPERATOR) == []
 
 
 async def test_only_a_manager_deletes_the_servers_data(bot: RefereeBot, fake: FakeDiscord) -> None:

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.access import Actor
 from bot.leagues import permissions, transitions
 from bot.leagues.errors import LeagueError, NotAllowed
-from bot.leagues.model import AUTO, Actor, MatchInfo
+from bot.leagues.model import AUTO, MatchInfo
 from rules_core.errors import Mention
 
 LEAGUES = Path(__file__).resolve().parents[3] / "bot" / "leagues"

@@ -9,37 +9,49 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.access import OPERATOR, Actor
 from bot.leagues.errors import LeagueError, LeagueNotFound, MatchNotFound, MatchStateError, NotAllowed
-from bot.leagues.model import Actor, LeagueInfo
+from bot.leagues.model import LeagueInfo
 from bot.leagues.standings import Points
 from bot.storage import Store
 
 GUILD = "g1"
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
-ORGANISER = Actor("org")
-ANN, BOB, CID, DEE = Actor("ann"), Actor("bob"), Actor("cid"), Actor("dee")
-MANAGER = Actor("boss", manager=True)
-STRANGER = Actor("zed")
+ORGANISER = Actor("org", guild=GUILD)
+ANN, BOB, CID, DEE = (
+    Actor("ann", guild=GUILD),
+    Actor("bob", guild=GUILD),
+    Actor("cid", guild=GUILD),
+    Actor("dee", guild=GUILD),
+)
+MANAGER = Actor("boss", guild=GUILD, manager=True)
+STRANGER = Actor("zed", guild=GUILD)
 
 
 async def league_with_players(store: Store, *players: Actor, name: str = "Autumn Crusade") -> LeagueInfo:
     league = await store.leagues.create(GUILD, name, "40k", actor=ORGANISER, at=T0)
     for number, player in enumerate(players):
-        await store.leagues.join(league.id, player.user, at=T0 + timedelta(minutes=number))
-    return await store.leagues.get(league.id)
+        await store.leagues.join(league.id, actor=Actor(player.user, guild=GUILD), at=T0 + timedelta(minutes=number))
+    return await store.leagues.get(league.id, actor=OPERATOR)
 
 
 async def test_a_league_is_created_named_once_per_server_and_found_by_name_or_id(store: Store) -> None:
     league = await store.leagues.create(GUILD, "  Autumn   Crusade ", "40K", actor=ORGANISER, at=T0)
     assert (league.name, league.game, league.points, league.confirm_hours) == ("Autumn Crusade", "40k", Points(), 72)
     assert (league.season, league.season_open, league.organisers, league.players) == (1, True, ("org",), ())
-    assert (await store.leagues.find(GUILD, "autumn crusade")).id == league.id
-    assert (await store.leagues.find(GUILD, f"#{league.id}")).id == league.id
+    assert (await store.leagues.find("autumn crusade", actor=ANN)).id == league.id
+    assert (await store.leagues.find(f"#{league.id}", actor=ANN)).id == league.id
     with pytest.raises(LeagueNotFound):
-        await store.leagues.find("another guild", str(league.id))
+        await store.leagues.find(str(league.id), actor=Actor("org", guild="another guild"))
+    with pytest.raises(LeagueNotFound):  # the league's own organiser, acting from another server
+        await store.leagues.get(league.id, actor=Actor("org", guild="another guild", manager=True))
+    with pytest.raises(NotAllowed, match="own server"):
+        await store.leagues.create(GUILD, "Raid", "40k", actor=Actor("ann", guild="another guild"))
     with pytest.raises(LeagueError, match="already has a league named"):
         await store.leagues.create(GUILD, "AUTUMN crusade", "epic", actor=ANN)
-    other = await store.leagues.create("g2", "Autumn Crusade", "epic", actor=ANN)  # another server: fine
+    other = await store.leagues.create(
+        "g2", "Autumn Crusade", "epic", actor=Actor("ann", guild="g2")
+    )  # another server: fine
     assert other.id != league.id
     with pytest.raises(LeagueError, match=r"not only digits"):
         await store.leagues.create(GUILD, "x" * 51, "40k", actor=ANN)
@@ -57,11 +69,14 @@ async def test_players_join_leave_and_come_back(store: Store) -> None:
     league = await league_with_players(store, ANN, BOB)
     assert league.players == ("ann", "bob")
     with pytest.raises(LeagueError, match="already in"):
-        await store.leagues.join(league.id, "ann")
-    assert (await store.leagues.leave(league.id, "ann")).players == ("bob",)
+        await store.leagues.join(league.id, actor=Actor("ann", guild=GUILD))
+    assert (await store.leagues.leave(league.id, actor=Actor("ann", guild=GUILD))).players == ("bob",)
     with pytest.raises(LeagueError, match="not in"):
-        await store.leagues.leave(league.id, "ann")
-    assert (await store.leagues.join(league.id, "ann")).players == ("ann", "bob")  # back in their old place
+        await store.leagues.leave(league.id, actor=Actor("ann", guild=GUILD))
+    assert (await store.leagues.join(league.id, actor=Actor("ann", guild=GUILD))).players == (
+        "ann",
+        "bob",
+    )  # back in their old place
 
 
 @pytest.mark.parametrize("who", [STRANGER, ANN])
@@ -80,7 +95,7 @@ async def test_only_organisers_and_server_managers_change_a_league(store: Store,
     assert (changed.confirm_hours, changed.points) == (24, Points(2, 1, 0))
     assert (await store.leagues.add_organiser(league.id, "ann", actor=ORGANISER)).organisers == ("org", "ann")
     assert (await store.leagues.update_settings(league.id, actor=ANN, confirm_hours=48)).confirm_hours == 48
-    [latest, *_] = await store.leagues.audit(league.id)
+    [latest, *_] = await store.leagues.audit(league.id, actor=OPERATOR)
     assert (latest.kind, latest.actor, latest.before, latest.after) == (
         "settings-changed", "ann", {"name": "Autumn Crusade", "points": [2, 1, 0], "confirm_hours": 24},
         {"name": "Autumn Crusade", "points": [2, 1, 0], "confirm_hours": 48},
@@ -92,7 +107,7 @@ async def test_a_report_is_confirmed_only_by_the_opponent_and_only_once(store: S
     outcome = await store.matches.report(league.id, actor=ANN, opponent="bob", result="win", score="3-1", at=T0)
     match = outcome.match
     assert (outcome.kind, match.status, match.confirm_by) == ("created", "pending", T0 + timedelta(hours=72))
-    assert (await store.leagues.standings(league.id)).rows[0].played == 0  # pending games do not count
+    assert (await store.leagues.standings(league.id, actor=OPERATOR)).rows[0].played == 0  # pending games do not count
     with pytest.raises(NotAllowed, match="You reported match"):
         await store.matches.confirm(match.id, actor=ANN)
     with pytest.raises(NotAllowed, match="Only bob,"):
@@ -105,10 +120,10 @@ async def test_a_report_is_confirmed_only_by_the_opponent_and_only_once(store: S
         await store.matches.confirm(match.id, actor=BOB)
     with pytest.raises(MatchStateError, match="already confirmed"):
         await store.matches.dispute(match.id, actor=BOB)
-    table = {row.player: row for row in (await store.leagues.standings(league.id)).rows}
+    table = {row.player: row for row in (await store.leagues.standings(league.id, actor=OPERATOR)).rows}
     assert (table["ann"].won, table["ann"].points, table["bob"].lost, table["bob"].points) == (1, 3, 1, 0)
     assert round(table["ann"].rating, 6) == 1516.0 and round(table["bob"].rating, 6) == 1484.0
-    kinds = [entry.kind for entry in await store.leagues.audit(league.id, match_id=match.id)]
+    kinds = [entry.kind for entry in await store.leagues.audit(league.id, actor=OPERATOR, match_id=match.id)]
     assert kinds == ["confirmed", "reported"]
     with pytest.raises(MatchNotFound):
         await store.matches.confirm(9999, actor=BOB)
@@ -122,11 +137,11 @@ async def test_concurrent_confirmations_have_exactly_one_effect(store: Store) ->
     )
     assert sum(not isinstance(result, BaseException) for result in results) == 1
     assert all(isinstance(result, MatchStateError) for result in results if isinstance(result, BaseException))
-    assert [entry.kind for entry in await store.leagues.audit(league.id, match_id=match.id)] == [
+    assert [entry.kind for entry in await store.leagues.audit(league.id, actor=OPERATOR, match_id=match.id)] == [
         "confirmed",
         "reported",
     ]
-    assert (await store.leagues.standings(league.id)).rows[0].played == 1
+    assert (await store.leagues.standings(league.id, actor=OPERATOR)).rows[0].played == 1
 
 
 async def test_a_dispute_locks_the_match_until_a_neutral_organiser_resolves_it(store: Store) -> None:
@@ -151,11 +166,11 @@ async def test_a_dispute_locks_the_match_until_a_neutral_organiser_resolves_it(s
     assert (resolved.status, resolved.result, resolved.decided_by) == ("confirmed", "draw", "cid")
     with pytest.raises(MatchStateError):
         await store.matches.resolve(match.id, "win", actor=CID)
-    [entry, *_] = await store.leagues.audit(league.id, match_id=match.id)
+    [entry, *_] = await store.leagues.audit(league.id, actor=OPERATOR, match_id=match.id)
     assert (entry.kind, entry.actor, entry.reason) == ("dispute-resolved", "cid", "Both agreed")
     assert (entry.before or {})["status"] == "disputed" and (entry.before or {})["result"] == "win"
     assert (entry.after or {})["status"] == "confirmed" and (entry.after or {})["result"] == "draw"
-    table = {row.player: row for row in (await store.leagues.standings(league.id)).rows}
+    table = {row.player: row for row in (await store.leagues.standings(league.id, actor=OPERATOR)).rows}
     assert (table["ann"].drawn, table["bob"].drawn, table["ann"].points) == (1, 1, 1)
 
 
@@ -164,12 +179,12 @@ async def test_both_players_reporting_one_game_is_merged_or_flagged_never_counte
     first = (await store.matches.report(league.id, actor=ANN, opponent="bob", result="win")).match
     merged = await store.matches.report(league.id, actor=BOB, opponent="ann", result="loss")
     assert (merged.kind, merged.match.id, merged.match.status) == ("merged", first.id, "confirmed")
-    assert len(await store.matches.in_league(league.id)) == 1
+    assert len(await store.matches.in_league(league.id, actor=OPERATOR)) == 1
     second = (await store.matches.report(league.id, actor=ANN, opponent="cid", result="win")).match
     clash = await store.matches.report(league.id, actor=CID, opponent="ann", result="win")
     assert (clash.kind, clash.match.id, clash.match.status) == ("conflict", second.id, "disputed")
-    assert "as a win for them" in (await store.leagues.audit(league.id, match_id=second.id))[0].reason
-    assert len(await store.matches.in_league(league.id)) == 2
+    assert "as a win for them" in (await store.leagues.audit(league.id, actor=OPERATOR, match_id=second.id))[0].reason
+    assert len(await store.matches.in_league(league.id, actor=OPERATOR)) == 2
     await store.matches.report(league.id, actor=BOB, opponent="cid", result="win")
     with pytest.raises(LeagueError, match="still waiting for their confirmation"):
         await store.matches.report(league.id, actor=BOB, opponent="cid", result="win")  # a second game waits
@@ -183,8 +198,8 @@ async def test_two_players_reporting_at_the_same_moment_make_one_match(store: St
             store.matches.report(league.id, actor=BOB, opponent="ann", result="loss"),
         )
         assert sorted(outcome.kind for outcome in outcomes) == ["created", "merged"]
-    assert [m.status for m in await store.matches.in_league(league.id)] == ["confirmed"] * 3
-    assert (await store.leagues.standings(league.id)).rows[0].played == 3
+    assert [m.status for m in await store.matches.in_league(league.id, actor=OPERATOR)] == ["confirmed"] * 3
+    assert (await store.leagues.standings(league.id, actor=OPERATOR)).rows[0].played == 3
 
 
 async def test_unconfirmed_reports_confirm_themselves_after_the_window(store: Store) -> None:
@@ -205,7 +220,7 @@ async def test_unconfirmed_reports_confirm_themselves_after_the_window(store: St
         store.matches.confirm_due(at=T0 + timedelta(hours=29)),
         return_exceptions=True,
     )
-    kinds = [entry.kind for entry in await store.leagues.audit(league.id, match_id=late.id)]
+    kinds = [entry.kind for entry in await store.leagues.audit(league.id, actor=OPERATOR, match_id=late.id)]
     assert kinds.count("confirmed") + kinds.count("auto-confirmed") == 1, (kinds, results)
 
 
@@ -215,25 +230,30 @@ async def test_void_and_correct_recompute_the_standings_and_keep_the_old_state(s
     one = await store.matches.enter(league.id, actor=ORGANISER, player="ann", opponent="bob", result="win", at=T0)
     two = await store.matches.enter(league.id, actor=ORGANISER, player="bob", opponent="cid", result="win",
                                    at=T0 + timedelta(hours=1))  # fmt: skip
-    first = {row.player: (row.points, round(row.rating, 3)) for row in (await store.leagues.standings(league.id)).rows}
+    first = {
+        row.player: (row.points, round(row.rating, 3))
+        for row in (await store.leagues.standings(league.id, actor=OPERATOR)).rows
+    }
     assert first["ann"] == (3, 1516.0) and first["bob"][0] == 3
     with pytest.raises(LeagueError, match="Say why"):
         await store.matches.void(one.id, actor=ORGANISER, reason="")
     with pytest.raises(NotAllowed):
         await store.matches.void(one.id, actor=ANN, reason="I lost really")
-    corrected = await store.matches.correct(one.id, actor=Actor("dee"), result="loss", score="1-3", reason="Swapped")
+    corrected = await store.matches.correct(
+        one.id, actor=Actor("dee", guild=GUILD), result="loss", score="1-3", reason="Swapped"
+    )
     assert (corrected.result, corrected.score) == ("loss", "1-3")
-    table = {row.player: row for row in (await store.leagues.standings(league.id)).rows}
+    table = {row.player: row for row in (await store.leagues.standings(league.id, actor=OPERATOR)).rows}
     assert (table["ann"].points, table["bob"].points, table["bob"].won) == (0, 6, 2)
     await store.matches.void(two.id, actor=ORGANISER, reason="Entered twice")
     with pytest.raises(MatchStateError, match="already void"):
         await store.matches.void(two.id, actor=ORGANISER, reason="Again")
     with pytest.raises(MatchStateError):
         await store.matches.correct(two.id, actor=ORGANISER, result="win", reason="A void result stays void")
-    table = {row.player: row for row in (await store.leagues.standings(league.id)).rows}
+    table = {row.player: row for row in (await store.leagues.standings(league.id, actor=OPERATOR)).rows}
     assert (table["bob"].played, table["cid"].played, table["bob"].points) == (1, 0, 3)
     assert round(table["bob"].rating, 6) == 1516.0  # the voided game never happened, for ratings too
-    [voided, corrected_entry, *_] = await store.leagues.audit(league.id)
+    [voided, corrected_entry, *_] = await store.leagues.audit(league.id, actor=OPERATOR)
     assert (voided.kind, (voided.before or {})["status"], (voided.after or {})["status"]) == (
         "voided",
         "confirmed",
@@ -298,26 +318,26 @@ async def test_a_new_season_keeps_the_players_and_starts_fresh_standings(store: 
     waiting = (await store.matches.report(league.id, actor=BOB, opponent="ann", result="win", at=T0)).match
     started = await store.leagues.start_season(league.id, actor=ORGANISER, at=T0 + timedelta(days=1))
     assert (started.season, started.season_open, started.players) == (2, True, ("ann", "bob"))
-    fresh = await store.leagues.standings(league.id)
+    fresh = await store.leagues.standings(league.id, actor=OPERATOR)
     assert fresh.season == 2 and [(r.player, r.played, r.rating) for r in fresh.rows] == [
         ("ann", 0, 1500.0), ("bob", 0, 1500.0),
     ]  # fmt: skip
     await store.matches.confirm(waiting.id, actor=ANN)  # a game of season 1 confirmed later counts in season 1
-    past = await store.leagues.standings(league.id, season=1)
+    past = await store.leagues.standings(league.id, actor=OPERATOR, season=1)
     assert {row.player: row.played for row in past.rows} == {"ann": 2, "bob": 2}
     with pytest.raises(LeagueError, match="seasons 1 to 2"):
-        await store.leagues.standings(league.id, season=3)
+        await store.leagues.standings(league.id, actor=OPERATOR, season=3)
 
 
 async def test_standings_are_served_from_a_snapshot_until_anything_changes(store: Store) -> None:
     league = await league_with_players(store, ANN, BOB)
     await store.matches.enter(league.id, actor=ORGANISER, player="ann", opponent="bob", result="draw", at=T0)
-    first = await store.leagues.standings(league.id)
-    again = await store.leagues.standings(league.id)
+    first = await store.leagues.standings(league.id, actor=OPERATOR)
+    again = await store.leagues.standings(league.id, actor=OPERATOR)
     assert (first.cached, again.cached) == (False, True)
     assert [row.to_dict() for row in again.rows] == [row.to_dict() for row in first.rows]
-    await store.leagues.join(league.id, "cid")
-    moved = await store.leagues.standings(league.id)
+    await store.leagues.join(league.id, actor=Actor("cid", guild=GUILD))
+    moved = await store.leagues.standings(league.id, actor=OPERATOR)
     assert not moved.cached and [row.player for row in moved.rows][-1] == "cid"
 
 
@@ -349,18 +369,21 @@ async def test_who_may_change_a_match(store: Store, action: str, role: str) -> N
         "void": lambda: store.matches.void(match.id, actor=actor, reason="entered twice"),
         "correct": lambda: store.matches.correct(match.id, actor=actor, result="loss", reason="swapped"),
     }
-    before = len(await store.leagues.audit(league.id))
+    before = len(await store.leagues.audit(league.id, actor=OPERATOR))
     if role in ALLOWED[action]:
         changed = await attempts[action]()
         assert changed.decided_by in {actor.user, None} or action == "dispute"
-        assert len(await store.leagues.audit(league.id)) == before + 1
+        assert len(await store.leagues.audit(league.id, actor=OPERATOR)) == before + 1
     else:
         with pytest.raises(NotAllowed):
             await attempts[action]()
-        assert len(await store.leagues.audit(league.id)) == before  # a refusal changes nothing and logs nothing
-        assert (await store.matches.get(match.id)).status == {"resolve": "disputed", "correct": "confirmed"}.get(
-            action, "pending"
-        )
+        assert (
+            len(await store.leagues.audit(league.id, actor=OPERATOR)) == before
+        )  # a refusal changes nothing and logs nothing
+        assert (await store.matches.get(match.id, actor=OPERATOR)).status == {
+            "resolve": "disputed",
+            "correct": "confirmed",
+        }.get(action, "pending")
 
 
 async def test_every_match_is_exactly_what_its_audit_log_says_it_became(store: Store) -> None:
@@ -374,8 +397,8 @@ async def test_every_match_is_exactly_what_its_audit_log_says_it_became(store: S
     three = (await store.matches.report(league.id, actor=BOB, opponent="cid", result="win")).match
     await store.matches.report(league.id, actor=CID, opponent="bob", result="loss")  # merged
     for match in (one, two, three):
-        current = await store.matches.get(match.id)
-        history = list(reversed(await store.leagues.audit(league.id, match_id=match.id)))
+        current = await store.matches.get(match.id, actor=OPERATOR)
+        history = list(reversed(await store.leagues.audit(league.id, actor=OPERATOR, match_id=match.id)))
         assert history[-1].after == current.state()
         for earlier, later in itertools.pairwise(history):
             assert later.before == earlier.after  # each change starts from where the last one left the match

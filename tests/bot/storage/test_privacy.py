@@ -5,12 +5,17 @@ from __future__ import annotations
 import json
 
 import pytest
+from sqlalchemy import func, select
 
-from bot.leagues.model import Actor
+from bot.access import OPERATOR, Actor
+from bot.leagues.errors import LeagueNotFound
 from bot.storage import Store
+from bot.storage.models import LeagueEvent, LeagueMatch
 from bot.storage.privacy import DELETED_USER
 from bot.storage.rosters import RosterInput
 from tests.bot.storage.test_records import a_report
+
+GUILD = "g1"
 
 ROSTER = RosterInput("40k", "marines", "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+")
 
@@ -21,8 +26,8 @@ async def fill(store: Store) -> dict[str, int]:
         "u2_in_g1": await store.records.add(a_report(2), requested_by="u2", opponent="u1", guild_id="g1"),
         "u2_in_g2": await store.records.add(a_report(3), requested_by="u2", guild_id="g2"),
     }
-    await store.records.add_note(ids["u2_in_g1"], "note", actor="u1", reason="agreed")
-    await store.records.add_note(ids["u1_in_g1"], "void", actor="u2", reason="mistake")
+    await store.records.add_note(ids["u2_in_g1"], "note", actor=Actor("u1", operator=True), reason="agreed")
+    await store.records.add_note(ids["u1_in_g1"], "void", actor=Actor("u2", operator=True), reason="mistake")
     await store.rosters.save("u1", ROSTER, guild_id="g1")
     await store.rosters.save("u2", RosterInput("duel", "captain", "Captain: WS6 S4 T4 W3 I6 A3 Sv3+"))
     await store.records.add_roll("2d6", "2d6 (3, 4) = `7`", 7, requested_by="u1", guild_id="g1")
@@ -47,9 +52,9 @@ async def test_deleting_a_user_removes_their_records_and_rosters_and_anonymises_
     assert counts == {"combat_records": 1, "record_notes": 1, "records_anonymised": 1, "notes_anonymised": 1,
                       "rosters": 1, "dice_rolls": 1, "league_matches_anonymised": 0, "league_events_anonymised": 0,
                       "league_memberships": 0}  # fmt: skip
-    remaining = await store.records.history()
+    remaining = await store.records.history(actor=OPERATOR)
     assert [row.id for row in remaining] == [ids["u2_in_g2"], ids["u2_in_g1"]]
-    kept = await store.records.get(ids["u2_in_g1"])
+    kept = await store.records.get(ids["u2_in_g1"], actor=OPERATOR)
     assert kept.opponent == DELETED_USER
     assert kept.history[0].actor == DELETED_USER
     after = await store.privacy.export(user="u1")
@@ -60,7 +65,7 @@ async def test_deleting_a_guild_removes_its_records_and_unshares_its_rosters(sto
     ids = await fill(store)
     counts = await store.privacy.delete(guild="g1")
     assert counts == {"combat_records": 2, "record_notes": 2, "rosters_unshared": 1, "dice_rolls": 1, "leagues": 0}
-    assert [row.id for row in await store.records.history()] == [ids["u2_in_g2"]]
+    assert [row.id for row in await store.records.history(actor=OPERATOR)] == [ids["u2_in_g2"]]
     roster = await store.rosters.get("u1", "40k", "marines")
     assert roster.guild_id is None  # still the owner's, no longer shared
 
@@ -73,13 +78,13 @@ async def test_the_subject_must_be_one_user_or_one_guild(store: Store) -> None:
 
 
 async def league_of_three(store: Store) -> int:
-    league = await store.leagues.create("g1", "Crusade", "40k", actor=Actor("org"))
+    league = await store.leagues.create("g1", "Crusade", "40k", actor=Actor("org", guild=GUILD))
     for user in ("u1", "u2", "u3"):
-        await store.leagues.join(league.id, user)
-    await store.matches.enter(league.id, actor=Actor("org"), player="u1", opponent="u2", result="win")
-    await store.matches.report(league.id, actor=Actor("u3"), opponent="u1", result="draw")
-    pending = (await store.matches.in_league(league.id, statuses=["pending"]))[0]
-    await store.matches.dispute(pending.id, actor=Actor("u1"), reason="<@u1> says it was a loss for <@u3>")
+        await store.leagues.join(league.id, actor=Actor(user, guild=GUILD))
+    await store.matches.enter(league.id, actor=Actor("org", guild=GUILD), player="u1", opponent="u2", result="win")
+    await store.matches.report(league.id, actor=Actor("u3", guild=GUILD), opponent="u1", result="draw")
+    pending = (await store.matches.in_league(league.id, actor=OPERATOR, statuses=["pending"]))[0]
+    await store.matches.dispute(pending.id, actor=Actor("u1", guild=GUILD), reason="<@u1> says it was a loss for <@u3>")
     return league.id
 
 
@@ -89,23 +94,29 @@ async def test_a_users_league_games_stay_in_the_table_under_a_pseudonym_of_their
     assert [m["result"] for m in exported["league_matches"]] == ["win", "draw"]
     assert [e["kind"] for e in exported["league_events"]] == ["joined", "disputed"]
     json.dumps(exported)
-    before = {row.player: row.points for row in (await store.leagues.standings(league_id)).rows}
+    before = {row.player: row.points for row in (await store.leagues.standings(league_id, actor=OPERATOR)).rows}
     counts = await store.privacy.delete(user="u1")
     assert (counts["league_matches_anonymised"], counts["league_events_anonymised"], counts["league_memberships"]) == (
         2, 2, 1,
     )  # fmt: skip
-    rows = (await store.leagues.standings(league_id)).rows
+    rows = (await store.leagues.standings(league_id, actor=OPERATOR)).rows
     alias = next(row.player for row in rows if row.player.startswith("deleted-"))
     assert {row.player: row.points for row in rows} == {**{k: v for k, v in before.items() if k != "u1"}, alias: 3}
     text = json.dumps(await store.privacy.export(guild="g1"))
     assert '"u1"' not in text and "<@u1>" not in text  # not in matches, events, before/after states or reasons
     await store.privacy.delete(user="u2")
-    players = {row.player for row in (await store.leagues.standings(league_id)).rows}
+    players = {row.player for row in (await store.leagues.standings(league_id, actor=OPERATOR)).rows}
     assert len([p for p in players if p.startswith("deleted-")]) == 2  # two deleted players stay two rows
 
 
 async def test_deleting_a_guild_deletes_its_leagues(store: Store) -> None:
     league_id = await league_of_three(store)
     assert (await store.privacy.delete(guild="g1"))["leagues"] == 1
-    assert await store.leagues.all("g1") == []
-    assert await store.leagues.audit(league_id) == [] and await store.matches.in_league(league_id) == []
+    assert await store.leagues.all(actor=OPERATOR, guild_id="g1") == []
+    with pytest.raises(LeagueNotFound):
+        await store.leagues.audit(league_id, actor=OPERATOR)
+    with pytest.raises(LeagueNotFound):
+        await store.matches.in_league(league_id, actor=OPERATOR)
+    async with store.sessions() as session:  # nothing of it is left behind the league's own row
+        for table in (LeagueEvent, LeagueMatch):
+            assert (await session.scalar(select(func.count()).select_from(table))) == 0

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.access import OPERATOR, Actor
 from bot.storage import Store
 from bot.storage.records import RecordNotFound
 from rules_core import resolve
@@ -26,7 +27,7 @@ async def test_a_record_keeps_the_report_byte_for_byte(store: Store) -> None:
     report = a_report()
     at = datetime(2026, 11, 1, 20, 30, tzinfo=UTC)
     record_id = await store.records.add(report, requested_by="111", opponent="222", guild_id="g", channel_id="c", at=at)
-    stored = await store.records.get(record_id)
+    stored = await store.records.get(record_id, actor=OPERATOR)
     assert stored.report == report
     assert stored.report_json == report.to_json(indent=None)
     assert (stored.requested_by, stored.opponent, stored.guild_id, stored.channel_id) == ("111", "222", "g", "c")
@@ -37,22 +38,24 @@ async def test_a_record_keeps_the_report_byte_for_byte(store: Store) -> None:
 
 async def test_an_unknown_record_is_a_clear_error(store: Store) -> None:
     with pytest.raises(RecordNotFound, match="no combat record #42"):
-        await store.records.get(42)
+        await store.records.get(42, actor=OPERATOR)
     with pytest.raises(RecordNotFound):
-        await store.records.add_note(42, "void", actor="me", reason="x")
+        await store.records.add_note(42, "void", actor=Actor("me", operator=True), reason="x")
 
 
 async def test_voids_and_notes_join_the_history_and_the_record_never_changes(store: Store) -> None:
     report = a_report()
     record_id = await store.records.add(report, requested_by="111")
-    await store.records.add_note(record_id, "note", actor="222", reason="Dice rolled on the table agreed.")
-    await store.records.add_note(record_id, "void", actor="111", reason="Wrong unit entered.")
-    stored = await store.records.get(record_id)
+    await store.records.add_note(
+        record_id, "note", actor=Actor("222", operator=True), reason="Dice rolled on the table agreed."
+    )
+    await store.records.add_note(record_id, "void", actor=Actor("111", operator=True), reason="Wrong unit entered.")
+    stored = await store.records.get(record_id, actor=OPERATOR)
     assert [(n.kind, n.actor) for n in stored.history] == [("note", "222"), ("void", "111")]
     assert stored.voided
     assert stored.report_json == report.to_json(indent=None)
     with pytest.raises(ValueError, match="one of"):
-        await store.records.add_note(record_id, "edit", actor="111", reason="x")
+        await store.records.add_note(record_id, "edit", actor=Actor("111", operator=True), reason="x")
 
 
 async def test_history_is_newest_first_with_filters_and_paging(store: Store) -> None:
@@ -63,25 +66,28 @@ async def test_history_is_newest_first_with_filters_and_paging(store: Store) -> 
         guild = "g1" if n < 4 else "g2"
         ids.append(await store.records.add(a_report(n, game), requested_by=f"user{n % 3}", guild_id=guild,
                                            at=start + timedelta(minutes=n)))  # fmt: skip
-    await store.records.add_note(ids[5], "void", actor="x", reason="mistake")
-    everything = await store.records.history()
+    await store.records.add_note(ids[5], "void", actor=Actor("x", operator=True), reason="mistake")
+    everything = await store.records.history(actor=OPERATOR)
     assert [row.id for row in everything] == ids[::-1]
     assert everything[0].voided and not everything[1].voided
     assert everything[-1].attacker == "Marine" and everything[-1].defender == "Ork Boy"
-    assert [row.id for row in await store.records.history(game="duel")] == [ids[5], ids[3], ids[1]]
-    assert [row.id for row in await store.records.history(requested_by="user0")] == [ids[3], ids[0]]
-    assert [row.id for row in await store.records.history(guild_id="g2")] == [ids[5], ids[4]]
-    assert [row.id for row in await store.records.history(include_voided=False, limit=2)] == [ids[4], ids[3]]
-    assert [row.id for row in await store.records.history(before_id=ids[2])] == [ids[1], ids[0]]
+    assert [row.id for row in await store.records.history(actor=OPERATOR, game="duel")] == [ids[5], ids[3], ids[1]]
+    assert [row.id for row in await store.records.history(actor=OPERATOR, requested_by="user0")] == [ids[3], ids[0]]
+    assert [row.id for row in await store.records.history(actor=OPERATOR, guild_id="g2")] == [ids[5], ids[4]]
+    assert [row.id for row in await store.records.history(actor=OPERATOR, include_voided=False, limit=2)] == [
+        ids[4],
+        ids[3],
+    ]
+    assert [row.id for row in await store.records.history(actor=OPERATOR, before_id=ids[2])] == [ids[1], ids[0]]
 
 
 async def test_200_combats_recorded_concurrently_are_all_there_once(store: Store) -> None:
     reports = [a_report(seed) for seed in range(200)]
     ids = await asyncio.gather(*(store.records.add(report, requested_by="load") for report in reports))
     assert len(set(ids)) == 200
-    rows = await store.records.history(requested_by="load", limit=200)
+    rows = await store.records.history(actor=OPERATOR, requested_by="load", limit=200)
     assert len(rows) == 200
-    stored = await asyncio.gather(*(store.records.get(record_id) for record_id in ids))
+    stored = await asyncio.gather(*(store.records.get(record_id, actor=OPERATOR) for record_id in ids))
     assert [s.report.seed for s in stored] == list(range(200))
 
 
@@ -91,12 +97,14 @@ async def test_a_combat_is_continued_once_and_the_link_survives_deleting_the_fir
     first = await store.records.add(a_report(1), requested_by="u1")
     second = await store.records.add(a_report(2), requested_by="u2", continues=first)
     assert await store.records.continued_by(first) == second
-    assert (await store.records.get(second)).continues_id == first
+    assert (await store.records.get(second, actor=OPERATOR)).continues_id == first
     with pytest.raises(AlreadyContinued, match=f"already been continued as #{second}"):
         await store.records.add(a_report(3), requested_by="u1", continues=first)
-    assert len(await store.records.history()) == 2  # the refused continuation wrote nothing
+    assert len(await store.records.history(actor=OPERATOR)) == 2  # the refused continuation wrote nothing
     await store.privacy.delete(user="u1")
-    assert (await store.records.get(second)).continues_id is None  # the link is cleared, the later record kept
+    assert (
+        await store.records.get(second, actor=OPERATOR)
+    ).continues_id is None  # the link is cleared, the later record kept
 
 
 async def test_several_records_in_one_transaction_keep_their_order(store: Store) -> None:
@@ -106,7 +114,7 @@ async def test_several_records_in_one_transaction_keep_their_order(store: Store)
     ids = await store.records.add_many(requests)
     assert ids == sorted(ids) and len(set(ids)) == 30
     for seed, record_id in zip(range(30), ids, strict=True):
-        stored = await store.records.get(record_id)
+        stored = await store.records.get(record_id, actor=OPERATOR)
         assert (stored.report.seed, stored.requested_by) == (seed, f"u{seed}")
 
 
@@ -123,4 +131,4 @@ async def test_the_writer_batches_a_burst_and_retries_a_bad_row_alone(store: Sto
     await writer.close()
     assert isinstance(results[-1], AlreadyContinued)  # the taken continuation fails alone...
     assert len({r for r in results[:-1] if isinstance(r, int)}) == 20  # ...and the other twenty are written
-    assert len(await store.records.history(requested_by="burst", limit=200)) == 20
+    assert len(await store.records.history(actor=OPERATOR, requested_by="burst", limit=200)) == 20

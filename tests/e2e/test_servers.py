@@ -1,0 +1,260 @@
+"""Every server is its own world, through the real bot and the fake Discord, on SQLite and on PostgreSQL.
+
+A manager of a second server tries every command that takes an id on the first server's combats, leagues,
+matches, seasons and rosters, and gets "not found" each time, worded exactly as for an id that does not exist,
+with every row of every table unchanged. A member of the first server who did not play a private combat sees it
+nowhere. Page buttons turn the shared message only for the requester. A mention in a league refusal arrives as a
+mention.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+from sqlalchemy import select
+
+from bot.access import Actor
+from bot.discord.app import RefereeBot
+from bot.storage.db import create_engine, upgrade
+from bot.storage.models import Base
+from bot.storage.rosters import RosterInput
+from rules_core import resolve
+from tests.bot.storage.conftest import NO_SERVER, reset_postgresql
+from tests.e2e.conftest import running_bot
+from tests.e2e.fake_discord import (
+    GUILD_ID,
+    OTHER_GUILD_ID,
+    FakeDiscord,
+    command_interaction,
+    component_interaction,
+    user,
+)
+
+EPHEMERAL = 64
+MANAGER = "2147483647"  # every permission, Manage Server included
+MEMBER = "1024"  # Send Messages only
+G1, G2 = GUILD_ID, OTHER_GUILD_ID
+G1_TEXT = str(G1)
+ANN, BOB, CID, MAX = 900000000000000201, 900000000000000202, 900000000000000203, 900000000000000299
+A, B, C = str(ANN), str(BOB), str(CID)
+DUEL = ("A: WS4 S4 T4 W1 I4 A1 Sv3+", "B: WS3 S3 T3 W1 I3 A1 Sv-")
+MARINES = "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
+ORKS = "6x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def bot(request: pytest.FixtureRequest, fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[RefereeBot]:
+    """The real bot on each backend (the PostgreSQL one migrated first, as in production)."""
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'e2e.db'}"
+    else:
+        url = os.environ.get("TEST_DATABASE_URL", "")
+        if not url:
+            pytest.skip(NO_SERVER)
+        await reset_postgresql(url)
+        engine = create_engine(url)
+        try:
+            await upgrade(engine)
+        finally:
+            await engine.dispose()
+    async with running_bot(fake, url) as referee:
+        yield referee
+
+
+def option(name: str, value: Any, kind: int = 3) -> dict[str, Any]:
+    return {"type": kind, "name": name, "value": value}
+
+
+def group(name: str, sub: str, options: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    return command_interaction(name, [{"type": 1, "name": sub, "options": options}], **extra)
+
+
+def season(sub: str, options: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    nested = [{"type": 2, "name": "season", "options": [{"type": 1, "name": sub, "options": options}]}]
+    return command_interaction("league", nested, **extra)
+
+
+async def one(fake: FakeDiscord, payload: dict[str, Any]) -> dict[str, Any]:
+    (call,) = await fake.ask(payload)
+    return call.payload  # type: ignore[no-any-return]
+
+
+async def rows(bot: RefereeBot) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, in a fixed order: what "nothing changed" is checked against."""
+    found = {}
+    async with bot.store.sessions() as session:
+        for table in Base.metadata.sorted_tables:
+            result = await session.execute(select(table).order_by(*table.primary_key.columns))
+            found[table.name] = [tuple(row) for row in result.all()]
+    return found
+
+
+async def first_server(bot: RefereeBot) -> dict[str, int]:
+    """Server 1's world: public and private combats, a league with a disputed and a confirmed match, a second
+    season, and rosters (one shared with the server)."""
+    store = bot.store
+    duel = resolve("duel", *DUEL, seed=1)
+    drawn = next(r for seed in range(200) if (r := resolve("40k", MARINES, ORKS, seed=seed)).result.outcome == "drawn")
+    ids = {
+        "public": await store.records.add(duel, requested_by=A, opponent=B, guild_id=G1_TEXT),
+        "private": await store.records.add(duel, requested_by=A, opponent=B, guild_id=G1_TEXT, private=True),
+        "goes_on": await store.records.add(drawn, requested_by=A, opponent=B, guild_id=G1_TEXT),
+    }
+    organiser = Actor(A, guild=G1_TEXT, manager=True)
+    league = await store.leagues.create(G1_TEXT, "Autumn Crusade", "duel", actor=organiser)
+    for player in (A, B, C):
+        await store.leagues.join(league.id, actor=Actor(player, guild=G1_TEXT))
+    disputed = (await store.matches.report(league.id, actor=Actor(B, guild=G1_TEXT), opponent=C, result="win")).match
+    await store.matches.dispute(disputed.id, actor=Actor(C, guild=G1_TEXT), reason="it was a draw")
+    confirmed = await store.matches.enter(league.id, actor=organiser, player=B, opponent=C, result="draw")
+    await store.leagues.standings(league.id, actor=organiser)  # a snapshot row exists too
+    roster = RosterInput("duel", "champion", DUEL[0])
+    await store.rosters.save(A, roster, guild_id=G1_TEXT)
+    await store.rosters.save(B, RosterInput("duel", "secret", DUEL[1]))
+    return {**ids, "league": league.id, "disputed": disputed.id, "confirmed": confirmed.id}
+
+
+def not_found(reply: dict[str, Any]) -> str:
+    data = reply["data"]
+    assert data["flags"] & EPHEMERAL, data
+    text: str = data["embeds"][0]["description"]
+    assert re.search(r"There is no|You have no", text), text
+    return text
+
+
+async def test_a_manager_of_another_server_finds_nothing_and_changes_nothing(
+    bot: RefereeBot, fake: FakeDiscord
+) -> None:
+    ids = await first_server(bot)
+    before = await rows(bot)
+    there = {"user_id": MAX, "permissions": MANAGER, "guild_id": G2}
+    league = option("league", f"#{ids['league']}")
+    users = {"users": {str(u): user(u, f"user{u % 1000}") for u in (BOB, CID)}}
+    attempts = {
+        "void": command_interaction(
+            "void", [option("record", ids["public"], 4), option("reason", "mine now")], **there
+        ),
+        "replay": command_interaction("replay", [option("record", ids["public"], 4)], **there),
+        "replay private": command_interaction("replay", [option("record", ids["private"], 4)], **there),
+        "verify": command_interaction("verify", [option("record", ids["public"], 4)], **there),
+        "continue": group("assault", "continue", [option("record", ids["goes_on"], 4)], **there),
+        "league resolve": group(
+            "league",
+            "resolve",
+            [option("match", ids["disputed"], 4), option("decision", "win"), option("reason", "I say so")],
+            **there,
+        ),
+        "league void": group("league", "void", [option("match", ids["confirmed"], 4), option("reason", "no")], **there),
+        "league correct": group(
+            "league",
+            "correct",
+            [option("match", ids["confirmed"], 4), option("result", "win"), option("reason", "no")],
+            **there,
+        ),
+        "league enter": group(
+            "league",
+            "enter",
+            [option("player", str(BOB), 6), option("opponent", str(CID), 6), option("result", "win"), league],
+            resolved=users,
+            **there,
+        ),
+        "league standings": group("league", "standings", [league], **there),
+        "league standings by name": group("league", "standings", [option("league", "Autumn Crusade")], **there),
+        "league history": group("league", "history", [league], **there),
+        "league audit": group("league", "audit", [league], **there),
+        "league export": group("league", "export", [league], **there),
+        "league join": group("league", "join", [league], **there),
+        "league settings": group("league", "settings", [league, option("confirm_hours", 1, 4)], **there),
+        "season start": season("start", [league], **there),
+        "season end": season("end", [league], **there),
+        "roster show": group("roster", "show", [option("name", "champion"), option("game", "duel")], **there),
+        "roster show theirs": group("roster", "show", [option("name", "secret"), option("game", "duel")], **there),
+        "roster delete": group("roster", "delete", [option("name", "champion"), option("game", "duel")], **there),
+    }
+    for what, payload in attempts.items():
+        text = not_found(await one(fake, payload))
+        assert "Autumn" not in text or "by name" in what, (what, text)
+    # Not found reads exactly as for an id that never existed.
+    missing = not_found(await one(fake, command_interaction("replay", [option("record", 9999, 4)], **there)))
+    hidden = not_found(await one(fake, attempts["replay"] | {"id": "1", "token": "token-again"}))
+    assert hidden.replace(str(ids["public"]), "N") == missing.replace("9999", "N")
+    listed = await one(fake, command_interaction("history", [], **there))
+    assert "No combats recorded here yet." in listed["data"]["embeds"][0]["description"]
+    assert await rows(bot) == before
+
+
+async def test_a_private_combat_is_seen_by_its_two_players_only(bot: RefereeBot, fake: FakeDiscord) -> None:
+    ids = await first_server(bot)
+    here_member = {"user_id": CID, "permissions": MANAGER}  # even a manager of the same server
+    for payload in (
+        command_interaction("replay", [option("record", ids["private"], 4)], **here_member),
+        command_interaction("verify", [option("record", ids["private"], 4)], **here_member),
+        command_interaction("void", [option("record", ids["private"], 4), option("reason", "no")], **here_member),
+    ):
+        not_found(await one(fake, payload))
+    listing = (await one(fake, command_interaction("history", [], **here_member)))["data"]["embeds"][0]
+    assert f"`#{ids['public']}`" in listing["description"] and f"`#{ids['private']}`" not in listing["description"]
+    # Its opponent sees it from another server, privately even when asking for a public answer.
+    options = [option("record", ids["private"], 4), option("private", False, 5)]
+    seen = await one(fake, command_interaction("replay", options, user_id=BOB, guild_id=G2))
+    assert (
+        seen["data"]["flags"] & EPHEMERAL and f"record #{ids['private']}" in seen["data"]["embeds"][0]["footer"]["text"]
+    )
+    mine = await one(fake, command_interaction("history", [option("mine", True, 5)], user_id=BOB, guild_id=G2))
+    assert f"`#{ids['private']}`" in mine["data"]["embeds"][0]["description"]
+
+
+async def test_a_combat_resolved_privately_is_stored_private(bot: RefereeBot, fake: FakeDiscord) -> None:
+    payload = command_interaction(
+        "duel", [option("attacker", DUEL[0]), option("defender", DUEL[1]), option("private", True, 5)], user_id=ANN
+    )
+    await fake.ask(payload, 2)
+    (row,) = await bot.store.records.history(actor=Actor(A))
+    assert row.private
+    assert await bot.store.records.history(actor=Actor(C, guild=G1_TEXT)) == []
+
+
+async def test_only_the_requester_turns_the_pages_of_a_shared_result(bot: RefereeBot, fake: FakeDiscord) -> None:
+    attackers = " | ".join(f"8x Marine {n}: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs={n}" for n in range(1, 16))
+    defenders = " | ".join(f"8x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ vs={n}" for n in range(1, 16))
+    report = resolve("40k", attackers, defenders, seed=1, charge_distance=3.0)  # long enough for several pages
+    record = await bot.store.records.add(report, requested_by=A, guild_id=G1_TEXT)
+    shown = await one(fake, command_interaction("replay", [option("record", record, 4)], user_id=ANN))
+    components = shown["data"]["components"]
+    buttons = [c["custom_id"] for row in components for c in row["components"]]
+    following = next(b for b in buttons if b.startswith("referee:page:") and not b.endswith(":0"))
+
+    others = await one(fake, component_interaction(following, components, user_id=BOB))
+    assert others["type"] == 4 and others["data"]["flags"] & EPHEMERAL  # a page of their own, privately
+    assert "page 2/" in others["data"]["embeds"][0]["footer"]["text"]
+    own_copy = await one(fake, component_interaction(following, components, user_id=BOB, message_flags=EPHEMERAL))
+    assert own_copy["type"] == 7  # on their private copy, their press turns its page
+    requester = await one(fake, component_interaction(following, components, user_id=ANN))
+    assert requester["type"] == 7  # the requester turns the shared message's page
+    assert requester["data"]["embeds"] == others["data"]["embeds"]
+
+
+async def test_a_mention_in_a_league_refusal_arrives_as_a_mention(bot: RefereeBot, fake: FakeDiscord) -> None:
+    ids = await first_server(bot)
+    pending = (
+        await bot.store.matches.report(ids["league"], actor=Actor(A, guild=G1_TEXT), opponent=C, result="win")
+    ).match
+    components = [
+        {
+            "type": 1,
+            "components": [
+                {"type": 2, "style": 3, "label": "Confirm", "custom_id": f"referee:league:confirm:{pending.id}"}
+            ],
+        }
+    ]
+    refused = await one(fake, component_interaction(f"referee:league:confirm:{pending.id}", components, user_id=ANN))
+    text = refused["data"]["embeds"][0]["description"]
+    assert f"only <@{CID}> can confirm it" in text, text
+    assert "\\>" not in text and "\\<" not in text
+    assert discord.utils.escape_markdown(f"<@{CID}>") == f"<@{CID}>"  # nothing in a mention needs escaping
