@@ -152,12 +152,26 @@ async def test_every_slash_command_the_bot_and_its_docs_name_is_one_it_has(
     assert stale == []
 
 
+def runnable(path: str, payloads: dict[str, dict[str, Any]]) -> bool:
+    """``league-admin season start``: a path through the tree that ends at a command (no subcommands below)."""
+    top, *words = path.split()
+    node: dict[str, Any] | None = payloads.get(top)
+    for word in words:
+        if node is None:
+            return False
+        node = next((o for o in node.get("options", []) if o["name"] == word and o["type"] in (SUB_COMMAND, 2)), None)
+    return node is not None and all(o["type"] not in (SUB_COMMAND, 2) for o in node.get("options", []))
+
+
 async def test_each_hint_names_a_command_a_user_can_run(payloads: dict[str, dict[str, Any]]) -> None:
     """The slash command behind every ``Do`` (bot/discord/errors.py) is in the tree, down to a runnable command."""
     assert set(discord_errors._COMMANDS) == set(Do)
     for hint in discord_errors._COMMANDS.values():
-        top, *words = [word for word in hint[1:].split() if ":" not in word]
-        node = payloads[top]
-        for word in words:
-            node = next(o for o in node["options"] if o["name"] == word and o["type"] in (SUB_COMMAND, 2))
-        assert all(o["type"] not in (SUB_COMMAND, 2) for o in node.get("options", [])), hint
+        assert runnable(" ".join(word for word in hint[1:].split() if ":" not in word), payloads), hint
+
+
+async def test_a_moved_command_is_gone_and_where_it_moved_to_is_there(payloads: dict[str, dict[str, Any]]) -> None:
+    """What a stale client's old command is told (bot/discord/errors.py ``gone_embed``) names a command that runs."""
+    assert discord_errors._MOVED
+    for old, new in discord_errors._MOVED.items():
+        assert not runnable(old, payloads) and runnable(new, payloads), (old, new)

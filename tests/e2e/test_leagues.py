@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.discord.app import RefereeBot
-from tests.e2e.fake_discord import FakeDiscord, command_interaction, component_interaction, user
+from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, command_interaction, component_interaction, user
 
 EPHEMERAL = 64
 ORGANISER, ANN, BOB, CID = 900000000000000100, 900000000000000101, 900000000000000102, 900000000000000103
@@ -235,3 +235,18 @@ async def test_the_organisers_actions_are_not_under_league_any_more(bot: Referee
     )
     [listed] = await answer(fake, league("list", [], by=ORGANISER))
     assert listed["data"]["content"].startswith("No leagues yet")
+
+
+async def test_discord_receives_the_admin_commands_with_manage_server_and_everyones_without(
+    bot: RefereeBot, fake: FakeDiscord
+) -> None:
+    """What the bot sent to Discord at sync (the JSON body): Discord hides a top-level command from members who
+    lack its default_member_permissions (here Manage Server, 1 << 5) until the server's admins allow it to a role."""
+    synced = {command["name"]: command for command in fake.synced[f"guild:{GUILD_ID}"]}
+    assert {name: synced[name]["default_member_permissions"] for name in ("league-admin", "server-data")} == {
+        "league-admin": 1 << 5, "server-data": 1 << 5,
+    }  # fmt: skip
+    assert (
+        synced["league"]["default_member_permissions"] is None
+        and synced["privacy"]["default_member_permissions"] is None
+    )
