@@ -175,3 +175,5 @@ async def test_a_moved_command_is_gone_and_where_it_moved_to_is_there(payloads: 
     assert discord_errors._MOVED
     for old, new in discord_errors._MOVED.items():
         assert not runnable(old, payloads) and runnable(new, payloads), (old, new)
+    unknown = discord_errors.gone_embed(["league"], "teleport").description or ""
+    assert unknown.startswith("'/league teleport' is no longer a command of the referee")
