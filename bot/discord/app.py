@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.data import catalogue
 from bot.discord.collector import Collector
-from bot.discord.errors import apology, error_embed, new_error_id, referee_error_embed
+from bot.discord.errors import apology, error_embed, gone_embed, new_error_id, referee_error_embed
 from bot.discord.record_writer import RecordWriter
 from bot.discord.results import PageButton, VerifyButton
 from bot.discord.settings import Settings
@@ -35,6 +35,8 @@ class RefereeTree(app_commands.CommandTree["RefereeBot"]):
             embed = referee_error_embed(original)
         elif isinstance(error, app_commands.CommandOnCooldown):
             embed = error_embed(f"Slow down: try again in {error.retry_after:.0f} seconds.")
+        elif isinstance(error, app_commands.CommandNotFound):  # a client's stale list (a command moved or went)
+            embed = gone_embed(error.parents, error.name)
         elif isinstance(error, app_commands.CheckFailure):
             embed = error_embed(str(error) or "You cannot use this command here.")
         else:

@@ -17,25 +17,26 @@ from bot.render.markdown import escape
 from rules_core import RefereeError
 from rules_core.errors import Do, Example, Hint, Setting
 
-# The slash command for each thing a user can do next, and the sentence that names it.
+# The slash command for each thing a user can do next, and the sentence that names it. What only organisers do is
+# under /league-admin, which Discord shows only to those allowed it: the sentence says who does it.
 _COMMANDS = {
     Do.GAME_HELP: "/help game:{subject}",
     Do.LIST_RECORDS: "/history",
     Do.LIST_ROSTERS: "/roster list game:{subject}",
     Do.LIST_LEAGUES: "/league list",
-    Do.CREATE_LEAGUE: "/league create",
+    Do.CREATE_LEAGUE: "/league-admin create",
     Do.JOIN_LEAGUE: "/league join",
-    Do.START_SEASON: "/league season start",
+    Do.START_SEASON: "/league-admin season start",
     Do.LEAGUE_HISTORY: "/league history",
     Do.REPORT_MATCH: "/league report",
-    Do.VOID_MATCH: "/league void",
+    Do.VOID_MATCH: "/league-admin void",
 }
 _HINTS = {
     Do.GAME_HELP: "See '{command}'.",
     Do.LIST_RECORDS: "'{command}' lists the recent ones.",
     Do.LIST_ROSTERS: "'{command}' shows yours.",
-    Do.LIST_LEAGUES: "'{command}' shows this server's leagues; '/league create' starts one.",
-    Do.CREATE_LEAGUE: "'{command}' starts one.",
+    Do.LIST_LEAGUES: "'{command}' shows this server's leagues; an organiser starts one with '/league-admin create'.",
+    Do.CREATE_LEAGUE: "An organiser starts one with '{command}'.",
     Do.JOIN_LEAGUE: "Players join with '{command}'.",
     Do.START_SEASON: "An organiser starts the next with '{command}'.",
     Do.LEAGUE_HISTORY: "'{command}' lists the league's matches.",
@@ -85,6 +86,26 @@ def referee_error_embed(error: RefereeError) -> discord.Embed:
     return error_embed(error.text_of(DISCORD), error.example_of(DISCORD), escaped=True)
 
 
+# Commands that moved to a top-level command of their own (issue 18), for a client still showing the old ones.
+_MOVED = {
+    **{f"league {name}": f"league-admin {name}"
+       for name in ("create", "settings", "organiser", "resolve", "void", "correct", "enter")},
+    "league season start": "league-admin season start",
+    "league season end": "league-admin season end",
+    "privacy delete-server-data": "server-data delete",
+}  # fmt: skip
+
+
+def gone_embed(parents: list[str], name: str) -> discord.Embed:
+    """For a command the bot no longer has: Discord can show a stale list for a while after the bot changes it."""
+    old = " ".join([*parents, name])
+    if old in _MOVED:
+        return error_embed(f"'/{old}' is no longer a command: it is '/{_MOVED[old]}' now, which Discord shows to "
+                           "server managers and the roles they allow it, once it refreshes its list.")  # fmt: skip
+    return error_embed(f"'/{old}' is no longer a command of the referee (Discord can show an old list for a "
+                       "while): type / to see the current ones.")  # fmt: skip
+
+
 def apology(error_id: str) -> discord.Embed:
     return discord.Embed(
         title="Sorry: something went wrong on our side",
@@ -98,4 +119,4 @@ def new_error_id() -> str:
     return secrets.token_hex(4)
 
 
-__all__ = ["DISCORD", "apology", "error_embed", "new_error_id", "referee_error_embed"]
+__all__ = ["DISCORD", "apology", "error_embed", "gone_embed", "new_error_id", "referee_error_embed"]

@@ -1,4 +1,5 @@
-"""/league: leagues, seasons, match reports with Confirm / Dispute buttons, standings, history, audit, export."""
+"""/league and /league-admin: leagues, seasons, match reports with Confirm / Dispute buttons, standings, history,
+audit, export."""
 
 from __future__ import annotations
 

@@ -1,4 +1,10 @@
-"""/league: create and join leagues, report and confirm games, run seasons, and read standings (docs/leagues.md).
+"""/league (everyone: join leagues, report games, read standings) and /league-admin (organisers: create a
+league, its settings, seasons, disputes, corrections); docs/leagues.md.
+
+Two top-level commands because Discord shows or hides a whole top-level command by its
+``default_member_permissions`` (it ignores the field on a subcommand): /league-admin asks for Manage Server, so
+members see it only when they have that or a server's admins grant it to a role. That only hides it: whoever
+runs it, the league domain still decides (organisers of that league, or members with Manage Server).
 
 Thin: every rule (who may do what, the match transitions) lives in the league domain (bot/leagues/), and
 exactly-once changes and the audit log in the store (bot/storage/leagues.py, matches.py); this cog turns options
@@ -48,11 +54,18 @@ POINTS = app_commands.Range[int, 0, 100]
 HOURS = app_commands.Range[int, 1, 720]
 MATCH = app_commands.Range[int, 1]
 SHORT = app_commands.Range[str, 1, 300]
+IN_SERVERS = app_commands.AppCommandContext(guild=True)  # what @app_commands.guild_only() sets
 
 
-@app_commands.guild_only()
-class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagues: report games, see standings."):
-    season = app_commands.Group(name="season", description="Start or end a season (organisers).")
+class LeagueCog(commands.Cog):
+    # Two top-level commands: Discord reads default_member_permissions on a top-level command only.
+    everyone = app_commands.Group(name="league", description="Leagues: report games, see standings.",
+                                  guild_only=True, allowed_contexts=IN_SERVERS)  # fmt: skip
+    organisers = app_commands.Group(
+        name="league-admin", description="Run a league: create it, settings, seasons, disputes (organisers).",
+        guild_only=True, allowed_contexts=IN_SERVERS, default_permissions=discord.Permissions(manage_guild=True),
+    )  # fmt: skip
+    season = app_commands.Group(name="season", description="Start or end a season (organisers).", parent=organisers)
 
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
@@ -91,7 +104,8 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
             return leagues[0]
         if not leagues:
             raise LeagueNotFound(
-                f"This server has no league yet: /league create name:Autumn Crusade game:{all_games()[0].id}"
+                "This server has no league yet: an organiser starts one with /league-admin create "
+                f"name:Autumn Crusade game:{all_games()[0].id}"
             )
         names = ", ".join(league.name for league in leagues[:10])
         raise LeagueError(f"This server has several leagues ({names}): say which. Example: league:{leagues[0].name}")
@@ -108,9 +122,9 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
     async def say(interaction: discord.Interaction[Any], text: str, *, private: bool = False) -> None:
         await interaction.response.send_message(text, ephemeral=private)
 
-    # --- leagues and players -----------------------------------------------------------------------------------
+    # --- leagues and players (the organisers' commands are /league-admin) ---------------------------------------
 
-    @app_commands.command(name="create", description="Start a league in this server (you organise it).")
+    @organisers.command(name="create", description="Start a league in this server (you organise it).")
     @app_commands.describe(
         name="The league's name.", game="The game it plays.", win="Points for a win (3).",
         draw="Points for a draw (1).", loss="Points for a loss (0).",
@@ -129,28 +143,29 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
                                     f"`/league join`. Points {win}/{draw}/{loss}; reports confirm themselves after "
                                     f"{confirm_hours} hours.")  # fmt: skip
 
-    @app_commands.command(name="list", description="This server's leagues.")
+    @everyone.command(name="list", description="This server's leagues.")
     async def list_leagues(self, interaction: discord.Interaction[Any]) -> None:
         leagues = await self.bot.store.leagues.all(actor=actor_of(interaction))
         lines = [f"**{league.name}** · {league.game} · season {league.season} · {len(league.players)} players"
-                 for league in leagues] or ["No leagues yet: `/league create`."]  # fmt: skip
+                 for league in leagues] or ["No leagues yet: an organiser starts one with "
+                                            "`/league-admin create`."]  # fmt: skip
         await self.say(interaction, "\n".join(lines)[:2000], private=True)
 
-    @app_commands.command(name="join", description="Join a league as a player.")
+    @everyone.command(name="join", description="Join a league as a player.")
     @app_commands.describe(league=LEAGUE)
     async def join(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self.league(interaction, league)
         await self.bot.store.leagues.join(found.id, actor=actor_of(interaction))
         await self.say(interaction, f"{who(str(interaction.user.id))} joined **{found.name}**.")
 
-    @app_commands.command(name="leave", description="Leave a league (your games stay in its records).")
+    @everyone.command(name="leave", description="Leave a league (your games stay in its records).")
     @app_commands.describe(league=LEAGUE)
     async def leave(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self.league(interaction, league)
         await self.bot.store.leagues.leave(found.id, actor=actor_of(interaction))
         await self.say(interaction, f"{who(str(interaction.user.id))} left **{found.name}**.")
 
-    @app_commands.command(name="settings", description="Change a league's name, points or window (organisers).")
+    @organisers.command(name="settings", description="Change a league's name, points or window (organisers).")
     @app_commands.describe(
         league=LEAGUE, name="A new name.", win="Points for a win.", draw="Points for a draw.",
         loss="Points for a loss.", confirm_hours="Hours before a report confirms itself.",
@@ -172,7 +187,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
                                     f"{changed.points.loss}, reports confirm themselves after "
                                     f"{changed.confirm_hours} hours.")  # fmt: skip
 
-    @app_commands.command(name="organiser", description="Add a co-organiser (organisers).")
+    @organisers.command(name="organiser", description="Add a co-organiser (organisers).")
     @app_commands.describe(user="Who to add.", league=LEAGUE)
     async def organiser(
         self, interaction: discord.Interaction[Any], user: discord.User, league: str | None = None
@@ -199,7 +214,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
 
     # --- matches -----------------------------------------------------------------------------------------------
 
-    @app_commands.command(name="report", description="Report a game you played; your opponent confirms it.")
+    @everyone.command(name="report", description="Report a game you played; your opponent confirms it.")
     @app_commands.describe(opponent="Who you played.", result="Your result.", score="The score, if any (e.g. 3-1).",
                            combats="Combat record ids it was fought with (e.g. 12, 15).", notes="Anything to add.",
                            league=LEAGUE)  # fmt: skip
@@ -229,7 +244,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
                     "organiser to settle.")  # fmt: skip
         await interaction.response.send_message(text, embed=match_embed(match, found))
 
-    @app_commands.command(name="resolve", description="Settle a disputed match (organisers who did not play it).")
+    @organisers.command(name="resolve", description="Settle a disputed match (organisers who did not play it).")
     @app_commands.describe(match="The match id.", decision="The reporter's result that stands, or void.",
                            reason="Why (kept in the audit log).")  # fmt: skip
     async def resolve(
@@ -240,7 +255,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
             embed=match_embed(changed, await self._of(interaction, changed.league_id))
         )
 
-    @app_commands.command(name="void", description="Void a match: it no longer counts (organisers).")
+    @organisers.command(name="void", description="Void a match: it no longer counts (organisers).")
     @app_commands.describe(match="The match id.", reason="Why (kept in the audit log).")
     async def void(self, interaction: discord.Interaction[Any], match: MATCH, reason: SHORT) -> None:
         changed = await self.bot.store.matches.void(match, actor=actor_of(interaction), reason=reason)
@@ -248,7 +263,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
             embed=match_embed(changed, await self._of(interaction, changed.league_id))
         )
 
-    @app_commands.command(name="correct", description="Correct a confirmed match's result (organisers).")
+    @organisers.command(name="correct", description="Correct a confirmed match's result (organisers).")
     @app_commands.describe(match="The match id.", result="The reporter's result.", reason="Why (kept in the log).",
                            score="The corrected score.")  # fmt: skip
     async def correct(
@@ -262,7 +277,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
             embed=match_embed(changed, await self._of(interaction, changed.league_id))
         )
 
-    @app_commands.command(name="enter", description="Enter a result directly, confirmed at once (organisers).")
+    @organisers.command(name="enter", description="Enter a result directly, confirmed at once (organisers).")
     @app_commands.describe(player="The first player.", opponent="The second player.", result="The first player's.",
                            score="The score.", combats="Combat record ids.", notes="Anything to add.",
                            league=LEAGUE)  # fmt: skip
@@ -283,7 +298,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
 
     # --- reading -----------------------------------------------------------------------------------------------
 
-    @app_commands.command(name="standings", description="The table: points, W-D-L and Elo, with a rating chart.")
+    @everyone.command(name="standings", description="The table: points, W-D-L and Elo, with a rating chart.")
     @app_commands.describe(season="A past season (default: the current one).", league=LEAGUE)
     async def standings(
         self, interaction: discord.Interaction[Any], season: app_commands.Range[int, 1] | None = None,
@@ -303,7 +318,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         title = f"{table.league.name}, season {table.season}: ratings"
         return rating_chart(table.rows, title, chart_names(table.rows, self.bot))
 
-    @app_commands.command(name="history", description="The league's matches, newest first.")
+    @everyone.command(name="history", description="The league's matches, newest first.")
     @app_commands.describe(player="Only this player's matches.", league=LEAGUE)
     async def history(
         self, interaction: discord.Interaction[Any], player: discord.User | None = None, league: str | None = None
@@ -314,7 +329,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
                                                        limit=20)  # fmt: skip
         await interaction.response.send_message(embed=history_embed(found, matches, chosen))
 
-    @app_commands.command(name="audit", description="Every change to the league: who, when, before and after.")
+    @everyone.command(name="audit", description="Every change to the league: who, when, before and after.")
     @app_commands.describe(match="Only this match's changes.", league=LEAGUE)
     async def audit(
         self, interaction: discord.Interaction[Any], match: MATCH | None = None, league: str | None = None
@@ -323,7 +338,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Leagu
         entries = await self.bot.store.leagues.audit(found.id, actor=actor_of(interaction), match_id=match, limit=15)
         await interaction.response.send_message(embed=audit_embed(found, entries), ephemeral=True)
 
-    @app_commands.command(name="export", description="The matches and standings as CSV files (only you see them).")
+    @everyone.command(name="export", description="The matches and standings as CSV files (only you see them).")
     @app_commands.describe(season="The standings' season (default: the current one).", league=LEAGUE)
     async def export(
         self, interaction: discord.Interaction[Any], season: app_commands.Range[int, 1] | None = None,

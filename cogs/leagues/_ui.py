@@ -49,7 +49,7 @@ def match_embed(match: MatchInfo, league: LeagueInfo) -> discord.Embed:
         waiting = f"{who(match.opponent)} to confirm or dispute; it confirms itself <t:{deadline}:R>."
         embed.add_field(name="Waiting for", value=waiting, inline=False)
     elif match.status == "disputed":
-        embed.add_field(name="Disputed", value=f"An organiser settles it: `/league resolve match:{match.id}`.",
+        embed.add_field(name="Disputed", value=f"An organiser settles it: `/league-admin resolve match:{match.id}`.",
                         inline=False)  # fmt: skip
     elif match.decided_by is not None:
         decided = "automatically (nobody answered in time)" if match.decided_by == "auto" else who(match.decided_by)

@@ -1,4 +1,5 @@
-"""/privacy: what the bot stores, your data as a file, deleting your data (or, for a manager, the server's)."""
+"""/privacy (what the bot stores, your data as a file, deleting your data) and /server-data (a manager deletes the
+server's)."""
 
 from __future__ import annotations
 

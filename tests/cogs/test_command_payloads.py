@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from pydantic import SecretStr
 
+from bot.discord import errors as discord_errors
 from bot.discord.app import EXTENSIONS, RefereeBot
 from bot.discord.settings import Settings
 from rules_core import all_games
+from rules_core.errors import Do
 from rules_core.options import OptionType
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
@@ -72,3 +75,105 @@ async def test_each_game_is_a_command_with_its_declared_options(payloads: dict[s
         for side in ("attacker", "defender"):
             assert options[side].get("autocomplete") is True
             assert options[side]["max_length"] == 4000
+
+
+MANAGE_GUILD = 1 << 5  # Discord's Manage Server permission bit
+ADMIN_ACTIONS = {"create", "settings", "organiser", "season", "resolve", "void", "correct", "enter"}
+
+
+def subcommand_names(payload: dict[str, Any]) -> set[str]:
+    return {option["name"] for option in payload.get("options", []) if option["type"] in (SUB_COMMAND, 2)}
+
+
+async def test_what_only_managers_and_organisers_may_do_is_a_command_discord_hides_from_the_rest(
+    payloads: dict[str, dict[str, Any]],
+) -> None:
+    """Discord hides a command from members without its ``default_member_permissions``, and ignores the field on a
+    subcommand: so organisers' and managers' actions are top-level commands of their own that carry Manage Server
+    (a server's admins can grant them to a role in Integrations), and everyone's commands carry nothing."""
+    for admin in ("league-admin", "server-data"):
+        assert int(payloads[admin]["default_member_permissions"]) == MANAGE_GUILD, admin
+        assert payloads[admin]["dm_permission"] is False and payloads[admin]["contexts"] == [0], admin  # servers only
+    for everyone in ("league", "privacy"):
+        assert payloads[everyone]["default_member_permissions"] is None, everyone
+    assert payloads["league"]["contexts"] == [0]  # as before: a league is a server's
+    assert subcommand_names(payloads["league-admin"]) == ADMIN_ACTIONS
+    assert subcommand_names(payloads["league"]) == {"list", "join", "leave", "report", "standings", "history",
+                                                    "audit", "export"}  # fmt: skip
+    assert subcommand_names(payloads["server-data"]) == {"delete"}
+    assert subcommand_names(payloads["privacy"]) == {"info", "export", "delete-my-data"}
+    season = next(option for option in payloads["league-admin"]["options"] if option["name"] == "season")
+    assert subcommand_names(season) == {"start", "end"}
+
+
+ROOT = Path(__file__).resolve().parents[2]
+# In quotes or backticks (not a docstring's opening), or at a line's start (an example's).
+NAMED = re.compile(r"(?:(?<=[`'\n])|(?<=(?<!\")\"))/([a-z][a-z-]*)((?: [a-z][a-z-]*\b(?![:(]))*)")
+
+
+def named_commands(text: str, tops: set[str]) -> list[str]:
+    """Every ``/command sub ...`` a text names in quotes or backticks (as hints and docs do) or at a line's start
+    (an example), for the commands the bot has."""
+    return [f"/{top}{rest}" for top, rest in NAMED.findall(text) if top in tops]
+
+
+def missing(named: str, payloads: dict[str, dict[str, Any]]) -> bool:
+    """A named command whose words leave the tree before reaching a command a user can run (``/league create``)."""
+    top, *words = named[1:].split()
+    node = payloads[top]
+    for word in words:
+        children = {o["name"]: o for o in node.get("options", []) if o["type"] in (SUB_COMMAND, 2)}
+        if not children:
+            return False  # a command that runs: what follows is prose
+        if word not in children:
+            return True
+        node = children[word]
+    return False
+
+
+def test_the_command_finder_sees_a_moved_command() -> None:
+    tree = {"league": {"options": [{"type": SUB_COMMAND, "name": "join"}]}, "roll": {"options": []}}
+    text = '''"""/league and /roll""" '/league join' then `/league create name:X`, see docs/league/x.md, `/roll` 2d6
+or /league and\n/league'''
+    found = named_commands(text, set(tree))
+    assert found == ["/league join", "/league create", "/roll", "/league"]
+    assert [name for name in found if missing(name, tree)] == ["/league create"]
+
+
+async def test_every_slash_command_the_bot_and_its_docs_name_is_one_it_has(
+    payloads: dict[str, dict[str, Any]],
+) -> None:
+    """Hints, embeds and docs name commands that exist (moving a command to /league-admin left none behind)."""
+    files = [*ROOT.glob("cogs/**/*.py"), *ROOT.glob("bot/discord/**/*.py"), *ROOT.glob("docs/*.md"),
+             ROOT / "README.md"]  # fmt: skip
+    stale = [f"{path.relative_to(ROOT)}: {name}" for path in files
+             for name in named_commands(path.read_text(encoding="utf-8"), set(payloads))
+             if missing(name, payloads)]  # fmt: skip
+    assert stale == []
+
+
+def runnable(path: str, payloads: dict[str, dict[str, Any]]) -> bool:
+    """``league-admin season start``: a path through the tree that ends at a command (no subcommands below)."""
+    top, *words = path.split()
+    node: dict[str, Any] | None = payloads.get(top)
+    for word in words:
+        if node is None:
+            return False
+        node = next((o for o in node.get("options", []) if o["name"] == word and o["type"] in (SUB_COMMAND, 2)), None)
+    return node is not None and all(o["type"] not in (SUB_COMMAND, 2) for o in node.get("options", []))
+
+
+async def test_each_hint_names_a_command_a_user_can_run(payloads: dict[str, dict[str, Any]]) -> None:
+    """The slash command behind every ``Do`` (bot/discord/errors.py) is in the tree, down to a runnable command."""
+    assert set(discord_errors._COMMANDS) == set(Do)
+    for hint in discord_errors._COMMANDS.values():
+        assert runnable(" ".join(word for word in hint[1:].split() if ":" not in word), payloads), hint
+
+
+async def test_a_moved_command_is_gone_and_where_it_moved_to_is_there(payloads: dict[str, dict[str, Any]]) -> None:
+    """What a stale client's old command is told (bot/discord/errors.py ``gone_embed``) names a command that runs."""
+    assert discord_errors._MOVED
+    for old, new in discord_errors._MOVED.items():
+        assert not runnable(old, payloads) and runnable(new, payloads), (old, new)
+    unknown = discord_errors.gone_embed(["league"], "teleport").description or ""
+    assert unknown.startswith("'/league teleport' is no longer a command of the referee")

@@ -54,7 +54,7 @@ def test_a_pending_match_has_both_buttons_and_a_settled_one_none() -> None:
     assert view is not None
     assert [item.custom_id for item in view.children] == ["referee:league:confirm:7", "referee:league:dispute:7"]  # type: ignore[attr-defined]
     assert match_view(match(7, status="confirmed")) is None
-    assert "/league resolve match:7" in match_embed(match(7, status="disputed"), LEAGUE).fields[-1].value
+    assert "/league-admin resolve match:7" in match_embed(match(7, status="disputed"), LEAGUE).fields[-1].value
 
 
 def test_long_histories_and_audit_logs_are_cut_to_fit() -> None:

@@ -8,7 +8,7 @@ from typing import Any
 from bot.discord.app import RefereeBot
 from tests.e2e.fake_discord import FakeDiscord, command_interaction
 from tests.e2e.test_commands import MARINES, ORK_MOB, option
-from tests.e2e.test_leagues import ANN, BOB, ORGANISER, answer, league
+from tests.e2e.test_leagues import ANN, BOB, ORGANISER, admin, answer, league
 
 EPHEMERAL = 64
 
@@ -42,13 +42,15 @@ async def test_a_missing_roster_points_at_the_slash_command(bot: RefereeBot, fak
 
 
 async def test_league_errors_mention_users_and_name_slash_commands(bot: RefereeBot, fake: FakeDiscord) -> None:
-    await answer(fake, league("create", [option("name", "Spring"), option("game", "duel")], by=ORGANISER))
+    await answer(fake, admin("create", [option("name", "Spring"), option("game", "duel")], by=ORGANISER))
     await answer(fake, league("join", [], by=ANN))
     [stranger] = await answer(fake, league("report", [option("opponent", str(BOB), 6), option("result", "win")],
                                            by=ANN, users=(BOB,)))  # fmt: skip
     assert error_text(stranger["data"]).startswith(f"<@{BOB}> is not in Spring. Players join with '/league join'.")
-    [bad_name] = await answer(fake, league("create", [option("name", "??"), option("game", "duel")], by=ANN))
-    assert bad_name["data"]["embeds"][0]["fields"][0]["value"].startswith("```\n/league create name:Autumn Crusade")
+    [bad_name] = await answer(fake, admin("create", [option("name", "??"), option("game", "duel")], by=ANN))
+    assert bad_name["data"]["embeds"][0]["fields"][0]["value"].startswith(
+        "```\n/league-admin create name:Autumn Crusade"
+    )
 
 
 async def test_an_unknown_keyword_points_at_the_help_command(bot: RefereeBot, fake: FakeDiscord) -> None:

@@ -1,4 +1,4 @@
-"""/help, /chart, /roll and /privacy through the real discord.py stack."""
+"""/help, /chart, /roll, /privacy and /server-data through the real discord.py stack."""
 
 from __future__ import annotations
 
@@ -67,6 +67,7 @@ async def test_privacy_info_export_and_delete(bot: RefereeBot, fake: FakeDiscord
     await bot.store.records.add(report, requested_by=str(PLAYER_ID), guild_id="900000000000000003")
     info = await ask(fake, "privacy", [], subcommand="info")
     assert "no messages" in info.payload["data"]["embeds"][0]["description"]
+    assert "`/server-data delete`" in info.payload["data"]["embeds"][0]["description"]
     export = await ask(fake, "privacy", [], subcommand="export")
     assert export.files == ["my-referee-data.json"] and export.payload["data"]["flags"] & EPHEMERAL
     unconfirmed = await ask(fake, "privacy", [], subcommand="delete-my-data")
@@ -78,11 +79,24 @@ async def test_privacy_info_export_and_delete(bot: RefereeBot, fake: FakeDiscord
 
 
 async def test_only_a_manager_deletes_the_servers_data(bot: RefereeBot, fake: FakeDiscord) -> None:
+    """/server-data is a command of its own that Discord shows to Manage Server (a subcommand cannot be hidden);
+    a member in a role a server's admins granted it to still needs Manage Server for the bot to delete anything."""
     report = resolve("duel", "A: WS4 S4 T4 W1 I4 A1 Sv3+", "B: WS3 S3 T3 W1 I3 A1 Sv-", seed=1)
     await bot.store.records.add(report, requested_by=str(PLAYER_ID), guild_id="900000000000000003")
-    refused = await ask(fake, "privacy", [opt("confirm", True, 5)], subcommand="delete-server-data",
-                        user_id=OPPONENT_ID, permissions="0")  # fmt: skip
-    assert "Only a server manager" in refused.payload["data"]["embeds"][0]["description"]
-    done = await ask(fake, "privacy", [opt("confirm", True, 5)], subcommand="delete-server-data")
-    assert "combat records 1" in done.payload["data"]["content"]
+    refused = await ask(fake, "server-data", [opt("confirm", True, 5)], subcommand="delete", user_id=OPPONENT_ID,
+                        permissions="1024")  # fmt: skip
+    assert refused.payload["data"]["flags"] & EPHEMERAL
+    assert refused.payload["data"]["embeds"][0]["description"].startswith("Only a member with Manage Server can")
+    unconfirmed = await ask(fake, "server-data", [], subcommand="delete")
+    assert "Nothing deleted" in unconfirmed.payload["data"]["embeds"][0]["description"]
+    assert (
+        unconfirmed.payload["data"]["embeds"][0]["fields"][0]["value"] == "```\n/server-data delete confirm:True\n```"
+    )
+    stale = await ask(fake, "privacy", [opt("confirm", True, 5)], subcommand="delete-server-data")  # the old name
+    assert stale.payload["data"]["embeds"][0]["description"].startswith(
+        "'/privacy delete-server-data' is no longer a command: it is '/server-data delete' now"
+    )
+    assert await bot.store.records.history()
+    done = await ask(fake, "server-data", [opt("confirm", True, 5)], subcommand="delete")
+    assert "combat records 1" in done.payload["data"]["content"] and done.payload["data"]["flags"] & EPHEMERAL
     assert json.dumps(await bot.store.privacy.export(guild="900000000000000003")).count('"id"') == 0
