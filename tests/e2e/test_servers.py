@@ -77,7 +77,7 @@ def group(name: str, sub: str, options: list[dict[str, Any]], **extra: Any) -> d
 
 def season(sub: str, options: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
     nested = [{"type": 2, "name": "season", "options": [{"type": 1, "name": sub, "options": options}]}]
-    return command_interaction("league", nested, **extra)
+    return command_interaction("league-admin", nested, **extra)
 
 
 async def one(fake: FakeDiscord, payload: dict[str, Any]) -> dict[str, Any]:
@@ -144,21 +144,23 @@ async def test_a_manager_of_another_server_finds_nothing_and_changes_nothing(
         "replay private": command_interaction("replay", [option("record", ids["private"], 4)], **there),
         "verify": command_interaction("verify", [option("record", ids["public"], 4)], **there),
         "continue": group("assault", "continue", [option("record", ids["goes_on"], 4)], **there),
-        "league resolve": group(
-            "league",
+        "league-admin resolve": group(
+            "league-admin",
             "resolve",
             [option("match", ids["disputed"], 4), option("decision", "win"), option("reason", "I say so")],
             **there,
         ),
-        "league void": group("league", "void", [option("match", ids["confirmed"], 4), option("reason", "no")], **there),
-        "league correct": group(
-            "league",
+        "league-admin void": group(
+            "league-admin", "void", [option("match", ids["confirmed"], 4), option("reason", "no")], **there
+        ),
+        "league-admin correct": group(
+            "league-admin",
             "correct",
             [option("match", ids["confirmed"], 4), option("result", "win"), option("reason", "no")],
             **there,
         ),
-        "league enter": group(
-            "league",
+        "league-admin enter": group(
+            "league-admin",
             "enter",
             [option("player", str(BOB), 6), option("opponent", str(CID), 6), option("result", "win"), league],
             resolved=users,
@@ -170,7 +172,7 @@ async def test_a_manager_of_another_server_finds_nothing_and_changes_nothing(
         "league audit": group("league", "audit", [league], **there),
         "league export": group("league", "export", [league], **there),
         "league join": group("league", "join", [league], **there),
-        "league settings": group("league", "settings", [league, option("confirm_hours", 1, 4)], **there),
+        "league-admin settings": group("league-admin", "settings", [league, option("confirm_hours", 1, 4)], **there),
         "season start": season("start", [league], **there),
         "season end": season("end", [league], **there),
         "roster show": group("roster", "show", [option("name", "champion"), option("game", "duel")], **there),
