@@ -19,6 +19,7 @@ from bot.storage.models import Base
 from bot.storage.rosters import RosterInput
 from bot.verification import Verdict, verify
 from rules_core import resolve
+from rules_core.report import Report
 
 VICTIM = "811111111111111111"  # a Discord snowflake: the user who asks to be forgotten
 P2, P3, ORG = "822222222222222222", "833333333333333333", "844444444444444444"
@@ -26,8 +27,8 @@ G1, G2 = "900000000000000001", "900000000000000002"
 ORKS = "6x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"
 
 
-def combat(attacker: str, seed: int) -> object:
-    return resolve("40k", attacker, ORKS, seed=seed, charge_distance=4)
+def combat(attacker: str, seed: int, defender: str = ORKS) -> Report:
+    return resolve("40k", attacker, defender, seed=seed, charge_distance=4)
 
 
 async def holding(store: Store, needle: str) -> set[str]:
@@ -65,7 +66,11 @@ async def seed_everywhere(store: Store) -> Seeded:
         ),
         # a unit name someone else typed, with the victim's id in it: in the specs and all through the report
         "unit_named": await store.records.add(
-            combat(f"1x Guard {VICTIM}: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+", 3), requested_by=P3, guild_id=G1
+            combat(
+                f"1x Guard {VICTIM}: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+", 3, f"6x Ork_{VICTIM}: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"
+            ),
+            requested_by=P3,
+            guild_id=G1,
         ),
         "others": await store.records.add(
             combat("5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+", 4), requested_by=P3, opponent=P2, guild_id=G2
@@ -130,16 +135,20 @@ async def seed_everywhere(store: Store) -> Seeded:
 
 
 # Where the seeding above puts the victim's id: checked before the deletion, so the scan is known to see them.
-SEEDED_COLUMNS = {
-    "combat_records.requested_by", "combat_records.opponent", "combat_records.attacker_spec",
-    "combat_records.report_json", "record_events.actor", "record_events.reason", "rosters.owner", "rosters.name",
-    "rosters.spec", "rosters.description", "dice_rolls.requested_by", "dice_rolls.expression", "leagues.name",
-    "leagues.name_key", "leagues.created_by", "league_organisers.user_id", "league_organisers.added_by",
-    "league_players.user_id", "league_seasons.started_by", "league_seasons.ended_by", "league_matches.reporter_id",
-    "league_matches.opponent_id", "league_matches.score", "league_matches.notes", "league_matches.pair_key",
-    "league_matches.created_by", "league_matches.decided_by", "league_events.actor", "league_events.reason",
-    "league_events.before_json", "league_events.after_json", "league_snapshots.data_json",
-}  # fmt: skip
+SEEDED = {
+    "combat_records": ("requested_by", "opponent", "attacker_spec", "defender_spec", "report_json"),
+    "record_events": ("actor", "reason"),
+    "rosters": ("owner", "name", "spec", "description"),
+    "dice_rolls": ("requested_by", "expression", "result"),
+    "leagues": ("name", "name_key", "created_by"),
+    "league_organisers": ("user_id", "added_by"),
+    "league_players": ("user_id",),
+    "league_seasons": ("started_by", "ended_by"),
+    "league_matches": ("reporter_id", "opponent_id", "score", "notes", "pair_key", "created_by", "decided_by"),
+    "league_events": ("actor", "reason", "before_json", "after_json"),
+    "league_snapshots": ("data_json",),
+}
+SEEDED_COLUMNS = {f"{table}.{column}" for table, columns in SEEDED.items() for column in columns}
 
 
 async def test_deleting_a_user_leaves_their_id_in_no_column_of_any_table(store: Store) -> None:
