@@ -293,11 +293,11 @@ async def _forget_user(session: AsyncSession, name: Pseudonym) -> dict[str, int]
         await session.execute(
             update(LeagueMatch).where(LeagueMatch.id == match_id).values(pair_key=pair_key(reporter, opponent))
         )
-    # Cached tables name their players: drop those that name the user; every league's cache is stale anyway.
+    # Cached tables name their players: every league's cache is made stale, then those that name the user dropped.
+    await session.execute(update(League).values(version=League.version + 1))
     caches = await _change(
         session, delete(LeagueSnapshot).where(LeagueSnapshot.data_json.contains(user, autoescape=True))
     )
-    await session.execute(update(League).values(version=League.version + 1))
     others = (Roster, DiceRoll, League, LeagueOrganiser, LeagueSeason)
     return {
         **deleted,
