@@ -10,12 +10,15 @@ standings. The scan iterates ``Base.metadata``, so a column added later is scann
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+import pytest
 from sqlalchemy import Text, cast, select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.leagues.model import Actor
-from bot.storage import Store
-from bot.storage.models import Base
+from bot.storage import Store, privacy
+from bot.storage.models import Base, LeagueEvent
 from bot.storage.rosters import RosterInput
 from bot.verification import Verdict, verify
 from rules_core import resolve
@@ -105,7 +108,10 @@ async def seed_everywhere(store: Store) -> Seeded:
     await store.leagues.standings(crusade)  # season 1's table is cached, with the victim's row
     await store.leagues.start_season(crusade, actor=victim)  # season 1 ended by them, season 2 started by them
     await store.leagues.standings(crusade, season=1)
-    await store.matches.report(crusade, actor=victim, opponent=P2, result="win", score=f"2-1 <@{VICTIM}>")
+    await store.matches.report(
+        crusade, actor=victim, opponent=P2, result="win", score=f"2-1 <@{VICTIM}>",
+        combats=[records["victims"], records["names_victim"]],  # record ids, never user ids: kept as they are
+    )  # fmt: skip
     confirmed = (await store.matches.in_league(crusade, statuses=["pending"]))[0]
     await store.matches.confirm(confirmed.id, actor=p2)
     await store.matches.report(crusade, actor=p3, opponent=VICTIM, result="win", notes=f"{VICTIM} brought proxies")
@@ -220,3 +226,22 @@ async def test_only_the_users_own_id_is_rewritten_in_text(store: Store) -> None:
     assert one.startswith("deleted-") and other.startswith("deleted-") and one != other
     assert first.reason == f"9{VICTIM} and {VICTIM}0 are not {one}; <@{P3}> is not {one}"
     assert second.reason == f"the local club; {other} was there"
+
+
+async def test_a_deletion_that_fails_half_way_changes_nothing(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One transaction: the records deleted and the rows rewritten before the failure are all back."""
+    await seed_everywhere(store)
+    before = await holding(store, VICTIM)
+    history = await store.records.history()
+    real = privacy._rewrite
+
+    async def failing(session: AsyncSession, model: type[Base], *args: Any) -> int:
+        if model is LeagueEvent:
+            raise RuntimeError("the database went away")
+        return await real(session, model, *args)
+
+    monkeypatch.setattr(privacy, "_rewrite", failing)
+    with pytest.raises(RuntimeError, match="went away"):
+        await store.privacy.delete(user=VICTIM)
+    assert await holding(store, VICTIM) == before
+    assert await store.records.history() == history
