@@ -1,13 +1,19 @@
 """Everything stored about one user or one guild, across records, rosters, dice rolls and leagues: exported, or
-deleted, in one go."""
+deleted, in one go.
+
+Deleting a user deletes what is theirs and replaces their id everywhere else it is left (columns, typed text,
+JSON) by one pseudonym of their own (:class:`Pseudonym`); the tables and columns where it can be are listed in
+``_TEXT``, and tests/bot/storage/test_erasure.py scans every column of every table to prove nothing is missed.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 import secrets
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import Table, delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 
@@ -15,6 +21,7 @@ from bot.leagues.model import match_dict, pair_key
 from bot.storage.db import aware, now, rowcount
 from bot.storage.league_rows import match_info
 from bot.storage.models import (
+    Base,
     CombatRecord,
     DiceRoll,
     League,
@@ -22,11 +29,11 @@ from bot.storage.models import (
     LeagueMatch,
     LeagueOrganiser,
     LeaguePlayer,
+    LeagueSeason,
+    LeagueSnapshot,
     RecordEvent,
     Roster,
 )
-
-DELETED_USER = "deleted-user"
 
 
 async def _change(session: AsyncSession, statement: Any) -> int:
@@ -118,33 +125,17 @@ class Privacy:
     async def delete(self, *, user: str | None = None, guild: str | None = None) -> dict[str, int]:
         """Delete a user's or a guild's data in one transaction; returns what was deleted or anonymised.
 
-        A user: the records they asked for (with their history) and their rosters are deleted; where they were
-        only the named opponent, or wrote a note, their id is replaced by ``deleted-user``. A guild: its records
-        are deleted and rosters shared with it become private again (the rosters belong to their owners).
+        A user: the records they asked for (with their history), their rosters, their dice rolls and their
+        organiser roles are deleted. Everywhere else their id is replaced by one pseudonym of their own (see
+        :class:`Pseudonym`): as a value (an opponent, an actor, a player) and inside text (``<@id>``, ``<@!id>``,
+        the bare id), so that nothing stored names them; cached standings that held them are dropped. A guild:
+        its records, rolls and leagues are deleted, and rosters shared with it become private again (the rosters
+        belong to their owners).
         """
         _scope(user, guild)
         async with self.sessions.begin() as session:
             if user is not None:
-                mine = select(CombatRecord.id).where(CombatRecord.requested_by == user)
-                events = await _change(session, delete(RecordEvent).where(RecordEvent.record_id.in_(mine)))
-                records = await _change(session, delete(CombatRecord).where(CombatRecord.requested_by == user))
-                named = await _change(
-                    session, update(CombatRecord).where(CombatRecord.opponent == user).values(opponent=DELETED_USER)
-                )
-                notes = await _change(
-                    session, update(RecordEvent).where(RecordEvent.actor == user).values(actor=DELETED_USER)
-                )
-                rosters = await _change(session, delete(Roster).where(Roster.owner == user))
-                rolls = await _change(session, delete(DiceRoll).where(DiceRoll.requested_by == user))
-                return {
-                    "combat_records": records,
-                    "record_notes": events,
-                    "records_anonymised": named,
-                    "notes_anonymised": notes,
-                    "rosters": rosters,
-                    "dice_rolls": rolls,
-                    **await _league_forget_user(session, user),
-                }
+                return await _forget_user(session, Pseudonym(user))
             theirs = select(CombatRecord.id).where(CombatRecord.guild_id == guild)
             events = await _change(session, delete(RecordEvent).where(RecordEvent.record_id.in_(theirs)))
             records = await _change(session, delete(CombatRecord).where(CombatRecord.guild_id == guild))
@@ -197,44 +188,127 @@ async def _league_export(session: AsyncSession, *, user: str | None, guild: str 
     }
 
 
-async def _league_forget_user(session: AsyncSession, user: str) -> dict[str, int]:
-    """Replace a user's id everywhere in the leagues by a pseudonym of their own.
+class Pseudonym:
+    """What a deleted user's id becomes: ``deleted-`` and 8 random hex digits, one per deletion, used everywhere.
 
-    Their games stay in their opponents' standings (deleting them would rewrite other people's results), but
-    nothing left names them. One pseudonym per deleted user, so two deleted players never merge into one row.
+    One pseudonym for every trace of the user keeps their league games in one standings row of their own (two
+    deleted players never merge), keeps a mention and the column it names reading alike, and can never collide
+    with another name under a unique constraint. In stored text, ``<@id>`` and ``<@!id>`` become the pseudonym,
+    and so does a value that is the id; a numeric (Discord) id typed bare is replaced too, where it is not part of
+    a longer number. A non-numeric id (the offline user, ``local``) is never replaced as a word of the text.
     """
-    alias = f"deleted-{secrets.token_hex(4)}"
+
+    def __init__(self, user: str) -> None:
+        self.user = user
+        self.alias = f"deleted-{secrets.token_hex(4)}"
+        forms = [rf"<@!?{re.escape(user)}>"] + ([rf"(?<!\d){user}(?!\d)"] if user.isdigit() else [])
+        self._mentions = re.compile("|".join(forms))
+
+    def text(self, value: str) -> str:
+        return self.alias if value == self.user else self._mentions.sub(self.alias, value)
+
+    def json(self, value: str, *, ensure_ascii: bool) -> str:
+        """JSON with every string in it (keys too) rewritten; numbers are left alone (a seed is not a mention).
+
+        Unchanged JSON is returned as it was; changed JSON is written as it was first written (``json.dumps``
+        without indent, keys in their stored order, ``ensure_ascii`` as the column's writer used it), so a stored
+        report still re-runs to the identical bytes when the inputs it holds were rewritten alike.
+        """
+        tree = json.loads(value)
+        rewritten = self._walk(tree)
+        return value if rewritten == tree else json.dumps(rewritten, ensure_ascii=ensure_ascii)
+
+    def _walk(self, node: Any) -> Any:
+        if isinstance(node, str):
+            return self.text(node)
+        if isinstance(node, list):
+            return [self._walk(item) for item in node]
+        if isinstance(node, dict):
+            return {self.text(key): self._walk(item) for key, item in node.items()}
+        return node
+
+
+# Where a user's id can be, table by table, other than in the rows deleted with them: values and typed text, then
+# JSON (with the ``ensure_ascii`` its writer used). tests/bot/storage/test_erasure.py scans every column of every
+# table after a deletion, so a column added without being listed here fails it.
+_TEXT: tuple[tuple[type[Base], tuple[str, ...], dict[str, bool]], ...] = (
+    (CombatRecord, ("opponent", "attacker_spec", "defender_spec"), {"report_json": False, "options_json": True}),
+    (RecordEvent, ("actor", "reason"), {}),
+    (Roster, ("name", "spec", "description"), {}),
+    (DiceRoll, ("expression", "result"), {}),
+    (League, ("created_by", "name", "name_key"), {}),
+    (LeagueOrganiser, ("added_by",), {}),
+    (LeaguePlayer, ("user_id",), {}),
+    (LeagueSeason, ("started_by", "ended_by"), {}),
+    (LeagueMatch, ("reporter_id", "opponent_id", "created_by", "decided_by", "score", "notes"), {}),
+    (LeagueEvent, ("actor", "reason"), {"before_json": True, "after_json": True}),
+)
+
+
+async def _rewrite(
+    session: AsyncSession, model: type[Base], name: Pseudonym, text: tuple[str, ...], as_json: dict[str, bool]
+) -> int:
+    """Rewrite the user's id in these columns of every row of the table that holds it; the rows changed."""
+    table = cast(Table, model.__table__)
+    keys = list(table.primary_key.columns)
+    columns = [table.c[column] for column in (*text, *as_json)]
+    holding = or_(*(column.contains(name.user, autoescape=True) for column in columns))
+    rows = (await session.execute(select(*keys, *columns).where(holding))).all()
     changed = 0
-    for column in (LeagueMatch.reporter_id, LeagueMatch.opponent_id, LeagueMatch.created_by, LeagueMatch.decided_by):
-        changed += rowcount(await session.execute(update(LeagueMatch).where(column == user).values({column: alias})))
+    for row in rows:
+        where, values = row[: len(keys)], row[len(keys) :]
+        new: dict[str, str] = {}
+        for column, value in zip(columns, values, strict=True):
+            if value is None:
+                continue
+            ensure_ascii = as_json.get(column.name)
+            rewritten = name.text(value) if ensure_ascii is None else name.json(value, ensure_ascii=ensure_ascii)
+            if rewritten != value:
+                new[column.name] = rewritten
+        if new:
+            condition = [key == value for key, value in zip(keys, where, strict=True)]
+            changed += await _change(session, update(table).where(*condition).values(new))
+    return changed
+
+
+async def _forget_user(session: AsyncSession, name: Pseudonym) -> dict[str, int]:
+    """Delete what is the user's own; rewrite their id everywhere else (see :meth:`Privacy.delete`)."""
+    user = name.user
+    mine = select(CombatRecord.id).where(CombatRecord.requested_by == user)
+    deleted = {
+        "record_notes": await _change(session, delete(RecordEvent).where(RecordEvent.record_id.in_(mine))),
+        "combat_records": await _change(session, delete(CombatRecord).where(CombatRecord.requested_by == user)),
+        "rosters": await _change(session, delete(Roster).where(Roster.owner == user)),
+        "dice_rolls": await _change(session, delete(DiceRoll).where(DiceRoll.requested_by == user)),
+        "organiser_roles": await _change(session, delete(LeagueOrganiser).where(LeagueOrganiser.user_id == user)),
+    }
+    rewritten = {model: await _rewrite(session, model, name, text, as_json) for model, text, as_json in _TEXT}
+    # A match's pair key is its two players sorted: computed again, never rewritten in place.
     renamed = await session.execute(
         select(LeagueMatch.id, LeagueMatch.reporter_id, LeagueMatch.opponent_id).where(
-            (LeagueMatch.reporter_id == alias) | (LeagueMatch.opponent_id == alias)
+            (LeagueMatch.reporter_id == name.alias) | (LeagueMatch.opponent_id == name.alias)
         )
     )
     for match_id, reporter, opponent in renamed.all():
         await session.execute(
             update(LeagueMatch).where(LeagueMatch.id == match_id).values(pair_key=pair_key(reporter, opponent))
         )
-    for column in (LeagueEvent.before_json, LeagueEvent.after_json):
-        await session.execute(
-            update(LeagueEvent)
-            .where(column.contains(f'"{user}"'))
-            .values({column: func.replace(column, f'"{user}"', f'"{alias}"')})
-        )
-    await session.execute(
-        update(LeagueEvent)
-        .where(LeagueEvent.reason.contains(f"<@{user}>"))
-        .values(reason=func.replace(LeagueEvent.reason, f"<@{user}>", alias))
+    # Cached tables name their players: every league's cache is made stale, then those that name the user dropped.
+    await session.execute(update(League).values(version=League.version + 1))
+    caches = await _change(
+        session, delete(LeagueSnapshot).where(LeagueSnapshot.data_json.contains(user, autoescape=True))
     )
-    events = rowcount(await session.execute(update(LeagueEvent).where(LeagueEvent.actor == user).values(actor=alias)))
-    players = rowcount(
-        await session.execute(update(LeaguePlayer).where(LeaguePlayer.user_id == user).values(user_id=alias))
-    )
-    await session.execute(delete(LeagueOrganiser).where(LeagueOrganiser.user_id == user))
-    await session.execute(update(League).where(League.created_by == user).values(created_by=alias))
-    await session.execute(update(League).values(version=League.version + 1))  # every cached table is stale
-    return {"league_matches_anonymised": changed, "league_events_anonymised": events, "league_memberships": players}
+    others = (Roster, DiceRoll, League, LeagueOrganiser, LeagueSeason)
+    return {
+        **deleted,
+        "records_anonymised": rewritten[CombatRecord],
+        "notes_anonymised": rewritten[RecordEvent],
+        "league_matches_anonymised": rewritten[LeagueMatch],
+        "league_events_anonymised": rewritten[LeagueEvent],
+        "league_memberships": rewritten[LeaguePlayer],
+        "other_rows_anonymised": sum(rewritten[model] for model in others),
+        "standings_caches": caches,
+    }
 
 
-__all__ = ["DELETED_USER", "Privacy"]
+__all__ = ["Privacy", "Pseudonym"]
