@@ -13,7 +13,7 @@ import re
 import secrets
 from typing import Any, cast
 
-from sqlalchemy import Table, delete, or_, select, update
+from sqlalchemy import Table, and_, delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 
@@ -77,7 +77,8 @@ def _scope(user: str | None, guild: str | None) -> tuple[Any, Any]:
     if user is not None:
         records = or_(CombatRecord.requested_by == user, CombatRecord.opponent == user)
         return records, Roster.owner == user
-    return CombatRecord.guild_id == guild, Roster.guild_id == guild
+    # A server's combats are its public ones: a private combat is its two players' (bot/access.py), not the server's.
+    return and_(CombatRecord.guild_id == guild, CombatRecord.private.is_(False)), Roster.guild_id == guild
 
 
 class Privacy:
@@ -129,22 +130,30 @@ class Privacy:
         organiser roles are deleted. Everywhere else their id is replaced by one pseudonym of their own (see
         :class:`Pseudonym`): as a value (an opponent, an actor, a player) and inside text (``<@id>``, ``<@!id>``,
         the bare id), so that nothing stored names them; cached standings that held them are dropped. A guild:
-        its records, rolls and leagues are deleted, and rosters shared with it become private again (the rosters
-        belong to their owners).
+        its public records, rolls and leagues are deleted, and rosters shared with it become private again (the
+        rosters belong to their owners); private combats resolved there stay their players', no longer tied to it.
         """
         _scope(user, guild)
         async with self.sessions.begin() as session:
             if user is not None:
                 return await _forget_user(session, Pseudonym(user))
-            theirs = select(CombatRecord.id).where(CombatRecord.guild_id == guild)
-            events = await _change(session, delete(RecordEvent).where(RecordEvent.record_id.in_(theirs)))
-            records = await _change(session, delete(CombatRecord).where(CombatRecord.guild_id == guild))
+            public, _ = _scope(None, guild)
+            events = await _change(
+                session, delete(RecordEvent).where(RecordEvent.record_id.in_(select(CombatRecord.id).where(public)))
+            )
+            records = await _change(session, delete(CombatRecord).where(public))
+            # Private combats are their players' data: they stay theirs, no longer tied to the server.
+            detached = await _change(
+                session,
+                update(CombatRecord).where(CombatRecord.guild_id == guild).values(guild_id=None, channel_id=None),
+            )
             unshared = await _change(session, update(Roster).where(Roster.guild_id == guild).values(guild_id=None))
             rolls = await _change(session, delete(DiceRoll).where(DiceRoll.guild_id == guild))
             leagues = await _change(session, delete(League).where(League.guild_id == guild))
             return {
                 "combat_records": records,
                 "record_notes": events,
+                "private_combats_detached": detached,
                 "rosters_unshared": unshared,
                 "dice_rolls": rolls,
                 "leagues": leagues,

@@ -1,4 +1,5 @@
-"""/privacy info|export|delete-my-data for everyone, and /server-data delete for server managers (docs/privacy.md).
+"""/privacy info|export|delete-my-data for everyone, and /server-data export|delete for server managers
+(docs/privacy.md).
 
 The /server-data command is top-level, of its own, because Discord hides a command from members who lack its
 ``default_member_permissions`` only on a top-level command (it ignores the field on a subcommand, where it used to
@@ -24,12 +25,15 @@ if TYPE_CHECKING:
 
 WHAT_IS_STORED = (
     "For every combat: the game, both sides' units, the options and the seed, the full result, who asked for it, "
-    "the opponent if one was named, this server and channel, and the time. Voids and notes with who made them. "
-    "Your saved rosters. Your /roll results with their dice. In leagues: your membership, your matches and the "
-    "changes you made. Nothing else: no messages, names or avatars.\n\n"
+    "the opponent if one was named, this server and channel, whether it was private, and the time. Voids and "
+    "notes with who made them. Your saved rosters. Your /roll results with their dice. In leagues: your "
+    "membership, your matches and the changes you made. Nothing else: no messages, names or avatars.\n\n"
+    "**Who sees it:** a public combat, this server's members (from this server only); a private one, only you "
+    "and the opponent you named, not even server managers. Leagues stay in their server.\n\n"
     "Records are kept until deleted (leagues rely on them). `/privacy export` sends you everything about you; "
-    "`/privacy delete-my-data` deletes it (where you were only someone's opponent, your id is replaced). "
-    "A server manager can delete the server's records with `/server-data delete`."
+    "`/privacy delete-my-data` deletes it, and wherever your id is left (someone else's combat, a league, text "
+    "that mentions you) it is replaced by a pseudonym. A server manager can export or delete the server's own "
+    "data with `/server-data`; private combats are never part of it."
 )
 
 
@@ -55,7 +59,8 @@ class PrivacyCog(commands.Cog):
         data = await self.bot.store.privacy.export(user=str(interaction.user.id))
         body = json.dumps(data, indent=2, ensure_ascii=False).encode("utf-8")
         await interaction.response.send_message(
-            f"{len(data['combat_records'])} combats, {len(data['rosters'])} rosters, {len(data['dice_rolls'])} rolls.",
+            f"{counted(data['combat_records'], 'combat')}, {counted(data['rosters'], 'roster')}, "
+            f"{counted(data['dice_rolls'], 'roll')}.",
             file=discord.File(io.BytesIO(body), filename="my-referee-data.json"),
             ephemeral=True,
         )
@@ -71,17 +76,33 @@ class PrivacyCog(commands.Cog):
         counts = await self.bot.store.privacy.delete(user=str(interaction.user.id))
         await interaction.response.send_message(_deleted(counts), ephemeral=True)
 
+    @staticmethod
+    async def refused(interaction: discord.Interaction[Any], doing: str) -> bool:
+        """Refuse (privately) anyone without Manage Server here: being shown the command is not enough."""
+        if interaction.guild_id is not None and interaction.permissions.manage_guild:
+            return False
+        await interaction.response.send_message(
+            embed=error_embed(f"Only a member with Manage Server can {doing} this server's data: being allowed to "
+                              "use the /server-data command is not enough."), ephemeral=True)  # fmt: skip
+        return True
+
+    @managers.command(name="export", description="This server's combats, rolls and leagues as JSON (only you see it).")
+    async def export_server(self, interaction: discord.Interaction[Any]) -> None:
+        if await self.refused(interaction, "export"):
+            return
+        data = await self.bot.store.privacy.export(guild=str(interaction.guild_id))
+        body = json.dumps(data, indent=2, ensure_ascii=False).encode("utf-8")
+        await interaction.response.send_message(
+            f"{counted(data['combat_records'], 'public combat')}, {counted(data['leagues'], 'league')}, "
+            f"{counted(data['rosters'], 'shared roster')} (private combats are their players' and are not included).",
+            file=discord.File(io.BytesIO(body), filename="server-referee-data.json"),
+            ephemeral=True,
+        )
+
     @managers.command(name="delete", description="Delete this server's combats, rolls and leagues (server managers).")
     @app_commands.describe(confirm="Set to True: there is no undo.")
     async def delete_server(self, interaction: discord.Interaction[Any], confirm: bool = False) -> None:
-        if interaction.guild_id is None or not interaction.permissions.manage_guild:
-            await interaction.response.send_message(
-                embed=error_embed(
-                    "Only a member with Manage Server can delete this server's data: being allowed to use "
-                    "the /server-data command is not enough."
-                ),
-                ephemeral=True,
-            )
+        if await self.refused(interaction, "delete"):
             return
         if not confirm:
             await interaction.response.send_message(
@@ -90,6 +111,10 @@ class PrivacyCog(commands.Cog):
             return
         counts = await self.bot.store.privacy.delete(guild=str(interaction.guild_id))
         await interaction.response.send_message(_deleted(counts), ephemeral=True)
+
+
+def counted(items: list[Any], noun: str) -> str:
+    return f"{len(items)} {noun}{'' if len(items) == 1 else 's'}"
 
 
 def _deleted(counts: dict[str, int]) -> str:

@@ -100,7 +100,7 @@ async def test_what_only_managers_and_organisers_may_do_is_a_command_discord_hid
     assert subcommand_names(payloads["league-admin"]) == ADMIN_ACTIONS
     assert subcommand_names(payloads["league"]) == {"list", "join", "leave", "report", "standings", "history",
                                                     "audit", "export"}  # fmt: skip
-    assert subcommand_names(payloads["server-data"]) == {"delete"}
+    assert subcommand_names(payloads["server-data"]) == {"delete", "export"}
     assert subcommand_names(payloads["privacy"]) == {"info", "export", "delete-my-data"}
     season = next(option for option in payloads["league-admin"]["options"] if option["name"] == "season")
     assert subcommand_names(season) == {"start", "end"}

@@ -67,7 +67,7 @@ async def test_privacy_info_export_and_delete(bot: RefereeBot, fake: FakeDiscord
     await bot.store.records.add(report, requested_by=str(PLAYER_ID), guild_id="900000000000000003")
     info = await ask(fake, "privacy", [], subcommand="info")
     assert "no messages" in info.payload["data"]["embeds"][0]["description"]
-    assert "`/server-data delete`" in info.payload["data"]["embeds"][0]["description"]
+    assert "`/server-data`" in info.payload["data"]["embeds"][0]["description"]
     export = await ask(fake, "privacy", [], subcommand="export")
     assert export.files == ["my-referee-data.json"] and export.payload["data"]["flags"] & EPHEMERAL
     unconfirmed = await ask(fake, "privacy", [], subcommand="delete-my-data")
@@ -96,7 +96,12 @@ async def test_only_a_manager_deletes_the_servers_data(bot: RefereeBot, fake: Fa
     assert stale.payload["data"]["embeds"][0]["description"].startswith(
         "'/privacy delete-server-data' is no longer a command: it is '/server-data delete' now"
     )
-    assert await bot.store.records.history()
+    assert await bot.store.records.history(actor=OPERATOR)
+    refused_export = await ask(fake, "server-data", [], subcommand="export", user_id=OPPONENT_ID, permissions="1024")
+    assert refused_export.payload["data"]["embeds"][0]["description"].startswith("Only a member with Manage Server")
+    exported = await ask(fake, "server-data", [], subcommand="export")
+    assert exported.files == ["server-referee-data.json"] and exported.payload["data"]["flags"] & EPHEMERAL
+    assert exported.payload["data"]["content"].startswith("1 public combat, 0 leagues, 0 shared rosters")
     done = await ask(fake, "server-data", [opt("confirm", True, 5)], subcommand="delete")
     assert "combat records 1" in done.payload["data"]["content"] and done.payload["data"]["flags"] & EPHEMERAL
     assert json.dumps(await bot.store.privacy.export(guild="900000000000000003")).count('"id"') == 0

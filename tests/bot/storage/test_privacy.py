@@ -63,9 +63,15 @@ async def test_deleting_a_user_removes_their_records_and_rosters_and_anonymises_
 
 async def test_deleting_a_guild_removes_its_records_and_unshares_its_rosters(store: Store) -> None:
     ids = await fill(store)
+    secret = await store.records.add(a_report(4), requested_by="u3", opponent="u4", guild_id="g1", private=True)
+    exported = await store.privacy.export(guild="g1")  # what a manager downloads: the server's, not its players'
+    assert sorted(r["id"] for r in exported["combat_records"]) == [ids["u1_in_g1"], ids["u2_in_g1"]]
     counts = await store.privacy.delete(guild="g1")
-    assert counts == {"combat_records": 2, "record_notes": 2, "rosters_unshared": 1, "dice_rolls": 1, "leagues": 0}
-    assert [row.id for row in await store.records.history(actor=OPERATOR)] == [ids["u2_in_g2"]]
+    assert counts == {"combat_records": 2, "record_notes": 2, "private_combats_detached": 1, "rosters_unshared": 1,
+                      "dice_rolls": 1, "leagues": 0}  # fmt: skip
+    assert [row.id for row in await store.records.history(actor=OPERATOR)] == [secret, ids["u2_in_g2"]]
+    kept = await store.records.get(secret, actor=Actor("u4", guild="g9"))  # still its two players'
+    assert (kept.guild_id, kept.channel_id, kept.private) == (None, None, True)
     roster = await store.rosters.get("u1", "40k", "marines")
     assert roster.guild_id is None  # still the owner's, no longer shared
 
