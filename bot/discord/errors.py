@@ -57,7 +57,8 @@ class DiscordWords:
         return escape(text)
 
     def mention(self, user: str) -> str:
-        return f"<@{user}>"
+        # A Discord id shows as the member's name; a pseudonym left by a deletion is shown as the plain word.
+        return f"<@{user}>" if user.isdigit() else escape(user)
 
     def option(self, name: str) -> str:
         return f"`{name}`"

@@ -292,6 +292,13 @@ class Leagues:
         moment = now()
         try:
             async with self.sessions.begin() as session:
+                # Only while the league is still at the version the table was computed from (held, on PostgreSQL,
+                # until this commits): a change or a user's deletion since then must not find an old table saved.
+                current = await session.scalar(
+                    select(League.version).where(League.id == league_id).with_for_update(read=True)
+                )
+                if current != version:
+                    return
                 changed = await session.execute(
                     update(LeagueSnapshot)
                     .where(

@@ -51,3 +51,14 @@ def test_an_audit_reason_is_shown_as_typed() -> None:
     description = audit_embed(LEAGUE, [entry]).description or ""
     assert breaks_out(description.split("“", 1)[1]) == []
     assert "by <@5>" in description  # the bot's mention of the actor
+
+
+def test_a_refusal_names_a_member_as_a_mention_and_a_deleted_one_as_a_plain_word() -> None:
+    from bot.discord.errors import DISCORD
+    from bot.leagues.errors import NotAllowed
+    from rules_core.errors import Mention
+
+    member = NotAllowed(["Only ", Mention("444000000000000442"), " can confirm it."])
+    assert member.text_of(DISCORD) == "Only <@444000000000000442> can confirm it."
+    deleted = NotAllowed(["Only ", Mention("deleted-0a1b2c3d"), " can confirm it."])
+    assert deleted.text_of(DISCORD) == "Only deleted-0a1b2c3d can confirm it."  # never a broken '<@deleted-…>'

@@ -8,12 +8,14 @@ import itertools
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from sqlalchemy import delete
 
 from bot.access import OPERATOR, Actor
 from bot.leagues.errors import LeagueError, LeagueNotFound, MatchNotFound, MatchStateError, NotAllowed
 from bot.leagues.model import LeagueInfo
 from bot.leagues.standings import Points
 from bot.storage import Store
+from bot.storage.models import LeagueSnapshot
 
 GUILD = "g1"
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
@@ -339,6 +341,21 @@ async def test_standings_are_served_from_a_snapshot_until_anything_changes(store
     await store.leagues.join(league.id, actor=Actor("cid", guild=GUILD))
     moved = await store.leagues.standings(league.id, actor=OPERATOR)
     assert not moved.cached and [row.player for row in moved.rows][-1] == "cid"
+
+
+async def test_a_table_computed_before_a_change_is_never_saved_after_it(store: Store) -> None:
+    """A slow reader's table, finished after the league moved on and its cached tables were dropped (as a user's
+    deletion does, so that no table names them), is not saved: it would bring the old rows back."""
+    league = await league_with_players(store, ANN, BOB)
+    table = await store.leagues.standings(league.id, actor=OPERATOR)
+    await store.leagues.join(league.id, actor=CID)  # the league moves on, and its cached tables go
+    async with store.sessions.begin() as session:
+        await session.execute(delete(LeagueSnapshot))
+    await store.leagues._save_snapshot(league.id, table.season, table.version, table.rows)  # then the old one lands
+    async with store.sessions() as session:
+        assert await session.get(LeagueSnapshot, (league.id, table.season)) is None
+    fresh = await store.leagues.standings(league.id, actor=OPERATOR)
+    assert not fresh.cached and "cid" in [row.player for row in fresh.rows]
 
 
 # Every mutating action on a match, tried by each kind of person: who may, and who is refused.
