@@ -47,8 +47,9 @@ class ToolsCog(commands.Cog):
                 "`/replay`, `/verify`, `/history`, `/void`: stored combats (each is re-runnable from its seed). "
                 "`/roll`: generic dice, kept with every die but not replayable from a seed. `/chart`: quick rulings. "
                 "`/odds <game>`: the odds before you fight, same inputs. "
-                "`/league`: report games in a league (your opponent confirms), standings with Elo, seasons. "
-                "`/privacy`: what is stored and how to delete it. `/help game:` for one game's tokens."
+                "`/league`: report games in a league (your opponent confirms), standings with Elo, seasons; "
+                "organisers run it with `/league-admin`. "
+                "`/privacy`: what is stored, who sees it, and how to delete it. `/help game:` for one game's tokens."
             )
             text = overview + "\n\n" + "\n".join(lines) + "\n\n" + rest
             embed = discord.Embed(title="The referee", colour=INFO_COLOUR, description=cut(text, 4096))
