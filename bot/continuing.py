@@ -15,7 +15,7 @@ POSITIONS_HELP = " ".join(game.positions_help for game in all_games() if game.co
 
 def next_round(
     stored: StoredCombat,
-    continued_by: int | None,
+    continued_by: int | None,  # the continuing record's id; 0: continued by one the player may not see
     *,
     attacker_positions: str | None = None,
     defender_positions: str | None = None,
@@ -45,6 +45,8 @@ def next_round(
         )
     if stored.voided:
         raise RefereeError(f"Record #{record_id} is void: its combat cannot go on.", token=str(record_id))
+    if continued_by == 0:  # by a record this player may not see: its id is not theirs to learn
+        raise RefereeError(f"Record #{record_id}'s combat has already been continued.", token=str(record_id))
     if continued_by is not None:
         raise RefereeError(
             f"Record #{record_id}'s combat has already been continued as #{continued_by}: continue #{continued_by} "

@@ -127,7 +127,9 @@ def assault_continue(
     """
 
     async def load(store: Any) -> tuple[Any, int | None]:
-        return await store.records.get(record_id, actor=OPERATOR), await store.records.continued_by(record_id)
+        return await store.records.get(record_id, actor=OPERATOR), await store.records.continued_by(
+            record_id, actor=OPERATOR
+        )
 
     stored, continued = with_store(load)
     attacker, defender, options, positions = next_round(

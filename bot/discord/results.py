@@ -18,6 +18,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from bot.access import Actor
 from bot.discord.client import BotServices
 from bot.discord.collector import CollectorHold
+from bot.discord.errors import referee_error_embed
 from bot.discord.interactions import actor_of, guild_of
 from bot.render.colours import ERROR_COLOUR, GREEN, YELLOW
 from bot.render.embeds import render_pages
@@ -25,6 +26,7 @@ from bot.render.markdown import report_markdown
 from bot.storage import StorageError
 from bot.storage.records import AlreadyContinued, RecordRequest
 from bot.verification import Verdict, verify
+from rules_core import RefereeError
 from rules_core.report import Report
 
 log = logging.getLogger("referee.bot")
@@ -51,16 +53,23 @@ class PageButton(
         return cls(int(match["record"]), int(match["page"]), label="page")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """The requester's press turns the shared message's page; anyone else's shows them the page privately
-        (with buttons of their own), so nobody pages someone else's result or fights over one message."""
+        """The press of whoever asked for the message (the combat, or its /replay) turns the shared message's page;
+        anyone else's shows them the page privately (with buttons of their own), so nobody pages someone else's
+        result or fights over one message."""
         bot: BotServices = interaction.client
-        stored = await bot.store.records.get(self.record_id, actor=actor_of(interaction))
+        try:
+            stored = await bot.store.records.get(self.record_id, actor=actor_of(interaction))
+        except RefereeError as error:  # a record they may not see: answered like one that does not exist
+            await interaction.response.send_message(embed=referee_error_embed(error), ephemeral=True)
+            return
         pages = render_pages(stored.report, record_id=stored.id)
         page = max(0, min(self.page, len(pages) - 1))
         view = result_view(stored.id, page, len(pages))
         message = interaction.message
         own_copy = message is not None and message.flags.ephemeral  # a private copy: only its presser sees it
-        if str(interaction.user.id) == stored.requested_by or own_copy:
+        asked = message.interaction_metadata if message is not None else None
+        owner = str(asked.user.id) if asked is not None else stored.requested_by
+        if str(interaction.user.id) == owner or own_copy:
             await interaction.response.edit_message(embed=pages[page], view=view)
             return
         extra: dict[str, Any] = {} if view is None else {"view": view}
@@ -84,7 +93,10 @@ class VerifyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"re
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bot: BotServices = interaction.client
-        embed = await verify_embed(bot, self.record_id, actor_of(interaction))
+        try:
+            embed = await verify_embed(bot, self.record_id, actor_of(interaction))
+        except RefereeError as error:  # a record they may not see: answered like one that does not exist
+            embed = referee_error_embed(error)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
@@ -127,7 +139,7 @@ async def record(
         guild_id=guild_of(interaction),
         channel_id=None if interaction.channel_id is None else str(interaction.channel_id),
         continues=continues,
-        private=private,
+        private=private or interaction.guild_id is None,  # resolved in direct messages: no server's to show
     )
     try:
         record_id = await bot.writer.record(request)

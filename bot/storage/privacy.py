@@ -103,6 +103,20 @@ class Privacy:
             rolls_filter = DiceRoll.requested_by == user if user is not None else DiceRoll.guild_id == guild
             rolls = (await session.scalars(select(DiceRoll).where(rolls_filter).order_by(DiceRoll.id))).all()
             leagues = await _league_export(session, user=user, guild=guild)
+            written: list[RecordEvent] = []
+            if user is not None:  # their voids and notes on other people's combats (their own come with them)
+                written = list(
+                    (
+                        await session.scalars(
+                            select(RecordEvent)
+                            .where(
+                                RecordEvent.actor == user,
+                                ~RecordEvent.record_id.in_(select(CombatRecord.id).where(records_filter)),
+                            )
+                            .order_by(RecordEvent.id)
+                        )
+                    ).all()
+                )
         return {
             "schema": "referee-data-export/1",
             "subject": {"user": user} if user is not None else {"guild": guild},
@@ -119,6 +133,10 @@ class Privacy:
                     "created_at": aware(r.created_at).isoformat(),
                 }
                 for r in rolls
+            ],
+            "notes_written": [
+                {"record_id": e.record_id, "kind": e.kind, "reason": e.reason, "at": aware(e.created_at).isoformat()}
+                for e in written
             ],
             **leagues,
         }
@@ -165,7 +183,11 @@ async def _league_export(session: AsyncSession, *, user: str | None, guild: str 
     if user is not None:
         match_filter: Any = (LeagueMatch.reporter_id == user) | (LeagueMatch.opponent_id == user)
         event_filter: Any = LeagueEvent.actor == user
-        league_filter: Any = League.id.in_(select(LeaguePlayer.league_id).where(LeaguePlayer.user_id == user))
+        league_filter: Any = (
+            League.id.in_(select(LeaguePlayer.league_id).where(LeaguePlayer.user_id == user))
+            | League.id.in_(select(LeagueOrganiser.league_id).where(LeagueOrganiser.user_id == user))
+            | (League.created_by == user)
+        )  # played in, organised, or created
     else:
         league_filter = League.guild_id == guild
         ids = select(League.id).where(League.guild_id == guild)

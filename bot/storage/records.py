@@ -99,6 +99,11 @@ class StoredCombat:
     def voided(self) -> bool:
         return any(note.kind == "void" for note in self.history)
 
+    @property
+    def personal(self) -> bool:
+        """Its two players' only (bot/access.py): private, or resolved in direct messages (no server's)."""
+        return self.private or self.guild_id is None
+
 
 @dataclass(frozen=True, slots=True)
 class RecordSummary:
@@ -185,7 +190,8 @@ class Records:
         except IntegrityError:
             if continues is None:
                 raise
-            raise AlreadyContinued(continues, await self.continued_by(continues)) from None
+            who = Actor(requested_by, guild=guild_id)
+            raise AlreadyContinued(continues, await self.continued_by(continues, actor=who) or None) from None
 
     async def add_many(self, requests: Sequence[RecordRequest]) -> list[int]:
         """Store several resolutions in one transaction (all or none); their ids, in order."""
@@ -209,11 +215,14 @@ class Records:
             await session.flush()
             return row.id
 
-    async def continued_by(self, record_id: int) -> int | None:
-        """The record that continues this one's combat, if any."""
+    async def continued_by(self, record_id: int, *, actor: Actor) -> int | None:
+        """The record that continues this one's combat, if any: its id if ``actor`` may see it, else 0 (continued,
+        by a record they may not see, whose id is not theirs to learn)."""
         async with self.sessions() as session:
-            found = await session.scalar(select(CombatRecord.id).where(CombatRecord.continues_id == record_id))
-        return None if found is None else int(found)
+            row = await session.scalar(select(CombatRecord).where(CombatRecord.continues_id == record_id))
+        if row is None:
+            return None
+        return row.id if _sees(actor, row) else 0
 
     async def get(self, record_id: int, *, actor: Actor) -> StoredCombat:
         """The record, if ``actor`` may see it; else RecordNotFound, exactly as if there were none."""

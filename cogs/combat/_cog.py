@@ -17,7 +17,7 @@ from bot.discord.options import DESCRIPTION, command_callback
 from bot.discord.results import send_result
 from bot.discord.sides import roster_choices, sides_and_options
 from bot.render.embeds import cut
-from rules_core import all_games, resolve
+from rules_core import RefereeError, all_games, resolve
 from rules_core.registry import Game
 
 if TYPE_CHECKING:
@@ -89,17 +89,21 @@ class CombatCog(commands.Cog):
             private: bool | None = None,
         ) -> None:  # fmt: skip
             with self.bot.collector.hold() as hold:
-                stored = await self.bot.store.records.get(record, actor=actor_of(interaction))
+                actor = actor_of(interaction)
+                stored = await self.bot.store.records.get(record, actor=actor)
+                player = actor.user in (stored.requested_by, stored.opponent)
+                if private and not player:  # its players would lose sight of their own combat's next round
+                    raise RefereeError(f"Only the players of combat #{record} can continue it privately.",
+                                       token=str(record))  # fmt: skip
                 attacker, defender, options, positions = next_round(
-                    stored, await self.bot.store.records.continued_by(record),
+                    stored, await self.bot.store.records.continued_by(record, actor=actor),
                     attacker_positions=attacker_positions, defender_positions=defender_positions,
                 )  # fmt: skip
                 report = resolve(catalogue().game(stored.report.game), attacker, defender, **options)
                 interaction.extras["outcome"] = report.result.outcome
-                # A private combat's next round is private too, and stays its two players' whoever of them asks.
-                user = str(interaction.user.id)
-                other = stored.requested_by if user == stored.opponent else stored.opponent
-                await send_result(interaction, report, private=bool(private) or stored.private, opponent=other,
+                # A personal combat's next round is personal too, and stays its two players' whoever of them asks.
+                other = stored.requested_by if actor.user == stored.opponent else stored.opponent
+                await send_result(interaction, report, private=bool(private) or stored.personal, opponent=other,
                                   continues=record, hold=hold, note=positions)  # fmt: skip
 
         per_user_check(self.limit)(continue_round)

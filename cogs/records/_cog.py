@@ -37,8 +37,8 @@ class RecordsCog(commands.Cog):
             reasons = "; ".join(escape(n.reason) for n in stored.history if n.kind == "void")
             embed.description = cut(f"**VOID** ({reasons})\n\n{embed.description or ''}", 4096)
         view = result_view(stored.id, 0, len(pages))
-        # A private combat stays private: only its two players ever see it, so it is never replayed publicly.
-        kwargs: dict[str, Any] = {"embed": embed, "ephemeral": bool(private) or stored.private}
+        # A private combat (or one from direct messages) stays its two players': never replayed publicly.
+        kwargs: dict[str, Any] = {"embed": embed, "ephemeral": bool(private) or stored.personal}
         if view is not None:
             kwargs["view"] = view
         await interaction.response.send_message(**kwargs)
@@ -90,7 +90,9 @@ class RecordsCog(commands.Cog):
         reason: app_commands.Range[str, 3, 500],
     ) -> None:  # fmt: skip
         # Not found, or not allowed: the store says which (bot/access.py), and the tree answers privately.
-        await self.bot.store.records.add_note(record, "void", actor=actor_of(interaction), reason=reason)
-        await interaction.response.send_message(
-            embed=discord.Embed(title=f"Record #{record} is void", description=escape(reason), colour=VOID_COLOUR)
-        )
+        actor = actor_of(interaction)
+        stored = await self.bot.store.records.get(record, actor=actor)
+        await self.bot.store.records.add_note(record, "void", actor=actor, reason=reason)
+        embed = discord.Embed(title=f"Record #{record} is void", description=escape(reason), colour=VOID_COLOUR)
+        # A private combat's void is its players' business too: said to the voider alone.
+        await interaction.response.send_message(embed=embed, ephemeral=stored.personal)

@@ -100,10 +100,12 @@ class ToolsCog(commands.Cog):
             await interaction.response.send_message(embed=error_embed(message, "/roll 2d6+1"), ephemeral=True)
             return
         text = cut(str(result), 4000)
+        # A private roll is the roller's alone: kept with no server, so it is in their export, never the server's.
+        here = not private and interaction.guild_id is not None
         roll_id = await self.bot.store.records.add_roll(
             expression, text, int(result.total), requested_by=str(interaction.user.id),
-            guild_id=guild_of(interaction),
-            channel_id=None if interaction.channel_id is None else str(interaction.channel_id),
+            guild_id=guild_of(interaction) if here else None,
+            channel_id=str(interaction.channel_id) if here and interaction.channel_id is not None else None,
         )  # fmt: skip
         embed = discord.Embed(title=f"Roll {escape(expression)}", description=text, colour=INFO_COLOUR)
         embed.set_footer(text=f"roll #{roll_id} · kept with every die; generic rolls are not replayable from a seed")

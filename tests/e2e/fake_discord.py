@@ -313,10 +313,10 @@ def command_interaction(
 
 def component_interaction(
     custom_id: str, components: list[dict[str, Any]], *, user_id: int = PLAYER_ID, message_flags: int = 0,
-    guild_id: int = GUILD_ID,
+    guild_id: int = GUILD_ID, asked_by: int | None = None,
 ) -> dict[str, Any]:  # fmt: skip
-    """A button click on a message the bot sent: Discord sends the message with its components (and its flags:
-    64 for an ephemeral message, which only its presser sees)."""
+    """A button click on a message the bot sent: Discord sends the message with its components, its flags (64 for
+    an ephemeral message, which only its presser sees) and, for an answer to a command, who used the command."""
     payload = base_interaction(3, {"custom_id": custom_id, "component_type": 2}, user_id=user_id, guild_id=guild_id)
     channel = str(channel_of(guild_id))
     payload["message"] = {"id": snowflake(), "channel_id": channel, "author": user(BOT_ID, "Referee", bot=True),
@@ -324,6 +324,10 @@ def component_interaction(
                           "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
                           "attachments": [], "embeds": [], "pinned": False, "type": 20, "flags": message_flags,
                           "components": components}  # fmt: skip
+    if asked_by is not None:
+        owners = {"0": str(guild_id)}
+        payload["message"]["interaction_metadata"] = {"id": snowflake(), "type": 2, "user": user(asked_by, "asker"),
+                                                      "authorizing_integration_owners": owners}  # fmt: skip
     return payload
 
 

@@ -19,7 +19,7 @@ import discord
 import pytest
 from sqlalchemy import select
 
-from bot.access import Actor
+from bot.access import OPERATOR, Actor
 from bot.discord.app import RefereeBot
 from bot.storage.db import create_engine, upgrade
 from bot.storage.models import Base
@@ -260,3 +260,72 @@ async def test_a_mention_in_a_league_refusal_arrives_as_a_mention(bot: RefereeBo
     assert f"only <@{CID}> can confirm it" in text, text
     assert "\\>" not in text and "\\<" not in text
     assert discord.utils.escape_markdown(f"<@{CID}>") == f"<@{CID}>"  # nothing in a mention needs escaping
+
+
+def drawn_40k() -> Any:
+    return next(r for seed in range(200) if (r := resolve("40k", MARINES, ORKS, seed=seed)).result.outcome == "drawn")
+
+
+async def test_a_continuation_they_may_not_see_is_not_named(bot: RefereeBot, fake: FakeDiscord) -> None:
+    public = await bot.store.records.add(drawn_40k(), requested_by=A, guild_id=G1_TEXT)
+    hidden = await bot.store.records.add(drawn_40k(), requested_by=A, guild_id=G1_TEXT, continues=public, private=True)
+    said = await one(fake, group("assault", "continue", [option("record", public, 4)], user_id=CID))
+    text = said["data"]["embeds"][0]["description"]
+    assert "has already been continued." in text and f"#{hidden}" not in text
+    mine = await one(fake, group("assault", "continue", [option("record", public, 4)], user_id=ANN))
+    assert f"continued as #{hidden}" in mine["data"]["embeds"][0]["description"]  # its player is told where
+
+
+async def test_a_combat_from_direct_messages_stays_its_players(bot: RefereeBot, fake: FakeDiscord) -> None:
+    dm = await bot.store.records.add(drawn_40k(), requested_by=A, opponent=B)  # as before: not marked private
+    shown = await one(fake, command_interaction("replay", [option("record", dm, 4)], user_id=BOB))
+    assert shown["data"]["flags"] & EPHEMERAL  # never posted in a server's channel
+    await fake.ask(group("assault", "continue", [option("record", dm, 4)], user_id=BOB), 2)
+    following = await bot.store.records.continued_by(dm, actor=Actor(A))
+    assert following and (await bot.store.records.get(following, actor=Actor(A))).private
+    assert await bot.store.records.history(actor=Actor(C, guild=G1_TEXT)) == []
+
+
+async def test_buttons_on_a_record_they_may_not_see_answer_not_found(bot: RefereeBot, fake: FakeDiscord) -> None:
+    private = await bot.store.records.add(resolve("duel", *DUEL, seed=1), requested_by=A, guild_id=G1_TEXT,
+                                          private=True)  # fmt: skip
+    for custom_id in (f"referee:verify:{private}", f"referee:page:{private}:1"):
+        components = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": custom_id}]}]
+        not_found(await one(fake, component_interaction(custom_id, components, user_id=CID)))
+
+
+async def test_voiding_a_private_combat_is_said_privately(bot: RefereeBot, fake: FakeDiscord) -> None:
+    private = await bot.store.records.add(resolve("duel", *DUEL, seed=1), requested_by=A, opponent=B,
+                                          guild_id=G1_TEXT, private=True)  # fmt: skip
+    options = [option("record", private, 4), option("reason", "Bob cheated at dice")]
+    said = await one(fake, command_interaction("void", options, user_id=ANN, guild_id=G2))
+    assert said["data"]["flags"] & EPHEMERAL and said["data"]["embeds"][0]["title"] == f"Record #{private} is void"
+
+
+async def test_a_private_roll_is_its_rollers_not_the_servers(bot: RefereeBot, fake: FakeDiscord) -> None:
+    await fake.ask(command_interaction("roll", [option("expression", "2d6+1"), option("private", True, 5)],
+                                       user_id=ANN))  # fmt: skip
+    assert (await bot.store.privacy.export(guild=G1_TEXT))["dice_rolls"] == []
+    assert [r["expression"] for r in (await bot.store.privacy.export(user=A))["dice_rolls"]] == ["2d6+1"]
+
+
+async def test_only_its_players_continue_a_combat_privately(bot: RefereeBot, fake: FakeDiscord) -> None:
+    public = await bot.store.records.add(drawn_40k(), requested_by=A, guild_id=G1_TEXT)
+    options = [option("record", public, 4), option("private", True, 5)]
+    refused = await one(fake, group("assault", "continue", options, user_id=CID))
+    assert "Only the players of combat" in refused["data"]["embeds"][0]["description"]
+    assert await bot.store.records.continued_by(public, actor=OPERATOR) is None
+
+
+async def test_whoever_asked_for_a_replay_turns_its_pages(bot: RefereeBot, fake: FakeDiscord) -> None:
+    attackers = " | ".join(f"8x Marine {n}: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs={n}" for n in range(1, 16))
+    defenders = " | ".join(f"8x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ vs={n}" for n in range(1, 16))
+    record = await bot.store.records.add(resolve("40k", attackers, defenders, seed=1, charge_distance=3.0),
+                                         requested_by=A, guild_id=G1_TEXT)  # fmt: skip
+    shown = await one(fake, command_interaction("replay", [option("record", record, 4)], user_id=CID))
+    components = shown["data"]["components"]
+    following = f"referee:page:{record}:1"
+    replayer = await one(fake, component_interaction(following, components, user_id=CID, asked_by=CID))
+    assert replayer["type"] == 7  # Cid asked for this replay: his press turns it
+    requester = await one(fake, component_interaction(following, components, user_id=ANN, asked_by=CID))
+    assert requester["type"] == 4 and requester["data"]["flags"] & EPHEMERAL  # Ann's own copy, privately

@@ -126,3 +126,15 @@ async def test_deleting_a_guild_deletes_its_leagues(store: Store) -> None:
     async with store.sessions() as session:  # nothing of it is left behind the league's own row
         for table in (LeagueEvent, LeagueMatch):
             assert (await session.scalar(select(func.count()).select_from(table))) == 0
+
+
+async def test_a_users_export_holds_what_they_wrote_and_organise(store: Store) -> None:
+    """Their voids and notes on other people's combats, and the leagues they created or organise without playing."""
+    ids = await fill(store)
+    await store.records.add_note(ids["u2_in_g2"], "note", actor=Actor("u1", operator=True), reason="I watched")
+    league = await store.leagues.create("g1", "Ladder", "40k", actor=Actor("u9", guild=GUILD))
+    await store.leagues.add_organiser(league.id, "u1", actor=Actor("u9", guild=GUILD))
+    mine = await store.privacy.export(user="u1")
+    assert [(n["record_id"], n["kind"]) for n in mine["notes_written"]] == [(ids["u2_in_g2"], "note")]
+    assert [row["name"] for row in mine["leagues"]] == ["Ladder"]
+    assert [row["name"] for row in (await store.privacy.export(user="u9"))["leagues"]] == ["Ladder"]

@@ -95,11 +95,13 @@ async def test_a_combat_is_continued_once_and_the_link_survives_deleting_the_fir
     from bot.storage.records import AlreadyContinued
 
     first = await store.records.add(a_report(1), requested_by="u1")
-    second = await store.records.add(a_report(2), requested_by="u2", continues=first)
-    assert await store.records.continued_by(first) == second
+    second = await store.records.add(a_report(2), requested_by="u2", opponent="u1", continues=first)
+    assert await store.records.continued_by(first, actor=OPERATOR) == second
     assert (await store.records.get(second, actor=OPERATOR)).continues_id == first
     with pytest.raises(AlreadyContinued, match=f"already been continued as #{second}"):
         await store.records.add(a_report(3), requested_by="u1", continues=first)
+    with pytest.raises(AlreadyContinued, match=r"already been continued\.$"):  # not theirs to see: no id given
+        await store.records.add(a_report(3), requested_by="u9", continues=first)
     assert len(await store.records.history(actor=OPERATOR)) == 2  # the refused continuation wrote nothing
     await store.privacy.delete(user="u1")
     assert (
