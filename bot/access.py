@@ -40,7 +40,8 @@ def sees_combat(actor: Actor, *, private: bool, guild_id: str | None, requested_
     """A private combat (or one from direct messages): its requester and named opponent, anywhere. A public one:
     whoever uses a command in the server it was resolved in.
 
-    bot/storage/records.py ``visible_combats`` is the same rule in SQL (tests/bot/storage/test_access.py checks both agree).
+    bot/storage/records.py ``visible_combats`` is the same rule in SQL (tests/bot/storage/test_access.py checks that
+    both agree).
     """
     if actor.operator:
         return True
