@@ -10,6 +10,7 @@ import click
 
 from bot.cli.common import EXIT_BAD_INPUT
 from bot.storage.db import create_engine, database_url, head_revision, is_sqlite, upgrade
+from bot.storage.failures import is_storage_failure, storage_error
 
 
 def _discord(work: str) -> Any:
@@ -54,13 +55,18 @@ def db_group() -> None:
 
 @db_group.command("upgrade")
 def db_upgrade() -> None:
-    """Create or migrate the database to the latest schema (run once per upgrade, from one process)."""
+    """Create or migrate the database to the latest schema (two at once are safe: the second waits, then finds it
+    current)."""
     url = database_url()
 
     async def run() -> None:
         engine = create_engine(url)
         try:
-            await upgrade(engine)
+            await upgrade(engine)  # one process at a time: a lock beside a SQLite file, an advisory lock on PostgreSQL
+        except Exception as error:
+            if is_storage_failure(error):
+                raise storage_error(error, url) from error
+            raise
         finally:
             await engine.dispose()
 
