@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import threading
 from typing import Any
 
 import click
 
 from bot.cli.common import EXIT_BAD_INPUT
-from bot.storage.db import create_engine, database_url, head_revision, is_sqlite, upgrade
+from bot.storage.db import create_engine, database_url, dispose_after_failure, head_revision, is_sqlite, upgrade
 from bot.storage.failures import is_storage_failure, storage_error
 
 
@@ -60,15 +61,16 @@ def db_upgrade() -> None:
     url = database_url()
 
     async def run() -> None:
+        threads = set(threading.enumerate())
         engine = create_engine(url)
         try:
             await upgrade(engine)  # one process at a time: a lock beside a SQLite file, an advisory lock on PostgreSQL
         except Exception as error:
+            await dispose_after_failure(engine, threads)
             if is_storage_failure(error):
                 raise storage_error(error, url) from error
             raise
-        finally:
-            await engine.dispose()
+        await engine.dispose()
 
     asyncio.run(run())
     where = "the SQLite file " + url.split("///", 1)[-1] if is_sqlite(url) else "PostgreSQL"

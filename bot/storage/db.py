@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import threading
 from collections.abc import AsyncIterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -83,6 +84,27 @@ def create_engine(url: str) -> AsyncEngine:
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
     return create_async_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+async def dispose_after_failure(engine: AsyncEngine, threads_before: set[threading.Thread]) -> None:
+    """Close an engine whose use failed, and let the threads of connections that failed to open finish.
+
+    aiosqlite runs each connection in a thread; when opening one fails, it stops that thread without waiting, and
+    the thread's last act is to hand a result to the event loop. If the loop closes first (the command ends with
+    the error), the thread dies with "Event loop is closed", a traceback under the one-line error. So wait here
+    (briefly) for the worker threads that started since ``threads_before``.
+    """
+    with contextlib.suppress(Exception):  # the failure being raised already says what went wrong
+        await engine.dispose()
+    workers = [thread for thread in threading.enumerate()
+               if thread not in threads_before and thread.name.endswith("(_connection_worker_thread)")]  # fmt: skip
+
+    def join() -> None:
+        for thread in workers:
+            thread.join(2.0)
+
+    if workers:
+        await asyncio.to_thread(join)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -191,6 +213,6 @@ async def ensure_schema(engine: AsyncEngine, url: str) -> None:
 
 __all__ = [  # DEFAULT_URL and StorageError live in bot.storage.failures (no SQLAlchemy) and are re-exported here
     "DEFAULT_URL", "MIGRATIONS", "SUPPORTED", "StorageError", "alembic_config", "aware", "create_engine",
-    "current_revision", "database_url", "ensure_schema", "head_revision", "is_sqlite", "now", "rowcount",
-    "sqlite_upgrade_lock", "upgrade",
+    "current_revision", "database_url", "dispose_after_failure", "ensure_schema", "head_revision", "is_sqlite",
+    "now", "rowcount", "sqlite_upgrade_lock", "upgrade",
 ]  # fmt: skip

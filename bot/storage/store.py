@@ -11,9 +11,9 @@ own errors pass through as they are.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import inspect
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from bot.access import LOCAL_USER
-from bot.storage.db import create_engine, database_url, ensure_schema
+from bot.storage.db import create_engine, database_url, dispose_after_failure, ensure_schema
 from bot.storage.failures import is_storage_failure, storage_error
 from bot.storage.leagues import Leagues
 from bot.storage.matches import Matches
@@ -52,11 +52,12 @@ class Store:
     @classmethod
     async def open(cls, url: str | None = None) -> Store:
         chosen = url or database_url()
+        threads = set(threading.enumerate())
         engine = create_engine(chosen)
         try:
             await ensure_schema(engine, chosen)
         except BaseException as error:
-            await _dispose_quietly(engine)
+            await dispose_after_failure(engine, threads)
             if isinstance(error, Exception) and is_storage_failure(error):
                 raise storage_error(error, chosen) from error
             raise
@@ -75,12 +76,6 @@ class Store:
 
     async def __aexit__(self, *_exc: object) -> None:
         await self.close()
-
-
-async def _dispose_quietly(engine: AsyncEngine) -> None:
-    """Close an engine that already failed: its own failure to close adds nothing to the first one."""
-    with contextlib.suppress(Exception):  # the error being raised already says what failed
-        await engine.dispose()
 
 
 class _Guarded:
