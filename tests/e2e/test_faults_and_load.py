@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +118,27 @@ async def test_on_a_read_only_database_players_are_told_in_one_sentence_and_the_
         (replayed,) = await fake.ask(command_interaction("replay", [{"type": 4, "name": "record", "value": record}]))
         assert f"record #{record}" in replayed.payload["data"]["embeds"][0]["footer"]["text"]
         assert "VOID" not in replayed.payload["data"]["embeds"][0]["description"]
+
+
+async def test_referee_bot_with_an_unreachable_database_stops_with_one_line_and_exit_3(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """`referee bot` as its own process (discord.py pointed at the fake Discord), its PostgreSQL port refusing."""
+    code = (f"import discord.http; discord.http.Route.BASE = {fake.api_base!r}; "
+            "from bot.cli import main; main(['bot'])")  # fmt: skip
+    env = {**os.environ, "DISCORD_TOKEN": "fake-token", "DATABASE_URL": "postgresql+asyncpg://u:secret@127.0.0.1:1/r"}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", code, env=env, cwd=tmp_path, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    _, err = await asyncio.wait_for(process.communicate(), 120)
+    stderr = err.decode()
+    assert process.returncode == 3, stderr
+    assert "Traceback" not in stderr
+    errors = [line for line in stderr.splitlines() if not re.match(r"\d{4}-\d\d-\d\d ", line)]  # the bot's log
+    (line,) = errors
+    assert line.startswith("error: Cannot reach the PostgreSQL database r at 127.0.0.1:1 (Connect call failed"), stderr
+    assert line.endswith("Start the database server, or correct the host and port in DATABASE_URL."), stderr
 
 
 async def test_500_interactions_in_bursts_of_50_are_each_answered_exactly_once(
