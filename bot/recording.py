@@ -12,8 +12,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from sqlalchemy.exc import SQLAlchemyError
-
 from bot.storage import LOCAL_USER, StorageError, Store
 from bot.storage.records import AlreadyContinued
 from rules_core.report import Report
@@ -25,7 +23,7 @@ T = TypeVar("T")
 @dataclass(frozen=True, slots=True)
 class Recorded:
     record_id: int | None  # None: not recorded
-    problem: str = ""
+    problem: str = ""  # one sentence: what failed and what to do
 
 
 def with_store(work: Callable[[Store], Awaitable[T]], url: str | None = None) -> T:
@@ -55,7 +53,7 @@ def record_report(
             lambda store: store.records.add(report, requested_by=requested_by, opponent=opponent, continues=continues),
             url,
         )
-    except (StorageError, SQLAlchemyError, OSError, AlreadyContinued) as error:
-        log.warning("combat not recorded: %s", error)
-        return Recorded(None, " ".join(str(error).split())[:300])
+    except (StorageError, AlreadyContinued) as error:  # the store turns every failure under it into StorageError
+        log.info("combat not recorded", exc_info=True)  # the caller shows the one line; nothing more on stderr
+        return Recorded(None, str(error))
     return Recorded(record_id)

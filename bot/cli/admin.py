@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import threading
 from typing import Any
 
 import click
 
 from bot.cli.common import EXIT_BAD_INPUT
-from bot.storage.db import create_engine, database_url, head_revision, is_sqlite, upgrade
+from bot.storage.db import create_engine, database_url, dispose_after_failure, head_revision, is_sqlite, upgrade
+from bot.storage.failures import is_storage_failure, storage_error
 
 
 def _discord(work: str) -> Any:
@@ -54,15 +56,21 @@ def db_group() -> None:
 
 @db_group.command("upgrade")
 def db_upgrade() -> None:
-    """Create or migrate the database to the latest schema (run once per upgrade, from one process)."""
+    """Create or migrate the database to the latest schema (two at once are safe: the second waits, then finds it
+    current)."""
     url = database_url()
 
     async def run() -> None:
+        threads = set(threading.enumerate())
         engine = create_engine(url)
         try:
-            await upgrade(engine)
-        finally:
-            await engine.dispose()
+            await upgrade(engine)  # one process at a time: a lock beside a SQLite file, an advisory lock on PostgreSQL
+        except Exception as error:
+            await dispose_after_failure(engine, threads)
+            if is_storage_failure(error):
+                raise storage_error(error, url) from error
+            raise
+        await engine.dispose()
 
     asyncio.run(run())
     where = "the SQLite file " + url.split("///", 1)[-1] if is_sqlite(url) else "PostgreSQL"

@@ -74,7 +74,7 @@ def show_and_record(
     # Shown first, stored second: a failed write never takes the result away.
     recorded = record_report(report, continues=continues, opponent=opponent)
     if recorded.record_id is None:
-        click.echo(f"warning: not recorded ({recorded.problem}); the result above stands.", err=True)
+        click.echo(f"warning: not recorded, but the result above stands. {recorded.problem}", err=True)
         return
     number = recorded.record_id
     click.echo(f"Recorded as #{number}: 'referee replay {number}' shows it again, 'referee verify {number}' re-runs "

@@ -1,5 +1,6 @@
 """The Discord bot: an AutoShardedBot holding one store, the cogs (loaded by name: the app imports none of them),
-structured command logs and error ids."""
+structured command logs and error ids (a bug, or the database failing: the user is told privately, in one
+sentence, and the log holds the traceback under the same id)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,10 @@ class RefereeTree(app_commands.CommandTree["RefereeBot"]):
         original = getattr(error, "original", error)
         if isinstance(original, RefereeError):  # every error a user can fix, the engine's and the bot's
             embed = referee_error_embed(original)
+        elif isinstance(original, StorageError):  # the store turns every failure under it into one
+            error_id = new_error_id()
+            log.error("error %s in /%s: %s", error_id, _command_name(interaction), original, exc_info=original)
+            embed = error_embed(original.for_player(error_id))
         elif isinstance(error, app_commands.CommandOnCooldown):
             embed = error_embed(f"Slow down: try again in {error.retry_after:.0f} seconds.")
         elif isinstance(error, app_commands.CommandNotFound):  # a client's stale list (a command moved or went)

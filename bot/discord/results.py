@@ -13,17 +13,16 @@ import re
 from typing import Any
 
 import discord
-from sqlalchemy.exc import SQLAlchemyError
 
 from bot.access import Actor
 from bot.discord.client import BotServices
 from bot.discord.collector import CollectorHold
-from bot.discord.errors import referee_error_embed
+from bot.discord.errors import new_error_id, referee_error_embed
 from bot.discord.interactions import actor_of, guild_of
 from bot.render.colours import ERROR_COLOUR, GREEN, YELLOW
 from bot.render.embeds import render_pages
 from bot.render.markdown import report_markdown
-from bot.storage import StorageError
+from bot.storage.failures import is_storage_failure, storage_error
 from bot.storage.records import AlreadyContinued, RecordRequest
 from bot.verification import Verdict, verify
 from rules_core import RefereeError
@@ -131,7 +130,8 @@ async def record(
     bot: BotServices, report: Report, interaction: discord.Interaction[Any], *, opponent: str | None,
     private: bool, continues: int | None = None,
 ) -> tuple[int | None, str | None]:  # fmt: skip
-    """Store the result; any storage failure is logged and returned as 'not recorded', never raised."""
+    """Store the result; any storage failure is logged (traceback and error id) and returned as the reason it is
+    'not recorded' (what failed, in a player's words, and the error id), never raised."""
     request = RecordRequest(
         report,
         requested_by=str(interaction.user.id),
@@ -143,9 +143,15 @@ async def record(
     )
     try:
         record_id = await bot.writer.record(request)
-    except (StorageError, SQLAlchemyError, OSError, AlreadyContinued) as error:
-        log.warning("combat not recorded: %s", error)
-        return None, "the database is unavailable" if not isinstance(error, AlreadyContinued) else str(error)
+    except AlreadyContinued as error:
+        return None, str(error)
+    except Exception as error:
+        if not is_storage_failure(error):
+            raise
+        failure = storage_error(error, bot.store.url)
+        error_id = new_error_id()
+        log.error("error %s: combat not recorded: %s", error_id, failure, exc_info=error)
+        return None, f"{failure.reason}; error id {error_id}"
     return record_id, None
 
 

@@ -1,15 +1,20 @@
 """Where the store lives: the database URL, the async engine, migrations (Alembic, shipped inside `bot`), the clock.
 
 SQLite (aiosqlite) is the default: a file ``referee.db`` in the working directory, in WAL mode with foreign keys
-on, upgraded to the latest schema automatically on first use. PostgreSQL (asyncpg) is used when ``DATABASE_URL``
-is ``postgresql+asyncpg://...``; it is upgraded only by ``referee db upgrade``, so that several processes never
-race to migrate it.
+on, upgraded to the latest schema automatically on first use. Processes that start together on a new file take
+turns: the upgrade holds an exclusive lock on the file ``<database>.lock`` beside it, and whoever comes second
+finds the schema current and changes nothing. PostgreSQL (asyncpg) is used when ``DATABASE_URL`` is
+``postgresql+asyncpg://...``; it is upgraded only by ``referee db upgrade``, under a PostgreSQL advisory lock, so
+two upgrades started at once run one after the other.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
-from collections.abc import Mapping
+import threading
+from collections.abc import AsyncIterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
@@ -18,18 +23,22 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import event
-from sqlalchemy.engine import Connection, CursorResult, make_url
+from sqlalchemy import event, text
+from sqlalchemy.engine import URL, Connection, CursorResult, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-DEFAULT_URL = "sqlite+aiosqlite:///referee.db"
+from bot.storage.failures import DEFAULT_URL, Fault, StorageError, sqlite_path, storage_error, upper_first, where
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: the upgrade is retried once the schema is current instead
+    fcntl = None  # type: ignore[assignment]
+
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 SUPPORTED = ("sqlite+aiosqlite", "postgresql+asyncpg")
-
-
-class StorageError(Exception):
-    """The store cannot be used as configured (a bad URL, a schema that needs upgrading, a server down)."""
+UPGRADE_LOCK = 0x5245_4645_5245_4531  # pg_advisory_xact_lock's key for the schema upgrade ("REFEREE1")
+LOCK_WAIT = 120.0  # seconds a process waits for another's SQLite upgrade before giving up
 
 
 def now() -> datetime:
@@ -61,17 +70,41 @@ def create_engine(url: str) -> AsyncEngine:
     try:
         parsed = make_url(url)
     except ArgumentError as error:
-        raise StorageError(f"DATABASE_URL is not a database URL: {error}. Example: {DEFAULT_URL}") from None
+        raise StorageError(
+            f"DATABASE_URL is not a database URL: {error}. Example: {DEFAULT_URL}", Fault.CONFIG
+        ) from None
     if parsed.drivername not in SUPPORTED:
         raise StorageError(
             f"DATABASE_URL uses '{parsed.drivername}'; the referee supports {' and '.join(SUPPORTED)}. "
-            "Example: postgresql+asyncpg://referee:secret@localhost:5432/referee"
+            "Example: postgresql+asyncpg://referee:secret@localhost:5432/referee",
+            Fault.CONFIG,
         )
     if is_sqlite(url):
         engine = create_async_engine(url, connect_args={"timeout": 30})
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
     return create_async_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+async def dispose_after_failure(engine: AsyncEngine, threads_before: set[threading.Thread]) -> None:
+    """Close an engine whose use failed, and let the threads of connections that failed to open finish.
+
+    aiosqlite runs each connection in a thread; when opening one fails, it stops that thread without waiting, and
+    the thread's last act is to hand a result to the event loop. If the loop closes first (the command ends with
+    the error), the thread dies with "Event loop is closed", a traceback under the one-line error. So wait here
+    (briefly) for the worker threads that started since ``threads_before``.
+    """
+    with contextlib.suppress(Exception):  # the failure being raised already says what went wrong
+        await engine.dispose()
+    workers = [thread for thread in threading.enumerate()
+               if thread not in threads_before and thread.name.endswith("(_connection_worker_thread)")]  # fmt: skip
+
+    def join() -> None:
+        for thread in workers:
+            thread.join(2.0)
+
+    if workers:
+        await asyncio.to_thread(join)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -105,9 +138,56 @@ def _current(connection: Connection) -> str | None:
 
 
 async def upgrade(engine: AsyncEngine) -> None:
-    """Migrate the database to the latest schema (creating it when empty)."""
+    """Migrate the database to the latest schema (creating it when empty), one process at a time.
+
+    SQLite: under the file lock beside the database. PostgreSQL: in one transaction that first takes an advisory
+    lock (released at its end), so a second upgrade waits, then finds the schema current and does nothing.
+    """
+    if engine.dialect.name == "sqlite":
+        async with sqlite_upgrade_lock(engine.url):
+            try:
+                async with engine.begin() as connection:
+                    await connection.run_sync(_upgrade)
+            except Exception:
+                # Without a lock (not POSIX), another process may have upgraded it first: that is success.
+                if fcntl is not None or await current_revision(engine) != head_revision():
+                    raise
+        return
     async with engine.begin() as connection:
+        await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": UPGRADE_LOCK})
         await connection.run_sync(_upgrade)
+
+
+@contextlib.asynccontextmanager
+async def sqlite_upgrade_lock(url: URL) -> AsyncIterator[None]:
+    """Hold an exclusive lock on ``<database>.lock`` (none for an in-memory database): one upgrade at a time."""
+    path = sqlite_path(url.render_as_string(hide_password=False))
+    if path is None or fcntl is None:
+        yield
+        return
+    lock_file = path.with_name(path.name + ".lock")
+    try:
+        handle = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:
+        raise storage_error(error, str(url)) from error
+    try:
+        waited = 0.0
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if waited >= LOCK_WAIT:
+                    raise StorageError(
+                        f"Another process has been upgrading {where(str(url))} for {LOCK_WAIT:.0f} seconds (it "
+                        f"holds {lock_file}). Wait for it to finish, then try again.",
+                        Fault.BUSY,
+                    ) from None
+                await asyncio.sleep(0.05)  # polled, not blocking: the event loop and cancellation carry on
+                waited += 0.05
+        yield
+    finally:
+        os.close(handle)  # releases the lock
 
 
 async def current_revision(engine: AsyncEngine) -> str | None:
@@ -116,14 +196,23 @@ async def current_revision(engine: AsyncEngine) -> str | None:
 
 
 async def ensure_schema(engine: AsyncEngine, url: str) -> None:
-    """SQLite is upgraded on first use; PostgreSQL must already be at the latest schema."""
+    """SQLite is upgraded on first use (under its lock: see :func:`upgrade`); PostgreSQL must already be at the
+    latest schema."""
     if is_sqlite(url):
         if await current_revision(engine) != head_revision():
-            await upgrade(engine)
+            await upgrade(engine)  # checks again under the lock: a process that upgraded first leaves nothing to do
         return
     current = await current_revision(engine)
     if current != head_revision():
         state = "has no referee tables yet" if current is None else f"is at schema {current}, not {head_revision()}"
         raise StorageError(
-            f"The PostgreSQL database {state}: run 'referee db upgrade' once (one process, not several)."
+            f"{upper_first(where(url))} {state}: run 'referee db upgrade' once.",
+            Fault.SCHEMA,
         )
+
+
+__all__ = [  # DEFAULT_URL and StorageError live in bot.storage.failures (no SQLAlchemy) and are re-exported here
+    "DEFAULT_URL", "MIGRATIONS", "SUPPORTED", "StorageError", "alembic_config", "aware", "create_engine",
+    "current_revision", "database_url", "dispose_after_failure", "ensure_schema", "head_revision", "is_sqlite",
+    "now", "rowcount", "sqlite_upgrade_lock", "upgrade",
+]  # fmt: skip

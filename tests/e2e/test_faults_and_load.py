@@ -1,8 +1,14 @@
-"""Faults (a 500, a 429, a dropped gateway, a dead database) and load (500 interactions in bursts of 50)."""
+"""Faults (a 500, a 429, a dropped gateway, a dead database, a read-only one) and load (500 interactions in bursts
+of 50)."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
+import re
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,7 +16,10 @@ from sqlalchemy.exc import OperationalError
 
 from bot.access import OPERATOR
 from bot.discord.app import RefereeBot
-from tests.e2e.fake_discord import FakeDiscord, command_interaction, final_answer
+from bot.storage import Store
+from rules_core import resolve
+from tests.e2e.conftest import running_bot
+from tests.e2e.fake_discord import PLAYER_ID, FakeDiscord, command_interaction, final_answer
 
 DUEL = [
     {"type": 3, "name": "attacker", "value": "A: WS4 S4 T4 W1 I4 A1 Sv3+"},
@@ -67,6 +76,69 @@ async def test_with_the_database_down_the_result_is_still_shown_marked_not_recor
     assert "Not recorded" in embed["description"]
     assert "record #" not in embed["footer"]["text"]
     assert answer.files == ["combat.md"]  # the full log comes with it, since there is no record to page through
+
+
+async def test_on_a_read_only_database_players_are_told_in_one_sentence_and_the_log_has_the_traceback(
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A real fault (SQLite opened with mode=ro, which holds for root too): reads work, every write fails."""
+    path = tmp_path / "kept.db"
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    report = resolve("duel", "A: WS4 S4 T4 W1 I4 A1 Sv3+", "B: WS3 S3 T3 W1 I3 A1 Sv-", seed=1)
+    record = await store.records.add(report, requested_by=str(PLAYER_ID), guild_id="900000000000000003")
+    await store.close()
+    caplog.set_level(logging.INFO, logger="referee.bot")
+    async with running_bot(fake, f"sqlite+aiosqlite:///file:{path}?mode=ro&uri=true"):
+        # A combat: shown, then marked not recorded, with the reason in a player's words and an error id.
+        payload = command_interaction("duel", DUEL)
+        await fake.interaction(payload)
+        answer = await final_answer(fake, payload["token"])
+        description = answer.data["embeds"][0]["description"]
+        found = re.search(r"Not recorded \(the referee's database is read-only; error id ([0-9a-f]{8})\)", description)
+        assert found, description
+        logged = [r for r in caplog.records if r.getMessage().startswith(f"error {found[1]}: combat not recorded")]
+        assert logged and logged[0].exc_info, "the log holds the traceback under the same error id"
+        # A command that writes: answered privately with the sentence, the traceback logged under its id.
+        options = [{"type": 4, "name": "record", "value": record}, {"type": 3, "name": "reason", "value": "typo"}]
+        (callback,) = await fake.ask(command_interaction("void", options))
+        data = callback.payload["data"]
+        assert data["flags"] & 64  # ephemeral: only the user sees it
+        text = data["embeds"][0]["description"]
+        found = re.fullmatch(
+            r"The referee cannot use its database right now \(the referee's database is read-only\), so nothing was "
+            r"read or changed\. Try again in a few minutes; if it keeps failing, give the bot's operator this error "
+            r"id: ([0-9a-f]{8})\.",
+            text,
+        )
+        assert found, text
+        assert "DATABASE_URL" not in text and "'referee " not in text  # no terminal words for a Discord user
+        logged = [r for r in caplog.records if r.getMessage().startswith(f"error {found[1]} in /void: Cannot write")]
+        assert logged and logged[0].exc_info
+        # Reading still works: the record is there, unchanged.
+        (replayed,) = await fake.ask(command_interaction("replay", [{"type": 4, "name": "record", "value": record}]))
+        assert f"record #{record}" in replayed.payload["data"]["embeds"][0]["footer"]["text"]
+        assert "VOID" not in replayed.payload["data"]["embeds"][0]["description"]
+
+
+async def test_referee_bot_with_an_unreachable_database_stops_with_one_line_and_exit_3(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """`referee bot` as its own process (discord.py pointed at the fake Discord), its PostgreSQL port refusing."""
+    code = (f"import discord.http; discord.http.Route.BASE = {fake.api_base!r}; "
+            "from bot.cli import main; main(['bot'])")  # fmt: skip
+    env = {**os.environ, "DISCORD_TOKEN": "fake-token", "DATABASE_URL": "postgresql+asyncpg://u:secret@127.0.0.1:1/r"}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", code, env=env, cwd=tmp_path, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    _, err = await asyncio.wait_for(process.communicate(), 120)
+    stderr = err.decode()
+    assert process.returncode == 3, stderr
+    assert "Traceback" not in stderr
+    errors = [line for line in stderr.splitlines() if not re.match(r"\d{4}-\d\d-\d\d ", line)]  # the bot's log
+    (line,) = errors
+    assert line.startswith("error: Cannot reach the PostgreSQL database r at 127.0.0.1:1 (Connect call failed"), stderr
+    assert line.endswith("Start the database server, or correct the host and port in DATABASE_URL."), stderr
 
 
 async def test_500_interactions_in_bursts_of_50_are_each_answered_exactly_once(

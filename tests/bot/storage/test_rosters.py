@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import bot.storage.rosters as rosters_module
-from bot.storage import Store
+from bot.storage import StorageError, Store
 from bot.storage.rosters import RosterExists, RosterInput, RosterNotFound
 
 MARINES = RosterInput("40k", "marines", "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+", "five marines")
@@ -70,7 +70,8 @@ async def test_an_import_interrupted_midway_leaves_nothing_half_written(
         return await real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(rosters_module, "_save_in", failing)
-    with pytest.raises(ConnectionError):
+    with pytest.raises(StorageError, match="Cannot reach") as raised:  # the store words every failure under it
         await store.rosters.save_many("u1", [MARINES, ORKS, DUELLIST])
+    assert isinstance(raised.value.__cause__, ConnectionError)
     monkeypatch.setattr(rosters_module, "_save_in", real)
     assert await store.rosters.visible_to("u1") == []
