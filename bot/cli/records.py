@@ -18,6 +18,7 @@ from bot.recording import with_store
 from bot.render.terminal import print_report
 from bot.verification import Verdict, verify
 from rules_core import get_game, resolve
+from rules_core.spec import reading_canonical
 
 
 @click.command("history")
@@ -130,9 +131,12 @@ def assault_continue(
         return await store.records.get(record_id, actor=OPERATOR), await store.records.continued_by(record_id)
 
     stored, continued = with_store(load)
-    attacker, defender, options, positions = next_round(
-        stored, continued, attacker_positions=attacker_positions, defender_positions=defender_positions
-    )
-    next_report = resolve(catalogue().game(stored.report.game), attacker, defender, seed=parse_seed(seed), **options)
+    # The stored combat and its survivors are in the canonical form, which may be longer than what the player gave.
+    with reading_canonical():
+        attacker, defender, options, positions = next_round(
+            stored, continued, attacker_positions=attacker_positions, defender_positions=defender_positions
+        )
+        next_report = resolve(catalogue().game(stored.report.game), attacker, defender, seed=parse_seed(seed),
+                              **options)  # fmt: skip
     click.echo(positions, err=True)
     show_and_record(next_report, as_json, continues=record_id)

@@ -19,6 +19,7 @@ from bot.discord.sides import roster_choices, sides_and_options
 from bot.render.embeds import cut
 from rules_core import all_games, resolve
 from rules_core.registry import Game
+from rules_core.spec import reading_canonical
 
 if TYPE_CHECKING:
     from bot.discord.app import RefereeBot
@@ -90,11 +91,14 @@ class CombatCog(commands.Cog):
         ) -> None:  # fmt: skip
             with self.bot.collector.hold() as hold:
                 stored = await self.bot.store.records.get(record, actor=actor_of(interaction))
-                attacker, defender, options, positions = next_round(
-                    stored, await self.bot.store.records.continued_by(record),
-                    attacker_positions=attacker_positions, defender_positions=defender_positions,
-                )  # fmt: skip
-                report = resolve(catalogue().game(stored.report.game), attacker, defender, **options)
+                continued = await self.bot.store.records.continued_by(record)
+                # The stored combat and its survivors are in the canonical form, maybe longer than the input limit.
+                with reading_canonical():
+                    attacker, defender, options, positions = next_round(
+                        stored, continued, attacker_positions=attacker_positions,
+                        defender_positions=defender_positions,
+                    )  # fmt: skip
+                    report = resolve(catalogue().game(stored.report.game), attacker, defender, **options)
                 interaction.extras["outcome"] = report.result.outcome
                 # A private combat's next round is private too, and stays its two players' whoever of them asks.
                 user = str(interaction.user.id)
