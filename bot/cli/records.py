@@ -91,7 +91,8 @@ def _note(record_id: int, kind: str, reason: str) -> None:
     text = " ".join(reason.split())
     if not text:
         raise click.UsageError("Give a reason: what was wrong, or what the note says.")
-    with_store(lambda store: store.records.add_note(record_id, kind, actor=OPERATOR, reason=text[:1000]))
+    # Whole or not at all: the store refuses a reason over its limit (and a second void) with the reason why.
+    with_store(lambda store: store.records.add_note(record_id, kind, actor=OPERATOR, reason=text))
 
 
 @click.command("void")

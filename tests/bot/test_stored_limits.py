@@ -15,7 +15,7 @@ from bot.access import OPERATOR
 from bot.data import catalogue
 from bot.rosters import check_roster, expand_all
 from bot.storage import Store
-from bot.storage.records import StoredCombat
+from bot.storage.records import MAX_NOTE_CHARS, StoredCombat
 from bot.verification import Verdict, verify
 from rules_core import LimitError, RefereeError, resolve
 from rules_core.options import OptionType
@@ -178,3 +178,20 @@ def test_a_combat_recorded_at_the_limit_goes_on_into_its_next_round(capsys: pyte
     assert code == 0, err
     assert "Recorded as #2" in err
     assert referee("verify", "2", capsys=capsys)[0] == 0
+
+
+def test_referee_void_is_once_and_a_long_note_is_refused_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    referee("duel", "--attacker", "A: WS4 S4 T4 W1 I4 A1 Sv3+", "--defender", "B: WS3 S3 T3 W1 I3 A1 Sv-", "--seed",
+            "1", capsys=capsys)  # fmt: skip
+    assert referee("void", "1", "--reason", "Wrong weapon entered.", capsys=capsys)[0] == 0
+    code, out, err = referee("void", "1", "--reason", "Again.", capsys=capsys)
+    assert (code, out) == (2, "")
+    assert err.strip() == "error: Record #1 is already void (voided by local: 'Wrong weapon entered.')."
+    code, out, err = referee("annotate", "1", "--note", "n" * (MAX_NOTE_CHARS + 1), capsys=capsys)
+    assert (code, out) == (2, "")
+    assert err.strip() == f"error: A note is {MAX_NOTE_CHARS + 1:,} characters long; the limit is {MAX_NOTE_CHARS:,}."
+    assert referee("annotate", "1", "--note", "n" * MAX_NOTE_CHARS, capsys=capsys)[0] == 0
+    _, out, _ = referee("replay", "1", capsys=capsys)
+    flat = " ".join(out.split())
+    assert flat.count("VOIDED by local") == 1 and "Again." not in flat
+    assert "n" * MAX_NOTE_CHARS in out.replace("\n", "")
