@@ -20,7 +20,7 @@ from bot.discord.client import BotServices
 from bot.discord.collector import CollectorHold
 from bot.discord.interactions import actor_of, guild_of
 from bot.render.colours import ERROR_COLOUR, GREEN, YELLOW
-from bot.render.embeds import render_pages
+from bot.render.embeds import history_lines, render_pages
 from bot.render.markdown import report_markdown
 from bot.storage import StorageError
 from bot.storage.records import AlreadyContinued, RecordRequest
@@ -55,7 +55,7 @@ class PageButton(
         (with buttons of their own), so nobody pages someone else's result or fights over one message."""
         bot: BotServices = interaction.client
         stored = await bot.store.records.get(self.record_id, actor=actor_of(interaction))
-        pages = render_pages(stored.report, record_id=stored.id)
+        pages = render_pages(stored.report, record_id=stored.id, history=history_lines(stored.history))
         page = max(0, min(self.page, len(pages) - 1))
         view = result_view(stored.id, page, len(pages))
         message = interaction.message

@@ -13,15 +13,17 @@ import pytest
 
 from bot.access import OPERATOR
 from bot.data import catalogue
+from bot.render.embeds import EMBED_TOTAL, history_lines, render_pages
 from bot.rosters import check_roster, expand_all
 from bot.storage import Store
-from bot.storage.records import MAX_NOTE_CHARS, StoredCombat
+from bot.storage.records import MAX_NOTE_CHARS, MAX_VOID_REASON_CHARS, RecordNote, StoredCombat
 from bot.verification import Verdict, verify
 from rules_core import LimitError, RefereeError, resolve
 from rules_core.options import OptionType
 from rules_core.registry import Game
 from rules_core.spec import MAX_NAME_CHARS, MAX_SPEC_CHARS, group_head, split_groups, split_units
 from tests.bot.test_cli import referee
+from tests.bot.test_render_embeds import assert_within_limits
 
 GAMES = [game.id for game in catalogue().games()]
 
@@ -195,3 +197,19 @@ def test_referee_void_is_once_and_a_long_note_is_refused_whole(capsys: pytest.Ca
     flat = " ".join(out.split())
     assert flat.count("VOIDED by local") == 1 and "Again." not in flat
     assert "n" * MAX_NOTE_CHARS in out.replace("\n", "")
+
+
+def test_page_one_is_sized_with_the_records_void_and_notes() -> None:
+    game = catalogue().game("40k")
+    attacker, defender = sides(game, pad=True)
+    report = resolve(game, attacker, defender, seed=0, charge_distance=4)
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    history = [RecordNote("note", "local", "n" * MAX_NOTE_CHARS, at) for _ in range(5)]
+    history.insert(2, RecordNote("void", "123456789012345678", "v_" * (MAX_VOID_REASON_CHARS // 2), at))
+    bare = render_pages(report, record_id=1)
+    pages = render_pages(report, record_id=1, history=history_lines(history))
+    assert len(bare[0]) + MAX_VOID_REASON_CHARS > EMBED_TOTAL  # page 1 is full: a void's reason added after overflows
+    assert_within_limits(pages)
+    opening = (pages[0].description or "").split("\n")
+    assert opening[0].startswith("**VOID** by <@123456789012345678> <t:1767225600:R>: v\\_v\\_")
+    assert opening[1].startswith("Note by local")
