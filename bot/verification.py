@@ -7,8 +7,7 @@ from enum import StrEnum
 
 from bot.data import catalogue
 from bot.storage.records import StoredCombat
-from rules_core import ENGINE_VERSION, resolve
-from rules_core.report import thaw
+from rules_core import ENGINE_VERSION, rerun
 
 
 class Verdict(StrEnum):
@@ -31,10 +30,9 @@ def verify(stored: StoredCombat) -> Verification:
             f"Record #{stored.id} was resolved by engine {report.engine_version}; this is engine {ENGINE_VERSION}. "
             "Only the same engine version can re-run it exactly: verify it with that version.",
         )
-    options = thaw(report.inputs.options)
-    rerun = resolve(catalogue().game(report.game), report.inputs.attacker, report.inputs.defender, seed=report.seed,
-                    **options)  # fmt: skip
-    if rerun.to_json(indent=None) == stored.report_json:
+    # The stored inputs are the canonical form, read with no character limit: the limit was the player's.
+    again = rerun(report, game=catalogue().game(report.game))
+    if again.to_json(indent=None) == stored.report_json:
         return Verification(
             Verdict.IDENTICAL,
             f"Record #{stored.id} verified: re-running seed {report.seed} with the same inputs gives the identical "

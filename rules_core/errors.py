@@ -146,6 +146,19 @@ class PlainWords:
 PLAIN = PlainWords()
 
 
+def shown(value: object, limit: int = 40) -> str:
+    """A value as a message quotes it: its repr, cut to ``limit`` characters (a huge number by its digits), so
+    that whatever a caller passes, the message stays one short line."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limit:
+        sign = "negative " if value < 0 else ""
+        return f"a {sign}number of about {int(value.bit_length() * 0.30103) + 1} digits"  # str() refuses the longest
+    try:
+        text = repr(value)
+    except Exception:
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _fold(text: str) -> str:
     return " ".join(text.split())
 

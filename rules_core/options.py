@@ -10,11 +10,12 @@ options structurally (:class:`rules_core.errors.Example`); each front end writes
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rules_core.errors import Example, OptionError, OptionName, Part, Setting
+from rules_core.errors import Example, OptionError, OptionName, Part, Setting, shown
 
 OptionValue = bool | int | float | str | None
 
@@ -73,56 +74,69 @@ class OptionSpec:
             if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
                 return value.strip().lower() in _TRUE
             raise OptionError(
-                ["The option ", OptionName(self.name), f" is on or off (true/false), not {value!r}."],
+                ["The option ", OptionName(self.name), f" is on or off (true/false), not {shown(value)}."],
                 token=self.name,
                 example=example,
             )
         if self.type is OptionType.TEXT:
             if not isinstance(value, str) or not value.strip():
                 raise OptionError(
-                    ["The option ", OptionName(self.name), f" is text and cannot be empty, not {value!r}."],
+                    ["The option ", OptionName(self.name), f" is text and cannot be empty, not {shown(value)}."],
                     token=self.name,
                     example=example,
                 )
             return value
         if self.type is OptionType.CHOICE:
-            text = str(value).strip().lower().replace("-", "_")
+            text = value.strip().lower().replace("-", "_") if isinstance(value, str) else ""
             for choice in self.choices:
                 if text == choice.replace("-", "_"):
                     return choice
             raise OptionError(
-                ["The option ", OptionName(self.name), f" is one of {', '.join(self.choices)}, not {value!r}."],
+                ["The option ", OptionName(self.name), f" is one of {', '.join(self.choices)}, not {shown(value)}."],
                 token=self.name,
                 example=example,
             )
-        number: float
-        try:
-            if isinstance(value, bool):
-                raise ValueError
-            number = float(value) if isinstance(value, int | float | str) else float("nan")
-        except ValueError:
-            number = float("nan")
-        if not math.isfinite(number):
+        number = _number(value)
+        if math.isnan(number):
             raise OptionError(
-                ["The option ", OptionName(self.name), f" is a number ({self.describe_range()}), not {value!r}."],
+                ["The option ", OptionName(self.name), f" is a number ({self.describe_range()}), not {shown(value)}."],
+                token=self.name,
+                example=example,
+            )
+        if math.isinf(number):  # 10**400, 1e400 or inf: over any range
+            raise OptionError(
+                ["The option ", OptionName(self.name), f" must be {self.describe_range()}, not {shown(value)}."],
                 token=self.name,
                 example=example,
             )
         if self.type is OptionType.INT:
             if number != int(number):
                 raise OptionError(
-                    ["The option ", OptionName(self.name), f" is a whole number, not {value!r}."],
+                    ["The option ", OptionName(self.name), f" is a whole number, not {shown(value)}."],
                     token=self.name,
                     example=example,
                 )
             number = int(number)
         if (self.minimum is not None and number < self.minimum) or (self.maximum is not None and number > self.maximum):
             raise OptionError(
-                ["The option ", OptionName(self.name), f" must be {self.describe_range()}, not {value!r}."],
+                ["The option ", OptionName(self.name), f" must be {self.describe_range()}, not {shown(value)}."],
                 token=self.name,
                 example=example,
             )
         return int(number) if self.type is OptionType.INT else float(number)
+
+
+def _number(value: object) -> float:
+    """A number or its text as a float: NaN for anything else (a bool, another type, text that is no number), and
+    infinity for a number too large for a float (10**400)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real | str):
+        return math.nan
+    try:
+        return float(value)
+    except OverflowError:
+        return -math.inf if isinstance(value, numbers.Real) and value < 0 else math.inf
+    except (ValueError, TypeError):
+        return math.nan
 
 
 def validate_options(specs: tuple[OptionSpec, ...], given: Mapping[str, object]) -> dict[str, OptionValue]:

@@ -29,6 +29,12 @@ case-insensitive), kebab-case keywords (``power-fist``) and unit types in
 capitals (``INF``, ``WE``). This module only splits and classifies; what the
 tokens mean is each game's business. It also enforces the input limits, before
 any expensive work, so no input can make the parser hang.
+
+The character limit (:data:`MAX_SPEC_CHARS`) is on what a player gives, after any ``@roster`` reference is
+expanded. It never applies to the canonical form a report stores: that form writes every default, so a side given
+within the limit can be twice as long stored (or longer). The engine reads its own canonical form again (to verify a
+record, or to fight a combat's next round) inside :func:`reading_canonical`, where only the limits on units, models
+and names apply: they hold for the canonical form exactly as for what the player gave.
 """
 
 from __future__ import annotations
@@ -36,7 +42,9 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import NoReturn
@@ -45,10 +53,32 @@ from rules_core.errors import LimitError, SpecError
 
 MAX_SPEC_CHARS = 4_000
 MAX_NAME_CHARS = 100
+# What may stand before a group's colon: its count and its name, with room for spaces around them. Longer is refused
+# before the count patterns read it (they take time that grows with its square).
+MAX_HEAD_CHARS = 4 * MAX_NAME_CHARS
 MAX_UNITS_PER_SIDE = 50
 MAX_MODELS_PER_SIDE = 200
 UNIT_SEPARATOR = "|"  # between the units of a side
 GROUP_SEPARATOR = ";"  # between the groups of a unit
+
+# True while the engine reads back its own canonical form (see reading_canonical): no character limit.
+_CANONICAL: ContextVar[bool] = ContextVar("reading_canonical", default=False)
+
+
+@contextmanager
+def reading_canonical() -> Iterator[None]:
+    """Read side texts (and text options) as the canonical form the engine wrote, with no character limit.
+
+    For a report's stored inputs and the next round built from them: they were checked as the player gave them, and
+    their canonical form, which writes every default, may be longer than :data:`MAX_SPEC_CHARS`. The limits on units,
+    models and names still apply.
+    """
+    token = _CANONICAL.set(True)
+    try:
+        yield
+    finally:
+        _CANONICAL.reset(token)
+
 
 _GROUP = re.compile(r"^([^:]*):(.*)$", re.DOTALL)
 # The count of a group, written the ways players write it (see the module docstring):
@@ -289,6 +319,14 @@ def _parse_group(text: str, *, example: str, stats: tuple[str, ...], keywords: f
             token=shown,
             example=example,
         )
+    if len(match.group(1)) > MAX_HEAD_CHARS:  # a name is at most MAX_NAME_CHARS: refused before any regex reads it
+        head = match.group(1).strip()
+        raise LimitError(
+            f"The group '{head[:30]}…' has {len(head)} characters before its colon; a name is at most "
+            f"{MAX_NAME_CHARS} characters.",
+            token=head[:30],
+            example=example,
+        )
     count_text, name = _read_head(match.group(1), example=example)
     rest = match.group(2)
     if not name:
@@ -362,7 +400,7 @@ def parse_side_spec(text: str, *, example: str, stats: Iterable[str] = (), keywo
     stat_keys, keyword_set = tuple(stats), frozenset(keywords)
     if not isinstance(text, str):
         raise SpecError(f"A side must be spec text, not {type(text).__name__}.", example=example)
-    if len(text) > MAX_SPEC_CHARS:
+    if len(text) > MAX_SPEC_CHARS and not _CANONICAL.get():
         raise LimitError(
             f"The spec is {len(text)} characters long; the limit is {MAX_SPEC_CHARS}.",
             token=text[:30],

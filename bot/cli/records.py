@@ -18,6 +18,7 @@ from bot.recording import with_store
 from bot.render.terminal import print_report
 from bot.verification import Verdict, verify
 from rules_core import get_game, resolve
+from rules_core.spec import reading_canonical
 
 
 @click.command("history")
@@ -90,7 +91,8 @@ def _note(record_id: int, kind: str, reason: str) -> None:
     text = " ".join(reason.split())
     if not text:
         raise click.UsageError("Give a reason: what was wrong, or what the note says.")
-    with_store(lambda store: store.records.add_note(record_id, kind, actor=OPERATOR, reason=text[:1000]))
+    # Whole or not at all: the store refuses a reason over its limit (and a second void) with the reason why.
+    with_store(lambda store: store.records.add_note(record_id, kind, actor=OPERATOR, reason=text))
 
 
 @click.command("void")
@@ -132,9 +134,12 @@ def assault_continue(
         )
 
     stored, continued = with_store(load)
-    attacker, defender, options, positions = next_round(
-        stored, continued, attacker_positions=attacker_positions, defender_positions=defender_positions
-    )
-    next_report = resolve(catalogue().game(stored.report.game), attacker, defender, seed=parse_seed(seed), **options)
+    # The stored combat and its survivors are in the canonical form, which may be longer than what the player gave.
+    with reading_canonical():
+        attacker, defender, options, positions = next_round(
+            stored, continued, attacker_positions=attacker_positions, defender_positions=defender_positions
+        )
+        next_report = resolve(catalogue().game(stored.report.game), attacker, defender, seed=parse_seed(seed),
+                              **options)  # fmt: skip
     click.echo(positions, err=True)
     show_and_record(next_report, as_json, continues=record_id)

@@ -20,7 +20,7 @@ from bot.discord.collector import CollectorHold
 from bot.discord.errors import new_error_id, referee_error_embed
 from bot.discord.interactions import actor_of, guild_of
 from bot.render.colours import ERROR_COLOUR, GREEN, YELLOW
-from bot.render.embeds import render_pages
+from bot.render.embeds import history_lines, render_pages
 from bot.render.markdown import report_markdown
 from bot.storage.failures import is_storage_failure, storage_error
 from bot.storage.records import AlreadyContinued, RecordRequest
@@ -61,7 +61,7 @@ class PageButton(
         except RefereeError as error:  # a record they may not see: answered like one that does not exist
             await interaction.response.send_message(embed=referee_error_embed(error), ephemeral=True)
             return
-        pages = render_pages(stored.report, record_id=stored.id)
+        pages = render_pages(stored.report, record_id=stored.id, history=history_lines(stored.history))
         page = max(0, min(self.page, len(pages) - 1))
         view = result_view(stored.id, page, len(pages))
         message = interaction.message

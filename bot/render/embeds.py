@@ -1,13 +1,17 @@
 """Report -> Discord embeds, paged so that no message ever exceeds Discord's limits.
 
 Page 1 is the summary (who won, what happens next, colour by outcome) followed by the first steps as fields;
-later pages carry on with the steps. Every page is one embed, well inside the per-message budget, so a page can
-be swapped in place by the paging buttons.
+later pages carry on with the steps. A stored record's history (void, notes) opens page 1 and is sized with it.
+Every page is one embed, well inside the per-message budget, so a page can be swapped in place by the paging
+buttons.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
 
 import discord
 
@@ -27,12 +31,36 @@ EMBED_TOTAL = 6000
 EMBEDS_PER_MESSAGE = 10
 
 NEXT = "What happens next"
+HISTORY = 2_000  # of page 1's description at most, for a record's void and note lines: the summary keeps the rest
 
 
 def cut(text: str, limit: int) -> str:
     """``text`` at most ``limit`` characters long, ending in '…' when cut: every Discord limit (embeds, option
     descriptions, choices) is kept with it."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class Noted(Protocol):
+    """One event of a record's history (``bot.storage.records.RecordNote``): a void or a note."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def actor(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def at(self) -> datetime: ...
+
+
+def history_lines(history: Sequence[Noted]) -> str:
+    """A record's void and notes as page 1 opens with them: the void first, then the notes, oldest first."""
+    lines = []
+    for note in sorted(history, key=lambda n: n.kind != "void"):  # stable: each kind keeps its order
+        who = f"<@{note.actor}>" if note.actor.isdigit() else escape(note.actor)
+        label = "**VOID**" if note.kind == "void" else "Note"
+        lines.append(f"{label} by {who} <t:{int(note.at.timestamp())}:R>: {escape(note.reason)}")
+    return "\n".join(lines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,17 +111,20 @@ def _summary(report: Report, record_id: int | None, not_recorded: str | None, pe
 
 def render_pages(
     report: Report, *, record_id: int | None = None, not_recorded: str | None = None, title: str | None = None,
-    pending: bool = False,
+    pending: bool = False, history: str = "",
 ) -> list[discord.Embed]:  # fmt: skip
     """The report as pages of one embed each, every one inside Discord's limits.
 
     ``pending``: the result is not stored yet; the page is the summary alone (the steps follow in the edit that adds
-    the record id), so the first answer costs almost nothing to build.
+    the record id), so the first answer costs almost nothing to build. ``history``: a stored record's void and note
+    lines (:func:`history_lines`), which open page 1 and are counted in its size like the rest.
     """
     game_title = title or get_game(report.game).title
     colour = WINNER_COLOURS.get(str(report.result.winner.value), WINNER_COLOURS["none"])
     heading = cut(f"{game_title}: {report.result.outcome.replace('_', ' ')}", TITLE)
     description = _summary(report, record_id, not_recorded, pending)
+    if history:
+        description = cut(f"{cut(history, HISTORY)}\n\n{description}", DESCRIPTION)
     footer_base = f"{report.game} · seed {report.seed}" + (f" · record #{record_id}" if record_id is not None else "")
     fields = [] if pending else step_fields(report)
     pages: list[list[Field]] = []

@@ -11,18 +11,20 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, exists, insert, or_, select, true
+from sqlalchemy import ColumnElement, DateTime, String, Text, and_, exists, insert, literal, or_, select, true
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.access import Actor, may_void_combat, sees_combat
-from bot.storage.db import aware, now
+from bot.storage.db import aware, now, rowcount
 from bot.storage.models import CombatRecord, DiceRoll, RecordEvent
-from rules_core.errors import Do, Hint, RefereeError
+from rules_core.errors import Do, Hint, LimitError, Mention, RefereeError
 from rules_core.report import Report, thaw
 from rules_core.spec import group_head
 
 EVENT_KINDS = ("void", "note")
+MAX_NOTE_CHARS = 1_000  # a note added to a record's history
+MAX_VOID_REASON_CHARS = 500  # why a record is void (Discord's /void takes as much)
 
 
 class AlreadyContinued(RefereeError, ValueError):
@@ -37,6 +39,16 @@ class RecordNotFound(RefereeError, LookupError):
 
     def __init__(self, record_id: int) -> None:
         super().__init__(f"There is no combat record #{record_id}.", hint=Hint(Do.LIST_RECORDS))
+        self.record_id = record_id
+
+
+class AlreadyVoid(RefereeError, ValueError):
+    """A record is void once: a second void adds nothing."""
+
+    def __init__(self, record_id: int, *, by: str, reason: str) -> None:
+        shown = reason if len(reason) <= 80 else reason[:79] + "…"
+        super().__init__([f"Record #{record_id} is already void (voided by ", Mention(by), f": '{shown}')."],
+                         token=str(record_id))  # fmt: skip
         self.record_id = record_id
 
 
@@ -159,6 +171,16 @@ def _record_row(
     }
 
 
+def _check_reason(kind: str, reason: str) -> None:
+    """A void's reason or a note: some text, within its limit (refused whole, never cut)."""
+    if not reason.strip():
+        raise RefereeError("Give a reason: what was wrong, or what the note says.", token=kind)
+    limit = MAX_VOID_REASON_CHARS if kind == "void" else MAX_NOTE_CHARS
+    if len(reason) > limit:
+        what = "A void's reason" if kind == "void" else "A note"
+        raise LimitError(f"{what} is {len(reason):,} characters long; the limit is {limit:,}.", token=kind)
+
+
 class Records:
     """The combat records of one store (``store.records``)."""
 
@@ -256,20 +278,44 @@ class Records:
         """Void or annotate a record: the record itself never changes; the note joins its history.
 
         Whoever may see the record may annotate it; voiding is its requester's, or (for a public combat) a
-        manager's of its server (bot/access.py).
+        manager's of its server (bot/access.py). A record is void once (a second void raises AlreadyVoid); the
+        reason is some text within MAX_VOID_REASON_CHARS or MAX_NOTE_CHARS, refused whole, never cut.
         """
         if kind not in EVENT_KINDS:
             raise ValueError(f"a record note is one of {EVENT_KINDS}, not {kind!r}")
+        _check_reason(kind, reason)
         async with self.sessions.begin() as session:
-            row = await session.get(CombatRecord, record_id)
+            # The record's row locked (PostgreSQL; SQLite writes one at a time): two voids at once leave one.
+            row = await session.get(CombatRecord, record_id, with_for_update=True)
             if row is None or not _sees(actor, row):
                 raise RecordNotFound(record_id)
             if kind == "void" and not may_void_combat(
                 actor, private=row.private, guild_id=row.guild_id, requested_by=row.requested_by
             ):
                 raise VoidNotAllowed(record_id, private=row.private)
-            session.add(RecordEvent(record_id=record_id, kind=kind, actor=actor.user, reason=reason,
-                                    created_at=at or now()))  # fmt: skip
+            moment = at or now()
+            if kind == "note":
+                session.add(RecordEvent(record_id=record_id, kind=kind, actor=actor.user, reason=reason,
+                                        created_at=moment))  # fmt: skip
+                return
+            # Void once: one statement adds the void only where there is none yet (atomic on SQLite, whose reads
+            # before a write take no lock; the row lock above serialises PostgreSQL's).
+            voided = exists().where(RecordEvent.record_id == record_id, RecordEvent.kind == "void")
+            values = select(
+                literal(record_id), literal("void"), literal(actor.user, String), literal(reason, Text),
+                literal(moment, DateTime(timezone=True)),
+            ).where(~voided)  # fmt: skip
+            columns = ["record_id", "kind", "actor", "reason", "created_at"]
+            if rowcount(await session.execute(insert(RecordEvent).from_select(columns, values))) == 0:
+                earlier = (
+                    await session.scalars(
+                        select(RecordEvent)
+                        .where(RecordEvent.record_id == record_id, RecordEvent.kind == "void")
+                        .order_by(RecordEvent.id)
+                        .limit(1)
+                    )
+                ).one()
+                raise AlreadyVoid(record_id, by=earlier.actor, reason=earlier.reason)
 
     async def history(
         self,
@@ -338,7 +384,10 @@ class Records:
 
 __all__ = [
     "EVENT_KINDS",
+    "MAX_NOTE_CHARS",
+    "MAX_VOID_REASON_CHARS",
     "AlreadyContinued",
+    "AlreadyVoid",
     "RecordNotFound",
     "RecordNote",
     "RecordRequest",

@@ -19,6 +19,7 @@ from bot.discord.sides import roster_choices, sides_and_options
 from bot.render.embeds import cut
 from rules_core import RefereeError, all_games, resolve
 from rules_core.registry import Game
+from rules_core.spec import reading_canonical
 
 if TYPE_CHECKING:
     from bot.discord.app import RefereeBot
@@ -95,11 +96,14 @@ class CombatCog(commands.Cog):
                 if private and not player:  # its players would lose sight of their own combat's next round
                     raise RefereeError(f"Only the players of combat #{record} can continue it privately.",
                                        token=str(record))  # fmt: skip
-                attacker, defender, options, positions = next_round(
-                    stored, await self.bot.store.records.continued_by(record, actor=actor),
-                    attacker_positions=attacker_positions, defender_positions=defender_positions,
-                )  # fmt: skip
-                report = resolve(catalogue().game(stored.report.game), attacker, defender, **options)
+                continued = await self.bot.store.records.continued_by(record, actor=actor)
+                # The stored combat and its survivors are in the canonical form, maybe longer than the input limit.
+                with reading_canonical():
+                    attacker, defender, options, positions = next_round(
+                        stored, continued, attacker_positions=attacker_positions,
+                        defender_positions=defender_positions,
+                    )  # fmt: skip
+                    report = resolve(catalogue().game(stored.report.game), attacker, defender, **options)
                 interaction.extras["outcome"] = report.result.outcome
                 # A personal combat's next round is personal too, and stays its two players' whoever of them asks.
                 other = stored.requested_by if actor.user == stored.opponent else stored.opponent

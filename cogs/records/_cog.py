@@ -13,8 +13,9 @@ from bot.discord.interactions import actor_of
 from bot.discord.options import game_matches
 from bot.discord.results import result_view, verify_embed
 from bot.render.colours import INFO_COLOUR, VOID_COLOUR
-from bot.render.embeds import cut, render_pages
+from bot.render.embeds import cut, history_lines, render_pages
 from bot.render.markdown import escape
+from bot.storage.records import MAX_VOID_REASON_CHARS
 from rules_core import get_game
 
 if TYPE_CHECKING:
@@ -31,11 +32,9 @@ class RecordsCog(commands.Cog):
         self, interaction: discord.Interaction[Any], record: app_commands.Range[int, 1], private: bool | None = None
     ) -> None:
         stored = await self.bot.store.records.get(record, actor=actor_of(interaction))
-        pages = render_pages(stored.report, record_id=stored.id)
+        # The void and note lines open page 1 and are sized with it (the page buttons render the same pages).
+        pages = render_pages(stored.report, record_id=stored.id, history=history_lines(stored.history))
         embed = pages[0]
-        if stored.voided:
-            reasons = "; ".join(escape(n.reason) for n in stored.history if n.kind == "void")
-            embed.description = cut(f"**VOID** ({reasons})\n\n{embed.description or ''}", 4096)
         view = result_view(stored.id, 0, len(pages))
         # A private combat (or one from direct messages) stays its two players': never replayed publicly.
         kwargs: dict[str, Any] = {"embed": embed, "ephemeral": bool(private) or stored.personal}
@@ -87,7 +86,7 @@ class RecordsCog(commands.Cog):
     @app_commands.describe(record="The record id.", reason="Why it does not count (kept in its history).")
     async def void(
         self, interaction: discord.Interaction[Any], record: app_commands.Range[int, 1],
-        reason: app_commands.Range[str, 3, 500],
+        reason: app_commands.Range[str, 3, MAX_VOID_REASON_CHARS],
     ) -> None:  # fmt: skip
         # Not found, or not allowed: the store says which (bot/access.py), and the tree answers privately.
         actor = actor_of(interaction)
