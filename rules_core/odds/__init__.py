@@ -16,6 +16,7 @@ intervals and the time limit.
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -51,6 +52,7 @@ def odds(
 
     ``trials`` fixes the number of Monte Carlo trials and reads no clock; without it the answer comes within
     ``time_limit`` seconds (None: no limit, and DEFAULT_TRIALS trials)."""
+    started = time.monotonic()  # the time limit counts reading the sides too
     chosen = game if isinstance(game, Game) else get_game(game)
     if method not in METHODS:
         raise OddsError(f"The method is one of {', '.join(METHODS)}, not {method!r}.", token=method,
@@ -74,7 +76,7 @@ def odds(
     if refused is not None:
         raise refused
     share = budget.EXACT_ALONE if method == "exact" else budget.EXACT_SHARE  # read now: tests set them
-    with budget.time_limit(seconds, exact_share=share):
+    with budget.time_limit(seconds, exact_share=share, start=started):
         why = ""
         if method != "monte-carlo":
             try:

@@ -39,10 +39,12 @@ class OutOfTime(NotExact):
 
 
 @contextmanager
-def time_limit(seconds: float | None, *, exact_share: float = EXACT_SHARE) -> Iterator[None]:
+def time_limit(seconds: float | None, *, exact_share: float = EXACT_SHARE, start: float | None = None
+               ) -> Iterator[None]:  # fmt: skip
     """Under this context the exact solvers give up (:class:`OutOfTime`) once ``exact_share`` of ``seconds`` has
-    passed, and Monte Carlo stops at ``seconds``; None: no clock (the trials asked for are run in full)."""
-    now = time.monotonic()
+    passed since ``start`` (a ``time.monotonic()``; default now), and Monte Carlo stops at ``seconds``; None: no
+    clock (the trials asked for are run in full)."""
+    now = time.monotonic() if start is None else start
     token = _deadlines.set(None if seconds is None else (now + seconds * exact_share, now + seconds))
     try:
         yield
@@ -97,5 +99,5 @@ def batches(trials: int) -> Iterator[tuple[int, int]]:
             return
 
 
-__all__ = ["DEFAULT_TIME_LIMIT", "EXACT_ALONE", "EXACT_SHARE", "MAX_TIME_LIMIT", "MIN_TIME_LIMIT", "OutOfTime", "batches", "check",
-           "limited", "schedule", "time_limit"]  # fmt: skip
+__all__ = ["DEFAULT_TIME_LIMIT", "EXACT_ALONE", "EXACT_SHARE", "MAX_TIME_LIMIT", "MIN_TIME_LIMIT", "OutOfTime",
+           "batches", "check", "limited", "schedule", "time_limit"]  # fmt: skip
