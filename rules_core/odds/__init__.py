@@ -83,8 +83,8 @@ def odds(
                 exact = chosen.exact_odds(attacker_side, defender_side, checked)
             except OutOfTime:
                 if method == "exact":
-                    raise OddsError(f"The exact calculation did not finish within the time limit of {seconds:g} s. "
-                                    "A longer time limit may let it finish; Monte Carlo answers within it.",
+                    raise OddsError(f"The exact calculation did not finish within the time limit of {seconds:g} s; "
+                                    "Monte Carlo answers within it.",
                                     token=chosen.id, example=example(method="monte-carlo"),
                                     ) from None  # fmt: skip
                 why = f"Not exact because the exact calculation did not finish within {share * seconds:g} s " \
