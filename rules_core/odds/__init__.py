@@ -99,13 +99,17 @@ def odds(
                     return exact
         count = trials if trials is not None else MAX_TRIALS if seconds is not None else DEFAULT_TRIALS
         answer = None
+        notes_before: tuple[str, ...] = ()
         try:
             answer = chosen.sampled_odds(attacker_side, defender_side, checked, trials=count, seed=seed)
         except NotExact as reason:
-            why = why or f"Not exact because {reason}."
+            sampled_why = f"Not exact because {reason}."
+            if why and sampled_why != why:
+                notes_before = (f"Monte Carlo through the referee because {reason}.",)
+            why = why or sampled_why
         if answer is None:
             answer = monte_carlo(chosen, attacker_side, defender_side, checked, trials=count, seed=seed)
-    notes = answer.notes
+    notes = (*answer.notes, *notes_before)
     if seconds is not None:
         notes = (*notes, f"As many trials as fitted in the time limit of {seconds:g} s.")
         answer = replace(answer, time_limit=float(seconds))

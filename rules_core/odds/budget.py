@@ -80,21 +80,20 @@ def batches(trials: int) -> Iterator[tuple[int, int]]:
     Under a time limit the clock is read between batches: a batch runs only if, at the pace so far, it ends
     before the deadline, and the last one is cut to what fits, as ``--trials`` would cut it."""
     ends = _deadlines.get()
-    start = time.monotonic()
-    done = 0
+    started, last = time.monotonic(), 1  # when the last batch started, and its size
     for first, planned in schedule():
         if first >= trials:
             return
         size = min(planned, trials - first)
-        if ends is not None and done:
+        if ends is not None and first:
             now = time.monotonic()
-            pace = (now - start) / done  # seconds a trial
-            fits = int((ends[1] - now) / pace) if pace > 0 else size
+            pace = (now - started) / last  # seconds a trial, in the last batch (past the first one's setting up)
+            fits = int(0.95 * (ends[1] - now) / pace) if pace > 0 else size  # 5% spare: the pace varies
             if fits <= 0:
                 return
             size = min(size, fits)
+        started, last = time.monotonic(), size
         yield first, size
-        done += size
         if size < planned:
             return
 

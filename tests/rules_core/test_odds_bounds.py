@@ -85,3 +85,14 @@ def test_monte_carlo_is_cut_in_batches_of_a_fixed_schedule() -> None:
         firsts = [first for first, _ in budget.batches(10**6)]
     assert firsts[:4] == [0, budget.FIRST_BATCH, 3 * budget.FIRST_BATCH, 7 * budget.FIRST_BATCH]
     assert max(b - a for a, b in itertools.pairwise(firsts)) == budget.MAX_BATCH
+
+
+def test_units_of_too_many_states_for_the_sampled_model_are_sampled_through_the_referee() -> None:
+    # Every trial would reach states of its own, each worked out in Python: 16 trials in 5 s where the referee
+    # itself runs hundreds.
+    side = "; ".join(f"25x A{i}: WS4 S5 T4 W{i + 3} I4 A2 Ld8 Sv{i + 2}+ rending" for i in range(4))
+    answer = odds("40k", side, side.replace("rending", "Inv4+"), trials=20)
+    assert answer.trials == 20 and "resolutions by the referee itself" in answer.notes[0]
+    assert any(note.startswith("Monte Carlo through the referee because the attacker's unit could be in")
+               for note in answer.notes)  # fmt: skip
+    assert "pairs of unit states" in answer.notes[-1]  # why not exact, as before

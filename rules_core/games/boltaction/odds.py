@@ -118,6 +118,7 @@ def damage(
     law: dict[tuple[int, int], float] = defaultdict(float)
     plain = attacks - tough_attacks
     for t_hits, t_sixes, p_t in _dice(tough_attacks, value, track):
+        check()  # past its deadline, the calculation gives way to Monte Carlo
         for p_hits, p_sixes, p_p in _dice(plain, value, track):
             base = p_t * p_p
             casualties, sixes = t_hits + p_hits, t_sixes + p_sixes

@@ -4,7 +4,9 @@ The exact solver (``rules_core.games.wh40k.odds``) reduces the referee's procedu
 each step; this samples those same laws for ``trials`` fights at once with NumPy instead of summing over every
 branch. It is for what the exact calculation covers but would take too long (big units of several multi-wound
 groups, whose states multiply), and it is fast: every trial lives as a pair of state numbers, and each step
-draws all the trials' dice at once, grouped by the few distinct states they are in.
+draws all the trials' dice at once, grouped by the few distinct states they are in. When a unit could be in more
+than MAX_SIDE_STATES states (many groups of multi-wound models), nearly every trial reaches states of its own,
+each worked out in Python, and the referee itself is the faster to sample: ``sample`` then declines.
 
 Each step samples exactly what the referee rolls, with the probabilities the exact solver uses: the charge, the
 regroup test of a defender assaulted while falling back, the unsaved wounds of every pool (binomial), their
@@ -23,7 +25,7 @@ import numpy.typing as npt
 
 from rules_core.games.wh40k.aftermath import FALL_BACK_DICE, FAST_FALL_BACK_DICE
 from rules_core.games.wh40k.engine import Outcome
-from rules_core.games.wh40k.odds import SaveType, SideState, Solver, pools_of, why_not_exact
+from rules_core.games.wh40k.odds import SaveType, SideState, Solver, pools_of, state_bound, why_not_exact
 from rules_core.games.wh40k.spec import GAME_ID, Side
 from rules_core.odds.budget import batches
 from rules_core.odds.model import NotExact, Odds
@@ -210,10 +212,18 @@ NAMES = (Outcome.DRAWN.value, Outcome.BOTH_DESTROYED.value, Outcome.DESTROYED.va
 DRAWN, BOTH_DESTROYED, DESTROYED, HELD, FELL_BACK = range(len(NAMES))
 
 
+MAX_SIDE_STATES = 1_000_000  # beyond this bound on one unit's states, the referee itself is faster to sample
+
+
 def sample(attacker: Side, defender: Side, options: Mapping[str, OptionValue], *, trials: int, seed: int) -> Odds:
     reason = why_not_exact(attacker, defender)
     if reason is not None:
         raise NotExact(reason)
+    for name, side in (("attacker", attacker), ("defender", defender)):
+        states = state_bound(side.units[0])
+        if states > MAX_SIDE_STATES:  # every trial would reach states of its own, each worked out in Python
+            raise NotExact(f"the {name}'s unit could be in {states:,} states (the sampled model takes "
+                           f"{MAX_SIDE_STATES:,}), so the referee itself is sampled")  # fmt: skip
     sampler = Sampler(attacker, defender, options)
     tally = Tally()
     for first, size in batches(trials):  # each batch from its own seed: a few MB of arrays at a time
@@ -223,4 +233,4 @@ def sample(attacker: Side, defender: Side, options: Mapping[str, OptionValue], *
                                "each probability has a 95% confidence interval.")  # fmt: skip
 
 
-__all__ = ["Sampler", "sample"]
+__all__ = ["MAX_SIDE_STATES", "Sampler", "sample"]
