@@ -193,6 +193,7 @@ def bounds(runs: int) -> None:
     """Issue 19's bad cases, each in a child process of its own, with the default time limit and with a fixed
     number of trials as tests run them."""
     import json
+    import os
     import subprocess
 
     print(f"Bounded odds, default time limit (5 s), {runs} runs each in a child process (medians):")
@@ -202,7 +203,7 @@ def bounds(runs: int) -> None:
             for _ in range(runs):
                 argument = json.dumps([game, attacker, defender, options, extra])
                 done = subprocess.run([sys.executable, "-c", CHILD, argument], capture_output=True, text=True,
-                                      check=True, env={**__import__("os").environ, "PYTHONPATH": "."})  # fmt: skip
+                                      check=True, env={**os.environ, "PYTHONPATH": "."})  # fmt: skip
                 rows.append(json.loads(done.stdout))
             seconds = statistics.median(row[0] for row in rows)
             trials = statistics.median(row[2] or 0 for row in rows)

@@ -87,8 +87,9 @@ def odds(
                                     "Monte Carlo answers within it.",
                                     token=chosen.id, example=example(method="monte-carlo"),
                                     ) from None  # fmt: skip
-                why = f"Not exact because the exact calculation did not finish within {share * seconds:g} s " \
-                      f"(its share of the time limit)."  # fmt: skip
+                given = share * (seconds or 0.0)  # OutOfTime comes only under a time limit
+                why = f"Not exact because the exact calculation did not finish within {given:g} s (its share of " \
+                      "the time limit)."  # fmt: skip
             except NotExact as reason:
                 if method == "exact":
                     raise OddsError(f"No exact answer here: {reason}. Monte Carlo answers instead.",
