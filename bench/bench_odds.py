@@ -1,9 +1,11 @@
 """Odds speed: the exact solvers (40K, Bolt Action, duel), the vectorised 40K Monte Carlo, Monte Carlo through the
-referee (the fallback for the rest), and /odds end to end.
+referee (the fallback for the rest), /odds end to end, and the bounds of issue 19.
 
-Run: .venv/bin/python bench/bench_odds.py [--runs 20] [--trials 2000]
+Run: PYTHONPATH=. .venv/bin/python bench/bench_odds.py [--runs 20] [--trials 2000] [--bounds-only]
 Prints medians on one core. Issue 9's targets, for the 40K 20-v-20 assault: exact under 5 ms; Monte Carlo of
-100,000 trials under 0.25 s; /odds through the fake Discord under 1 s with the chart.
+100,000 trials under 0.25 s; /odds through the fake Discord under 1 s with the chart. Issue 19's: the inputs that
+crashed or ran unbounded answer within the default time limit (5 s) and under 200 MB of peak memory, each
+measured in a child process of its own (its wall time around ``odds()``, and ``ru_maxrss``).
 """
 
 from __future__ import annotations
@@ -161,6 +163,59 @@ async def loop_stalls(fake: Any, command_interaction: Any, user: int) -> None:
           "(target: a few tens of ms)")  # fmt: skip
 
 
+LARGE = "WS10 S10 T10 W10 I10 A10 Ld10 Sv2+"
+BOUNDS = [
+    ("40K 25 v 25 large models, rending v Inv3+", "40k", f"25x Big: {LARGE} rending lightning-claws",
+     f"25x Big: {LARGE} Inv3+", {"round": 2}),
+    ("40K 200 v 200 large models (crashed)", "40k", f"200x Big: {LARGE} rending lightning-claws",
+     f"200x Big: {LARGE} Inv3+", {"round": 2}),
+    ("40K 50 units of 4 a side (was 45 s)", "40k",
+     " | ".join(f"4x Marine{i}: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+" for i in range(50)),
+     " | ".join(f"4x Ork{i}: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+" for i in range(50)), {}),
+    ("Epic 50 v 50 stands (was 30 s)", "epic", " ; ".join(f"10x Tac{i}: CC4+ FF4+ Sv4+ INF" for i in range(5)),
+     " ; ".join(f"10x Boyz{i}: CC4+ FF6+ Sv6+ INF" for i in range(5)), {}),
+]  # fmt: skip
+CHILD = """
+import json, resource, sys, time
+from bot.data import catalogue
+from rules_core.odds import odds
+game, attacker, defender, options, extra = json.loads(sys.argv[1])
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+start = time.perf_counter()
+answer = odds(catalogue().game(game), attacker, defender, **options, **extra)
+seconds = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps([seconds, answer.method, answer.trials, before / 1024, peak / 1024]))
+"""
+
+
+def bounds(runs: int) -> None:
+    """Issue 19's bad cases, each in a child process of its own, with the default time limit and with a fixed
+    number of trials as tests run them."""
+    import json
+    import os
+    import subprocess
+
+    print(f"Bounded odds, default time limit (5 s), {runs} runs each in a child process (medians):")
+    for label, game, attacker, defender, options in BOUNDS:
+        for extra in ({}, {"trials": 1000}):
+            rows = []
+            for _ in range(runs):
+                argument = json.dumps([game, attacker, defender, options, extra])
+                done = subprocess.run([sys.executable, "-c", CHILD, argument], capture_output=True, text=True,
+                                      check=True, env={**os.environ, "PYTHONPATH": "."})  # fmt: skip
+                rows.append(json.loads(done.stdout))
+            seconds = statistics.median(row[0] for row in rows)
+            trials = statistics.median(row[2] or 0 for row in rows)
+            base = statistics.median(row[3] for row in rows)
+            peak = statistics.median(row[4] for row in rows)
+            how = "--trials 1000" if extra else "time limit 5 s"
+            print(
+                f"  {label:<44} {how:<15} {seconds:6.2f} s  {rows[0][1]:<11} {trials:>8,.0f} trials  "
+                f"peak {peak:5.0f} MB (after imports {base:4.0f} MB)"
+            )
+
+
 def _fresh_40k(attacker: object, defender: object) -> None:
     from rules_core.odds import laws
 
@@ -182,5 +237,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--trials", type=int, default=2000)
+    parser.add_argument("--bounds-only", action="store_true", help="Only issue 19's bounded cases.")
+    parser.add_argument("--bounds-runs", type=int, default=3)
     args = parser.parse_args()
-    main(args.runs, args.trials)
+    if not args.bounds_only:
+        main(args.runs, args.trials)
+    bounds(args.bounds_runs)

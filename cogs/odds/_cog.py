@@ -1,8 +1,10 @@
 """/odds <game>: the same inputs as the game's command, answered with the odds.
 
-The input is checked first, so a bad spec is answered privately at once; then the answer is deferred and the
-work (an exact calculation, or Monte Carlo through the referee) runs in a worker thread with the chart, so the
-event loop keeps answering everyone else.
+The input is checked first, so a bad spec is answered privately at once; then the answer is deferred (Discord
+wants a first response within 3 s) and the work runs in a worker thread with the chart, so the event loop keeps
+answering everyone else. The work has a time budget of BOT_TIME_LIMIT seconds, under the CLI's default: exact
+when it fits, otherwise Monte Carlo for as many trials as fit, the answer saying how many, so the deferred
+"thinking..." turns into the answer a few seconds later whatever the input.
 """
 
 from __future__ import annotations
@@ -24,14 +26,14 @@ from bot.discord.sides import roster_choices, sides_and_options
 from bot.render.embeds import cut
 from bot.render.odds import odds_chart, odds_embed
 from rules_core import all_games
-from rules_core.odds import Odds, exact_refusal, odds
+from rules_core.odds import DEFAULT_TIME_LIMIT, Odds, exact_refusal, odds
 from rules_core.options import validate_options
 from rules_core.registry import Game, command_path
 
 if TYPE_CHECKING:
     from bot.discord.app import RefereeBot
 
-BOT_TRIALS = 5_000  # Monte Carlo in the bot: a second or two of one core, intervals of about +-1.4 points
+BOT_TIME_LIMIT = min(4.0, DEFAULT_TIME_LIMIT)  # seconds of computing; the chart takes a moment more
 LIMIT = (3, 30.0)  # three odds per user per 30 seconds: each can take a core for a moment
 Method = Literal["auto", "exact", "monte-carlo"]
 EXTRAS = [
@@ -42,7 +44,7 @@ EXTRAS = [
 
 def compute(game: Game, attacker: Any, defender: Any, options: dict[str, Any], method: str) -> tuple[Odds, bytes]:
     """The odds and their chart: run in a worker thread."""
-    result = odds(game, attacker, defender, method=method, trials=BOT_TRIALS, **options)
+    result = odds(game, attacker, defender, method=method, time_limit=BOT_TIME_LIMIT, **options)
     return result, odds_chart(result, f"{game.title}: odds")
 
 
@@ -91,4 +93,4 @@ class OddsCog(commands.Cog):
         )
 
 
-__all__ = ["BOT_TRIALS", "OddsCog", "compute"]
+__all__ = ["BOT_TIME_LIMIT", "OddsCog", "compute"]

@@ -50,6 +50,7 @@ class Odds:
     defender_losses: tuple[float, ...]
     intervals: Mapping[str, tuple[float, float]] = field(default_factory=dict)  # 95%, Monte Carlo only
     notes: tuple[str, ...] = ()
+    time_limit: float | None = None  # seconds, when the number of trials is what fitted in them
 
     def losses(self, side: str) -> tuple[float, ...]:
         return self.attacker_losses if side == "attacker" else self.defender_losses
@@ -76,6 +77,7 @@ class Odds:
             "defender": {"losses": list(self.defender_losses), "expected_losses": self.expected_losses("defender")},
             "intervals_95": {key: list(bounds) for key, bounds in self.intervals.items()},
             "notes": list(self.notes),
+            "time_limit": self.time_limit,
         }
 
 

@@ -83,3 +83,33 @@ def test_the_duel_is_exact_too(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(out)
     assert (code, data["method"]) == (0, "exact")
     assert data["p_attacker_wins"] == pytest.approx(0.6203, abs=1e-4)  # and 100,000 referee resolutions: 0.6204
+
+
+LARGE = ("--attacker", "200x Big: WS10 S10 T10 W10 I10 A10 Ld10 Sv2+ rending lightning-claws",
+         "--defender", "200x Big: WS10 S10 T10 W10 I10 A10 Ld10 Sv2+ Inv3+")  # fmt: skip
+
+
+def test_the_largest_models_at_the_limits_get_an_answer_not_a_traceback(capsys: pytest.CaptureFixture[str]) -> None:
+    # 200 models of 10 attacks sweeping: a binomial of 2,000 attacks once overflowed a float (a traceback).
+    code, out, err = referee("odds", "40k", *LARGE, "--round", "2", "--trials", "40", "--json", capsys=capsys)
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert (data["method"], data["trials"], data["time_limit"]) == ("monte-carlo", 40, None)
+
+
+def test_a_time_limited_answer_says_so_and_how_to_have_it_again(capsys: pytest.CaptureFixture[str]) -> None:
+    many = (" | ".join(f"4x Marine{i}: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+" for i in range(50)),
+            " | ".join(f"4x Ork{i}: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+" for i in range(50)))  # fmt: skip
+    args = ("odds", "40k", "--attacker", many[0], "--defender", many[1], "--seed", "7")
+    code, out, _ = referee(*args, "--time-limit", "0.3", "--json", capsys=capsys)
+    data = json.loads(out)
+    assert (code, data["method"], data["time_limit"]) == (0, "monte-carlo", 0.3) and data["trials"] >= 1
+    assert "As many trials as fitted in the time limit of 0.3 s." in data["notes"]
+    again = json.loads(referee(*args, "--trials", str(data["trials"]), "--json", capsys=capsys)[1])
+    assert {key: again[key] for key in ("outcomes", "attacker", "defender", "intervals_95")} == {
+        key: data[key] for key in ("outcomes", "attacker", "defender", "intervals_95")}  # fmt: skip
+    code, out, _ = referee(*args, "--time-limit", "0.3", capsys=capsys)
+    assert code == 0 and "Monte Carlo, " in out and " trials, 95% intervals" in out
+    assert "The same answer again: --trials " in out and "--seed 7" in out
+    code, _, err = referee(*args, "--time-limit", "0", capsys=capsys)
+    assert code == 2 and "--time-limit" in err

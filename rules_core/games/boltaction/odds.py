@@ -22,6 +22,7 @@ from math import comb
 
 from rules_core.games.boltaction.engine import BASE_TO_HIT, MAX_ROUNDS, ROUGH_MOVE, RUN_MOVE, SURPRISE_RANGE, Outcome
 from rules_core.games.boltaction.spec import FANATICS, NCO, OFFICER, TOUGH_FIGHTERS, Unit
+from rules_core.odds.budget import check
 from rules_core.odds.laws import binomial, two_d6
 from rules_core.odds.model import Odds, distribution, exact_odds
 from rules_core.options import OptionValue
@@ -117,6 +118,7 @@ def damage(
     law: dict[tuple[int, int], float] = defaultdict(float)
     plain = attacks - tough_attacks
     for t_hits, t_sixes, p_t in _dice(tough_attacks, value, track):
+        check()  # past its deadline, the calculation gives way to Monte Carlo
         for p_hits, p_sixes, p_p in _dice(plain, value, track):
             base = p_t * p_p
             casualties, sixes = t_hits + p_hits, t_sixes + p_sixes
@@ -202,6 +204,7 @@ class Solver:
         before = alive(a)
         pins_after = self.attacker.pins + 1
         for hits, p_hits in hits_law.items():
+            check()  # past its deadline, the calculation gives way to Monte Carlo
             if not hits:
                 fighting[(a, d)] += p_hits
                 continue
@@ -250,6 +253,7 @@ class Solver:
         for _ in range(MAX_ROUNDS):
             following: dict[tuple[State, State], float] = defaultdict(float)
             for (a, d), p_state in fighting.items():
+                check()  # past its deadline, the calculation gives way to Monte Carlo
                 for (a_after, d_after, a_caused, d_caused), p in self.round(a, d, simultaneous).items():
                     chance = p_state * p
                     a_wiped, d_wiped = not alive(a_after), not alive(d_after)

@@ -24,6 +24,7 @@ from rules_core.games.duel.engine import Outcome, _situational, check_sides, cho
 from rules_core.games.duel.parry import should_parry
 from rules_core.games.duel.spec import BREAKING_OFF, ModelGroup, ParryPolicy, Side
 from rules_core.games.duel.weapons import Damage
+from rules_core.odds.budget import check
 from rules_core.odds.laws import binomial
 from rules_core.odds.model import Odds, distribution, exact_odds
 from rules_core.options import OptionValue
@@ -172,6 +173,7 @@ class Solver:
             bonus = number - 1
             following: dict[State, float] = defaultdict(float)
             for (lone_w, by_lone, by_foes, slain, escaped, fought), p_state in states.items():
+                check()  # past its deadline, the calculation gives way to Monte Carlo
                 if lone_w <= 0:
                     following[(lone_w, by_lone, by_foes, slain, escaped, fought)] += p_state
                     continue
@@ -207,6 +209,7 @@ class Solver:
         d_lost: dict[int, float] = defaultdict(float)
         broke = 0.0
         for (lone_w, by_lone, by_foes, slain, foe_escaped, _fought), p in states.items():
+            check()  # past its deadline, the calculation gives way to Monte Carlo
             lone_dead = lone_w <= 0
             lone_escaped = lone.has(BREAKING_OFF) and not lone_dead
             a_inflicted, d_inflicted = (by_lone, by_foes) if lone_is_attacker else (by_foes, by_lone)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from rules_core.dice import SeededDice
 from rules_core.games.formation.engine import ATTACKER, DEFENDER, FormationAssault, Outcome, SideState, allocate
 from rules_core.games.formation.spec import MACRO_WEAPON, REINFORCED_ARMOUR, Formation, Position
+from rules_core.odds.budget import check
 from rules_core.odds.laws import Law, binomial, convolve, d6_meets, two_d6
 from rules_core.odds.model import NotExact, Odds, exact_odds
 from rules_core.options import OptionValue
@@ -198,6 +199,7 @@ class FormationSolver:
         attacker, defender = self.sides
         check_contact = later and not self.settings.recontact
         for (a, d, a_kills, d_kills), p in dist.items():
+            check()  # past its deadline, the calculation gives way to Monte Carlo
             a_lost = check_contact and attacker.in_contact(a) and not defender.in_contact(d)
             d_lost = check_contact and defender.in_contact(d) and not attacker.in_contact(a)
             a_hits = self.hits(0, a, a_lost) if laws is None else laws[0]
@@ -246,6 +248,7 @@ class FormationSolver:
                 dist = self.settle(self.exchange(dist, self.support_laws))
             tied: dict[State, float] = defaultdict(float)
             for state, p in dist.items():
+                check()  # past its deadline, the calculation gives way to Monte Carlo
                 for key, q in self.result(state).items():
                     if key == "tie":
                         tied[state] += p * q
@@ -262,6 +265,7 @@ class FormationSolver:
         """Finish the states the immediate outcomes decide; return the others."""
         going: dict[State, float] = {}
         for state, p in dist.items():
+            check()  # past its deadline, the calculation gives way to Monte Carlo
             winner = self.decided(state)
             if winner is None:
                 going[state] = p

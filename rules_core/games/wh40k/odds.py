@@ -33,6 +33,7 @@ from rules_core.games.wh40k.majorities import TargetSnapshot, choose_save_type, 
 from rules_core.games.wh40k.spec import BIKE, DIES_FIRST, DIES_LAST, FORCE_WEAPON, GAME_ID, JUMP_PACK, Group, Side, Unit
 from rules_core.games.wh40k.state import Pool, Role
 from rules_core.games.wh40k.weapons import AttackProfile, effective_save, engaged_profile
+from rules_core.odds.budget import check
 from rules_core.odds.laws import binomial, p_at_least, sum_d6, two_d6
 from rules_core.odds.model import NotExact, Odds, exact_odds
 from rules_core.options import OptionValue
@@ -326,6 +327,7 @@ class Solver:
     def step(self, dist: dict[State, float], strikes: list[Strike]) -> dict[State, float]:
         out: dict[State, float] = defaultdict(float)
         for state, p in dist.items():
+            check()  # past its deadline, the calculation gives way to Monte Carlo
             sides = (state[0], state[1])
             models = [sides[s.side][s.group][s.role] for s in strikes]
             snaps = [
@@ -393,6 +395,7 @@ class Solver:
             law = binomial(models * strike.profile.attacks, chance)
             following: dict[SideState, float] = defaultdict(float)
             for current, q in branch.items():
+                check()  # past its deadline, the calculation gives way to Monte Carlo
                 if not target.in_zone(current):
                     following[current] += q
                     continue
@@ -471,6 +474,7 @@ class Solver:
             catches = self.catches()
             destroyed, fell_back, held = Outcome.DESTROYED.value, Outcome.FELL_BACK.value, Outcome.HELD.value
             for (a_state, d_state, a_tally, d_tally), p in dist.items():
+                check()  # past its deadline, the calculation gives way to Monte Carlo
                 a_left, d_left = attacker_f.alive(a_state), defender_f.alive(d_state)
                 if not a_left or not d_left or a_tally == d_tally:
                     winner = "draw" if not a_left and not d_left else (

@@ -4,12 +4,16 @@ The exact solver (``rules_core.games.wh40k.odds``) reduces the referee's procedu
 each step; this samples those same laws for ``trials`` fights at once with NumPy instead of summing over every
 branch. It is for what the exact calculation covers but would take too long (big units of several multi-wound
 groups, whose states multiply), and it is fast: every trial lives as a pair of state numbers, and each step
-draws all the trials' dice at once, grouped by the few distinct states they are in.
+draws all the trials' dice at once, grouped by the few distinct states they are in. When a unit could be in more
+than MAX_SIDE_STATES states (many groups of multi-wound models), nearly every trial reaches states of its own,
+each worked out in Python, and the referee itself is the faster to sample: ``sample`` then declines.
 
 Each step samples exactly what the referee rolls, with the probabilities the exact solver uses: the charge, the
 regroup test of a defender assaulted while falling back, the unsaved wounds of every pool (binomial), their
 allocation, the Leadership test, the fall back and the sweeping advance. The answer says it is Monte Carlo, with
-its trials and 95% intervals.
+its trials and 95% intervals. The trials run in the batches of ``rules_core.odds.budget`` (so the arrays stay a
+few MB whatever the number of trials, and a time limit stops them), the batch from trial ``i`` drawn from seed
+``seed + i``.
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ import numpy.typing as npt
 
 from rules_core.games.wh40k.aftermath import FALL_BACK_DICE, FAST_FALL_BACK_DICE
 from rules_core.games.wh40k.engine import Outcome
-from rules_core.games.wh40k.odds import SaveType, SideState, Solver, pools_of, why_not_exact
+from rules_core.games.wh40k.odds import SaveType, SideState, Solver, pools_of, state_bound, why_not_exact
 from rules_core.games.wh40k.spec import GAME_ID, Side
-from rules_core.odds.model import NotExact, Odds, trim, wilson
+from rules_core.odds.budget import batches
+from rules_core.odds.model import NotExact, Odds
+from rules_core.odds.montecarlo import Tally
 from rules_core.options import OptionValue
 
 Ints = npt.NDArray[np.int64]
@@ -76,7 +82,8 @@ class Sampler:
             )
         return known
 
-    def run(self, trials: int, seed: int) -> Odds:
+    def run(self, trials: int, seed: int) -> Tally:
+        """One batch of ``trials`` fights from ``seed``."""
         rng = np.random.default_rng(seed)
         solver = self.solver
         fighters = solver.fighters
@@ -125,9 +132,9 @@ class Sampler:
                     after, inflicted = self.table(target, key // len(saves), saves[key % len(saves)], most)
                     ids[target][rows] = after[unsaved[rows]]
                     tallies[strike.side][rows] += inflicted[unsaved[rows]]
-        return self.finish(rng, trials, seed, ids, tallies)
+        return self.finish(rng, trials, ids, tallies)
 
-    def finish(self, rng: np.random.Generator, trials: int, seed: int, ids: list[Ints], tallies: list[Ints]) -> Odds:
+    def finish(self, rng: np.random.Generator, trials: int, ids: list[Ints], tallies: list[Ints]) -> Tally:
         """The result, the Leadership test, the fall back and the sweeping advance, for every trial at once."""
         solver, fighters = self.solver, self.solver.fighters
         alive = [np.array([fighters[s].alive(state) for state in self.registries[s].states], dtype=np.int64)[ids[s]]
@@ -175,9 +182,10 @@ class Sampler:
                 alive[side][at] = fighters[side].initial - drawn
                 outcome[at[drawn == fighters[side].initial]] = DESTROYED
         broke = int(np.count_nonzero(decided & (loser_left == 0))) + len(fled) + self.unregrouped
-        return self.odds(trials, seed, winner, outcome, alive, breaks=broke)
+        return self.tally(trials, winner, outcome, alive, breaks=broke)
 
-    def odds(self, trials: int, seed: int, winner: Ints, outcome: Ints, alive: list[Ints], *, breaks: int) -> Odds:
+    def tally(self, trials: int, winner: Ints, outcome: Ints, alive: list[Ints], *, breaks: int) -> Tally:
+        """The batch's counts (those of fights that never happened included)."""
         fighters = self.solver.fighters
         gone = self.unregrouped  # failed to regroup while falling back: the attacker wins, the defender is destroyed
         skipped = trials - len(winner) - gone
@@ -185,35 +193,18 @@ class Sampler:
         wins[0] += gone
         kinds = np.bincount(outcome, minlength=len(NAMES))
         kinds[DESTROYED] += gone
-        losses = []
-        for side in (0, 1):
+        counted = Tally(trials=trials, broke=breaks)
+        for side, row in ((0, counted.attacker_lost), (1, counted.defender_lost)):
             lost = np.bincount(fighters[side].initial - alive[side], minlength=fighters[side].initial + 1)
             lost[0] += skipped
             lost[0 if side == 0 else fighters[side].initial] += gone
-            losses.append(trim([int(c) / trials for c in lost]))
-        counts: dict[str, int] = {"p_attacker_wins": int(wins[0]), "p_defender_wins": int(wins[1]),
-                                  "p_draw": int(wins[2]), "p_no_winner": skipped, "p_loser_breaks": breaks}  # fmt: skip
-        names = {name: int(kinds[index]) for index, name in enumerate(NAMES) if kinds[index]}
+            row.update({count: int(number) for count, number in enumerate(lost) if number})
+        counted.winners.update({"attacker": int(wins[0]), "defender": int(wins[1]), "draw": int(wins[2]),
+                                "none": skipped})  # fmt: skip
+        counted.outcomes.update({name: int(kinds[index]) for index, name in enumerate(NAMES) if kinds[index]})
         if skipped:
-            names[Outcome.NO_CHARGE.value] = skipped
-        return Odds(
-            game=GAME_ID,
-            method="monte-carlo",
-            trials=trials,
-            p_attacker_wins=counts["p_attacker_wins"] / trials,
-            p_defender_wins=counts["p_defender_wins"] / trials,
-            p_draw=counts["p_draw"] / trials,
-            p_no_winner=skipped / trials,
-            p_loser_breaks=breaks / trials,
-            outcomes={name: count / trials for name, count in sorted(names.items())},
-            attacker_losses=losses[0],
-            defender_losses=losses[1],
-            intervals={key: wilson(count, trials) for key, count in counts.items()},
-            notes=(
-                f"Monte Carlo: {trials} fights sampled at once with NumPy (seed {seed}) from the exact "
-                "calculation's model of the referee; each probability has a 95% confidence interval.",
-            ),
-        )
+            counted.outcomes[Outcome.NO_CHARGE.value] = skipped
+        return counted
 
 
 NAMES = (Outcome.DRAWN.value, Outcome.BOTH_DESTROYED.value, Outcome.DESTROYED.value, Outcome.HELD.value,
@@ -221,11 +212,25 @@ NAMES = (Outcome.DRAWN.value, Outcome.BOTH_DESTROYED.value, Outcome.DESTROYED.va
 DRAWN, BOTH_DESTROYED, DESTROYED, HELD, FELL_BACK = range(len(NAMES))
 
 
+MAX_SIDE_STATES = 1_000_000  # beyond this bound on one unit's states, the referee itself is faster to sample
+
+
 def sample(attacker: Side, defender: Side, options: Mapping[str, OptionValue], *, trials: int, seed: int) -> Odds:
     reason = why_not_exact(attacker, defender)
     if reason is not None:
         raise NotExact(reason)
-    return Sampler(attacker, defender, options).run(trials, seed)
+    for name, side in (("attacker", attacker), ("defender", defender)):
+        states = state_bound(side.units[0])
+        if states > MAX_SIDE_STATES:  # every trial would reach states of its own, each worked out in Python
+            raise NotExact(f"the {name}'s unit could be in {states:,} states (the sampled model takes "
+                           f"{MAX_SIDE_STATES:,}), so the referee itself is sampled")  # fmt: skip
+    sampler = Sampler(attacker, defender, options)
+    tally = Tally()
+    for first, size in batches(trials):  # each batch from its own seed: a few MB of arrays at a time
+        tally.add(sampler.run(size, seed + first))
+    return tally.odds(GAME_ID, f"Monte Carlo: {tally.trials} fights sampled with NumPy (the batch from trial i "
+                               f"drawn from seed {seed} + i) from the exact calculation's model of the referee; "
+                               "each probability has a 95% confidence interval.")  # fmt: skip
 
 
-__all__ = ["Sampler", "sample"]
+__all__ = ["MAX_SIDE_STATES", "Sampler", "sample"]
