@@ -4,6 +4,9 @@ SQLite (aiosqlite) is the default: a file ``referee.db`` in the working director
 on, upgraded to the latest schema automatically on first use. PostgreSQL (asyncpg) is used when ``DATABASE_URL``
 is ``postgresql+asyncpg://...``; it is upgraded only by ``referee db upgrade``, so that several processes never
 race to migrate it.
+
+Alembic is imported only to migrate: opening a database already at the latest schema reads its revision with one
+query and compares it with ``HEAD_REVISION`` (quick rulings start fast).
 """
 
 from __future__ import annotations
@@ -12,20 +15,20 @@ import os
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import event
+from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection, CursorResult, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 DEFAULT_URL = "sqlite+aiosqlite:///referee.db"
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 SUPPORTED = ("sqlite+aiosqlite", "postgresql+asyncpg")
+HEAD_REVISION = "0005"  # the newest migration; tests/bot/test_cli_imports.py checks it is Alembic's head
 
 
 class StorageError(Exception):
@@ -83,6 +86,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
+    from alembic.config import Config  # noqa: PLC0415 (Alembic only to migrate)
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     if connection is not None:
@@ -91,17 +96,30 @@ def alembic_config(connection: Connection | None = None) -> Config:
 
 
 def head_revision() -> str:
+    """The latest schema's revision, without reading the migration scripts."""
+    return HEAD_REVISION
+
+
+def scripts_head() -> str:
+    """The latest revision as Alembic reads it from the migration scripts (what ``HEAD_REVISION`` must be)."""
+    from alembic.script import ScriptDirectory  # noqa: PLC0415 (Alembic only to migrate)
+
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert head is not None
     return head
 
 
 def _upgrade(connection: Connection) -> None:
+    from alembic import command  # noqa: PLC0415 (Alembic only to migrate)
+
     command.upgrade(alembic_config(connection), "head")
 
 
 def _current(connection: Connection) -> str | None:
-    return MigrationContext.configure(connection).get_current_revision()
+    """The revision Alembic stamped (its ``alembic_version`` table), None on a database it never migrated."""
+    if not inspect(connection).has_table("alembic_version"):
+        return None
+    return cast(str | None, connection.execute(text("SELECT version_num FROM alembic_version")).scalar_one_or_none())
 
 
 async def upgrade(engine: AsyncEngine) -> None:
