@@ -11,15 +11,19 @@ Discord, the odds' plotting nor, until a combat is recorded, the storage stack.
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Callable, Sequence
 
-import click
+_COLLECTING = gc.isenabled()
+gc.disable()  # while the group's modules load (see bot.cli.common.importing); on again below
 
-from bot.cli.common import EXIT_BAD_INPUT, EXIT_STORAGE, TERMINAL, GameGroup
-from bot.cli.games import add_game_commands, assault
-from bot.cli.guide import games_command, help_command, samples_command
-from rules_core import ENGINE_VERSION, RefereeError
+import click  # noqa: E402
+
+from bot.cli.common import EXIT_BAD_INPUT, EXIT_STORAGE, TERMINAL, GameGroup  # noqa: E402
+from bot.cli.games import add_game_commands, assault  # noqa: E402
+from bot.cli.guide import games_command, help_command, samples_command  # noqa: E402
+from rules_core import ENGINE_VERSION, RefereeError  # noqa: E402
 
 
 @click.group(cls=GameGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -62,6 +66,8 @@ for _command in (assault, games_command, help_command, samples_command):
 add_game_commands(cli)
 for _group, _name, _target, _help in LAZY:
     _group.add_lazy(_name, _target, _help)
+if _COLLECTING:
+    gc.enable()
 
 
 def _storage_errors() -> tuple[type[BaseException], ...]:

@@ -3,7 +3,8 @@
 Each check runs the real entry point in a new process and reads ``sys.modules`` as it exits: ``referee help``
 loads neither the storage stack nor Discord, the odds' libraries or Alembic; a recorded assault loads the storage
 but no Discord, no odds' libraries, and Alembic only while the schema is behind; and its result is written out
-before the storage stack is imported. The lazily loaded commands are listed with their own help.
+before the storage stack is imported. The garbage collector, paused while modules load, is on again at exit. The
+lazily loaded commands are listed with their own help.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # The console script's work, then the modules loaded, as JSON, on a file of their own (stdout is the command's).
 # An import hook writes a mark on stdout when SQLAlchemy is first asked for, to show what was printed before it.
 PROBE = """
-import atexit, json, os, sys
+import atexit, gc, json, os, sys
 
 class Mark:
     done = False
@@ -45,7 +46,7 @@ class Mark:
         return None
 
 sys.meta_path.insert(0, Mark())
-atexit.register(lambda: open(os.environ["MODULES_OUT"], "w").write(json.dumps(sorted(sys.modules))))
+atexit.register(lambda: open(os.environ["MODULES_OUT"], "w").write(json.dumps([gc.isenabled(), sorted(sys.modules)])))
 from bot.cli import main
 main()
 """
@@ -58,7 +59,8 @@ def run(tmp_path: Path, *args: str) -> tuple[set[str], str, str]:
     result = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, env=env,
                             cwd=tmp_path, timeout=120, check=False)  # fmt: skip
     assert result.returncode == 0, result.stderr
-    modules = json.loads(out_file.read_text())
+    collecting, modules = json.loads(out_file.read_text())
+    assert collecting, "the garbage collector was left paused"
     names = {name.split(".")[0] for name in modules} | {name for name in modules if name.startswith("bot.")}
     return names, result.stdout, result.stderr
 
