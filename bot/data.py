@@ -3,7 +3,9 @@ bot/shipped_data links to), and the catalogue of games bound to them.
 
 rules_core does no I/O, so a game that reads a table (the duel's weapons) is whole only once bot/ has read its files
 and bound them (``Game.with_data``). :func:`catalogue` does that once per process for every registered game: the
-CLI and the bot build it at start-up and ask it for a game by any of its names, and nothing else binds data. The
+CLI and the bot ask it for a game by any of its names, and nothing else binds data. The bot binds every game at
+start-up (``catalogue().games()``); the CLI binds only the game a command uses, and imports YAML only to read a
+file (quick rulings start fast). The
 catalogue lives here, beside the reader, because binding and reading must agree on each game's ``data_files``, and
 it is this module's one consumer of the tables: a module of its own would hold a dozen lines and import this one.
 """
@@ -16,8 +18,6 @@ from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
-
-import yaml
 
 from rules_core.registry import Game, all_games, get_game
 
@@ -52,6 +52,8 @@ def sample_files() -> list[Traversable]:
 
 def parse_sample_file(text: str, *, name: str) -> SampleFile:
     """Check a samples file against its schema (version, game, and a spec and description per sample)."""
+    import yaml  # noqa: PLC0415 (see the module's docstring)
+
     data: Any = yaml.safe_load(text)
     if not isinstance(data, dict):
         raise DataFileError(f"{name}: the top level must be a mapping")
@@ -82,6 +84,8 @@ def load_samples() -> list[SampleFile]:
 
 def read_data_file(path: str) -> Any:
     """One YAML file under data/ (``weapons/duel.yaml``), parsed."""
+    import yaml  # noqa: PLC0415 (see the module's docstring)
+
     target = data_root()
     for part in path.split("/"):
         target = target / part
@@ -136,5 +140,6 @@ class Catalogue:
 
 @functools.cache
 def catalogue() -> Catalogue:
-    """The process's catalogue, built on the first call (the CLI and the bot call it at start-up)."""
-    return Catalogue.build()
+    """The process's catalogue: each game bound on first use (``games()`` binds them all, as the bot does at
+    start-up)."""
+    return Catalogue({})

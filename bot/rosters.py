@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from bot.data import catalogue
-from bot.storage.rosters import RosterInput, SavedRoster
 from rules_core import RefereeError, all_games, get_game
 from rules_core.options import OptionType
 from rules_core.registry import Game
 from rules_core.spec import group_head, split_units
+
+if TYPE_CHECKING:  # the storage stack and YAML are imported only where a roster is stored or read (quick rulings
+    # start fast)
+    from bot.storage.rosters import RosterInput, SavedRoster
 
 ROSTER_SCHEMA = "referee-rosters/1"
 MAX_ROSTER_FILE_BYTES = 256 * 1024
@@ -60,6 +61,8 @@ def check_roster(game: str, name: str, spec: str, description: str = "") -> Rost
             raise RosterError(
                 where + error.message, token=error.token, example=error.example, hint=error.hint
             ) from None
+    from bot.storage.rosters import RosterInput  # noqa: PLC0415 (see the imports)
+
     return RosterInput(chosen.id, name, text, " ".join(str(description).split())[:500])
 
 
@@ -69,6 +72,8 @@ def parse_roster_file(text: str, *, source: str = "the file") -> list[RosterInpu
         raise RosterError(
             f"{source} is over {MAX_ROSTER_FILE_BYTES // 1024} KiB; split it into smaller files.", token=source
         )
+    import yaml  # noqa: PLC0415 (see the imports)
+
     try:
         data: Any = yaml.safe_load(text)
     except yaml.YAMLError as error:
@@ -113,6 +118,8 @@ def dump_roster_file(rosters: Sequence[SavedRoster]) -> str:
         else {"name": r.name, "game": r.game, "spec": r.spec}
         for r in rosters
     ]  # fmt: skip
+    import yaml  # noqa: PLC0415 (see the imports)
+
     return yaml.safe_dump({"schema": ROSTER_SCHEMA, "rosters": entries}, sort_keys=False, allow_unicode=True, width=120)
 
 

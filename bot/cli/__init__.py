@@ -3,34 +3,27 @@
 This module holds the root group, puts the command groups together (one module each in this package: ``games``,
 ``records``, ``rosters``, ``leagues``, ``odds``, ``guide``, ``privacy``, ``admin``; what they share is in
 ``common``) and runs it: ``main`` is the console script ``referee`` (``python -m bot.cli`` runs it too).
+
+Quick rulings start fast: the games' commands and the guide are loaded with the group, every other command's
+module only when that command is used (``LAZY``), so ``referee help`` or ``referee assault 40k`` never imports
+Discord, the odds' plotting nor, until a combat is recorded, the storage stack.
 """
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Callable, Sequence
 
-import click
+_COLLECTING = gc.isenabled()
+gc.disable()  # while the group's modules load (see bot.cli.common.importing); on again below
 
-from bot.cli.admin import bot_command, db_group, sync_command
-from bot.cli.common import EXIT_BAD_INPUT, EXIT_STORAGE, TERMINAL, GameGroup
-from bot.cli.games import add_game_commands, assault
-from bot.cli.guide import games_command, help_command, samples_command
-from bot.cli.leagues import league_group
-from bot.cli.odds import odds_group
-from bot.cli.privacy import data_group
-from bot.cli.records import (
-    annotate_command,
-    assault_continue,
-    history_command,
-    replay_command,
-    verify_command,
-    void_command,
-)
-from bot.cli.rosters import roster_group
-from bot.data import catalogue
-from bot.storage import StorageError
-from rules_core import ENGINE_VERSION, RefereeError
+import click  # noqa: E402
+
+from bot.cli.common import EXIT_BAD_INPUT, EXIT_STORAGE, TERMINAL, GameGroup  # noqa: E402
+from bot.cli.games import add_game_commands, assault  # noqa: E402
+from bot.cli.guide import games_command, help_command, samples_command  # noqa: E402
+from rules_core import ENGINE_VERSION, RefereeError  # noqa: E402
 
 
 @click.group(cls=GameGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -39,15 +32,52 @@ def cli() -> None:
     """A dice referee for tabletop wargames: close combat resolved with real, auditable dice."""
 
 
-# The fixed commands first, then the games' (generated), then the leagues and the odds.
-assault.add_command(assault_continue)
-for _command in (assault, games_command, help_command, samples_command, bot_command, sync_command, db_group,
-                 history_command, replay_command, verify_command, void_command, annotate_command, roster_group,
-                 data_group):  # fmt: skip
+# The commands whose modules load when they are used: (group, name, module:command, the first paragraph of its
+# help, which is all the group's --help shows of it; tests/bot/test_cli_imports.py checks each is the command's own).
+LAZY: tuple[tuple[GameGroup, str, str, str], ...] = (
+    (assault, "continue", "bot.cli.records:assault_continue", "Fight the next round of a 40K combat that was drawn "
+     "or whose loser held (the survivors, no charge bonus)."),
+    (cli, "bot", "bot.cli.admin:bot_command", "Run the Discord bot (settings from the environment or .env: "
+     "DISCORD_TOKEN, DATABASE_URL, DEV_GUILD_ID...)."),
+    (cli, "sync", "bot.cli.admin:sync_command", "Sync the slash commands globally, once, from one process (they can "
+     "take up to an hour to appear)."),
+    (cli, "db", "bot.cli.admin:db_group", "The database of combat records and rosters (SQLite file by default, "
+     "DATABASE_URL for PostgreSQL)."),
+    (cli, "history", "bot.cli.records:history_command", "Recent combat records, newest first."),
+    (cli, "replay", "bot.cli.records:replay_command", "Show a stored combat again, exactly as it was resolved."),
+    (cli, "verify", "bot.cli.records:verify_command", "Re-run a stored combat from its seed and inputs and check it "
+     "gives the very same report."),
+    (cli, "void", "bot.cli.records:void_command", "Void a mistaken combat: it stays on record, marked void, with "
+     "who, when and why."),
+    (cli, "annotate", "bot.cli.records:annotate_command", "Add a note to a combat record (the record itself never "
+     "changes)."),
+    (cli, "roster", "bot.cli.rosters:roster_group", "Saved rosters: named units for one game, used anywhere a spec "
+     "goes as @name or @name/unit."),
+    (cli, "data", "bot.cli.privacy:data_group", "Everything stored about one user or one guild: export it, or delete "
+     "it (docs/privacy.md)."),
+    (cli, "league", "bot.cli.leagues:league_group", "Leagues kept by the Discord bot: list them; read standings, "
+     "match history and the audit log; export."),
+    (cli, "odds", "bot.cli.odds:odds_group", "Odds before you commit: exact where the game allows, otherwise Monte "
+     "Carlo through the referee itself."),
+)  # fmt: skip
+
+for _command in (assault, games_command, help_command, samples_command):
     cli.add_command(_command)
 add_game_commands(cli)
-cli.add_command(league_group)
-cli.add_command(odds_group)
+for _group, _name, _target, _help in LAZY:
+    _group.add_lazy(_name, _target, _help)
+if _COLLECTING:
+    gc.enable()
+
+
+def _storage_errors() -> tuple[type[BaseException], ...]:
+    """The storage's errors, for ``main`` to catch: none when no command loaded the storage stack (nothing else
+    raises them), so that catching them never imports it."""
+    if "bot.storage" not in sys.modules:
+        return ()
+    from bot.storage import StorageError  # noqa: PLC0415
+
+    return (StorageError,)
 
 
 def _usage_example(error: click.UsageError) -> str:
@@ -65,7 +95,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: one line naming the problem and a correct example on bad input, exit status 2."""
     err: Callable[[str], None] = lambda text: click.echo(text, err=True)  # noqa: E731
     try:
-        catalogue()  # every game bound to its data files once, before any command asks for one
         code = cli.main(args=list(argv) if argv is not None else None, prog_name="referee", standalone_mode=False)
     except RefereeError as error:  # every error a user can fix, the engine's and the bot's: one line, no traceback
         err(f"error: {error.one_line(TERMINAL)}")
@@ -76,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except click.UsageError as error:
         err(f"error: {error.format_message()}{_usage_example(error)}")
         sys.exit(EXIT_BAD_INPUT)
-    except StorageError as error:
+    except _storage_errors() as error:
         err(f"error: {error}")
         sys.exit(EXIT_STORAGE)
     except click.exceptions.Abort:

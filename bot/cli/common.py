@@ -1,19 +1,29 @@
 """What the `referee` command groups share: exit codes, option flags from a game's declarations, @roster
-expansion, seeds, showing and recording a report, the group that finds a game by any of its names, and how the
-terminal writes an error's structured parts (``TERMINAL``: flags, ``referee`` commands, users by id)."""
+expansion, seeds, showing and recording a report, the group that finds a game by any of its names and loads a
+command's module only when it is used, and how the terminal writes an error's structured parts (``TERMINAL``:
+flags, ``referee`` commands, users by id).
+
+Quick rulings start fast: this module imports neither the storage stack (SQLAlchemy, Alembic) nor the rosters'
+module; the functions that need them import them, and a combat's result is on the screen before they are. Those
+imports run with the cyclic garbage collector paused (:func:`importing`).
+"""
 
 from __future__ import annotations
 
+import gc
+import importlib
 import shlex
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import click
 from rich.console import Console
 
-from bot.recording import record_report, with_store
+from bot.access import LOCAL_USER
 from bot.render.terminal import print_report
-from bot.rosters import expand_all, has_references
-from bot.storage import LOCAL_USER
 from rules_core import RefereeError, get_game
 from rules_core.errors import Do, Example, Hint, Setting, example
 from rules_core.options import OptionSpec, OptionType
@@ -22,6 +32,20 @@ from rules_core.report import Report
 
 EXIT_BAD_INPUT = 2
 EXIT_STORAGE = 3  # the database cannot be used as configured
+
+
+@contextmanager
+def importing() -> Iterator[None]:
+    """Import a command's modules with the cyclic garbage collector paused: a module makes long-lived objects and
+    no garbage, and collections while SQLAlchemy's or the storage's modules load cost about a tenth of their
+    import. The collector runs again as before once they are loaded."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def example_command(game: Game) -> str:
@@ -71,7 +95,12 @@ def show_and_record(
         click.echo(report.to_json())
     else:
         print_report(report, Console(highlight=False))
-    # Shown first, stored second: a failed write never takes the result away.
+    # Shown first, stored second: a failed write never takes the result away, and the result is on the screen
+    # before the storage stack is even imported (as the bot answers before it records).
+    sys.stdout.flush()
+    with importing():
+        from bot.recording import record_report  # noqa: PLC0415 (the storage stack: only once the result is shown)
+
     recorded = record_report(report, continues=continues, opponent=opponent)
     if recorded.record_id is None:
         click.echo(f"warning: not recorded, but the result above stands. {recorded.problem}", err=True)
@@ -87,8 +116,13 @@ def expand_references(
     game: Game, attacker: str, defender: str, options: dict[str, Any]
 ) -> tuple[str, str, dict[str, Any]]:
     """Replace @roster references (in the sides and in text options such as supporting formations) by their units."""
+    with importing():
+        from bot.rosters import expand_all, has_references  # noqa: PLC0415 (it imports the rosters' storage)
+
     if not has_references(game, attacker, defender, options):
         return attacker, defender, options
+    with importing():
+        from bot.recording import with_store  # noqa: PLC0415 (the storage stack: only for a reference)
 
     async def work(store: Any) -> tuple[str, str, dict[str, Any]]:
         async def lookup(game_id: str, name: str) -> Any:
@@ -175,12 +209,67 @@ def parse_seed(text: str | None) -> int | None:
         ) from None
 
 
+@dataclass(frozen=True, slots=True)
+class LazyCommand:
+    """A command whose module is imported only when the command is used: ``target`` is ``module:attribute``, and
+    ``help`` its help's first paragraph, which is all its group's ``--help`` shows of it (a test checks that it is
+    the command's own)."""
+
+    target: str
+    help: str
+
+    def load(self) -> click.Command:
+        module, _, attribute = self.target.partition(":")
+        with importing():
+            command = getattr(importlib.import_module(module), attribute)
+        assert isinstance(command, click.Command), self.target
+        return command
+
+    def stand_in(self, name: str) -> click.Command:
+        """What the group's help lists before the module is loaded: the same name and the same one-line help."""
+        return click.Command(name, help=self.help)
+
+
 class GameGroup(click.Group):
     """A group whose commands include games: any name of a game (its id, an alias, its command path such as
-    ``closequarters`` or ``assault 40k``) finds that game's command here, or the command it is fought with."""
+    ``closequarters`` or ``assault 40k``) finds that game's command here, or the command it is fought with.
+
+    Commands added with :meth:`add_lazy` are listed like the others but their module is imported only when they
+    are run (or their own help is asked for): ``referee help`` never loads the storage stack nor Discord."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy: dict[str, LazyCommand] = {}
+
+    def add_lazy(self, name: str, target: str, help_text: str) -> None:
+        self.lazy[name] = LazyCommand(target, help_text)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:  # noqa: ARG002 (click's signature)
+        return sorted({*self.commands, *self.lazy})
+
+    def load(self, name: str) -> click.Command | None:
+        """The lazy command ``name``, imported now and kept (None when there is no such lazy command)."""
+        lazy = self.lazy.get(name)
+        if lazy is None:
+            return None
+        command = lazy.load()
+        self.add_command(command, name)
+        del self.lazy[name]
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Click's list of commands, with a lazy command's stand-in in its place: listing imports nothing."""
+        commands = [
+            (name, self.commands.get(name) or self.lazy[name].stand_in(name)) for name in self.list_commands(ctx)
+        ]
+        commands = [(name, command) for name, command in commands if not command.hidden]
+        if commands:
+            limit = formatter.width - 6 - max(len(name) for name, _ in commands)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, command.get_short_help_str(limit)) for name, command in commands])
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        command = super().get_command(ctx, cmd_name)
+        command = super().get_command(ctx, cmd_name) or self.load(cmd_name)
         if command is not None:
             return command
         found = games_named(cmd_name)

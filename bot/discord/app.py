@@ -107,7 +107,7 @@ class RefereeBot(commands.AutoShardedBot):
         return self._writer
 
     async def setup_hook(self) -> None:
-        catalogue()  # every game bound to its data files once, before any command asks for one
+        catalogue().games()  # every game bound to its data files once, before any command asks for one
         self._store = await Store.open(self.settings.database_url)
         self.add_dynamic_items(PageButton, VerifyButton)  # the cogs add their own in their setup()
         for extension in EXTENSIONS:

@@ -6,6 +6,9 @@ turns: the upgrade holds an exclusive lock on the file ``<database>.lock`` besid
 finds the schema current and changes nothing. PostgreSQL (asyncpg) is used when ``DATABASE_URL`` is
 ``postgresql+asyncpg://...``; it is upgraded only by ``referee db upgrade``, under a PostgreSQL advisory lock, so
 two upgrades started at once run one after the other.
+
+Alembic is imported only to migrate: opening a database already at the latest schema reads its revision with one
+query and compares it with ``HEAD_REVISION`` (quick rulings start fast).
 """
 
 from __future__ import annotations
@@ -17,18 +20,17 @@ import threading
 from collections.abc import AsyncIterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import event, text
+from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import URL, Connection, CursorResult, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from bot.storage.failures import DEFAULT_URL, Fault, StorageError, sqlite_path, storage_error, upper_first, where
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 try:
     import fcntl
@@ -37,6 +39,7 @@ except ImportError:  # pragma: no cover - not POSIX: the upgrade is retried once
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 SUPPORTED = ("sqlite+aiosqlite", "postgresql+asyncpg")
+HEAD_REVISION = "0005"  # the newest migration; tests/bot/test_cli_imports.py checks it is Alembic's head
 UPGRADE_LOCK = 0x5245_4645_5245_4531  # pg_advisory_xact_lock's key for the schema upgrade ("REFEREE1")
 LOCK_WAIT = 120.0  # seconds a process waits for another's SQLite upgrade before giving up
 
@@ -116,6 +119,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
+    from alembic.config import Config  # noqa: PLC0415 (Alembic only to migrate)
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     if connection is not None:
@@ -124,17 +129,30 @@ def alembic_config(connection: Connection | None = None) -> Config:
 
 
 def head_revision() -> str:
+    """The latest schema's revision, without reading the migration scripts."""
+    return HEAD_REVISION
+
+
+def scripts_head() -> str:
+    """The latest revision as Alembic reads it from the migration scripts (what ``HEAD_REVISION`` must be)."""
+    from alembic.script import ScriptDirectory  # noqa: PLC0415 (Alembic only to migrate)
+
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert head is not None
     return head
 
 
 def _upgrade(connection: Connection) -> None:
+    from alembic import command  # noqa: PLC0415 (Alembic only to migrate)
+
     command.upgrade(alembic_config(connection), "head")
 
 
 def _current(connection: Connection) -> str | None:
-    return MigrationContext.configure(connection).get_current_revision()
+    """The revision Alembic stamped (its ``alembic_version`` table), None on a database it never migrated."""
+    if not inspect(connection).has_table("alembic_version"):
+        return None
+    return cast(str | None, connection.execute(text("SELECT version_num FROM alembic_version")).scalar_one_or_none())
 
 
 async def upgrade(engine: AsyncEngine) -> None:

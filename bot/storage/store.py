@@ -7,6 +7,8 @@ failure leaves nothing half-written. Whatever fails under them (the database, it
 comes out of the store as one :class:`~bot.storage.failures.StorageError`, a sentence saying what failed and what
 to do; only a unique-constraint conflict (``IntegrityError``, which callers resolve themselves) and the project's
 own errors pass through as they are.
+The leagues' aggregates (``leagues``, ``matches``, ``privacy``) and the league domain they use are imported
+on first use: recording a combat from the terminal does not pay for them.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ import functools
 import inspect
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
@@ -23,11 +26,13 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from bot.access import LOCAL_USER
 from bot.storage.db import create_engine, database_url, dispose_after_failure, ensure_schema
 from bot.storage.failures import is_storage_failure, storage_error
-from bot.storage.leagues import Leagues
-from bot.storage.matches import Matches
-from bot.storage.privacy import Privacy
 from bot.storage.records import Records
 from bot.storage.rosters import Rosters
+
+if TYPE_CHECKING:
+    from bot.storage.leagues import Leagues
+    from bot.storage.matches import Matches
+    from bot.storage.privacy import Privacy
 
 A = TypeVar("A")
 
@@ -45,9 +50,24 @@ class Store:
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
         self.records = guarded(Records(engine, self.sessions), url)
         self.rosters = guarded(Rosters(self.sessions), url)
-        self.leagues = guarded(Leagues(self.sessions), url)
-        self.matches = guarded(Matches(self.sessions), url)
-        self.privacy = guarded(Privacy(self.sessions), url)
+
+    @cached_property
+    def leagues(self) -> Leagues:
+        from bot.storage.leagues import Leagues  # noqa: PLC0415 (on first use: see the module's docstring)
+
+        return guarded(Leagues(self.sessions), self.url)
+
+    @cached_property
+    def matches(self) -> Matches:
+        from bot.storage.matches import Matches  # noqa: PLC0415
+
+        return guarded(Matches(self.sessions), self.url)
+
+    @cached_property
+    def privacy(self) -> Privacy:
+        from bot.storage.privacy import Privacy  # noqa: PLC0415
+
+        return guarded(Privacy(self.sessions), self.url)
 
     @classmethod
     async def open(cls, url: str | None = None) -> Store:
