@@ -57,13 +57,9 @@ class PrivacyCog(commands.Cog):
     @everyone.command(name="export", description="Everything stored about you, as a JSON file (only you see it).")
     async def export(self, interaction: discord.Interaction[Any]) -> None:
         data = await self.bot.store.privacy.export(user=str(interaction.user.id))
-        body = json.dumps(data, indent=2, ensure_ascii=False).encode("utf-8")
-        await interaction.response.send_message(
-            f"{counted(data['combat_records'], 'combat')}, {counted(data['rosters'], 'roster')}, "
-            f"{counted(data['dice_rolls'], 'roll')}.",
-            file=discord.File(io.BytesIO(body), filename="my-referee-data.json"),
-            ephemeral=True,
-        )
+        summary = (f"{counted(data['combat_records'], 'combat')}, {counted(data['rosters'], 'roster')}, "
+                   f"{counted(data['dice_rolls'], 'roll')}.")  # fmt: skip
+        await send_json(interaction, data, "my-referee-data.json", summary)
 
     @everyone.command(name="delete-my-data", description="Delete your combats, rosters and rolls for good.")
     @app_commands.describe(confirm="Set to True: there is no undo (export first if in doubt).")
@@ -91,13 +87,10 @@ class PrivacyCog(commands.Cog):
         if await self.refused(interaction, "export"):
             return
         data = await self.bot.store.privacy.export(guild=str(interaction.guild_id))
-        body = json.dumps(data, indent=2, ensure_ascii=False).encode("utf-8")
-        await interaction.response.send_message(
-            f"{counted(data['combat_records'], 'public combat')}, {counted(data['leagues'], 'league')}, "
-            f"{counted(data['rosters'], 'shared roster')} (private combats are their players' and are not included).",
-            file=discord.File(io.BytesIO(body), filename="server-referee-data.json"),
-            ephemeral=True,
-        )
+        summary = (f"{counted(data['combat_records'], 'public combat')}, {counted(data['leagues'], 'league')}, "
+                   f"{counted(data['rosters'], 'shared roster')} (private combats are their players' and are not "
+                   "included).")  # fmt: skip
+        await send_json(interaction, data, "server-referee-data.json", summary)
 
     @managers.command(name="delete", description="Delete this server's combats, rolls and leagues (server managers).")
     @app_commands.describe(confirm="Set to True: there is no undo.")
@@ -111,6 +104,13 @@ class PrivacyCog(commands.Cog):
             return
         counts = await self.bot.store.privacy.delete(guild=str(interaction.guild_id))
         await interaction.response.send_message(_deleted(counts), ephemeral=True)
+
+
+async def send_json(interaction: discord.Interaction[Any], data: dict[str, Any], filename: str, summary: str) -> None:
+    """An export, as a JSON file only its asker sees, with a line saying what it holds."""
+    body = json.dumps(data, indent=2, ensure_ascii=False).encode("utf-8")
+    await interaction.response.send_message(summary, file=discord.File(io.BytesIO(body), filename=filename),
+                                            ephemeral=True)  # fmt: skip
 
 
 def counted(items: list[Any], noun: str) -> str:
