@@ -17,12 +17,12 @@ import discord
 from bot.access import Actor
 from bot.discord.client import BotServices
 from bot.discord.collector import CollectorHold
-from bot.discord.errors import new_error_id, referee_error_embed
+from bot.discord.errors import error_embed, new_error_id, referee_error_embed
 from bot.discord.interactions import actor_of, guild_of
 from bot.render.colours import ERROR_COLOUR, GREEN, YELLOW
 from bot.render.embeds import history_lines, render_pages
 from bot.render.markdown import report_markdown
-from bot.storage.failures import is_storage_failure, storage_error
+from bot.storage.failures import StorageError, is_storage_failure, storage_error
 from bot.storage.records import AlreadyContinued, RecordRequest
 from bot.verification import Verdict, verify
 from rules_core import RefereeError
@@ -58,8 +58,8 @@ class PageButton(
         bot: BotServices = interaction.client
         try:
             stored = await bot.store.records.get(self.record_id, actor=actor_of(interaction))
-        except RefereeError as error:  # a record they may not see: answered like one that does not exist
-            await interaction.response.send_message(embed=referee_error_embed(error), ephemeral=True)
+        except (RefereeError, StorageError) as error:  # hidden or missing; or the database failed
+            await interaction.response.send_message(embed=button_error_embed(error), ephemeral=True)
             return
         pages = render_pages(stored.report, record_id=stored.id, history=history_lines(stored.history))
         page = max(0, min(self.page, len(pages) - 1))
@@ -94,9 +94,19 @@ class VerifyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"re
         bot: BotServices = interaction.client
         try:
             embed = await verify_embed(bot, self.record_id, actor_of(interaction))
-        except RefereeError as error:  # a record they may not see: answered like one that does not exist
-            embed = referee_error_embed(error)
+        except (RefereeError, StorageError) as error:  # hidden or missing; or the database failed
+            embed = button_error_embed(error)
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def button_error_embed(error: RefereeError | StorageError) -> discord.Embed:
+    """A button's answer when it cannot act (a button has no command tree's error handler): a record one may not
+    see reads like one that does not exist; a database failure is one sentence, its traceback logged by error id."""
+    if isinstance(error, RefereeError):
+        return referee_error_embed(error)
+    error_id = new_error_id()
+    log.error("error %s in a button: %s", error_id, error, exc_info=error)
+    return error_embed(error.for_player(error_id))
 
 
 VERDICT_COLOURS = {Verdict.IDENTICAL: GREEN, Verdict.ALTERED: ERROR_COLOUR, Verdict.OTHER_ENGINE: YELLOW}

@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from bot.access import OPERATOR, Actor
 from bot.discord.app import RefereeBot
@@ -329,3 +329,15 @@ async def test_whoever_asked_for_a_replay_turns_its_pages(bot: RefereeBot, fake:
     assert replayer["type"] == 7  # Cid asked for this replay: his press turns it
     requester = await one(fake, component_interaction(following, components, user_id=ANN, asked_by=CID))
     assert requester["type"] == 4 and requester["data"]["flags"] & EPHEMERAL  # Ann's own copy, privately
+
+
+async def test_buttons_answer_in_one_sentence_when_the_database_fails(bot: RefereeBot, fake: FakeDiscord) -> None:
+    """A real fault (the table a record is read from is gone): the press gets one private sentence, not silence."""
+    record = await bot.store.records.add(resolve("duel", *DUEL, seed=1), requested_by=A, guild_id=G1_TEXT)
+    async with bot.store.engine.begin() as connection:
+        await connection.execute(text("DROP TABLE record_events"))
+    for custom_id in (f"referee:verify:{record}", f"referee:page:{record}:1"):
+        components = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": custom_id}]}]
+        said = (await one(fake, component_interaction(custom_id, components, user_id=ANN)))["data"]
+        assert said["flags"] & EPHEMERAL
+        assert said["embeds"][0]["description"].startswith("The referee cannot use its database right now")
