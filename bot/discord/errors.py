@@ -12,8 +12,7 @@ import secrets
 import discord
 
 from bot.render.colours import ERROR_COLOUR
-from bot.render.embeds import cut
-from bot.render.markdown import escape
+from bot.render.markdown import cut, escape
 from rules_core import RefereeError
 from rules_core.errors import Do, Example, Hint, Setting
 

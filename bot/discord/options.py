@@ -10,7 +10,7 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from bot.render.embeds import cut
+from bot.render.markdown import cut
 from rules_core import all_games
 from rules_core.options import OptionSpec, OptionType
 from rules_core.registry import Game, command_path, names_of

@@ -12,7 +12,7 @@ from bot.data import catalogue
 from bot.discord.client import BotServices
 from bot.discord.interactions import guild_of
 from bot.discord.options import DESCRIPTION
-from bot.render.embeds import cut
+from bot.render.markdown import cut
 from bot.rosters import expand_all
 from rules_core.registry import Game
 from rules_core.spec import split_units

@@ -15,10 +15,12 @@ from typing import Protocol
 
 import discord
 
-from bot.render.colours import WINNER_COLOURS
-from bot.render.markdown import escape, step_lines
+from bot.render.colours import ODDS_COLOUR, WINNER_COLOURS
+from bot.render.markdown import cut, escape, step_lines
+from bot.render.odds import odds_lines
 from bot.render.summary import headline, read_lines, tally
 from rules_core import get_game
+from rules_core.odds import Odds
 from rules_core.report import Report
 
 TITLE = 256
@@ -32,12 +34,6 @@ EMBEDS_PER_MESSAGE = 10
 
 NEXT = "What happens next"
 HISTORY = 2_000  # of page 1's description at most, for a record's void and note lines: the summary keeps the rest
-
-
-def cut(text: str, limit: int) -> str:
-    """``text`` at most ``limit`` characters long, ending in '…' when cut: every Discord limit (embeds, option
-    descriptions, choices) is kept with it."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class Noted(Protocol):
@@ -152,3 +148,11 @@ def render_pages(
         embed.set_footer(text=cut(footer_base + suffix, FOOTER))
         embeds.append(embed)
     return embeds
+
+
+def odds_embed(result: Odds, title: str) -> discord.Embed:
+    lines = odds_lines(result, title)
+    embed = discord.Embed(title=cut(lines[0], 256), description=cut("\n".join(lines[1:]), 4096), colour=ODDS_COLOUR)
+    how = "exact" if result.method == "exact" else f"Monte Carlo, {result.trials} trials"
+    embed.set_footer(text=f"{result.game} · {how} · the same rules and choices as the referee")
+    return embed

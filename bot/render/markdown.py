@@ -15,6 +15,12 @@ _SPECIAL = re.compile(r"([\\*_~`|>\[\]]|<(?=[@#:/]|a:|t:))")
 _LINE_START = re.compile(r"^(\s*)(#|-#)", re.MULTILINE)  # a header or subtext line
 
 
+def cut(text: str, limit: int) -> str:
+    """``text`` at most ``limit`` characters long, ending in '…' when cut: every Discord limit (embeds, option
+    descriptions, choices) is kept with it."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def escape(text: str) -> str:
     """Text a player wrote (unit names, notes, reasons, descriptions) shown as typed, never as Markdown: no emphasis,
     header, quote, masked link or mention breaks out (``[x](url)`` and ``<@id>`` show as written). The one function

@@ -1,14 +1,12 @@
-"""The odds as shown: plain lines (the terminal, and the embed's text), an embed, and a PNG chart (outcomes, and
-each side's losses)."""
+"""The odds as shown: plain lines (the terminal, and the embed's text: ``bot.render.embeds.odds_embed``) and a PNG
+chart (outcomes, and each side's losses). No Discord here: ``referee odds`` never loads it."""
 
 from __future__ import annotations
 
 import io
 
-import discord
-
-from bot.render.colours import ATTACKER_CHART, DEFENDER_CHART, DRAW_CHART, ODDS_COLOUR, chart
-from bot.render.embeds import cut
+from bot.render.colours import ATTACKER_CHART, DEFENDER_CHART, DRAW_CHART, chart
+from bot.render.markdown import cut
 from rules_core.odds import Odds
 from rules_core.registry import get_game
 
@@ -53,14 +51,6 @@ def odds_lines(result: Odds, title: str) -> list[str]:
     return lines
 
 
-def odds_embed(result: Odds, title: str) -> discord.Embed:
-    lines = odds_lines(result, title)
-    embed = discord.Embed(title=cut(lines[0], 256), description=cut("\n".join(lines[1:]), 4096), colour=ODDS_COLOUR)
-    how = "exact" if result.method == "exact" else f"Monte Carlo, {result.trials} trials"
-    embed.set_footer(text=f"{result.game} · {how} · the same rules and choices as the referee")
-    return embed
-
-
 def odds_chart(result: Odds, title: str) -> bytes:
     """Three panels: who wins, and the distribution of each side's losses; PNG under 100 KiB."""
     from matplotlib.figure import Figure  # noqa: PLC0415 (imported on first use: it takes a moment)
@@ -92,4 +82,4 @@ def odds_chart(result: Odds, title: str) -> bytes:
     return buffer.getvalue()
 
 
-__all__ = ["MAX_CHART_BYTES", "odds_chart", "odds_embed", "odds_lines", "percent"]
+__all__ = ["MAX_CHART_BYTES", "odds_chart", "odds_lines", "percent"]

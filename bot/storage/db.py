@@ -86,6 +86,9 @@ def create_engine(url: str) -> AsyncEngine:
         engine = create_async_engine(url, connect_args={"timeout": 30})
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
+    from bot.storage.models import add_postgresql_options  # noqa: PLC0415 - the dialect loads with the engine
+
+    add_postgresql_options()
     return create_async_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
 
 

@@ -16,7 +16,7 @@ from bot.discord.interactions import actor_of
 from bot.discord.options import DESCRIPTION, command_callback
 from bot.discord.results import send_result
 from bot.discord.sides import roster_choices, sides_and_options
-from bot.render.embeds import cut
+from bot.render.markdown import cut
 from rules_core import RefereeError, all_games, resolve
 from rules_core.registry import Game
 from rules_core.spec import reading_canonical

@@ -13,8 +13,7 @@ from bot.discord.interactions import actor_of
 from bot.leagues.model import AuditEntry, LeagueInfo, MatchInfo, Standings
 from bot.leagues.standings import TIE_BREAKERS, Row
 from bot.render.colours import AUDIT_COLOUR, INFO_COLOUR, MATCH_STATUS_COLOURS
-from bot.render.embeds import cut
-from bot.render.markdown import escape
+from bot.render.markdown import cut, escape
 from rules_core import RefereeError
 
 if TYPE_CHECKING:

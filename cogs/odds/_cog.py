@@ -23,8 +23,9 @@ from bot.data import catalogue
 from bot.discord.cooldown import RateLimit, per_user_check
 from bot.discord.options import DESCRIPTION, command_callback
 from bot.discord.sides import roster_choices, sides_and_options
-from bot.render.embeds import cut
-from bot.render.odds import odds_chart, odds_embed
+from bot.render.embeds import odds_embed
+from bot.render.markdown import cut
+from bot.render.odds import odds_chart
 from rules_core import all_games
 from rules_core.odds import DEFAULT_TIME_LIMIT, Odds, exact_refusal, odds
 from rules_core.options import validate_options

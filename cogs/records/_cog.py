@@ -13,8 +13,8 @@ from bot.discord.interactions import actor_of
 from bot.discord.options import game_matches
 from bot.discord.results import result_view, verify_embed
 from bot.render.colours import INFO_COLOUR, VOID_COLOUR
-from bot.render.embeds import cut, history_lines, render_pages
-from bot.render.markdown import escape
+from bot.render.embeds import history_lines, render_pages
+from bot.render.markdown import cut, escape
 from bot.storage.records import MAX_VOID_REASON_CHARS
 from rules_core import get_game
 

@@ -12,8 +12,7 @@ from discord.ext import commands
 from bot.discord.interactions import guild_of
 from bot.discord.options import game_choices
 from bot.render.colours import INFO_COLOUR
-from bot.render.embeds import cut
-from bot.render.markdown import escape
+from bot.render.markdown import cut, escape
 from bot.rosters import MAX_ROSTER_FILE_BYTES, RosterError, check_roster, dump_roster_file, parse_roster_file
 from rules_core import get_game
 from rules_core.spec import split_units

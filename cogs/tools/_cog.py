@@ -14,8 +14,7 @@ from bot.discord.errors import error_embed
 from bot.discord.interactions import guild_of
 from bot.discord.options import game_choices
 from bot.render.colours import INFO_COLOUR
-from bot.render.embeds import cut
-from bot.render.markdown import escape
+from bot.render.markdown import cut, escape
 from cogs.tools._charts import CHARTS, ruling
 from rules_core import all_games
 

@@ -2,7 +2,8 @@
 
 Each check runs the real entry point in a new process and reads ``sys.modules`` as it exits: ``referee help``
 loads neither the storage stack nor Discord, the odds' libraries or Alembic; a recorded assault loads the storage
-but no Discord, no odds' libraries, and Alembic only while the schema is behind; and its result is written out
+but no Discord, no odds' libraries, and Alembic only while the schema is behind; ``referee odds`` loads no
+Discord and no storage; and its result is written out
 before the storage stack is imported. The garbage collector, paused while modules load, is on again at exit. The
 lazily loaded commands are listed with their own help.
 """
@@ -21,6 +22,7 @@ import pytest
 from bot.cli import LAZY, cli
 from bot.cli.common import LazyCommand
 from bot.storage.db import head_revision, scripts_head
+from rules_core import get_game
 
 ATTACKER = "10x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ frag-grenades"
 DEFENDER = "12x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"
@@ -53,7 +55,7 @@ main()
 
 
 def run(tmp_path: Path, *args: str) -> tuple[set[str], str, str]:
-    """(top-level and bot.* modules loaded, stdout, stderr) of ``referee ARGS`` in a new process."""
+    """(top-level, bot.* and SQLAlchemy dialect modules loaded, stdout, stderr) of ``referee ARGS`` in a new process."""
     out_file = tmp_path / "modules.json"
     env = dict(os.environ, MODULES_OUT=str(out_file), PYTHONPATH=str(ROOT), COLUMNS="100")
     result = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, env=env,
@@ -62,6 +64,7 @@ def run(tmp_path: Path, *args: str) -> tuple[set[str], str, str]:
     collecting, modules = json.loads(out_file.read_text())
     assert collecting, "the garbage collector was left paused"
     names = {name.split(".")[0] for name in modules} | {name for name in modules if name.startswith("bot.")}
+    names |= {name for name in modules if name.startswith("sqlalchemy.dialects.")}
     return names, result.stdout, result.stderr
 
 
@@ -83,6 +86,7 @@ def test_an_assault_shows_its_result_before_the_storage_is_imported_and_alembic_
     names, out, err = run(tmp_path, *ASSAULT)  # the schema is current now
     assert not names & (NEVER | {"alembic"}), sorted(names & (NEVER | {"alembic"}))
     assert {"sqlalchemy", "bot.storage"} <= names
+    assert "sqlalchemy.dialects.postgresql" not in names, "SQLAlchemy's PostgreSQL dialect loaded on SQLite"
     assert "Recorded as #2" in err
     result, mark, rest = out.partition("<<storage imported>>")
     assert mark, "the storage stack was never imported"
@@ -92,6 +96,15 @@ def test_an_assault_shows_its_result_before_the_storage_is_imported_and_alembic_
     names, out, _ = run(tmp_path, *ASSAULT[:-2], "--json", "--seed", "7")
     assert json.loads(out.partition("<<storage imported>>")[0])["seed"] == 7
     assert out.endswith("<<storage imported>>")
+
+
+@pytest.mark.parametrize("game", ["duel", "40k"])
+def test_odds_in_the_terminal_load_no_discord_and_no_storage(tmp_path: Path, game: str) -> None:
+    example = get_game(game)
+    names, out, _ = run(tmp_path, "odds", game, "--attacker", example.example_attacker, "--defender",
+                        example.example_defender, "--trials", "200", "--seed", "1")  # fmt: skip
+    assert "Attacker wins" in out
+    assert not names & {"discord", "aiohttp", *STORAGE}, sorted(names & {"discord", "aiohttp", *STORAGE})
 
 
 def test_the_schema_head_the_store_checks_without_alembic_is_alembics() -> None:

@@ -8,7 +8,7 @@ import typing
 from discord import app_commands
 
 from bot.discord.options import DESCRIPTION, annotation, command_callback
-from bot.render.embeds import cut
+from bot.render.markdown import cut
 from rules_core.options import OptionSpec, OptionType
 from rules_core.registry import get_game
 

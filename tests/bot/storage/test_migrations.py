@@ -6,6 +6,8 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.schema import CreateIndex
 
 from bot.storage import StorageError, Store
 from bot.storage.db import create_engine, current_revision, head_revision, is_sqlite, upgrade
@@ -48,3 +50,15 @@ def test_a_bad_url_is_a_clear_error() -> None:
         create_engine("mysql+pymysql://x@y/z")
     with pytest.raises(StorageError, match="not a database URL"):
         create_engine("not a url")
+
+
+def test_a_postgresql_engine_gives_the_models_their_partial_index() -> None:
+    """The one-pending-match index is partial on both backends: PostgreSQL's option is added with its engine (so
+    that SQLite never loads that dialect) and the table's DDL then says WHERE, as migration 0004 does."""
+    index = next(
+        i for i in Base.metadata.tables["league_matches"].indexes if i.name == "uq_league_matches_one_pending_per_pair"
+    )
+    engine = create_engine("postgresql+asyncpg://referee:secret@127.0.0.1:1/referee")  # never connects
+    sql = str(CreateIndex(index).compile(dialect=postgresql.dialect()))
+    assert sql.endswith("WHERE status = 'pending'"), sql
+    assert engine.dialect.name == "postgresql"
