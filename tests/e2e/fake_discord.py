@@ -76,6 +76,13 @@ class FakeDiscord:
         self.answers: dict[str, list[Call]] = defaultdict(list)  # interaction token -> its callbacks and edits
         self.answered = asyncio.Condition()
         self.uploads: dict[str, bytes] = {}  # attachment id -> content, served as Discord's CDN would
+        # Users and members the REST API serves (GET /users/{id}, /guilds/{g}/members/{id}): any id is a user
+        # named by ``user_names`` (else "user" and its last digits) and a member of every server, with a nickname
+        # from ``nicknames``, unless it is in ``not_members``. A channel in ``closed_channels`` refuses messages (403).
+        self.user_names: dict[int, str] = {}
+        self.nicknames: dict[tuple[int, int], str] = {}
+        self.not_members: set[int] = set()
+        self.closed_channels: set[int] = set()
         self.runner: web.AppRunner | None = None
         self.port = 0
 
@@ -173,10 +180,32 @@ class FakeDiscord:
                 return reply({"message": "Internal Server Error", "code": 0}, status=status)
             await self.answer(parts[2], call)
             return reply(self.callback_response(parts[1], call.payload))
+        if parts[0] == "channels" and parts[-1] == "messages" and method == "POST":
+            if int(parts[1]) in self.closed_channels:
+                return reply({"message": "Missing Access", "code": 50001}, status=403)
+            return reply(self.message(call.payload) | {"channel_id": parts[1]})
+        if parts[0] == "channels" and len(parts) == 4 and parts[2] == "messages" and method == "PATCH":
+            return reply(self.message(call.payload) | {"channel_id": parts[1], "id": parts[3]})
+        if path == "/users/@me/channels" and method == "POST":
+            recipient = int(call.payload["recipient_id"])
+            return reply({"id": str(recipient + 7), "type": 1, "last_message_id": None,
+                          "recipients": [self.user_of(recipient)]})  # fmt: skip
+        if parts[0] == "users" and len(parts) == 2 and method == "GET":
+            return reply(self.user_of(int(parts[1])))
+        if parts[0] == "guilds" and len(parts) == 4 and parts[2] == "members" and method == "GET":
+            guild_id, user_id = int(parts[1]), int(parts[3])
+            if user_id in self.not_members:
+                return reply({"message": "Unknown Member", "code": 10007}, status=404)
+            return reply({"user": self.user_of(user_id), "nick": self.nicknames.get((guild_id, user_id)), "roles": [],
+                          "joined_at": "2026-11-22T00:00:00+00:00", "deaf": False, "mute": False,
+                          "flags": 0})  # fmt: skip
         if parts[0] == "webhooks" and len(parts) >= 3:
             await self.answer(parts[2], call)
             return reply(self.message(call.payload))
         return reply({"message": f"the fake Discord has no route {method} {path}", "code": 0}, status=404)
+
+    def user_of(self, user_id: int) -> dict[str, Any]:
+        return user(user_id, self.user_names.get(user_id, f"user{user_id % 1000}"))
 
     async def answer(self, token: str, call: Call) -> None:
         async with self.answered:

@@ -4,7 +4,8 @@ The seeding goes through the store's public methods only, putting the user's id 
 put it: records they asked for and records naming them, notes by them and about them, rosters, rolls, leagues
 they created, organised, started and ended seasons of, matches they played, entered and decided, audit reasons
 and notes that mention them (``<@id>``, ``<@!id>`` or the bare id), unit names others typed, the cached
-standings, and the display names cached for league charts and CSV files (theirs, and another's holding the id). The scan iterates ``Base.metadata``, so a column added later is scanned without anyone listing it.
+standings, and the display names cached for league charts and CSV files (theirs, and another's holding the id).
+The scan iterates ``Base.metadata``, so a column added later is scanned without anyone listing it.
 """
 
 from __future__ import annotations

@@ -151,7 +151,9 @@ async def test_cached_display_names_are_in_the_users_export_and_go_with_them(sto
     assert (await store.privacy.export(user="u3"))["display_names"] == []
     counts = await store.privacy.delete(user="u1")
     assert counts["display_names"] == 2
-    assert {user: known.name for user, known in (await store.leagues.names("g1", ["u1", "u2"])).items()} == {"u2": "Bob"}
+    assert {user: known.name for user, known in (await store.leagues.names("g1", ["u1", "u2"])).items()} == {
+        "u2": "Bob"
+    }
     assert await store.leagues.names("g2", ["u1"]) == {}
     assert (await store.privacy.delete(guild="g1"))["display_names"] == 1
     assert await store.leagues.names("g1", ["u2"]) == {}
