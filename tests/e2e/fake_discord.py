@@ -13,6 +13,7 @@ import itertools
 import json
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,6 +62,7 @@ class Call:
     files: list[str] = field(default_factory=list)
     received: float = field(default_factory=time.perf_counter)  # when the request reached the fake Discord
     sizes: list[int] = field(default_factory=list)  # the bytes of each attached file
+    contents: list[bytes] = field(default_factory=list)  # and the files themselves
 
 
 class FakeDiscord:
@@ -83,6 +85,7 @@ class FakeDiscord:
         self.nicknames: dict[tuple[int, int], str] = {}
         self.not_members: set[int] = set()
         self.closed_channels: set[int] = set()
+        self.messages: dict[str, dict[str, Any]] = {}  # every message the bot posted, by id (as first posted)
         self.runner: web.AppRunner | None = None
         self.port = 0
 
@@ -132,6 +135,7 @@ class FakeDiscord:
         payload: Any = None
         files: list[str] = []
         sizes: list[int] = []
+        contents: list[bytes] = []
         if request.content_type == "application/json":
             payload = await request.json()
         elif request.content_type.startswith("multipart/"):
@@ -141,9 +145,12 @@ class FakeDiscord:
                     payload = json.loads(await part.text())  # type: ignore[union-attr]
                 else:
                     files.append(part.filename or "")  # type: ignore[union-attr]
-                    sizes.append(len(await part.read()))  # type: ignore[union-attr]
-        call = Call(request.method, path, dict(request.query), payload, files, sizes=sizes)
+                    contents.append(bytes(await part.read()))  # type: ignore[union-attr]
+                    sizes.append(len(contents[-1]))
+        call = Call(request.method, path, dict(request.query), payload, files, sizes=sizes, contents=contents)
         self.calls.append(call)
+        async with self.answered:
+            self.answered.notify_all()  # for wait_calls
         return await self.route(request.method, path, call, request.headers.get("Authorization", ""))
 
     async def route(self, method: str, path: str, call: Call, authorization: str = "") -> web.StreamResponse:
@@ -217,10 +224,13 @@ class FakeDiscord:
         self.calls.clear()
         self.answers.clear()
         self.uploads.clear()
+        self.messages.clear()
 
     def message(self, payload: Any) -> dict[str, Any]:
         body = payload if isinstance(payload, dict) else {}
-        return {"id": snowflake(), "channel_id": str(CHANNEL_ID), "author": user(BOT_ID, "Referee", bot=True),
+        message_id = snowflake()
+        self.messages[message_id] = body
+        return {"id": message_id, "channel_id": str(CHANNEL_ID), "author": user(BOT_ID, "Referee", bot=True),
                 "content": body.get("content", ""), "timestamp": "2026-11-22T00:00:00+00:00",
                 "edited_timestamp": None, "tts": False, "mention_everyone": False, "mentions": [],
                 "mention_roles": [], "attachments": [], "embeds": body.get("embeds", []), "pinned": False,
@@ -301,6 +311,17 @@ class FakeDiscord:
         """Push an interaction and wait for the bot's first ``answers`` calls about it."""
         await self.interaction(payload)
         return await self.wait_answers(payload["token"], answers)
+
+    async def wait_calls(self, wanted: Callable[[Call], bool], count: int = 1, timeout: float = 10.0) -> list[Call]:
+        """Wait until the bot has made ``count`` requests that ``wanted`` accepts (one it makes on its own, after
+        an answer: an edit of an older message, a reminder); those requests."""
+
+        async def enough() -> list[Call]:
+            async with self.answered:
+                await self.answered.wait_for(lambda: len([c for c in self.calls if wanted(c)]) >= count)
+                return [c for c in self.calls if wanted(c)]
+
+        return await asyncio.wait_for(enough(), timeout)
 
     async def wait_answers(self, token: str, count: int = 1, timeout: float = 10.0) -> list[Call]:
         async def enough() -> list[Call]:
