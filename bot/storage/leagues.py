@@ -344,10 +344,27 @@ class Leagues:
             ).all()
         return {row.user_id: KnownName(row.name, aware(row.fetched_at)) for row in rows}
 
-    async def remember_names(self, guild_id: str, names: Mapping[str, str], *, at: datetime | None = None) -> None:
-        """Cache display names (user id -> name) as seen or fetched now: the newest wins."""
+    async def remember_names(
+        self, guild_id: str, names: Mapping[str, str], *, at: datetime | None = None, players_only: bool = False
+    ) -> set[str]:
+        """Cache display names (user id -> name) as seen or fetched now: the newest wins. With ``players_only``,
+        only those of people who play or played in a league of the server (nobody else's name is kept); the
+        users whose names were cached."""
         moment = at or now()
-        for user, name in names.items():
+        chosen = dict(names)
+        if players_only and chosen:
+            async with self.sessions() as session:
+                playing = set(
+                    (
+                        await session.scalars(
+                            select(LeaguePlayer.user_id)
+                            .join(League, League.id == LeaguePlayer.league_id)
+                            .where(League.guild_id == guild_id, LeaguePlayer.user_id.in_(list(chosen)))
+                        )
+                    ).all()
+                )
+            chosen = {user: name for user, name in chosen.items() if user in playing}
+        for user, name in chosen.items():
             shown = " ".join(name.split())[:NAME] or user
             for _attempt in (1, 2):
                 try:
@@ -362,6 +379,7 @@ class Leagues:
                     break
                 except IntegrityError:
                     continue  # another process cached the same user at the same moment: update theirs
+        return set(chosen)
 
 
 __all__ = ["Leagues"]

@@ -1,9 +1,9 @@
 """Players' display names for the rating chart's legend and the CSV export, without privileged intents.
 
 The bot has no member list (no Server Members intent): it learns names from what Discord sends anyway (the
-interaction's user and the users and members in its options, each with its name in this server), and asks the
-REST API for the rest (a member by id, else the user by id: neither needs the intent). Names are cached per
-server in the store (personal data: exported and deleted with the user, docs/privacy.md) and fetched again when
+interaction's user and the users and members in its options, each with its name in this server; kept only for
+people who play in one of the server's leagues), and asks the REST API for the rest (a member by id, else the
+user by id: neither needs the intent). Names are cached per server in the store (personal data: exported and deleted with the user, docs/privacy.md) and fetched again when
 older than :data:`FRESH_FOR`; a name that cannot be fetched in time keeps its older value, or the end of the id.
 """
 
@@ -49,7 +49,7 @@ class NameBook:
         self._noted: dict[tuple[str, str], tuple[str, datetime]] = {}  # what this process stored last, and when
 
     async def note(self, interaction: discord.Interaction[Any]) -> None:
-        """Cache the names the interaction shows (written only when new, changed or due for refreshing)."""
+        """Cache the names the interaction shows, of league players (written when new, changed or due again)."""
         if interaction.guild_id is None:
             return
         guild, moment = str(interaction.guild_id), now()
@@ -60,12 +60,12 @@ class NameBook:
         }
         if not changed:
             return
-        try:
-            await self.bot.store.leagues.remember_names(guild, changed, at=moment)
+        try:  # only league players' names: nobody else's is kept
+            kept = await self.bot.store.leagues.remember_names(guild, changed, at=moment, players_only=True)
         except Exception:  # a name is a nicety: the command itself goes on
             log.exception("could not cache display names")
             return
-        self._noted.update({(guild, user): (name, moment) for user, name in changed.items()})
+        self._noted.update({(guild, user): (name, moment) for user, name in changed.items() if user in kept})
 
     async def names(self, guild_id: str, players: Iterable[str], *, at: datetime | None = None) -> dict[str, str]:
         """Display names by id for these players of this server: cached, and fetched where missing or stale."""

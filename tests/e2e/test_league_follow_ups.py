@@ -198,6 +198,8 @@ async def test_the_chart_and_the_csv_name_the_players_with_their_ids_beside(bot:
         ("1", str(ANN), "player101"), ("2", str(BOB), "Bob the Brave"), ("3", str(CID), "Cid Global"),
     ]  # fmt: skip
     assert len([c for c in fake.calls if c.method == "GET" and "/members/" in c.path]) == 2  # fresh now: no refetch
+    # Only league players' names are kept: the organiser, who plays in no league, used commands and is not named.
+    assert set(await bot.store.leagues.names(str(GUILD_ID), [str(ORGANISER), str(ANN)])) == {str(ANN)}
 
 
 def csv_rows(text: str) -> list[dict[str, str]]:
