@@ -3,8 +3,9 @@
 The bot has no member list (no Server Members intent): it learns names from what Discord sends anyway (the
 interaction's user and the users and members in its options, each with its name in this server; kept only for
 people who play in one of the server's leagues), and asks the REST API for the rest (a member by id, else the
-user by id: neither needs the intent). Names are cached per server in the store (personal data: exported and deleted with the user, docs/privacy.md) and fetched again when
-older than :data:`FRESH_FOR`; a name that cannot be fetched in time keeps its older value, or the end of the id.
+user by id: neither needs the intent). Names are cached per server in the store (personal data: exported and
+deleted with the user, docs/privacy.md) and fetched again when older than :data:`FRESH_FOR`; a name that cannot
+be fetched in time keeps its older value, or the end of the id.
 """
 
 from __future__ import annotations
