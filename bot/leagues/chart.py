@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from bot.leagues.standings import START_RATING, Row
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 TOP = 8  # lines on one chart stay readable up to about this many
 
@@ -16,6 +19,13 @@ def rating_chart(rows: Sequence[Row], title: str, names: Mapping[str, str] | Non
 
     ``names`` labels players (Discord ids otherwise; the bot passes ranks when it knows no names).
     """
+    buffer = io.BytesIO()
+    rating_figure(rows, title, names, top=top).savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+def rating_figure(rows: Sequence[Row], title: str, names: Mapping[str, str] | None = None, *, top: int = TOP) -> Figure:
+    """The chart :func:`rating_chart` saves (the tests read its texts and its date axis)."""
     # Imported on first use: it takes a moment, and only charts need it.
     from matplotlib.figure import Figure  # noqa: PLC0415
 
@@ -44,9 +54,7 @@ def rating_chart(rows: Sequence[Row], title: str, names: Mapping[str, str] | Non
         axes.text(0.5, 0.5, "No confirmed games yet", ha="center", va="center", transform=axes.transAxes)
     figure.autofmt_xdate()
     figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    return buffer.getvalue()
+    return figure
 
 
-__all__ = ["TOP", "rating_chart"]
+__all__ = ["TOP", "rating_chart", "rating_figure"]

@@ -4,11 +4,15 @@ chart (outcomes, and each side's losses). No Discord here: ``referee odds`` neve
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
 from bot.render.colours import ATTACKER_CHART, DEFENDER_CHART, DRAW_CHART, chart
 from bot.render.markdown import cut
 from rules_core.odds import Odds
 from rules_core.registry import get_game
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 MAX_CHART_BYTES = 100 * 1024
 
@@ -53,6 +57,13 @@ def odds_lines(result: Odds, title: str) -> list[str]:
 
 def odds_chart(result: Odds, title: str) -> bytes:
     """Three panels: who wins, and the distribution of each side's losses; PNG under 100 KiB."""
+    buffer = io.BytesIO()
+    odds_figure(result, title).savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+def odds_figure(result: Odds, title: str) -> Figure:
+    """The chart :func:`odds_chart` saves (the tests read its texts and colours)."""
     from matplotlib.figure import Figure  # noqa: PLC0415 (imported on first use: it takes a moment)
 
     counted = get_game(result.game).losses_count  # "models", or "units" (stands, war engines)
@@ -77,9 +88,7 @@ def odds_chart(result: Odds, title: str) -> bytes:
         axes.set_ylim(0, max(max(losses, default=0), 0.05) * 1.15)
     figure.suptitle(cut(title, 90), fontsize=10)
     figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    return buffer.getvalue()
+    return figure
 
 
-__all__ = ["MAX_CHART_BYTES", "odds_chart", "odds_lines", "percent"]
+__all__ = ["MAX_CHART_BYTES", "odds_chart", "odds_figure", "odds_lines", "percent"]
