@@ -42,14 +42,14 @@ ATTACKER_CHART = ATTACKER_COLOUR  # the attacker's bars in the odds chart: the s
 DEFENDER_CHART = DEFENDER_COLOUR
 DRAW_CHART = DRAW_COLOUR
 
-# Discord's dark theme, which the charts are drawn for (and docs/screenshots/ imitates).
+# Discord's dark theme, which the charts are drawn for (and tests/e2e/discord_view.py imitates for docs/screenshots/).
 DISCORD_BACKGROUND = 0x313338  # a channel
 DISCORD_EMBED = 0x2B2D31  # an embed's body: the charts' background, so a chart sits in the theme like an embed
 DISCORD_TEXT = 0xDBDEE1  # body text: the charts' text and axes
 DISCORD_MUTED = 0x949BA4  # secondary text: grid lines, the starting rating
 DISCORD_HEADER = 0xF2F3F5  # names and titles
 DISCORD_LINK = 0x00A8FC
-DISCORD_BUTTON = 0x4E5058  # a secondary button
+DISCORD_BUTTONS = {1: 0x5865F2, 2: 0x4E5058, 3: 0x248046, 4: 0xDA373C, 5: 0x4E5058}  # by button style
 DISCORD_CODE = 0x1E1F22  # code spans and blocks
 CHART_BACKGROUND = DISCORD_EMBED
 CHART_TEXT = DISCORD_TEXT
@@ -76,7 +76,7 @@ __all__ = [
     "DEFENDER_CHART",
     "DEFENDER_COLOUR",
     "DISCORD_BACKGROUND",
-    "DISCORD_BUTTON",
+    "DISCORD_BUTTONS",
     "DISCORD_CODE",
     "DISCORD_EMBED",
     "DISCORD_HEADER",
