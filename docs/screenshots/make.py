@@ -5,8 +5,9 @@ widths, full height, into this folder. One command regenerates them all (from th
     PYTHONPATH=. .venv/bin/python docs/screenshots/make.py
 
 It needs the test extras (selenium) and Debian's chromium and chromium-driver. The seeds are fixed, so the same
-code draws the same pictures; the sides are the README's own commands, so the pictures follow the README. It prints
-each message's height at the phone's width (the target for a combat result is one phone screen: 800 px).
+code draws the same pictures (but the league's, whose matches are dated when they are played); the sides are the
+README's own commands, so the pictures follow the README. It prints each message's height at the phone's width
+(the target for a combat result is one phone screen: 800 px).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ async def readme(fake: FakeDiscord, starts: str, calls: int = 2) -> Shown:
 
 
 async def assault_40k(fake: FakeDiscord) -> Shown:
-    return Shown(**{**(await quick_start(fake)).__dict__, "names": NAMES})
+    return await quick_start(fake, names=NAMES)
 
 
 async def duel(fake: FakeDiscord) -> Shown:

@@ -330,10 +330,10 @@ async def slash(fake: FakeDiscord, words: Sequence[str], values: Mapping[str, An
     return await shown(fake, payload, calls, label, **extra)
 
 
-async def quick_start(fake: FakeDiscord) -> Shown:
+async def quick_start(fake: FakeDiscord, **extra: Any) -> Shown:
     """The README's quick-start 40K assault, sent as /assault 40k: its result as the channel shows it."""
     words, values = readme_command("referee assault 40k")
-    return await slash(fake, words, values, calls=2)
+    return await slash(fake, words, values, calls=2, **extra)
 
 
 @contextmanager
