@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import discord
@@ -13,6 +13,7 @@ from pydantic import SecretStr
 
 from bot.discord.app import RefereeBot
 from bot.discord.settings import Settings
+from tests.e2e.discord_view import Browser, browser, chromium_missing
 from tests.e2e.fake_discord import GUILD_ID, FakeDiscord
 
 
@@ -48,3 +49,13 @@ async def running_bot(fake: FakeDiscord, url: str) -> AsyncIterator[RefereeBot]:
 async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[RefereeBot]:
     async with running_bot(fake, f"sqlite+aiosqlite:///{tmp_path / 'e2e.db'}") as referee:
         yield referee
+
+
+@pytest.fixture(scope="module")
+def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    """Headless Chromium (tests/e2e/discord_view.py): skipped, with the reason, only when CI is unset and there is
+    no browser; under CI a missing browser fails."""
+    if reason := chromium_missing():
+        pytest.skip(reason)
+    with browser(tmp_path_factory.mktemp("chromium")) as opened:
+        yield opened
