@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bot.access import OPERATOR
-from bot.storage.records import MAX_NOTE_CHARS
 from bot.discord.app import RefereeBot
+from bot.storage.records import MAX_NOTE_CHARS
 from rules_core import resolve
 from tests.e2e.fake_discord import OPPONENT_ID, PLAYER_ID, FakeDiscord, command_interaction
 
