@@ -29,8 +29,9 @@ class RostersCog(commands.GroupCog, group_name="roster", group_description="Save
         super().__init__()
 
     @app_commands.command(name="save", description="Save units under a name (saving a name again replaces it).")
-    @app_commands.describe(name="lower-case letters, digits, - or _", game="The game they are for.",
-                           spec="The units, as after attacker:", description="A line saying what it is.",
+    @app_commands.describe(name="Lower-case letters, digits, - or _ (then use it as @name).",
+                           game="The game they are for.", spec="The units, as after attacker:",
+                           description="A line saying what it is.",
                            share="Let everyone in this server use it by name.")  # fmt: skip
     @app_commands.choices(game=GAMES)
     async def save(
@@ -49,6 +50,7 @@ class RostersCog(commands.GroupCog, group_name="roster", group_description="Save
         )
 
     @app_commands.command(name="show", description="Show a roster's units.")
+    @app_commands.describe(name="The roster's name (without the @).", game="The game it is for.")
     @app_commands.choices(game=GAMES)
     async def show(self, interaction: discord.Interaction[Any], name: str, game: str) -> None:
         guild = guild_of(interaction)
@@ -60,6 +62,7 @@ class RostersCog(commands.GroupCog, group_name="roster", group_description="Save
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="list", description="Your rosters, and those shared with this server.")
+    @app_commands.describe(game="Only this game's rosters (leave out for every game).")
     @app_commands.choices(game=GAMES)
     async def list_rosters(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         guild = guild_of(interaction)
@@ -73,6 +76,7 @@ class RostersCog(commands.GroupCog, group_name="roster", group_description="Save
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="delete", description="Delete one of your rosters.")
+    @app_commands.describe(name="The roster's name (without the @).", game="The game it is for.")
     @app_commands.choices(game=GAMES)
     async def delete(self, interaction: discord.Interaction[Any], name: str, game: str) -> None:
         await self.bot.store.rosters.delete(str(interaction.user.id), game, name)
@@ -94,6 +98,7 @@ class RostersCog(commands.GroupCog, group_name="roster", group_description="Save
         )
 
     @app_commands.command(name="export", description="Your rosters as a YAML file (re-import it with /roster import).")
+    @app_commands.describe(game="Only this game's rosters (leave out for every game).")
     @app_commands.choices(game=GAMES)
     async def export(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         rosters = await self.bot.store.rosters.visible_to(str(interaction.user.id), game=game)
