@@ -129,6 +129,9 @@ class RostersCog(commands.GroupCog, group_name="roster", group_description="Save
         owner = str(interaction.user.id)
         theirs = {r.name: r for r in await self.bot.store.rosters.visible_to(owner, game=chosen.id)}
         samples = shipped_rosters(chosen.id)
+        if not samples:  # every shipped game has two or more (tests/bot/test_cli_rosters.py); a new one may not yet
+            await interaction.response.send_message(f"No sample units ship for {chosen.title} yet.", ephemeral=True)
+            return
         new = [s for s in samples if s.name not in theirs]
         await self.bot.store.rosters.save_many(owner, new)
         lines = []
@@ -137,7 +140,7 @@ class RostersCog(commands.GroupCog, group_name="roster", group_description="Save
             kept = mine is not None and mine.spec != sample.spec
             note = " (you already had a roster of this name with other units: yours is kept)" if kept else ""
             lines.append(f"`@{sample.name}`: {escape(sample.description)}{note}")
-        attacker, defender = fighting_pair(chosen.id, samples[0], samples[1])
+        attacker, defender = fighting_pair(chosen.id, samples[0], samples[-1])
         fight = f"/{command_path(chosen)} attacker:{attacker} defender:{defender}"
         saved = f"Saved {len(new)} to your rosters" if new else "Already in your rosters"
         embed = discord.Embed(title=cut(f"Sample units: {chosen.title}", 256), colour=INFO_COLOUR, description=cut(
