@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -198,3 +199,17 @@ def test_help_says_a_flag_is_a_flag_and_never_shows_python_defaults(capsys: pyte
     assert "--perils / --no-perils (a flag, on by default)" in out
     assert "--charge-distance (0 to 100; not given by default)" in out
     assert not any(word in out for word in ("default False", "default True", "default None"))
+
+
+def test_no_game_help_in_the_terminal_shows_a_python_default(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every game's 'referee help' and its command's --help say a default in words, or nothing: never None,
+    True or False (Discord's /help is walked the same way in tests/e2e/test_tools_and_privacy.py)."""
+    from rules_core import all_games
+    from rules_core.registry import command_path
+
+    python = re.compile(r"default:? (None|True|False)\b|\[default: (None|True|False)\]")
+    for game in all_games():
+        for args in (("help", game.id), (*command_path(game).split(), "--help")):
+            code, out, _ = referee(*args, capsys=capsys)
+            assert (code == 0 and game.title.split()[0] in out) or args[0] != "help", args
+            assert not python.search(" ".join(out.split())), (args, python.search(" ".join(out.split())))

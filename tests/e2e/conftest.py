@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -29,10 +30,11 @@ async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
 
 
 @contextlib.asynccontextmanager
-async def running_bot(fake: FakeDiscord, url: str) -> AsyncIterator[RefereeBot]:
-    """The real bot on the database at ``url``, connected to the fake Discord and ready."""
+async def running_bot(fake: FakeDiscord, url: str, **more: Any) -> AsyncIterator[RefereeBot]:
+    """The real bot on the database at ``url`` (and any further settings, ``docs_url=...``), connected to the fake
+    Discord and ready."""
     settings = Settings(discord_token=SecretStr("fake-token"), database_url=url, dev_guild_id=GUILD_ID,
-                        _env_file=None)  # type: ignore[call-arg]  # fmt: skip
+                        _env_file=None, **more)  # type: ignore[call-arg]  # fmt: skip
     referee = RefereeBot(settings)
     task = asyncio.create_task(referee.start("fake-token"))
     try:
