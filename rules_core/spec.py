@@ -479,8 +479,8 @@ def parse_side_spec(text: str, *, example: str, stats: Iterable[str] = (), keywo
         raise SpecError("The side is empty: give at least one unit.", token="", example=example)
     if text.strip().startswith("@"):
         raise SpecError(
-            f"'{text.strip()[:40]}' is a saved roster reference: the referee command and the bot look rosters up "
-            "before the rules engine sees them; here, write the units out.",
+            f"'{text.strip()[:40]}' starts with a saved roster reference: a reference (@name, or @name/unit for "
+            "one of its units) stands alone for a whole side; to add units to a roster's, write them all out.",
             token=text.strip()[:40],
             example=example,
         )

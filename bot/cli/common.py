@@ -196,7 +196,7 @@ class TerminalWords:
 
 
 TERMINAL = TerminalWords()
-SPEC_COLUMNS = 72  # characters of a spec shown around its faulty token: with the caret line, it fits 80 columns
+SPEC_COLUMNS = 79  # a spec is shown around its faulty token in lines that fit an 80-column terminal
 
 
 def error_text(error: RefereeError) -> str:
@@ -208,7 +208,7 @@ def error_text(error: RefereeError) -> str:
         return f"error: {error.one_line(TERMINAL)}"
     lines = [f"error: {error.text_of(TERMINAL)}"]
     prefix = f"  {TERMINAL.option(given.option)}: "
-    shown, span = given.excerpt(SPEC_COLUMNS)
+    shown, span = given.excerpt(SPEC_COLUMNS - len(prefix))
     lines.append(prefix + shown)
     if span is not None:
         lines.append(" " * (len(prefix) + span[0]) + "^" * max(1, span[1] - span[0]))
