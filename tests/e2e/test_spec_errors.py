@@ -104,3 +104,19 @@ async def test_six_typos_do_not_use_up_the_allowance(bot: RefereeBot, fake: Fake
         await result_of(fake, assault(FIXED, ORK_MOB))
     [slow] = await answer(fake, assault(FIXED, ORK_MOB))  # six results: the limit holds for combats that resolved
     assert "Slow down" in slow["data"]["embeds"][0]["description"]
+
+
+async def test_a_roster_saved_with_a_typo_is_shown_marked_and_corrected(bot: RefereeBot, fake: FakeDiscord) -> None:
+    spec = MARINES + " | 1x Captain: WS5 S4 T4 W2 I5 A3 Ld10 Sv3+ independant-character"
+    [shown] = await answer(fake, command_interaction(
+        "roster", [option("name", "marines"), option("game", "40k"), option("spec", spec)], subcommand="save"
+    ))  # fmt: skip
+    assert error_text(shown["data"]).startswith("Unit 2 of the roster: Unknown keyword 'independant-character'")
+    found = fields(shown["data"])
+    assert found["Your spec, the faulty part in ⟦ ⟧"].endswith("Sv3+ ⟦independant-character⟧\n```")
+    corrected = spec.replace("independant", "independent")
+    assert found["Corrected spec, to copy"] == f"```\n{corrected}\n```"
+    [saved] = await answer(fake, command_interaction(
+        "roster", [option("name", "marines"), option("game", "40k"), option("spec", corrected)], subcommand="save"
+    ))  # fmt: skip
+    assert "@marines" in saved["data"]["content"]
