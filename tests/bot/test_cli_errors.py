@@ -102,3 +102,14 @@ def test_a_roster_name_one_letter_off_gets_did_you_mean(capsys: pytest.CaptureFi
                                       "'referee roster list --game 40k' shows yours.")  # fmt: skip
     code, _, err = referee("roster", "delete", "marine", "--game", "40k", capsys=capsys)
     assert code == 2 and err.startswith("error: You have no 40k roster named 'marine'. Did you mean @marines?")
+
+
+def test_the_odds_show_a_typo_the_same_way(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = referee("odds", "40k", "--attacker", ORKS, "--defender", "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3",
+                           capsys=capsys)  # fmt: skip
+    assert code == 2
+    assert err.splitlines()[1:] == [
+        "  --defender: 5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3",
+        "                                                ^^^",
+        "Corrected, to copy: --defender '5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+'",
+    ]
