@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.data import catalogue, data_root
 from rules_core import RefereeError, all_games, get_game, resolve
+from rules_core.errors import given_in
 from rules_core.options import OptionType
 from rules_core.registry import Game
 from rules_core.spec import group_head, split_units
@@ -53,15 +54,22 @@ def check_roster(game: str, name: str, spec: str, description: str = "") -> Rost
         raise RosterError("A roster holds units, not a reference to another roster.", token=text[:40])
     # Each unit must parse on its own: a roster may hold more units than one side takes (a Bolt Action platoon, several
     # Epic formations), and @name/unit picks one of them. A whole-roster @name is checked again when it is used.
-    units = split_units(text)
-    for number, unit in enumerate(units, start=1):
-        try:
-            chosen.parse_side(unit)
-        except RefereeError as error:
-            where = f"Unit {number} of the roster: " if len(units) > 1 else ""
-            raise RosterError(
-                where + error.message, token=error.token, example=error.example, hint=error.hint
-            ) from None
+
+    def parse_units(spec: str) -> None:
+        units = split_units(spec)
+        for number, unit in enumerate(units, start=1):
+            try:
+                chosen.parse_side(unit)
+            except RefereeError as error:
+                where = f"Unit {number} of the roster: " if len(units) > 1 else ""
+                raise RosterError(
+                    where + error.message, token=error.token, example=error.example, hint=error.hint, fix=error.fix
+                ) from None
+
+    try:
+        parse_units(text)
+    except RosterError as error:  # the spec shown back, marked, and corrected where the fix is certain
+        raise given_in(error, "spec", text, parse_units) from None
     from bot.storage.rosters import RosterInput  # noqa: PLC0415 (see the imports)
 
     return RosterInput(chosen.id, name, text, " ".join(str(description).split())[:500])

@@ -87,9 +87,22 @@ def test_bad_input_is_one_line_naming_the_token_with_an_example_and_exit_2(
     code, out, err = referee("assault", "40k", *args, capsys=capsys)
     assert code == 2
     assert out == ""
-    assert err.count("\n") == 1 and err.startswith("error: ")
-    assert mentions in err
+    assert mentions in error_lines(err)[0]
     assert "Example:" in err
+
+
+def error_lines(err: str) -> list[str]:
+    """The lines of an error: one (the message, what to do next, an example); or, for an error in a spec given on
+    the command line, the message, that spec with a caret line under the faulty token, and the spec corrected (to
+    copy) or an example."""
+    lines = err.rstrip("\n").split("\n")
+    assert lines[0].startswith("error: "), err
+    if len(lines) > 1:
+        assert len(lines) == 4, err
+        assert re.fullmatch(r"  --[a-z-]+: .+", lines[1]), err
+        assert re.fullmatch(r" +\^+", lines[2]), err
+        assert lines[3].startswith(("Example: ", "Corrected, to copy: --")), err
+    return lines
 
 
 def test_unknown_game(capsys: pytest.CaptureFixture[str]) -> None:
