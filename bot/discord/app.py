@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.data import catalogue
 from bot.discord.collector import Collector
+from bot.discord.cooldown import refund
 from bot.discord.errors import apology, error_embed, gone_embed, new_error_id, referee_error_embed
 from bot.discord.record_writer import RecordWriter
 from bot.discord.results import PageButton, VerifyButton
@@ -33,6 +34,7 @@ class RefereeTree(app_commands.CommandTree["RefereeBot"]):
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
         if isinstance(original, RefereeError):  # every error a user can fix, the engine's and the bot's
+            refund(interaction)  # refused for its input: no result, so it does not count toward the rate limit
             embed = referee_error_embed(original)
         elif isinstance(original, StorageError):  # the store turns every failure under it into one
             error_id = new_error_id()

@@ -9,6 +9,7 @@ import discord
 import pytest
 
 from bot.data import catalogue
+from bot.render.colours import WINNER_COLOURS
 from bot.render.embeds import (
     DESCRIPTION,
     EMBED_TOTAL,
@@ -86,7 +87,9 @@ def test_winner_colours() -> None:
         colour = render_pages(report)[0].colour
         assert colour is not None
         colours.add(colour.value)
-    assert colours == {0x2ECC71, 0xE74C3C, 0xF1C40F}  # attacker, defender, draw
+    # blue, orange, grey: the one palette (bot/render/colours.py, tests/bot/test_palette_and_charts.py)
+    assert colours == {0x3C8DD6, 0xE69F00, 0x949BA4}  # attacker, defender, draw
+    assert colours == {WINNER_COLOURS[side] for side in ("attacker", "defender", "draw")}
 
 
 def test_player_text_is_never_markdown() -> None:

@@ -62,7 +62,7 @@ class Call:
     files: list[str] = field(default_factory=list)
     received: float = field(default_factory=time.perf_counter)  # when the request reached the fake Discord
     sizes: list[int] = field(default_factory=list)  # the bytes of each attached file
-    contents: list[bytes] = field(default_factory=list)  # and the files themselves
+    contents: list[bytes] = field(default_factory=list)  # each attached file (docs/screenshots/ shows the charts)
 
 
 class FakeDiscord:

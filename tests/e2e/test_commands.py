@@ -104,7 +104,8 @@ async def test_a_bad_spec_is_answered_privately_at_once_with_an_example(bot: Ref
     assert data["flags"] & EPHEMERAL
     (embed,) = data["embeds"]
     assert "missing" in embed["description"]
-    assert embed["fields"][0]["name"] == "A correct example"
+    assert embed["fields"][0]["name"] == "Your attacker, the faulty part in ⟦ ⟧"  # the spec back, token marked
+    assert embed["fields"][-1]["name"] == "A correct example"
 
 
 async def test_an_unknown_roster_is_a_private_error(bot: RefereeBot, fake: FakeDiscord) -> None:

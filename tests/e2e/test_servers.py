@@ -140,6 +140,10 @@ async def test_a_manager_of_another_server_finds_nothing_and_changes_nothing(
         "void": command_interaction(
             "void", [option("record", ids["public"], 4), option("reason", "mine now")], **there
         ),
+        "note": command_interaction("note", [option("record", ids["public"], 4), option("text", "mine")], **there),
+        "note private": command_interaction(
+            "note", [option("record", ids["private"], 4), option("text", "mine")], **there
+        ),
         "replay": command_interaction("replay", [option("record", ids["public"], 4)], **there),
         "replay private": command_interaction("replay", [option("record", ids["private"], 4)], **there),
         "verify": command_interaction("verify", [option("record", ids["public"], 4)], **there),

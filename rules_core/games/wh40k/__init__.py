@@ -184,6 +184,7 @@ OPTIONS = (
         False,
         "The defending units were falling back when charged: each tests at once to regroup (2D6 <= Ld, no "
         "modifiers) and is destroyed if it fails.",
+        brief="The defenders were falling back when charged: each tests to regroup at once, destroyed if it fails.",
         example=example(charge_distance=4, defender_falling_back=True),
     ),
     OptionSpec(
@@ -193,6 +194,7 @@ OPTIONS = (
         "cover: power fists strike in the Cover step with their unit (defenders in cover, chargers with frag "
         "grenades). initiative_1: power fists strike at Initiative 1 even then.",
         choices=("cover", "initiative_1"),
+        brief="cover: power fists strike with their unit in the Cover step. initiative_1: always at Initiative 1.",
         example=example(defender_in_cover=True, cover_power_fists="initiative_1"),
     ),
     OptionSpec(
@@ -226,6 +228,7 @@ OPTIONS = (
         "most: the single most common WS in the unit is its majority type. over_half: only a WS held by more "
         "than half of the models is. With no majority type, the lowest WS in the unit is used.",
         choices=("most", "over_half"),
+        brief="most: the most common WS is the majority. over_half: only a WS held by over half the models.",
         example=example(ws_majority="over_half"),
     ),
     OptionSpec(
