@@ -106,6 +106,11 @@ async def test_the_quick_start_result_is_one_line_a_step_with_no_policy_paragrap
     frame_px = 2 * 16 + 22 * phone_lines(embed["title"], 37) + 24 + 48  # padding, title, footer, buttons
     assert frame_px + steps_px + 8 * 18 <= 800, (frame_px, steps_px)
     assert {"referee:verify:1", "referee:rolls:1", "referee:why:1"} <= set(custom_ids(answer.data))
+    # /replay shows the same compact result, with the same buttons.
+    (call,) = await fake.ask(command_interaction("replay", [option("record", 1, 4)]))
+    replayed = call.payload["data"]
+    assert replayed["embeds"][0]["fields"] == embed["fields"] and replayed["embeds"][0]["title"] == embed["title"]
+    assert set(custom_ids(replayed)) == set(custom_ids(answer.data))
 
 
 async def test_show_rolls_shows_every_die_privately_to_another_player(bot: RefereeBot, fake: FakeDiscord) -> None:
