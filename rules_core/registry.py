@@ -116,6 +116,7 @@ class Game(ABC):
     - ``outcome_words``: the summary's words for its outcomes (:class:`OutcomeWords`);
     - ``charts``: its quick rulings (:class:`Chart`, the ``chart`` command);
     - ``continues`` / ``positions_help`` / :meth:`next_round`: whether a result can go on into another round;
+    - ``standing_choices``: the choices it always makes the same way for the players (``/help`` shows them);
     - ``short_title``: the few words a result's heading names it by on a phone ("40K assault"; none: ``title``);
     - :meth:`step_line`: a step of its report in one short line (the result message's step list).
     """
@@ -124,6 +125,9 @@ class Game(ABC):
     aliases: tuple[str, ...] = ()
     title: str
     short_title: str = ""  # a result's heading on a phone: "40K assault" (empty: the title)
+    # How the referee always makes a choice the rules leave to the players (40K: which models die), in a few plain
+    # sentences each: /help shows them, so a result need not repeat them (its "Why?" button does, privately).
+    standing_choices: tuple[str, ...] = ()
     command: str  # the CLI / slash command it lives under: "assault", "duel", "closequarters"
     summary: str
     docs_page: str

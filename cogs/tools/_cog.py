@@ -61,7 +61,10 @@ class ToolsCog(commands.Cog):
         options = "\n".join(
             f"`{o.name}` ({o.describe_range()}, default {_default_words(o.default)}): {o.help}" for o in chosen.options
         )
-        for name, text in (("Tokens", tokens), ("Options", options)):
+        sections = [("Tokens", tokens), ("Options", options)]
+        if chosen.standing_choices:  # what its results' "Why?" button says, here once for good
+            sections.append(("How the referee chooses for you", "\n".join(chosen.standing_choices)))
+        for name, text in sections:
             for number, chunk in enumerate(_chunks(text, 1024)):
                 embed.add_field(name=name if number == 0 else f"{name} (cont.)", value=chunk, inline=False)
         example = f"attacker: {chosen.example_attacker}\ndefender: {chosen.example_defender}"

@@ -196,3 +196,11 @@ async def test_an_unrecorded_result_says_its_rolls_cannot_be_shown(fake: FakeDis
     (button,) = buttons(answer.data).values()
     assert button["disabled"] and "not recorded" in button["label"]
     assert answer.files == ["combat.md"]  # the full log, every die, goes with it instead
+
+
+async def test_help_for_40k_says_how_the_referee_chooses_which_models_die(bot: RefereeBot, fake: FakeDiscord) -> None:
+    (call,) = await fake.ask(command_interaction("help", [option("game", "40k")]))
+    (embed,) = call.payload["data"]["embeds"]
+    chooses = [f["value"] for f in embed["fields"] if f["name"] == "How the referee chooses for you"]
+    assert chooses and chooses[0].startswith(CASUALTY_POLICY)
+    within_limits(embed)

@@ -128,6 +128,7 @@ from rules_core.charts import TO_HIT, TO_WOUND
 from rules_core.dice import DiceSource
 from rules_core.errors import example
 from rules_core.games.wh40k import continuing, lines, spec
+from rules_core.games.wh40k.allocation import CASUALTY_POLICY
 from rules_core.games.wh40k.engine import resolve
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import Game, NextRound, OutcomeWords, Tallied, TokenDoc, register
@@ -368,6 +369,7 @@ class Warhammer40kAssault(Game):
     aliases = ("wh40k", "40000", "warhammer40k", "tar")
     title = "Warhammer 40,000 assault phase (Trial Assault Rules)"
     short_title = "40K assault"
+    standing_choices = (str(CASUALTY_POLICY.get("note")),)
     command = "assault"
     summary = (
         "The whole assault: charge, who strikes first, hits, wounds, saves, casualties, the result, "
