@@ -33,8 +33,9 @@ def cut_words(text: str, limit: int) -> str:
 
 
 def clause(text: str, limit: int = LINE) -> str:
-    """The first sentence of a note, without its asides in parentheses, at most ``limit`` characters."""
-    first = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
+    """The first clause of a note (up to its first full stop or semicolon), without its asides in parentheses, at
+    most ``limit`` characters."""
+    first = re.split(r"(?<=[.!?;])\s", _ASIDE.sub("", text).strip(), maxsplit=1)[0].rstrip(";")
     return cut_words(_ASIDE.sub("", first).rstrip(".").strip(), limit)
 
 
@@ -78,8 +79,19 @@ def step_line(step: Step) -> str:
     if not per_die and noted is not None:
         body = clause(str(noted.get("note")))  # a morale test, a result roll, a step of words: its note says it
     else:
-        body = fitted(step.title, list(map(roll_brief, step.rolls)), casualties(step))
+        body = fitted(step.title, shared_prefix(list(map(roll_brief, step.rolls))), casualties(step))
     return join(step.title, body)
+
+
+def shared_prefix(briefs: list[str]) -> list[str]:
+    """Rolls of one kind said once: ``to hit: Tactical 2/4, Rhino 1/2`` (not ``..., to hit: Rhino 1/2``)."""
+    shown: list[str] = []
+    previous = None
+    for brief in briefs:
+        kind, colon, rest = brief.partition(": ")
+        shown.append(rest if colon and kind == previous else brief)
+        previous = kind if colon else None
+    return shown
 
 
 def fitted(title: str, rolls: list[str], outcome: list[str]) -> str:

@@ -53,9 +53,23 @@ def _order(step: Step) -> str:
     return f"{order.get('order')}" + (f" ({'; '.join(covers)})" if covers else "")
 
 
+def _aftermath(step: Step) -> str | None:
+    """A fall back or a sweeping advance in a few words, or None for any other step."""
+    for ev in step.events:
+        if ev.kind == "fall_back" and ev.get("distance") is not None:
+            return f'{ev.get("unit")} falls back {ev.get("distance")}"'
+        if ev.kind == "sweeping_advance" and ev.get("roll") is not None and ev.get("fall_back") is not None:
+            caught = "cut down as they flee" if ev.get("success") else "they get away"
+            return f"{ev.get('roll')} against the fall-back roll of {ev.get('fall_back')}: {caught}"
+    return None
+
+
 def step_line(step: Step) -> str:
-    if any(roll.purpose.lower().startswith("to hit") for roll in step.rolls):
+    if any(roll.purpose.lower().startswith(("to hit", "to wound")) for roll in step.rolls):
         return compact.join(step.title, _strike(step))
+    aftermath = _aftermath(step)
+    if aftermath is not None:
+        return compact.join(step.title, aftermath)
     if any(ev.kind == "strike_order" for ev in step.events):
         return compact.join("Strike order", _order(step))  # who fights whom: the summary and the rolls say it
     return compact.step_line(step)
