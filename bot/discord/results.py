@@ -232,10 +232,12 @@ def result_view(record_id: int | None, page: int, pages: int, *, report: Report 
     """The result's buttons: its pages, Verify, Show rolls, and Why? when the referee made a player's choice in
     ``report``. An unrecorded result cannot be reloaded by a button: its Show rolls is disabled and says why (the
     full log is attached to it instead)."""
-    view = discord.ui.View(timeout=None)
     if record_id is None:
-        view.add_item(discord.ui.Button(label=NOT_RECORDED_ROLLS, custom_id="referee:rolls:none", disabled=True))
-        return view
+        # Nothing to press, so nothing to listen for: a short timeout lets discord.py forget the view.
+        unrecorded = discord.ui.View(timeout=1)
+        unrecorded.add_item(discord.ui.Button(label=NOT_RECORDED_ROLLS, custom_id="referee:rolls:none", disabled=True))
+        return unrecorded
+    view = discord.ui.View(timeout=None)
     if pages > 1:
         # A custom id must be valid and unique in the message: the disabled ends point at their own page.
         view.add_item(PageButton(record_id, max(page - 1, 0), label="◀ Previous", disabled=page == 0))
