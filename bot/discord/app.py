@@ -20,7 +20,7 @@ from bot.discord.collector import Collector
 from bot.discord.cooldown import refund
 from bot.discord.errors import apology, error_embed, gone_embed, new_error_id, referee_error_embed
 from bot.discord.record_writer import RecordWriter
-from bot.discord.results import PageButton, VerifyButton
+from bot.discord.results import PageButton, RollPageButton, ShowRollsButton, VerifyButton, WhyButton
 from bot.discord.settings import Settings
 from bot.storage import StorageError, Store
 from rules_core import RefereeError
@@ -111,7 +111,8 @@ class RefereeBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         catalogue().games()  # every game bound to its data files once, before any command asks for one
         self._store = await Store.open(self.settings.database_url)
-        self.add_dynamic_items(PageButton, VerifyButton)  # the cogs add their own in their setup()
+        # The result's buttons; the cogs add their own in their setup().
+        self.add_dynamic_items(PageButton, VerifyButton, ShowRollsButton, RollPageButton, WhyButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.settings.dev_guild_id is not None:

@@ -35,12 +35,9 @@ class RecordsCog(commands.Cog):
         # The void and note lines open page 1 and are sized with it (the page buttons render the same pages).
         pages = render_pages(stored.report, record_id=stored.id, history=history_lines(stored.history))
         embed = pages[0]
-        view = result_view(stored.id, 0, len(pages))
+        view = result_view(stored.id, 0, len(pages), report=stored.report)
         # A private combat (or one from direct messages) stays its two players': never replayed publicly.
-        kwargs: dict[str, Any] = {"embed": embed, "ephemeral": bool(private) or stored.personal}
-        if view is not None:
-            kwargs["view"] = view
-        await interaction.response.send_message(**kwargs)
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=bool(private) or stored.personal)
 
     @app_commands.command(name="verify", description="Re-run a stored combat from its seed: identical, or altered.")
     @app_commands.describe(record="The record id (in a result's footer).")

@@ -23,6 +23,7 @@ SECTIONS = {
     "overview": ("Overview", "What it resolves, how to write a side, a command to copy"),
     "tokens": ("Tokens", "What you can write in a unit: stats, settings, keywords"),
     "options": ("Options", "The command's options, and what each changes"),
+    "choices": ("How the referee chooses for you", "Its choices where the rules let a player choose"),
 }
 
 
@@ -66,15 +67,16 @@ def help_embed(game: Game, section: str, docs_link: str | None) -> discord.Embed
             f"{game.summary}\n\n**A side**: {game.spec_shape}\n\n**Try it** (copy, then change the units):\n"
             f"```\n{example}\n```\nNo units at hand? `/roster samples game:{game.id}` saves the shipped samples "
             "to your rosters, to use as `@name`.\n\nThe menu below shows the **tokens** a unit takes and the "
-            "command's **options**."
+            "command's **options**, and **how the referee chooses for you** where the rules let a player choose."
         )
         embed.description = cut(text, 4096)
     else:
-        lines = (
-            [token_line(game, n) for n in range(len(game.tokens))]
-            if section == "tokens"
-            else [option_line(option) for option in game.options]
-        )
+        if section == "tokens":
+            lines = [token_line(game, n) for n in range(len(game.tokens))]
+        elif section == "options":
+            lines = [option_line(option) for option in game.options]
+        else:  # what a result's "Why?" button says, here once for good
+            lines = list(game.standing_choices) or ["The rules leave no choice to the players that it makes."]
         values = chunks(lines) or ["This game has none."]
         used = len(embed.title or "")
         for number, value in enumerate(values):

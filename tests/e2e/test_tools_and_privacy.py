@@ -40,7 +40,7 @@ async def help_sections(fake: FakeDiscord, game: str) -> dict[str, dict[str, Any
     first = (await ask(fake, "help", [opt("game", game)])).payload
     assert first["type"] == 4 and first["data"]["flags"] & EPHEMERAL
     sections = {"overview": first["data"]}
-    for section in ("tokens", "options", "overview"):
+    for section in ("tokens", "options", "choices", "overview"):
         (answer,) = await fake.ask(pick(section, first["data"]))
         assert answer.payload["type"] == 7  # the private help message itself turns to that section
         sections[section] = answer.payload["data"]
@@ -80,6 +80,13 @@ async def test_help_overview_and_every_game(bot: RefereeBot, fake: FakeDiscord) 
     assert "`defender_in_cover` (on or off, default off)" in embed_text(options)
     assert "`charge_distance` (0 to 100): Inches" in embed_text(options)  # no default: nothing said of one
     assert "`round` (1 to 50, default 1)" in embed_text(options)
+
+
+async def test_help_for_40k_says_how_the_referee_chooses_which_models_die(bot: RefereeBot, fake: FakeDiscord) -> None:
+    """The casualty-order paragraph a result keeps behind its Why? button is in /help's choices, once for good."""
+    (embed,) = (await help_sections(fake, "40k"))["choices"]["embeds"]
+    chooses = [f["value"] for f in embed["fields"] if f["name"] == "How the referee chooses for you"]
+    assert chooses and chooses[0].startswith("Which models die")
 
 
 async def test_help_links_the_rules_page_only_where_docs_are_published(fake: FakeDiscord, tmp_path: Any) -> None:

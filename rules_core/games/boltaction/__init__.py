@@ -202,6 +202,7 @@ class BoltActionCloseQuarters(Game):
     id = "boltaction"
     aliases = ("bolt-action", "ba", "ba2")
     title = "Bolt Action close quarters"
+    short_title = "Bolt Action assault"
     command = "closequarters"
     summary = (
         "An infantry assault: reach, surprise, reaction fire and morale, the rounds of close quarters with Tough "

@@ -127,11 +127,12 @@ from typing import TYPE_CHECKING, Any
 from rules_core.charts import TO_HIT, TO_WOUND
 from rules_core.dice import DiceSource
 from rules_core.errors import example
-from rules_core.games.wh40k import continuing, spec
+from rules_core.games.wh40k import continuing, lines, spec
+from rules_core.games.wh40k.allocation import CASUALTY_POLICY
 from rules_core.games.wh40k.engine import resolve
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import Game, NextRound, OutcomeWords, Tallied, TokenDoc, register
-from rules_core.report import Report
+from rules_core.report import Report, Step
 
 if TYPE_CHECKING:
     from rules_core.odds.model import Odds
@@ -370,6 +371,8 @@ class Warhammer40kAssault(Game):
     id = "40k"
     aliases = ("wh40k", "40000", "warhammer40k", "tar")
     title = "Warhammer 40,000 assault phase (Trial Assault Rules)"
+    short_title = "40K assault"
+    standing_choices = (str(CASUALTY_POLICY.get("note")),)
     command = "assault"
     summary = (
         "The whole assault: charge, who strikes first, hits, wounds, saves, casualties, the result, "
@@ -385,6 +388,9 @@ class Warhammer40kAssault(Game):
     charts = (TO_HIT, TO_WOUND)
     continues = "40K assaults"
     positions_help = continuing.POSITIONS_HELP
+
+    def step_line(self, step: Step) -> str:
+        return lines.step_line(step)
 
     def parse_side(self, text: str) -> spec.Side:
         return spec.parse_side(text)
