@@ -130,20 +130,24 @@ def league_audit(league: str, match_id: int | None, limit: int, guild: str | Non
 @click.option("--output-dir", type=click.Path(file_okay=False, path_type=Path), default=Path(), show_default=True)
 @click.option("--guild", default=None, help=GUILD_HELP)
 def league_export(league: str, season: int | None, output_dir: Path, guild: str | None) -> None:
-    """Write the league's matches (all seasons) and a season's standings as two CSV files."""
+    """Write the league's matches (all seasons) and a season's standings as two CSV files (players' names, as
+    the bot last saw them in Discord, beside their ids)."""
 
-    async def work(store: Store) -> tuple[Standings, list[MatchInfo]]:
+    async def work(store: Store) -> tuple[Standings, list[MatchInfo], dict[str, str]]:
         found = await store.leagues.find(league, actor=OPERATOR, guild_id=guild)
         standings = await store.leagues.standings(found.id, actor=OPERATOR, season=season)
-        return standings, await store.matches.in_league(found.id, actor=OPERATOR)
+        matches = await store.matches.in_league(found.id, actor=OPERATOR)
+        players = [row.player for row in standings.rows] + [p for m in matches for p in (m.reporter, m.opponent)]
+        known = await store.leagues.names(found.guild_id, players)  # as the bot last saw them in Discord
+        return standings, matches, {user: entry.name for user, entry in known.items()}
 
-    standings, matches = with_store(work)
+    standings, matches, names = with_store(work)
     output_dir.mkdir(parents=True, exist_ok=True)
     stem = f"league-{standings.league.id}"
     matches_file = output_dir / f"{stem}-matches.csv"
     standings_file = output_dir / f"{stem}-season-{standings.season}-standings.csv"
-    matches_file.write_text(matches_csv(matches), encoding="utf-8")
-    standings_file.write_text(standings_csv(standings.rows), encoding="utf-8")
+    matches_file.write_text(matches_csv(matches, names), encoding="utf-8")
+    standings_file.write_text(standings_csv(standings.rows, names), encoding="utf-8")
     click.echo(f"Wrote {len(matches)} matches to {matches_file} and {len(standings.rows)} players to "
                f"{standings_file}.")  # fmt: skip
 

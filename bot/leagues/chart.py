@@ -18,10 +18,24 @@ TOP = 8  # lines on one chart stay readable up to about this many
 MARGIN = timedelta(minutes=30)  # at least this much of the date axis before the first game and after the last
 
 
+def player_label(player: str, names: Mapping[str, str] | None = None) -> str:
+    """A player as a reader knows them: their display name; else a pseudonym or offline name as it is, and a
+    Discord id nobody could name by the end of it (``…0101``), never the 18 digits."""
+    name = (names or {}).get(player)
+    if name:
+        return name
+    return f"…{player[-4:]}" if player.isdigit() else player
+
+
+def legend_labels(rows: Sequence[Row], names: Mapping[str, str] | None = None, *, top: int = TOP) -> list[str]:
+    """The chart's legend, line by line: the ``top`` best-placed players who have played, with their rank."""
+    return [f"{row.rank}. {player_label(row.player, names)}" for row in rows if row.history][:top]
+
+
 def rating_chart(rows: Sequence[Row], title: str, names: Mapping[str, str] | None = None, *, top: int = TOP) -> bytes:
     """The rating of the ``top`` best-placed players who have played, match by match; PNG bytes.
 
-    ``names`` labels players (Discord ids otherwise; the bot passes ranks when it knows no names).
+    ``names`` labels players (see :func:`player_label`); :func:`legend_labels` is the legend's text.
     """
     buffer = io.BytesIO()
     rating_figure(rows, title, names, top=top).savefig(buffer, format="png")
@@ -50,13 +64,13 @@ def rating_figure(rows: Sequence[Row], title: str, names: Mapping[str, str] | No
         # From the first game to the end of the axis: the rating holds after the last game.
         times = [row.history[0][1], *(when for _, when, _ in row.history), end]
         ratings = [START_RATING, *(rating for _, _, rating in row.history), row.history[-1][2]]
-        label = (names or {}).get(row.player, row.player)
+        label = player_label(row.player, names)
         # Datetimes on the x axis: matplotlib converts them, though its stubs only name arrays.
         axes.step(
             cast(Any, times),
             ratings,
             where="post",
-            label=f"{row.rank}. {label}",
+            label=f"{row.rank}. {label}",  # as legend_labels() says
             linewidth=2.2,
             color=chart(RATING_LINES[index % len(RATING_LINES)]),
             linestyle=("-", "--")[index // len(RATING_LINES) % 2],
@@ -80,4 +94,4 @@ def rating_figure(rows: Sequence[Row], title: str, names: Mapping[str, str] | No
     return figure
 
 
-__all__ = ["TOP", "rating_chart", "rating_figure"]
+__all__ = ["TOP", "legend_labels", "player_label", "rating_chart", "rating_figure"]

@@ -6,15 +6,16 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
 from bot.leagues.model import MatchInfo
 from bot.leagues.standings import Row
 
-MATCH_COLUMNS = ("match", "season", "status", "reported_at", "player", "opponent", "result", "score", "combats",
-                 "notes", "source", "decided_by", "decided_at")  # fmt: skip
-STANDINGS_COLUMNS = ("rank", "player", "played", "won", "drawn", "lost", "points", "rating")
+# Players are their ids (what the league counts by) with their display names beside, where the referee knows them.
+MATCH_COLUMNS = ("match", "season", "status", "reported_at", "player", "player_name", "opponent", "opponent_name",
+                 "result", "score", "combats", "notes", "source", "decided_by", "decided_at")  # fmt: skip
+STANDINGS_COLUMNS = ("rank", "player", "name", "played", "won", "drawn", "lost", "points", "rating")
 # A formula starts with = + - @ (or a tab or carriage return before one), at the start of a cell or of any part a
 # spreadsheet may split off at a `,` or a `;` (European locales split on `;`).
 _FORMULA_START = re.compile(r"(^|[,;])(\s*)(?=[=+\-@\t\r])")
@@ -41,23 +42,30 @@ def _csv(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     return buffer.getvalue()
 
 
-def matches_csv(matches: Iterable[MatchInfo]) -> str:
-    """Matches oldest first; the result is the player's (the one who reported it, or the organiser's first)."""
+def matches_csv(matches: Iterable[MatchInfo], names: Mapping[str, str] | None = None) -> str:
+    """Matches oldest first; the result is the player's (the one who reported it, or the organiser's first).
+    ``names``: display names by id (a name column is empty where none is known)."""
     ordered = sorted(matches, key=lambda m: (m.created_at, m.id))
+    known = names or {}
     return _csv(
         MATCH_COLUMNS,
         (
-            (m.id, m.season, m.status, m.created_at, m.reporter, m.opponent, m.result, m.score,
-             " ".join(f"#{c}" for c in m.combats), m.notes, m.source, m.decided_by, m.decided_at)
+            (m.id, m.season, m.status, m.created_at, m.reporter, known.get(m.reporter), m.opponent,
+             known.get(m.opponent), m.result, m.score, " ".join(f"#{c}" for c in m.combats), m.notes, m.source,
+             m.decided_by, m.decided_at)
             for m in ordered
         ),
     )  # fmt: skip
 
 
-def standings_csv(rows: Iterable[Row]) -> str:
+def standings_csv(rows: Iterable[Row], names: Mapping[str, str] | None = None) -> str:
+    known = names or {}
     return _csv(
         STANDINGS_COLUMNS,
-        ((r.rank, r.player, r.played, r.won, r.drawn, r.lost, r.points, round(r.rating, 1)) for r in rows),
+        (
+            (r.rank, r.player, known.get(r.player), r.played, r.won, r.drawn, r.lost, r.points, round(r.rating, 1))
+            for r in rows
+        ),
     )
 
 

@@ -63,6 +63,32 @@ class MatchInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchPost:
+    """Where a match was reported: its server, and its message's channel and id (None for a match entered by an
+    organiser, or reported before the referee kept them)."""
+
+    guild_id: str
+    channel_id: str | None
+    message_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A pending match whose opponent is to be reminded, once, that it will confirm itself."""
+
+    match: MatchInfo
+    post: MatchPost
+
+
+@dataclass(frozen=True, slots=True)
+class KnownName:
+    """A player's display name in a server, and when it was last seen or fetched."""
+
+    name: str
+    fetched_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class ReportOutcome:
     """What a report did: created a pending match, merged into the opponent's report, or clashed with it."""
 
@@ -117,8 +143,11 @@ __all__ = [
     "AUTO",
     "AuditEntry",
     "Decision",
+    "KnownName",
     "LeagueInfo",
     "MatchInfo",
+    "MatchPost",
+    "Reminder",
     "ReportOutcome",
     "Standings",
     "match_dict",

@@ -10,7 +10,7 @@ confirmed matches (bot.leagues.standings) and cached by league version, which ev
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
 from sqlalchemy import func, insert, select, update
@@ -20,11 +20,13 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.access import Actor, sees_server_data
 from bot.leagues import rules
 from bot.leagues.errors import LeagueError, LeagueNotFound, NotAllowed
-from bot.leagues.model import AuditEntry, LeagueInfo, Standings
+from bot.leagues.model import AuditEntry, KnownName, LeagueInfo, Standings
 from bot.leagues.standings import MatchResult, Points, Row, compute
 from bot.storage.db import aware, now, rowcount
 from bot.storage.league_rows import add_event, bump, league_info, league_row, require_organiser
 from bot.storage.models import (
+    NAME,
+    DisplayName,
     League,
     LeagueEvent,
     LeagueMatch,
@@ -326,6 +328,58 @@ class Leagues:
                         )
         except IntegrityError:
             return  # another process saved the same snapshot first: either is right
+
+    # --- players' names (personal data: exported and deleted with the user, bot/storage/privacy.py) ------------
+
+    async def names(self, guild_id: str, users: Iterable[str]) -> dict[str, KnownName]:
+        """The cached display names of these users in this server (those it has)."""
+        chosen = sorted(set(users))
+        if not chosen:
+            return {}
+        async with self.sessions() as session:
+            rows = (
+                await session.scalars(
+                    select(DisplayName).where(DisplayName.guild_id == guild_id, DisplayName.user_id.in_(chosen))
+                )
+            ).all()
+        return {row.user_id: KnownName(row.name, aware(row.fetched_at)) for row in rows}
+
+    async def remember_names(
+        self, guild_id: str, names: Mapping[str, str], *, at: datetime | None = None, players_only: bool = False
+    ) -> set[str]:
+        """Cache display names (user id -> name) as seen or fetched now: the newest wins. With ``players_only``,
+        only those of people who play or played in a league of the server (nobody else's name is kept); the
+        users whose names were cached."""
+        moment = at or now()
+        chosen = dict(names)
+        if players_only and chosen:
+            async with self.sessions() as session:
+                playing = set(
+                    (
+                        await session.scalars(
+                            select(LeaguePlayer.user_id)
+                            .join(League, League.id == LeaguePlayer.league_id)
+                            .where(League.guild_id == guild_id, LeaguePlayer.user_id.in_(list(chosen)))
+                        )
+                    ).all()
+                )
+            chosen = {user: name for user, name in chosen.items() if user in playing}
+        for user, name in chosen.items():
+            shown = " ".join(name.split())[:NAME] or user
+            for _attempt in (1, 2):
+                try:
+                    async with self.sessions.begin() as session:
+                        changed = await session.execute(
+                            update(DisplayName)
+                            .where(DisplayName.guild_id == guild_id, DisplayName.user_id == user)
+                            .values(name=shown, fetched_at=moment)
+                        )
+                        if rowcount(changed) == 0:
+                            session.add(DisplayName(guild_id=guild_id, user_id=user, name=shown, fetched_at=moment))
+                    break
+                except IntegrityError:
+                    continue  # another process cached the same user at the same moment: update theirs
+        return set(chosen)
 
 
 __all__ = ["Leagues"]

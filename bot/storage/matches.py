@@ -10,7 +10,7 @@ version on (its cached standings are then stale).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.access import OPERATOR, Actor
 from bot.leagues import permissions, rules, transitions
 from bot.leagues.errors import MatchStateError
-from bot.leagues.model import AUTO, Decision, MatchInfo, ReportOutcome, pair_key
+from bot.leagues.model import AUTO, Decision, MatchInfo, MatchPost, Reminder, ReportOutcome, pair_key
 from bot.leagues.transitions import Transition
 from bot.storage.db import now, rowcount
 from bot.storage.league_rows import (
@@ -32,9 +32,11 @@ from bot.storage.league_rows import (
     match_row,
     require_organiser,
 )
-from bot.storage.models import CombatRecord, LeagueMatch, LeagueSeason
+from bot.storage.models import CombatRecord, League, LeagueMatch, LeagueSeason
 from bot.storage.records import visible_combats
 from rules_core.errors import Do, example
+
+REMIND_BEFORE = timedelta(hours=24)  # the opponent is reminded this long before a report confirms itself
 
 
 class Matches:
@@ -291,5 +293,67 @@ class Matches:
                 continue  # confirmed or disputed by a player in the meantime: theirs is the one effect
         return confirmed
 
+    # --- the report's message, and the reminder ----------------------------------------------------------------
 
-__all__ = ["Matches"]
+    async def attach_post(self, match_id: int, *, channel_id: str, message_id: str) -> None:
+        """Remember where a match was reported (the message with its buttons): its first message only."""
+        async with self.sessions.begin() as session:
+            await session.execute(
+                update(LeagueMatch)
+                .where(LeagueMatch.id == match_id, LeagueMatch.message_id.is_(None))
+                .values(channel_id=channel_id, message_id=message_id)
+                .execution_options(synchronize_session=False)
+            )
+
+    async def posts(self, match_ids: Iterable[int]) -> dict[int, MatchPost]:
+        """Where each match was reported (the operator's view: for the bot's own follow-ups)."""
+        chosen = list(match_ids)
+        if not chosen:
+            return {}
+        async with self.sessions() as session:
+            rows = await session.execute(
+                select(LeagueMatch.id, League.guild_id, LeagueMatch.channel_id, LeagueMatch.message_id)
+                .join(League, League.id == LeagueMatch.league_id)
+                .where(LeagueMatch.id.in_(chosen))
+            )
+            return {int(match_id): MatchPost(guild, channel, message) for match_id, guild, channel, message in rows}
+
+    async def claim_reminders(self, *, at: datetime | None = None, limit: int = 100) -> list[Reminder]:
+        """The pending reports that confirm themselves within :data:`REMIND_BEFORE` and whose opponent has not been
+        reminded, each marked reminded here, before any message is sent: a reminder is sent at most once, by one
+        process, even across a restart. A report whose whole window is shorter than that gets none (its report
+        pinged the opponent moments before)."""
+        moment = at or now()
+        async with self.sessions() as session:
+            rows = (
+                await session.scalars(
+                    select(LeagueMatch)
+                    .where(
+                        LeagueMatch.status == "pending",
+                        LeagueMatch.reminded_at.is_(None),
+                        LeagueMatch.confirm_by > moment,
+                        LeagueMatch.confirm_by <= moment + REMIND_BEFORE,
+                    )
+                    .order_by(LeagueMatch.confirm_by, LeagueMatch.id)
+                    .limit(limit)
+                )
+            ).all()
+        due = [match_info(row) for row in rows]
+        due = [m for m in due if m.confirm_by is not None and m.confirm_by - m.created_at > REMIND_BEFORE]
+        claimed: list[int] = []
+        for match in due:
+            async with self.sessions.begin() as session:
+                result = await session.execute(
+                    update(LeagueMatch)
+                    .where(LeagueMatch.id == match.id, LeagueMatch.status == "pending",
+                           LeagueMatch.reminded_at.is_(None))
+                    .values(reminded_at=moment)
+                    .execution_options(synchronize_session=False)
+                )  # fmt: skip
+                if rowcount(result) == 1:
+                    claimed.append(match.id)
+        posts = await self.posts(claimed)
+        return [Reminder(match, posts[match.id]) for match in due if match.id in claimed]
+
+
+__all__ = ["REMIND_BEFORE", "Matches"]

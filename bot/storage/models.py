@@ -195,6 +195,11 @@ class LeagueMatch(Base):
     confirm_by: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # auto-confirmed then
     decided_by: Mapped[str | None] = mapped_column(String(NAME))  # the confirmer, "auto", or an organiser
     decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Where the report was posted (its buttons), so the auto-confirmation can edit it; and when the opponent was
+    # reminded that it will confirm itself (once: set before the reminder is sent, so never twice).
+    channel_id: Mapped[str | None] = mapped_column(String(NAME))
+    message_id: Mapped[str | None] = mapped_column(String(NAME))
+    reminded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     __table_args__ = (
         Index("ix_league_matches_league_id_season_status", "league_id", "season", "status"),
@@ -240,6 +245,20 @@ class LeagueSnapshot(Base):
     version: Mapped[int] = mapped_column(Integer)
     data_json: Mapped[str] = mapped_column(Text)
     computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class DisplayName(Base):
+    """A player's name in a server, as Discord showed it when last seen or fetched: the league's chart and CSV
+    show it beside the id. Personal data: in the user's export, deleted with them (bot/storage/privacy.py)."""
+
+    __tablename__ = "display_names"
+
+    guild_id: Mapped[str] = mapped_column(String(NAME), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(NAME), primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME))
+    fetched_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_display_names_user_id", "user_id"),)
 
 
 def add_postgresql_options() -> None:

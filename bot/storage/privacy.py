@@ -24,6 +24,7 @@ from bot.storage.models import (
     Base,
     CombatRecord,
     DiceRoll,
+    DisplayName,
     League,
     LeagueEvent,
     LeagueMatch,
@@ -168,6 +169,7 @@ class Privacy:
             unshared = await _change(session, update(Roster).where(Roster.guild_id == guild).values(guild_id=None))
             rolls = await _change(session, delete(DiceRoll).where(DiceRoll.guild_id == guild))
             leagues = await _change(session, delete(League).where(League.guild_id == guild))
+            names = await _change(session, delete(DisplayName).where(DisplayName.guild_id == guild))
             return {
                 "combat_records": records,
                 "record_notes": events,
@@ -175,6 +177,7 @@ class Privacy:
                 "rosters_unshared": unshared,
                 "dice_rolls": rolls,
                 "leagues": leagues,
+                "display_names": names,
             }
 
 
@@ -193,6 +196,15 @@ async def _league_export(session: AsyncSession, *, user: str | None, guild: str 
         ids = select(League.id).where(League.guild_id == guild)
         match_filter = LeagueMatch.league_id.in_(ids)
         event_filter = LeagueEvent.league_id.in_(ids)
+    names: list[DisplayName] = []
+    if user is not None:  # the names the referee cached for the user, server by server (never another's)
+        names = list(
+            (
+                await session.scalars(
+                    select(DisplayName).where(DisplayName.user_id == user).order_by(DisplayName.guild_id)
+                )
+            ).all()
+        )
     leagues = (await session.scalars(select(League).where(league_filter).order_by(League.id))).all()
     matches = (await session.scalars(select(LeagueMatch).where(match_filter).order_by(LeagueMatch.id))).all()
     events = (await session.scalars(select(LeagueEvent).where(event_filter).order_by(LeagueEvent.id))).all()
@@ -202,6 +214,10 @@ async def _league_export(session: AsyncSession, *, user: str | None, guild: str 
             for row in leagues
         ],
         "league_matches": [match_dict(match_info(row)) for row in matches],
+        "display_names": [
+            {"guild_id": row.guild_id, "name": row.name, "fetched_at": aware(row.fetched_at).isoformat()}
+            for row in names
+        ],
         "league_events": [
             {
                 "id": row.id,
@@ -273,6 +289,7 @@ _TEXT: tuple[tuple[type[Base], tuple[str, ...], dict[str, bool]], ...] = (
     (LeagueSeason, ("started_by", "ended_by"), {}),
     (LeagueMatch, ("reporter_id", "opponent_id", "created_by", "decided_by", "score", "notes"), {}),
     (LeagueEvent, ("actor", "reason"), {"before_json": True, "after_json": True}),
+    (DisplayName, ("name",), {}),  # another player's name that holds the id
 )
 
 
@@ -312,6 +329,7 @@ async def _forget_user(session: AsyncSession, name: Pseudonym) -> dict[str, int]
         "rosters": await _change(session, delete(Roster).where(Roster.owner == user)),
         "dice_rolls": await _change(session, delete(DiceRoll).where(DiceRoll.requested_by == user)),
         "organiser_roles": await _change(session, delete(LeagueOrganiser).where(LeagueOrganiser.user_id == user)),
+        "display_names": await _change(session, delete(DisplayName).where(DisplayName.user_id == user)),
     }
     rewritten = {model: await _rewrite(session, model, name, text, as_json) for model, text, as_json in _TEXT}
     # A match's pair key is its two players sorted: computed again, never rewritten in place.
@@ -329,7 +347,7 @@ async def _forget_user(session: AsyncSession, name: Pseudonym) -> dict[str, int]
     caches = await _change(
         session, delete(LeagueSnapshot).where(LeagueSnapshot.data_json.contains(user, autoescape=True))
     )
-    others = (Roster, DiceRoll, League, LeagueOrganiser, LeagueSeason)
+    others = (Roster, DiceRoll, League, LeagueOrganiser, LeagueSeason, DisplayName)
     return {
         **deleted,
         "records_anonymised": rewritten[CombatRecord],

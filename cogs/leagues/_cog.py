@@ -9,7 +9,8 @@ runs it, the league domain still decides (organisers of that league, or members 
 Thin: every rule (who may do what, the match transitions) lives in the league domain (bot/leagues/), and
 exactly-once changes and the audit log in the store (bot/storage/leagues.py, matches.py); this cog turns options
 into store calls and results into messages. Organiser commands pass ``Manage Server`` along as
-``Actor.manager``. Reports that nobody answers are confirmed by a sweep every minute (and at start).
+``Actor.manager``. Reports that nobody answers are confirmed by a sweep every minute (and at start), which also
+edits their messages and reminds opponents a day before (``_follow``); players' names come from ``_names``.
 """
 
 from __future__ import annotations
@@ -25,14 +26,15 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.discord.interactions import actor_of
-from bot.leagues.chart import rating_chart
+from bot.leagues.chart import legend_labels, rating_chart
 from bot.leagues.errors import LeagueError, LeagueNotFound
 from bot.leagues.export import matches_csv, standings_csv
-from bot.leagues.model import LeagueInfo, Standings
+from bot.leagues.model import LeagueInfo, MatchInfo, Standings
 from bot.leagues.standings import Points
+from cogs.leagues._follow import refresh_posts, send_reminders
+from cogs.leagues._names import NameBook
 from cogs.leagues._ui import (
     audit_embed,
-    chart_names,
     history_embed,
     match_embed,
     match_view,
@@ -69,7 +71,12 @@ class LeagueCog(commands.Cog):
 
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
+        self.names = NameBook(bot)
         super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        await self.names.note(interaction)  # the names Discord sends anyway label the chart and the CSV
+        return True
 
     async def cog_load(self) -> None:
         self.sweeper.start()
@@ -87,10 +94,13 @@ class LeagueCog(commands.Cog):
             log.exception("the league sweep failed; retrying in %s s", SWEEP_SECONDS)
 
     async def sweep_once(self, at: datetime | None = None) -> int:
-        """Confirm every report whose window has passed (by ``at``, default now); how many were."""
+        """Confirm every report whose window has passed (by ``at``, default now), edit their messages to say so,
+        and remind the opponents of reports due within a day; how many were confirmed."""
         confirmed = await self.bot.store.matches.confirm_due(at=at)
         for match in confirmed:
             log.info("league match #%d confirmed automatically", match.id)
+        await refresh_posts(self.bot, confirmed)
+        await send_reminders(self.bot, await self.bot.store.matches.claim_reminders(at=at))
         return len(confirmed)
 
     # --- helpers -----------------------------------------------------------------------------------------------
@@ -234,8 +244,11 @@ class LeagueCog(commands.Cog):
             mention = discord.AllowedMentions(users=[discord.Object(id=int(match.opponent))])
             view = match_view(match)
             extra: dict[str, Any] = {} if view is None else {"view": view}
-            await interaction.response.send_message(text, embed=match_embed(match, found), allowed_mentions=mention,
-                                                    **extra)  # fmt: skip
+            sent = await interaction.response.send_message(text, embed=match_embed(match, found),
+                                                           allowed_mentions=mention, **extra)  # fmt: skip
+            if sent.message_id is not None and interaction.channel_id is not None:  # to edit it when time runs out
+                await self.bot.store.matches.attach_post(match.id, channel_id=str(interaction.channel_id),
+                                                         message_id=str(sent.message_id))  # fmt: skip
             return
         if outcome.kind == "merged":
             text = f"{who(match.reporter)} had already reported this game with the same result: confirmed."
@@ -243,6 +256,7 @@ class LeagueCog(commands.Cog):
             text = (f"{who(match.reporter)} reported this game with another result: it is disputed now, for an "
                     "organiser to settle.")  # fmt: skip
         await interaction.response.send_message(text, embed=match_embed(match, found))
+        await refresh_posts(self.bot, [match], found)  # the first report's message: its buttons go
 
     @organisers.command(name="resolve", description="Settle a disputed match (organisers who did not play it).")
     @app_commands.describe(match="The match id.", decision="The reporter's result that stands, or void.",
@@ -251,17 +265,13 @@ class LeagueCog(commands.Cog):
         self, interaction: discord.Interaction[Any], match: MATCH, decision: Decision, reason: SHORT
     ) -> None:
         changed = await self.bot.store.matches.resolve(match, decision, actor=actor_of(interaction), reason=reason)
-        await interaction.response.send_message(
-            embed=match_embed(changed, await self._of(interaction, changed.league_id))
-        )
+        await self._decided(interaction, changed)
 
     @organisers.command(name="void", description="Void a match: it no longer counts (organisers).")
     @app_commands.describe(match="The match id.", reason="Why (kept in the audit log).")
     async def void(self, interaction: discord.Interaction[Any], match: MATCH, reason: SHORT) -> None:
         changed = await self.bot.store.matches.void(match, actor=actor_of(interaction), reason=reason)
-        await interaction.response.send_message(
-            embed=match_embed(changed, await self._of(interaction, changed.league_id))
-        )
+        await self._decided(interaction, changed)
 
     @organisers.command(name="correct", description="Correct a confirmed match's result (organisers).")
     @app_commands.describe(match="The match id.", result="The reporter's result.", reason="Why (kept in the log).",
@@ -273,9 +283,7 @@ class LeagueCog(commands.Cog):
         changed = await self.bot.store.matches.correct(
             match, actor=actor_of(interaction), result=result, reason=reason, score=score
         )
-        await interaction.response.send_message(
-            embed=match_embed(changed, await self._of(interaction, changed.league_id))
-        )
+        await self._decided(interaction, changed)
 
     @organisers.command(name="enter", description="Enter a result directly, confirmed at once (organisers).")
     @app_commands.describe(player="The first player.", opponent="The second player.", result="The first player's.",
@@ -293,8 +301,11 @@ class LeagueCog(commands.Cog):
         )  # fmt: skip
         await interaction.response.send_message(embed=match_embed(entered, found))
 
-    async def _of(self, interaction: discord.Interaction[Any], league_id: int) -> LeagueInfo:
-        return await self.bot.store.leagues.get(league_id, actor=actor_of(interaction))
+    async def _decided(self, interaction: discord.Interaction[Any], changed: MatchInfo) -> None:
+        """An organiser's decision, shown; the report's own message then says so too (and loses its buttons)."""
+        league = await self.bot.store.leagues.get(changed.league_id, actor=actor_of(interaction))
+        await interaction.response.send_message(embed=match_embed(changed, league))
+        await refresh_posts(self.bot, [changed], league)
 
     # --- reading -----------------------------------------------------------------------------------------------
 
@@ -308,15 +319,17 @@ class LeagueCog(commands.Cog):
         table = await self.bot.store.leagues.standings(found.id, actor=actor_of(interaction), season=season)
         await interaction.response.send_message(embed=standings_embed(table))
         if any(row.played for row in table.rows):
-            # The table answers at once; the chart (a fraction of a second to draw) follows in an edit.
-            png = await asyncio.to_thread(self._chart, table)
+            # The table answers at once; the names (cached, or fetched) and the chart follow in an edit.
+            names = await self.names.names(table.league.guild_id, [row.player for row in table.rows if row.history])
+            png = await asyncio.to_thread(self._chart, table, names)
+            legend = "Ratings over time: " + ", ".join(legend_labels(table.rows, names))  # the alt text
             await interaction.edit_original_response(
-                attachments=[discord.File(io.BytesIO(png), filename="ratings.png", description="Ratings over time")]
+                attachments=[discord.File(io.BytesIO(png), filename="ratings.png", description=legend[:1024])]
             )
 
-    def _chart(self, table: Standings) -> bytes:
+    def _chart(self, table: Standings, names: dict[str, str]) -> bytes:
         title = f"{table.league.name}, season {table.season}: ratings"
-        return rating_chart(table.rows, title, chart_names(table.rows, self.bot))
+        return rating_chart(table.rows, title, names)
 
     @everyone.command(name="history", description="The league's matches, newest first.")
     @app_commands.describe(player="Only this player's matches.", league=LEAGUE)
@@ -347,9 +360,12 @@ class LeagueCog(commands.Cog):
         found = await self.league(interaction, league)
         table = await self.bot.store.leagues.standings(found.id, actor=actor_of(interaction), season=season)
         matches = await self.bot.store.matches.in_league(found.id, actor=actor_of(interaction))
+        players = [row.player for row in table.rows] + [p for m in matches for p in (m.reporter, m.opponent)]
+        names = await self.names.names(found.guild_id, players)  # beside the ids
         files = [
-            discord.File(io.BytesIO(matches_csv(matches).encode("utf-8")), filename=f"league-{found.id}-matches.csv"),
-            discord.File(io.BytesIO(standings_csv(table.rows).encode("utf-8")),
+            discord.File(io.BytesIO(matches_csv(matches, names).encode("utf-8")),
+                         filename=f"league-{found.id}-matches.csv"),
+            discord.File(io.BytesIO(standings_csv(table.rows, names).encode("utf-8")),
                          filename=f"league-{found.id}-season-{table.season}-standings.csv"),
         ]  # fmt: skip
         await interaction.response.send_message(

@@ -11,7 +11,7 @@ import discord
 from bot.discord.errors import referee_error_embed
 from bot.discord.interactions import actor_of
 from bot.leagues.model import AuditEntry, LeagueInfo, MatchInfo, Standings
-from bot.leagues.standings import TIE_BREAKERS, Row
+from bot.leagues.standings import TIE_BREAKERS
 from bot.render.colours import AUDIT_COLOUR, INFO_COLOUR, MATCH_STATUS_COLOURS
 from bot.render.markdown import cut, escape
 from rules_core import RefereeError
@@ -122,15 +122,6 @@ def standings_embed(standings: Standings) -> discord.Embed:
     return embed
 
 
-def chart_names(rows: Sequence[Row], bot: discord.Client) -> dict[str, str]:
-    """Names for the chart's legend from the bot's cache; a player it has not met by the end of their id."""
-    names: dict[str, str] = {}
-    for row in rows:
-        user = bot.get_user(int(row.player)) if row.player.isdigit() else None
-        names[row.player] = user.display_name if user is not None else f"…{row.player[-4:]}"
-    return names
-
-
 def history_embed(league: LeagueInfo, matches: Sequence[MatchInfo], player: str | None) -> discord.Embed:
     lines = [f"`#{m.id}` <t:{int(m.created_at.timestamp())}:d> {match_summary(m)} · {m.status}" for m in matches] or [
         "No matches yet."
@@ -173,7 +164,6 @@ __all__ = [
     "MatchButton",
     "actor_of",
     "audit_embed",
-    "chart_names",
     "history_embed",
     "match_embed",
     "match_view",

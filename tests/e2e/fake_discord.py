@@ -13,6 +13,7 @@ import itertools
 import json
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,6 +78,14 @@ class FakeDiscord:
         self.answers: dict[str, list[Call]] = defaultdict(list)  # interaction token -> its callbacks and edits
         self.answered = asyncio.Condition()
         self.uploads: dict[str, bytes] = {}  # attachment id -> content, served as Discord's CDN would
+        # Users and members the REST API serves (GET /users/{id}, /guilds/{g}/members/{id}): any id is a user
+        # named by ``user_names`` (else "user" and its last digits) and a member of every server, with a nickname
+        # from ``nicknames``, unless it is in ``not_members``. A channel in ``closed_channels`` refuses messages (403).
+        self.user_names: dict[int, str] = {}
+        self.nicknames: dict[tuple[int, int], str] = {}
+        self.not_members: set[int] = set()
+        self.closed_channels: set[int] = set()
+        self.messages: dict[str, dict[str, Any]] = {}  # every message the bot posted, by id (as first posted)
         self.runner: web.AppRunner | None = None
         self.port = 0
 
@@ -140,6 +149,8 @@ class FakeDiscord:
                     sizes.append(len(contents[-1]))
         call = Call(request.method, path, dict(request.query), payload, files, sizes=sizes, contents=contents)
         self.calls.append(call)
+        async with self.answered:
+            self.answered.notify_all()  # for wait_calls
         return await self.route(request.method, path, call, request.headers.get("Authorization", ""))
 
     async def route(self, method: str, path: str, call: Call, authorization: str = "") -> web.StreamResponse:
@@ -176,10 +187,32 @@ class FakeDiscord:
                 return reply({"message": "Internal Server Error", "code": 0}, status=status)
             await self.answer(parts[2], call)
             return reply(self.callback_response(parts[1], call.payload))
+        if parts[0] == "channels" and parts[-1] == "messages" and method == "POST":
+            if int(parts[1]) in self.closed_channels:
+                return reply({"message": "Missing Access", "code": 50001}, status=403)
+            return reply(self.message(call.payload) | {"channel_id": parts[1]})
+        if parts[0] == "channels" and len(parts) == 4 and parts[2] == "messages" and method == "PATCH":
+            return reply(self.message(call.payload) | {"channel_id": parts[1], "id": parts[3]})
+        if path == "/users/@me/channels" and method == "POST":
+            recipient = int(call.payload["recipient_id"])
+            return reply({"id": str(recipient + 7), "type": 1, "last_message_id": None,
+                          "recipients": [self.user_of(recipient)]})  # fmt: skip
+        if parts[0] == "users" and len(parts) == 2 and method == "GET":
+            return reply(self.user_of(int(parts[1])))
+        if parts[0] == "guilds" and len(parts) == 4 and parts[2] == "members" and method == "GET":
+            guild_id, user_id = int(parts[1]), int(parts[3])
+            if user_id in self.not_members:
+                return reply({"message": "Unknown Member", "code": 10007}, status=404)
+            return reply({"user": self.user_of(user_id), "nick": self.nicknames.get((guild_id, user_id)), "roles": [],
+                          "joined_at": "2026-11-22T00:00:00+00:00", "deaf": False, "mute": False,
+                          "flags": 0})  # fmt: skip
         if parts[0] == "webhooks" and len(parts) >= 3:
             await self.answer(parts[2], call)
             return reply(self.message(call.payload))
         return reply({"message": f"the fake Discord has no route {method} {path}", "code": 0}, status=404)
+
+    def user_of(self, user_id: int) -> dict[str, Any]:
+        return user(user_id, self.user_names.get(user_id, f"user{user_id % 1000}"))
 
     async def answer(self, token: str, call: Call) -> None:
         async with self.answered:
@@ -191,10 +224,13 @@ class FakeDiscord:
         self.calls.clear()
         self.answers.clear()
         self.uploads.clear()
+        self.messages.clear()
 
     def message(self, payload: Any) -> dict[str, Any]:
         body = payload if isinstance(payload, dict) else {}
-        return {"id": snowflake(), "channel_id": str(CHANNEL_ID), "author": user(BOT_ID, "Referee", bot=True),
+        message_id = snowflake()
+        self.messages[message_id] = body
+        return {"id": message_id, "channel_id": str(CHANNEL_ID), "author": user(BOT_ID, "Referee", bot=True),
                 "content": body.get("content", ""), "timestamp": "2026-11-22T00:00:00+00:00",
                 "edited_timestamp": None, "tts": False, "mention_everyone": False, "mentions": [],
                 "mention_roles": [], "attachments": [], "embeds": body.get("embeds", []), "pinned": False,
@@ -275,6 +311,17 @@ class FakeDiscord:
         """Push an interaction and wait for the bot's first ``answers`` calls about it."""
         await self.interaction(payload)
         return await self.wait_answers(payload["token"], answers)
+
+    async def wait_calls(self, wanted: Callable[[Call], bool], count: int = 1, timeout: float = 10.0) -> list[Call]:
+        """Wait until the bot has made ``count`` requests that ``wanted`` accepts (one it makes on its own, after
+        an answer: an edit of an older message, a reminder); those requests."""
+
+        async def enough() -> list[Call]:
+            async with self.answered:
+                await self.answered.wait_for(lambda: len([c for c in self.calls if wanted(c)]) >= count)
+                return [c for c in self.calls if wanted(c)]
+
+        return await asyncio.wait_for(enough(), timeout)
 
     async def wait_answers(self, token: str, count: int = 1, timeout: float = 10.0) -> list[Call]:
         async def enough() -> list[Call]:

@@ -43,9 +43,23 @@ def test_the_text_survives_for_a_reader_that_honours_quotes() -> None:
 
 def test_every_text_cell_is_quoted_and_numbers_are_not() -> None:
     data_line = matches_csv([match("plain")]).splitlines()[1]
-    assert data_line.startswith('1,1,"confirmed","2026-11-01T12:00:00+00:00","111","222","win","2-1","#4","plain"')
+    assert data_line.startswith('1,1,"confirmed","2026-11-01T12:00:00+00:00","111","","222","","win","2-1","#4",'
+                                '"plain"')  # fmt: skip
     standings = standings_csv([Row(player="111", played=2, won=1, drawn=0, lost=1, points=3, rating=1012.34, rank=1)])
-    assert standings.splitlines()[1] == '1,"111",2,1,0,1,3,1012.3'
+    assert standings.splitlines()[1] == '1,"111","",2,1,0,1,3,1012.3'
+
+
+def test_names_stand_beside_the_ids_and_are_formula_safe() -> None:
+    """The issue: the CSV showed raw ids. A known display name goes beside its id (kept: the league counts by it);
+    a name is typed by its user, so it is made safe like any text."""
+    names = {"111": "Ann", "222": "=HYPERLINK(1)"}
+    [row] = list(csv.DictReader(io.StringIO(matches_csv([match("plain")], names))))
+    assert (row["player"], row["player_name"], row["opponent"], row["opponent_name"]) == (
+        "111", "Ann", "222", "'=HYPERLINK(1)",
+    )  # fmt: skip
+    rows = [Row(player="111", played=1, won=1, drawn=0, lost=0, points=3, rating=1516.0, rank=1)]
+    [standing] = list(csv.DictReader(io.StringIO(standings_csv(rows, names))))
+    assert (standing["player"], standing["name"]) == ("111", "Ann")
 
 
 def test_a_leading_formula_character_is_quoted_as_before() -> None:

@@ -3,8 +3,9 @@
 The seeding goes through the store's public methods only, putting the user's id everywhere the application can
 put it: records they asked for and records naming them, notes by them and about them, rosters, rolls, leagues
 they created, organised, started and ended seasons of, matches they played, entered and decided, audit reasons
-and notes that mention them (``<@id>``, ``<@!id>`` or the bare id), unit names others typed, and the cached
-standings. The scan iterates ``Base.metadata``, so a column added later is scanned without anyone listing it.
+and notes that mention them (``<@id>``, ``<@!id>`` or the bare id), unit names others typed, the cached
+standings, and the display names cached for league charts and CSV files (theirs, and another's holding the id).
+The scan iterates ``Base.metadata``, so a column added later is scanned without anyone listing it.
 """
 
 from __future__ import annotations
@@ -145,6 +146,9 @@ async def seed_everywhere(store: Store) -> Seeded:
     await store.leagues.standings(ladder, actor=OPERATOR)
     await store.leagues.end_season(ladder, actor=victim)
     await store.leagues.start_season(ladder, actor=org)
+    # The display names cached for the chart and the CSV: the victim's own, and another's that holds their id.
+    await store.leagues.remember_names(G1, {VICTIM: "Vic the Bold", P2: f"fan of {VICTIM}"})
+    await store.leagues.remember_names(G2, {VICTIM: "Vic"})
     return Seeded(records, crusade, ladder)
 
 
@@ -161,6 +165,7 @@ SEEDED = {
     "league_matches": ("reporter_id", "opponent_id", "score", "notes", "pair_key", "created_by", "decided_by"),
     "league_events": ("actor", "reason", "before_json", "after_json"),
     "league_snapshots": ("data_json",),
+    "display_names": ("user_id", "name"),
 }
 SEEDED_COLUMNS = {f"{table}.{column}" for table, columns in SEEDED.items() for column in columns}
 

@@ -419,3 +419,36 @@ async def test_every_match_is_exactly_what_its_audit_log_says_it_became(store: S
         assert history[-1].after == current.state()
         for earlier, later in itertools.pairwise(history):
             assert later.before == earlier.after  # each change starts from where the last one left the match
+
+
+async def test_a_reminder_is_claimed_once_a_day_before_even_by_two_sweeps_at_once(store: Store) -> None:
+    """Two bot processes sweeping at the same moment: one of them reminds. Never for a window of a day or less
+    (the report itself pinged the opponent), nor for a match answered since."""
+    league = await league_with_players(store, ANN, BOB, CID, DEE)
+    await store.leagues.update_settings(league.id, actor=ORGANISER, confirm_hours=48)
+    waiting = (await store.matches.report(league.id, actor=ANN, opponent="bob", result="win", at=T0)).match
+    answered = (await store.matches.report(league.id, actor=CID, opponent="dee", result="win", at=T0)).match
+    await store.matches.attach_post(waiting.id, channel_id="c1", message_id="m1")
+    await store.matches.attach_post(waiting.id, channel_id="c2", message_id="m2")  # its first message only
+    await store.matches.confirm(answered.id, actor=DEE, at=T0 + timedelta(hours=1))
+    assert await store.matches.claim_reminders(at=T0 + timedelta(hours=23, minutes=59)) == []
+    claims = await asyncio.gather(*(store.matches.claim_reminders(at=T0 + timedelta(hours=24)) for _ in range(3)))
+    [[reminder]] = [claim for claim in claims if claim]
+    assert reminder.match.id == waiting.id and (reminder.post.channel_id, reminder.post.message_id) == ("c1", "m1")
+    assert reminder.post.guild_id == GUILD
+    assert await store.matches.claim_reminders(at=T0 + timedelta(hours=30)) == []
+    await store.leagues.update_settings(league.id, actor=ORGANISER, confirm_hours=24)
+    short = (await store.matches.report(league.id, actor=CID, opponent="ann", result="draw", at=T0)).match
+    assert await store.matches.claim_reminders(at=T0 + timedelta(hours=1)) == []
+    assert (await store.matches.get(short.id, actor=OPERATOR)).status == "pending"
+
+
+async def test_names_seen_in_commands_are_kept_only_for_league_players(store: Store) -> None:
+    league = await league_with_players(store, ANN, BOB)
+    await store.leagues.leave(league.id, actor=BOB)  # a former player's games still need a name
+    kept = await store.leagues.remember_names(GUILD, {"ann": "Ann", "bob": "Bob", "zed": "Zed"}, players_only=True)
+    assert kept == {"ann", "bob"}
+    assert {user: known.name for user, known in (await store.leagues.names(GUILD, ["ann", "bob", "zed"])).items()} == {
+        "ann": "Ann", "bob": "Bob",
+    }  # fmt: skip
+    assert await store.leagues.names("g2", ["ann"]) == {}  # per server

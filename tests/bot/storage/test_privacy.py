@@ -49,6 +49,7 @@ async def test_deleting_a_user_removes_their_records_and_rosters_and_anonymises_
     ids = await fill(store)
     counts = await store.privacy.delete(user="u1")
     assert counts == {"record_notes": 1, "combat_records": 1, "rosters": 1, "dice_rolls": 1, "organiser_roles": 0,
+                      "display_names": 0,
                       "records_anonymised": 1, "notes_anonymised": 1, "league_matches_anonymised": 0,
                       "league_events_anonymised": 0, "league_memberships": 0, "other_rows_anonymised": 0,
                       "standings_caches": 0}  # fmt: skip
@@ -68,7 +69,7 @@ async def test_deleting_a_guild_removes_its_records_and_unshares_its_rosters(sto
     assert sorted(r["id"] for r in exported["combat_records"]) == [ids["u1_in_g1"], ids["u2_in_g1"]]
     counts = await store.privacy.delete(guild="g1")
     assert counts == {"combat_records": 2, "record_notes": 2, "private_combats_detached": 1, "rosters_unshared": 1,
-                      "dice_rolls": 1, "leagues": 0}  # fmt: skip
+                      "dice_rolls": 1, "leagues": 0, "display_names": 0}  # fmt: skip
     assert [row.id for row in await store.records.history(actor=OPERATOR)] == [secret, ids["u2_in_g2"]]
     kept = await store.records.get(secret, actor=Actor("u4", guild="g9"))  # still its two players'
     assert (kept.guild_id, kept.channel_id, kept.private) == (None, None, True)
@@ -138,3 +139,21 @@ async def test_a_users_export_holds_what_they_wrote_and_organise(store: Store) -
     assert [(n["record_id"], n["kind"]) for n in mine["notes_written"]] == [(ids["u2_in_g2"], "note")]
     assert [row["name"] for row in mine["leagues"]] == ["Ladder"]
     assert [row["name"] for row in (await store.privacy.export(user="u9"))["leagues"]] == ["Ladder"]
+
+
+async def test_cached_display_names_are_in_the_users_export_and_go_with_them(store: Store) -> None:
+    """The league chart's and CSV's names are personal data: a user's export holds theirs (in every server, and
+    nobody else's); deleting the user deletes them; deleting a server deletes the names cached for it."""
+    await store.leagues.remember_names("g1", {"u1": "Ann the Bold", "u2": "Bob"})
+    await store.leagues.remember_names("g2", {"u1": "Ann"})
+    exported = await store.privacy.export(user="u1")
+    assert [(n["guild_id"], n["name"]) for n in exported["display_names"]] == [("g1", "Ann the Bold"), ("g2", "Ann")]
+    assert (await store.privacy.export(user="u3"))["display_names"] == []
+    counts = await store.privacy.delete(user="u1")
+    assert counts["display_names"] == 2
+    assert {user: known.name for user, known in (await store.leagues.names("g1", ["u1", "u2"])).items()} == {
+        "u2": "Bob"
+    }
+    assert await store.leagues.names("g2", ["u1"]) == {}
+    assert (await store.privacy.delete(guild="g1"))["display_names"] == 1
+    assert await store.leagues.names("g1", ["u2"]) == {}

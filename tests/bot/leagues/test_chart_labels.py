@@ -1,0 +1,31 @@
+"""The rating chart's legend names players (issue 20: it showed raw ids, "…0101"): a display name where the bot
+knows one; else a pseudonym or offline name as it is, and only a Discord id nobody could name by its end."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.leagues.chart import TOP, legend_labels, player_label, rating_chart
+from bot.leagues.standings import Row
+
+WHEN = datetime(2026, 11, 1, tzinfo=UTC)
+
+
+def played(player: str, rank: int) -> Row:
+    return Row(player=player, played=1, won=1, drawn=0, lost=0, points=3, rating=1516.0, rank=rank,
+               history=[(1, WHEN, 1516.0)])  # fmt: skip
+
+
+def test_the_legend_is_names_in_rank_order_of_those_who_played() -> None:
+    rows = [played("811111111111110101", 1), Row(player="822222222222220202", rank=2), played("deleted-1a2b3c4d", 3)]
+    names = {"811111111111110101": "Ann the Bold", "822222222222220202": "Bob"}
+    assert legend_labels(rows, names) == ["1. Ann the Bold", "3. deleted-1a2b3c4d"]  # Bob has not played
+    assert legend_labels(rows) == ["1. …0101", "3. deleted-1a2b3c4d"]
+    assert player_label("local") == "local"
+    assert player_label("811111111111110101", {"811111111111110101": ""}) == "…0101"
+
+
+def test_at_most_top_players_are_drawn_and_the_chart_is_a_png() -> None:
+    rows = [played(str(800000000000000000 + rank), rank) for rank in range(1, TOP + 3)]
+    assert len(legend_labels(rows)) == TOP
+    assert rating_chart(rows, "Autumn, season 1: ratings", {rows[0].player: "Ann"}).startswith(b"\x89PNG")
