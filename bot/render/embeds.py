@@ -18,7 +18,7 @@ import discord
 from bot.render.colours import ODDS_COLOUR, WINNER_COLOURS
 from bot.render.markdown import cut, escape, step_lines
 from bot.render.odds import odds_lines
-from bot.render.summary import headline, read_lines, tally
+from bot.render.summary import Players, headline, read_lines, table_lines
 from rules_core import get_game
 from rules_core.odds import Odds
 from rules_core.report import Report
@@ -91,11 +91,15 @@ def step_fields(report: Report) -> list[Field]:
     return fields
 
 
-def _summary(report: Report, record_id: int | None, not_recorded: str | None, pending: bool) -> str:
-    parts = ["\n".join(map(escape, read_lines(report))), f"**{escape(headline(report))}**", escape(tally(report))]
-    nexts = [step for step in report.steps if step.title == NEXT]
-    if nexts:
-        parts.append("\n".join(step_lines(nexts[-1])))
+def _summary(
+    report: Report, record_id: int | None, not_recorded: str | None, pending: bool, players: Players | None = None
+) -> str:
+    """Page 1's text: how each side was read, then the summary at table level (who won, by unit and player; what
+    each side removes; the moves; what comes next), then the record line."""
+    parts = [
+        "\n".join(map(escape, read_lines(report))),
+        "\n".join([f"**{headline(report, players, escape)}**", *table_lines(report, escape)]),
+    ]
     if pending:
         parts.append("Recording this combat…")
     elif not_recorded:
@@ -107,7 +111,7 @@ def _summary(report: Report, record_id: int | None, not_recorded: str | None, pe
 
 def render_pages(
     report: Report, *, record_id: int | None = None, not_recorded: str | None = None, title: str | None = None,
-    pending: bool = False, history: str = "",
+    pending: bool = False, history: str = "", players: Players | None = None,
 ) -> list[discord.Embed]:  # fmt: skip
     """The report as pages of one embed each, every one inside Discord's limits.
 
@@ -118,7 +122,7 @@ def render_pages(
     game_title = title or get_game(report.game).title
     colour = WINNER_COLOURS.get(str(report.result.winner.value), WINNER_COLOURS["none"])
     heading = cut(f"{game_title}: {report.result.outcome.replace('_', ' ')}", TITLE)
-    description = _summary(report, record_id, not_recorded, pending)
+    description = _summary(report, record_id, not_recorded, pending, players)
     if history:
         description = cut(f"{cut(history, HISTORY)}\n\n{description}", DESCRIPTION)
     footer_base = f"{report.game} · seed {report.seed}" + (f" · record #{record_id}" if record_id is not None else "")

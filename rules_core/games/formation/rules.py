@@ -45,6 +45,10 @@ class FormationRules:
     rally: str | None  # the end phase's rally test for a Broken formation, as an instruction ({side}); None: no rule
     example_group: str  # a correct group, for error messages
     example_side: str
+    # The summary's short words for the moves (after the side's name) and the rally (``{name}``: the formation).
+    consolidation_move: str = "may consolidate"
+    withdrawal_move: str = "withdraws"
+    rally_test: str = ""
 
     @property
     def value_suffix(self) -> str:
