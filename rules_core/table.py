@@ -82,7 +82,7 @@ def unit_names(text: str) -> list[str]:
     return names
 
 
-def side_name(report: Report, side: SideName | str, most: int = 2) -> str:
+def side_name(report: Report, side: SideName | str, most: int = 1) -> str:
     """A side named by its units, for a headline: "Tactical Marine", "Ork Boy and Gretchin", "Ork Mob, Ork Nobz and
     6 more units"; the role ("the attacker") when the inputs do not read."""
     text = report.inputs.attacker if side == SideName.ATTACKER else report.inputs.defender

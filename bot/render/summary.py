@@ -10,7 +10,7 @@ from rules_core.errors import RefereeError
 from rules_core.registry import Game, OutcomeWords, games_named
 from rules_core.report import Report, SideName
 from rules_core.spec import side_summary
-from rules_core.table import TableSummary, default_table_summary, side_name
+from rules_core.table import TableSummary, default_table_summary, side_name, unit_names
 
 READ_LINE = 160  # characters of one "Read ..." line: it is read on phones
 
@@ -81,6 +81,27 @@ def named(report: Report, side: str, players: Players | None = None, escape: Cal
     return f"{name} ({player})" if player else name
 
 
+def _reads_plural(name: str) -> bool:
+    """Whether a unit's name reads as a plural ("Grenadiers", "Ork Boyz", "Marines and Scouts"), for its verb."""
+    last = name.lower().rstrip()
+    return " and " in last or (last.endswith(("s", "z")) and not last.endswith("ss"))
+
+
+def _subject(report: Report, side: str) -> str:
+    """A side named again after the headline named it: its unit, or "the loser"/"the winner" for several units."""
+    text = report.inputs.attacker if side == "attacker" else report.inputs.defender
+    if len(unit_names(text)) > 1:
+        return "the winner" if side == str(report.result.winner) else "the loser"
+    return side_name(report, side)
+
+
+def _line_name(report: Report, side: str) -> str:
+    """A side at the head of its table line: its unit, or "Attacker (4 units)"."""
+    text = report.inputs.attacker if side == "attacker" else report.inputs.defender
+    count = len(unit_names(text))
+    return side_name(report, side) if count <= 1 else f"{side.capitalize()} ({count} units)"
+
+
 def headline(report: Report, players: Players | None = None, escape: Callable[[str], str] = _identity) -> str:
     """Who won, by unit name and player: "Tactical Marine (<@1>) beats Ork Boy (<@2>) on wounds (8 to 3); Ork Boy
     fell back". ``escape`` is applied to the words, never to the players' mentions."""
@@ -100,10 +121,11 @@ def headline(report: Report, players: Players | None = None, escape: Callable[[s
         return f"{escape(drawn)} ({attacker} against {defender})"
     winner = str(result.winner)
     loser = "defender" if winner == "attacker" else "attacker"
-    beats = f"{named(report, winner, players, escape)} beats {named(report, loser, players, escape)}"
+    verb = "beat" if _reads_plural(side_name(report, winner)) else "beats"
+    beats = f"{named(report, winner, players, escape)} {verb} {named(report, loser, players, escape)}"
     whole = words.decided.get((outcome, winner))
     if whole is not None:
-        return f"{beats}: {escape(whole)}"
+        return f"{beats}: {escape(whole[:1].lower() + whole[1:])}"
     won, lost = (result.attacker, result.defender) if winner == "attacker" else (result.defender, result.attacker)
     fate = words.loser_fates.get(outcome, outcome.replace("_", " "))
     if outcome in words.models_lost:
@@ -114,10 +136,10 @@ def headline(report: Report, players: Players | None = None, escape: Callable[[s
     inflicted, taken = won.extra.get("wounds_inflicted"), lost.extra.get("wounds_inflicted")
     if outcome in words.on_wounds and inflicted is not None:
         line += f" on wounds ({inflicted} to {taken})"
-    line += f"; {escape(side_name(report, loser))} {escape(fate)}"
+    line += f"; {escape(_subject(report, loser))} {escape(fate)}"
     if won.remaining == 0:
         # The duel decides on wounds, so a winner can fall too: never leave the reader thinking it stands.
-        line += f", and {escape(side_name(report, winner))} has no model left either"
+        line += f", and {escape(_subject(report, winner))} has no model left either"
     return line
 
 
@@ -132,7 +154,7 @@ def table_lines(report: Report, escape: Callable[[str], str] = _identity) -> lis
     for side in ("attacker", "defender"):
         result = report.result.side(SideName(side))
         removal = table.removal(side)
-        text = f"{side_name(report, side)}: " + (f"remove {removal}" if removal else "nothing to remove")
+        text = f"{_line_name(report, side)}: " + (f"remove {removal}" if removal else "nothing to remove")
         one, many = table.left if table.left[0] else (noun.removesuffix("s"), noun)
         left = (
             "wiped out"

@@ -47,7 +47,8 @@ def table_summary(report: Report) -> TableSummary:
             elif ev.kind == "follow_up" or (ev.kind == "instruction" and "Follow-Up" in str(ev.get("note"))):
                 follow_ups.append(str(ev.get("model")))
             elif ev.kind == "instruction" and "locked in combat" in str(ev.get("note")):
-                still.append(str(ev.get("note")).split(" are still locked")[0])
+                first, _, others = str(ev.get("note")).split(" are still locked")[0].partition(" and ")
+                still.append(join_words([first, *others.split(", ")]))
     if follow_ups:
         verb = "may make a Follow-Up Move" if len(follow_ups) == 1 else "may each make a Follow-Up Move"
         moves.append(f'{join_words(follow_ups)} {verb} of up to 2"')

@@ -79,9 +79,17 @@ def _groups_at_end(report: Report, options: tuple[OptionSpec, ...]) -> dict[Side
 
 
 def _removal(units: Groups) -> str:
-    """'2 Tactical Marines and the Sergeant' (one unit), 'Tactical Squad: 2 Tactical Marines; Scouts: 1 Scout'."""
+    """'2 Tactical Marines and the Sergeant' (one unit); with several units, each named: '3 from Ork Mob 1, all 6 from
+    Ork Mob 3; Tactical Squad: 2 Tactical Marines and the Sergeant'."""
     parts: list[str] = []
     for label, groups in units:
+        if len(units) > 1 and len(groups) == 1 and groups[0][0] == label:  # a unit of one group, named as it
+            _, start, left, hurt = groups[0]
+            if start > left:
+                parts.append(f"{'all ' if not left else ''}{start - left} from {label}")
+            if left and hurt:
+                parts.append(f"mark {hurt} wound{'s' if hurt != 1 else ''} on a model of {label}")
+            continue
         dead = [
             ("the " + name) if start == 1 else counted(name, start - left)
             for name, start, left, _ in groups
@@ -97,7 +105,7 @@ def _removal(units: Groups) -> str:
             text = (text + "; " if text else "") + "mark " + join_words(marks)
         if text:
             parts.append(text if len(units) == 1 else f"{label}: {text}")
-    return "; ".join(parts)
+    return ", ".join(parts) if all(" from " in part for part in parts) else "; ".join(parts)
 
 
 def _same_distance(events: list[Event], verb: str) -> list[str]:
