@@ -96,8 +96,8 @@ def _removal(units: Groups) -> str:
             if start > left
         ]
         marks = [
-            f"1 wound on a {name}" if hurt == 1 else f"{hurt} wounds on a {name}"
-            for name, _, left, hurt in groups
+            f"{hurt} wound{'s' if hurt != 1 else ''} on {'the' if start == 1 else 'a'} {name}"
+            for name, start, left, hurt in groups
             if left and hurt
         ]
         text = join_words(dead)
@@ -148,6 +148,9 @@ def _next(report: Report) -> str:
         return "No combat this turn."
     fled = [str(ev.get("unit")) for step in report.steps for ev in step.events if ev.kind == "fall_back"]
     if fled:
-        verb = "falls" if len(fled) == 1 else "fall"
-        return f'{join_words(fled)} {verb} back 2D6" each turn until it regroups (a Leadership test).'
+        one = len(fled) == 1
+        return (
+            f'{join_words(fled)} {"keeps" if one else "keep"} falling back 2D6" each turn until '
+            f"{'it regroups' if one else 'they regroup'} (a Leadership test)."
+        )
     return "The combat is over."
