@@ -3,12 +3,13 @@ player, the lines a player acts on, and the terminal's and Markdown's versions o
 
 from __future__ import annotations
 
+from rich.console import Console
+
 from bot.data import catalogue
 from bot.render.embeds import render_pages
 from bot.render.markdown import report_markdown
 from bot.render.summary import headline, summary_lines, table_lines
 from bot.render.terminal import render_report
-from rich.console import Console
 from rules_core import resolve
 from rules_core.report import Report
 from tests.rules_core.helpers40k import MARINE
