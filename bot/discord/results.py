@@ -200,7 +200,9 @@ async def send_result(
     first = render_pages(report, pending=True, players=players)
     ping = opponent if opponent and opponent.isdigit() and not private else None
     content = " ".join(part for part in (f"<@{ping}>" if ping else None, note) if part) or None
-    mentions = discord.AllowedMentions(users=[discord.Object(id=int(ping))]) if ping else discord.AllowedMentions.none()
+    mentions = discord.AllowedMentions.none()
+    if ping:  # the opponent alone: never @everyone, a role or anyone a unit's name might spell
+        mentions.users = [discord.Object(id=int(ping))]
     await interaction.response.send_message(content=content, embed=first[0], ephemeral=private,
                                             allowed_mentions=mentions)  # fmt: skip
     if hold is not None:
