@@ -88,9 +88,9 @@ def _reads_plural(name: str) -> bool:
 
 
 def _subject(report: Report, side: str) -> str:
-    """A side named again after the headline named it: its unit, or "the loser"/"the winner" for several units."""
+    """A side named again after the headline named it: its units, or "the loser"/"the winner" for three or more."""
     text = report.inputs.attacker if side == "attacker" else report.inputs.defender
-    if len(unit_names(text)) > 1:
+    if len(unit_names(text)) > 2:  # the headline shortened its name ("Marine 1 and 3 more units")
         return "the winner" if side == str(report.result.winner) else "the loser"
     return side_name(report, side)
 
