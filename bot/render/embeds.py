@@ -105,7 +105,10 @@ def _summary(
     elif not_recorded:
         parts.append(f"⚠️ Not recorded ({escape(not_recorded)}): this result stands, but it is not in the history.")
     elif record_id is not None:
-        parts.append(f"Record #{record_id}: `/replay {record_id}` shows it again, `/verify {record_id}` re-runs it.")
+        line = f"Record #{record_id}: `/replay {record_id}` shows it again, `/verify {record_id}` re-runs it."
+        if any(ev.kind == "continues" for step in report.steps for ev in step.events):  # the next round, one tap
+            line += f"\nThe combat goes on: `/{get_game(report.game).command} continue record:{record_id}` fights it."
+        parts.append(line)
     return cut("\n\n".join(parts), DESCRIPTION)
 
 

@@ -85,3 +85,13 @@ def test_the_quick_start_summary_is_short() -> None:
         report = resolve("40k", attacker, defender, seed=seed, charge_distance=4, defender_in_cover=True)
         lines = summary_lines(report, PLAYERS)
         assert len(lines) <= 5 and all(len(line) <= 160 for line in lines), lines
+
+
+def test_a_combat_that_goes_on_tells_discord_players_the_command_for_the_next_round() -> None:
+    drawn = run_40k(SQUAD, ORKS, [1] * 6 + [1] * 6)
+    description = render_pages(drawn, record_id=12, players=PLAYERS)[0].description or ""
+    assert "Next: Fight round 2 next turn (no charge bonus)." in description
+    assert "`/assault continue record:12` fights it." in description
+    assert "referee" not in description  # a Discord user is told slash commands
+    over = render_pages(fell_back(), record_id=12)[0].description or ""
+    assert "continue record" not in over

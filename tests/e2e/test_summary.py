@@ -115,6 +115,12 @@ async def test_the_duel_names_both_players(bot: RefereeBot, fake: FakeDiscord) -
     slain = sum(1 for model in report.result.defender.extra["models"] if model["status"] == "slain")
     if slain:
         assert f"Ork Boy: remove {slain} Ork Boy" in description
+    # /replay shows the same players (the stored requester and opponent), and pings nobody.
+    record = int(answer.data["embeds"][0]["footer"]["text"].split("record #")[1].split()[0])
+    (replayed,) = await fake.ask(command_interaction("replay", [option("record", record, 4)]), 1)
+    shown = replayed.payload["data"]
+    assert f"**{headline(report, PLAYERS, escape)}**" in shown["embeds"][0]["description"]
+    assert not shown.get("content") and not shown.get("allowed_mentions", {}).get("users")
 
 
 async def test_bolt_action_moves_the_assaulters_that_fall_short(bot: RefereeBot, fake: FakeDiscord) -> None:
