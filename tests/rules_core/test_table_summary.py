@@ -138,6 +138,14 @@ def test_bolt_action_the_loser_s_survivors_count_and_the_winner_regroups_its_dis
     assert table.next_step == "Close quarters is over."
 
 
+def test_bolt_action_names_the_nco_when_he_falls() -> None:
+    # Reaction fire's exceptional damage picks the NCO: the summary says which men go, not only how many.
+    faces = [6, 1, 5, 1, 6, 1, 6, 5, 6, 6, 2, 3]
+    report = helpers_boltaction.run("3x A: regular nco", "4x B: regular", faces, reaction_shots=4, distance=8)
+    assert report.result.attacker.lost == 2
+    assert summary(report).removals == ("1 man and the NCO", "all 4 men (2 surrender, flee or play dead)")
+
+
 def test_bolt_action_an_assault_that_falls_short_moves_the_assaulters_and_stops_them() -> None:
     report = helpers_boltaction.run("5x A: regular", "5x B: regular", [], distance=13)
     assert report.result.outcome == "failed_to_contact"

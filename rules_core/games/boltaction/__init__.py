@@ -229,7 +229,7 @@ class BoltActionCloseQuarters(Game):
     def table_summary(self, report: Report) -> TableSummary:
         from rules_core.games.boltaction import table  # noqa: PLC0415 (read only when a result is shown)
 
-        return table.table_summary(report)
+        return table.table_summary(report, self.options)
 
     def exact_odds(self, attacker: Any, defender: Any, options: Mapping[str, Any]) -> Odds:
         from rules_core.games.boltaction import odds  # noqa: PLC0415 (the solver loads on first use)
