@@ -164,7 +164,9 @@ def test_epic_the_broken_loser_withdraws_in_the_game_s_words_and_tests_to_rally(
     assert report.result.outcome == "broken"
     table = summary(report)
     assert table.removals == ("", "3 D")
-    assert table.moves[0].startswith("D withdraws two moves, ignoring zones of control") and "(3x D)" in table.moves[0]
+    assert table.moves[0] == (
+        "D withdraws (3x D): two moves, ignoring zones of control; a unit ending within 15cm of an enemy is destroyed"
+    )
     assert table.moves[1] == "A may consolidate 5cm (not into an enemy zone of control)"
     assert table.next_step.startswith("In the end phase the Broken D tests to rally")
 

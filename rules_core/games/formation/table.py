@@ -28,7 +28,8 @@ def table_summary(report: Report, rules: FormationRules) -> TableSummary:
         for ev in step.events:
             whose = str(ev.get("side"))
             if ev.kind == "withdraw":
-                moves.append(f"{side_name(report, whose)} {rules.withdrawal_move} ({', '.join(ev.get('units') or ())})")
+                units = ", ".join(ev.get("units") or ())
+                moves.append(f"{side_name(report, whose)} withdraws ({units}): {rules.withdrawal_move}")
             elif ev.kind == "consolidate":
                 moves.append(f"{side_name(report, whose)} {rules.consolidation_move}")
             elif ev.kind == "rally" and rules.rally_test:
