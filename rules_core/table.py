@@ -22,10 +22,12 @@ class TableSummary:
     """What a player acts on at the table after a resolution, in words for either front end (no Markdown).
 
     ``removals``: what the attacker and the defender remove, each a phrase after "remove" ("2 Tactical Marines and
-    the Sergeant"), empty when that side removes nothing; ``destroyed``: which sides are wiped out (the summary says
-    so instead of a count); ``moves``: every move to make, once each, with its distance where the report has it
-    ('Ork Boy falls back 7"'); ``next_step``: what to roll or decide next ("Round 2 next turn"), empty for nothing;
-    ``left``: the word for what a side has left, one and many (empty: the game's ``losses_count``).
+    the Sergeant"), empty when that side removes nothing; wounds to mark on a model left standing follow as
+    "; mark 1 wound on the Nob" (or are the whole phrase, "mark 1 wound on the Nob"); ``destroyed``: which sides
+    are wiped out (the summary says so instead of a count); ``moves``: every move to make, once each, with its
+    distance where the report has it ('Ork Boy falls back 7"'); ``next_step``: what to roll or decide next ("Fight
+    round 2 next turn"), empty for nothing; ``left``: the word for what a side has left, one and many (empty: the
+    game's ``losses_count``).
     """
 
     removals: tuple[str, str] = ("", "")

@@ -74,11 +74,19 @@ def _identity(text: str) -> str:
     return text
 
 
+def _mirrored(report: Report) -> bool:
+    """Whether both sides go by the same name (a mirror match): each is then told apart by its role."""
+    return side_name(report, "attacker") == side_name(report, "defender")
+
+
 def named(report: Report, side: str, players: Players | None = None, escape: Callable[[str], str] = _identity) -> str:
-    """A side by its units and, in Discord, its player: "Tactical Marine (<@1>)"; the terminal has no players."""
+    """A side by its units and, in Discord, its player: "Tactical Marine (<@1>)"; the terminal has no players (a
+    mirror match adds the role: "Tactical Marine (attacker)")."""
     name = escape(side_name(report, side))
     player = None if players is None else players[0 if side == "attacker" else 1]
-    return f"{name} ({player})" if player else name
+    if player:
+        return f"{name} ({side}, {player})" if _mirrored(report) else f"{name} ({player})"
+    return f"{name} ({side})" if _mirrored(report) else name
 
 
 def _reads_plural(name: str) -> bool:
@@ -92,14 +100,16 @@ def _subject(report: Report, side: str) -> str:
     text = report.inputs.attacker if side == "attacker" else report.inputs.defender
     if len(unit_names(text)) > 2:  # the headline shortened its name ("Marine 1 and 3 more units")
         return "the winner" if side == str(report.result.winner) else "the loser"
-    return side_name(report, side)
+    return f"the {side}'s {side_name(report, side)}" if _mirrored(report) else side_name(report, side)
 
 
 def _line_name(report: Report, side: str) -> str:
     """A side at the head of its table line: its unit, or "Attacker (4 units)"."""
     text = report.inputs.attacker if side == "attacker" else report.inputs.defender
     count = len(unit_names(text))
-    return side_name(report, side) if count <= 1 else f"{side.capitalize()} ({count} units)"
+    if count > 1:
+        return f"{side.capitalize()} ({count} units)"
+    return f"{side_name(report, side)} ({side})" if _mirrored(report) else side_name(report, side)
 
 
 def headline(report: Report, players: Players | None = None, escape: Callable[[str], str] = _identity) -> str:
@@ -154,7 +164,8 @@ def table_lines(report: Report, escape: Callable[[str], str] = _identity) -> lis
     for side in ("attacker", "defender"):
         result = report.result.side(SideName(side))
         removal = table.removal(side)
-        text = f"{_line_name(report, side)}: " + (f"remove {removal}" if removal else "nothing to remove")
+        todo = removal if removal.startswith("mark ") else f"remove {removal}" if removal else "nothing to remove"
+        text = f"{_line_name(report, side)}: {todo}"
         one, many = table.left if table.left[0] else (noun.removesuffix("s"), noun)
         left = (
             "wiped out"

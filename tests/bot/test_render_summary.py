@@ -95,3 +95,12 @@ def test_a_combat_that_goes_on_tells_discord_players_the_command_for_the_next_ro
     assert "referee" not in description  # a Discord user is told slash commands
     over = render_pages(fell_back(), record_id=12)[0].description or ""
     assert "continue record" not in over
+
+
+def test_a_mirror_match_tells_the_sides_apart_by_their_roles() -> None:
+    report = resolve("40k", ORKS, ORKS, seed=2, charge_distance=3)
+    top = headline(report)
+    assert "Ork Boy (attacker)" in top and "Ork Boy (defender)" in top
+    lines = table_lines(report)
+    assert lines[0].startswith("Ork Boy (attacker): ") and lines[1].startswith("Ork Boy (defender): ")
+    assert "Ork Boy (attacker, <@111>)" in headline(report, PLAYERS)
