@@ -7,12 +7,14 @@ its units (by the unit's name or its position), anywhere a spec is accepted.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.data import catalogue
-from rules_core import RefereeError, all_games, get_game
+from bot.data import catalogue, data_root
+from rules_core import RefereeError, all_games, get_game, resolve
+from rules_core.errors import given_in
 from rules_core.options import OptionType
 from rules_core.registry import Game
 from rules_core.spec import group_head, split_units
@@ -52,15 +54,22 @@ def check_roster(game: str, name: str, spec: str, description: str = "") -> Rost
         raise RosterError("A roster holds units, not a reference to another roster.", token=text[:40])
     # Each unit must parse on its own: a roster may hold more units than one side takes (a Bolt Action platoon, several
     # Epic formations), and @name/unit picks one of them. A whole-roster @name is checked again when it is used.
-    units = split_units(text)
-    for number, unit in enumerate(units, start=1):
-        try:
-            chosen.parse_side(unit)
-        except RefereeError as error:
-            where = f"Unit {number} of the roster: " if len(units) > 1 else ""
-            raise RosterError(
-                where + error.message, token=error.token, example=error.example, hint=error.hint
-            ) from None
+
+    def parse_units(spec: str) -> None:
+        units = split_units(spec)
+        for number, unit in enumerate(units, start=1):
+            try:
+                chosen.parse_side(unit)
+            except RefereeError as error:
+                where = f"Unit {number} of the roster: " if len(units) > 1 else ""
+                raise RosterError(
+                    where + error.message, token=error.token, example=error.example, hint=error.hint, fix=error.fix
+                ) from None
+
+    try:
+        parse_units(text)
+    except RosterError as error:  # the spec shown back, marked, and corrected where the fix is certain
+        raise given_in(error, "spec", text, parse_units) from None
     from bot.storage.rosters import RosterInput  # noqa: PLC0415 (see the imports)
 
     return RosterInput(chosen.id, name, text, " ".join(str(description).split())[:500])
@@ -110,6 +119,38 @@ def parse_roster_file(text: str, *, source: str = "the file") -> list[RosterInpu
         seen.add(key)
         rosters.append(roster)
     return rosters
+
+
+def shipped_rosters(game: str | None = None) -> list[RosterInput]:
+    """The sample rosters shipped in data/rosters/ (every game's, or ``game``'s): what ``referee roster import
+    --samples`` and Discord's ``/roster samples`` save."""
+    wanted = None if game is None else get_game(game).id
+    shipped = sorted((data_root() / "rosters").iterdir(), key=lambda f: f.name)
+    return [
+        roster
+        for f in shipped
+        if f.name.endswith(".yaml")
+        for roster in parse_roster_file(f.read_text(encoding="utf-8"), source=f.name)
+        if wanted is None or roster.game == wanted
+    ]
+
+
+def fighting_pair(game: str, attacker: RosterInput, defender: RosterInput) -> tuple[str, str]:
+    """How to name two rosters as the two sides of a combat their game accepts: each whole (``@name``) where it
+    can, else its first unit (``@name/1``): a Bolt Action platoon holds several units and close quarters takes one
+    a side; a duel is fought around one model. Tried by resolving each pair once (pure, a fixed seed)."""
+    chosen = catalogue().game(game)
+
+    def ways(roster: RosterInput) -> list[tuple[str, str]]:
+        return [(f"@{roster.name}", roster.spec), (f"@{roster.name}/1", split_units(roster.spec)[0])]
+
+    for (first, first_spec), (second, second_spec) in itertools.product(ways(attacker), ways(defender)):
+        try:
+            resolve(chosen, first_spec, second_spec, seed=0)
+        except RefereeError:
+            continue
+        return first, second
+    return f"@{attacker.name}/1", f"@{defender.name}/1"
 
 
 def dump_roster_file(rosters: Sequence[SavedRoster]) -> str:

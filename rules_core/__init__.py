@@ -9,6 +9,7 @@ True
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any, get_type_hints
 
 from rules_core import games as _games  # noqa: F401  (registers every game)
@@ -23,6 +24,7 @@ from rules_core.errors import (
     UnknownGameError,
     UnsupportedError,
     example,
+    given_in,
     shown,
 )
 from rules_core.options import validate_options
@@ -102,7 +104,7 @@ def _side_type(game_class: type[Game]) -> type | None:
 def _side(game: Game, side: object, which: str) -> Any:
     """A side given as spec text, parsed; or one the game parsed already (its class), as it is."""
     if isinstance(side, str):
-        return game.parse_side(side)
+        return parse_given(game, side, which)
     expected = _side_type(type(game))
     if expected is None or isinstance(side, expected):
         return side
@@ -111,6 +113,16 @@ def _side(game: Game, side: object, which: str) -> Any:
         token=which,
         example=game.example_attacker if which == "attacker" else game.example_defender,
     )
+
+
+def parse_given(game: Game, text: str, which: str, *, parse: Callable[[str], Any] | None = None) -> Any:
+    """The side a player gave as spec text for ``which`` (``attacker``), parsed by ``parse`` (by default the game's
+    own parser); an error found in it shows the spec back, its faulty token marked and, where the fix is certain,
+    corrected (rules_core.errors.given_in)."""
+    try:
+        return (parse or game.parse_side)(text)
+    except RefereeError as error:
+        raise given_in(error, which, text, game.parse_side) from None
 
 
 def _dice(seed: object, rng: object) -> DiceSource:
@@ -152,6 +164,7 @@ __all__ = [
     "all_games",
     "get_game",
     "new_seed",
+    "parse_given",
     "rerun",
     "resolve",
 ]

@@ -24,7 +24,7 @@ the user's id, a hint in plain words) for ``str(error)``, logs and the engine's 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -192,6 +192,7 @@ class RefereeError(Exception):
         token: str | None = None,
         example: str | Example | None = None,
         hint: Hint | None = None,
+        fix: str | None = None,
     ) -> None:
         # Messages quote what the user typed, which may hold newlines: fold all white space so that an
         # error is always one line.
@@ -199,6 +200,10 @@ class RefereeError(Exception):
         self.token = None if token is None else _fold(token)
         self.example: str | Example | None = _fold(example) if isinstance(example, str) else example
         self.hint = hint
+        # What replaces ``token`` when the fix is certain (a single near-miss keyword, "WS 4" for "WS4", a save's
+        # missing '+'): the front ends offer the player's own spec with it in place, once that spec parses.
+        self.fix = None if fix is None else _fold(fix)
+        self.given: Given | None = None  # the player's spec the error was found in (see given_in)
         self.message = self.text_of(PLAIN, with_hint=False)
         super().__init__(self.one_line())
 
@@ -222,6 +227,84 @@ class RefereeError(Exception):
         if example_text:
             text += f" Example: {example_text}"
         return text
+
+    def best_example(self, words: Words) -> str | None:
+        """The player's own spec corrected when there is one, else the correct example."""
+        if self.given is not None and self.given.corrected is not None:
+            return self.given.corrected
+        return self.example_of(words)
+
+
+@dataclass(frozen=True, slots=True)
+class Given:
+    """The spec a player gave (white space folded) where an error was found: the option that held it
+    (``attacker``), the faulty token's place in it (``start``, ``end``; None where the token is not in it) and the
+    spec corrected, where the error's fix is certain and the corrected spec parses."""
+
+    option: str
+    text: str
+    span: tuple[int, int] | None
+    corrected: str | None = None
+
+    def excerpt(self, limit: int) -> tuple[str, tuple[int, int] | None]:
+        """At most ``limit`` characters of the spec around the faulty token ('…' where it is cut), and the token's
+        place in them (None where it is not in them)."""
+        text, span = self.text, self.span
+        if len(text) <= limit:
+            return text, span
+        room = limit - 2  # for a '…' at each end
+        begin = 0 if span is None else max(0, min(span[0] - room // 3, len(text) - room))
+        end = min(len(text), begin + room)
+        head, tail = ("…" if begin > 0 else ""), ("…" if end < len(text) else "")
+        inside = span is not None and span[1] <= end
+        place = (span[0] - begin + len(head), span[1] - begin + len(head)) if span is not None and inside else None
+        return head + text[begin:end] + tail, place
+
+    def marked(self, left: str = "⟦", right: str = "⟧", *, limit: int | None = None) -> str:
+        """The spec (at most ``limit`` characters of it around the token, marks aside) with the faulty token
+        between ``left`` and ``right``: marks that survive plain text and need no colour."""
+        text, span = (self.text, self.span) if limit is None else self.excerpt(limit)
+        if span is None:
+            return text
+        start, end = span
+        return f"{text[:start]}{left}{text[start:end]}{right}{text[end:]}"
+
+
+def locate(text: str, token: str | None) -> tuple[int, int] | None:
+    """Where ``token`` first stands in ``text`` as a whole token (white space inside it matching any run of it)."""
+    if not token or not token.strip():
+        return None
+    pattern = r"\s+".join(re.escape(word) for word in token.split())
+    # A whole token: white space or a separator (| ; :) or either end of the spec on both sides.
+    found = re.search(rf"(?<![^\s|;:]){pattern}(?![^\s|;:])", text)
+    return None if found is None else (found.start(), found.end())
+
+
+MAX_FIXES = 8  # certain fixes applied one after another to one spec, each found by parsing again
+
+
+def given_in(error: RefereeError, option: str, text: str, parse: Callable[[str], object]) -> RefereeError:
+    """``error``, found parsing the spec ``text`` given as ``option``, with that spec shown back (``error.given``):
+    the faulty token located, and the spec corrected where every error met on the way has a certain fix and the
+    corrected spec parses (``parse`` is the game's own)."""
+    folded = _fold(text)
+    corrected: str | None = None
+    current: RefereeError = error
+    candidate = folded
+    for _ in range(MAX_FIXES):
+        span = locate(candidate, current.token)
+        if current.fix is None or span is None or current.fix == candidate[span[0] : span[1]]:
+            break
+        candidate = candidate[: span[0]] + current.fix + candidate[span[1] :]
+        try:
+            parse(candidate)
+        except RefereeError as again:
+            current = again
+        else:
+            corrected = candidate
+            break
+    error.given = Given(option, folded, locate(folded, error.token), corrected)
+    return error
 
 
 class SpecError(RefereeError):

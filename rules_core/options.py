@@ -18,6 +18,7 @@ from enum import StrEnum
 from rules_core.errors import Example, OptionError, OptionName, Part, Setting, shown
 
 OptionValue = bool | int | float | str | None
+BRIEF_CHARS = 100  # an option's short help fits a slash command's option description (Discord's limit)
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -41,10 +42,18 @@ class OptionSpec:
     minimum: float | None = None
     maximum: float | None = None
     example: Example | None = None  # options set to values (rules_core.errors.example), written by each front end
+    # The option in at most BRIEF_CHARS characters, whole, where space is short (a slash command's option
+    # description); empty when ``help`` is short enough itself.
+    brief: str = ""
 
     @property
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
+
+    @property
+    def short_help(self) -> str:
+        """``brief`` if the game wrote one, else ``help``: what a front end with little room shows."""
+        return self.brief or self.help
 
     def describe_range(self) -> str:
         if self.type is OptionType.CHOICE:

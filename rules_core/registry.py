@@ -14,10 +14,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rules_core import compact
 from rules_core.dice import DiceSource
 from rules_core.errors import UnknownGameError, UnsupportedError
 from rules_core.options import OptionSpec, OptionValue
-from rules_core.report import Report
+from rules_core.report import Report, Step
 from rules_core.table import TableSummary, default_table_summary
 
 if TYPE_CHECKING:
@@ -118,12 +119,19 @@ class Game(ABC):
       with their distances, what to roll next: :class:`~rules_core.table.TableSummary`); the default reads the
       casualty events and the "What happens next" step;
     - ``charts``: its quick rulings (:class:`Chart`, the ``chart`` command);
-    - ``continues`` / ``positions_help`` / :meth:`next_round`: whether a result can go on into another round.
+    - ``continues`` / ``positions_help`` / :meth:`next_round`: whether a result can go on into another round;
+    - ``standing_choices``: the choices it always makes the same way for the players (``/help`` shows them);
+    - ``short_title``: the few words a result's heading names it by on a phone ("40K assault"; none: ``title``);
+    - :meth:`step_line`: a step of its report in one short line (the result message's step list).
     """
 
     id: str
     aliases: tuple[str, ...] = ()
     title: str
+    short_title: str = ""  # a result's heading on a phone: "40K assault" (empty: the title)
+    # How the referee always makes a choice the rules leave to the players (40K: which models die), in a few plain
+    # sentences each: /help shows them, so a result need not repeat them (its "Why?" button does, privately).
+    standing_choices: tuple[str, ...] = ()
     command: str  # the CLI / slash command it lives under: "assault", "duel", "closequarters"
     summary: str
     docs_page: str
@@ -145,6 +153,17 @@ class Game(ABC):
     # player gives the positions of a unit's models for the next round; it then implements next_round().
     continues: str = ""
     positions_help: str = ""
+
+    @property
+    def heading(self) -> str:
+        """What a result's title names the game by: its short title, or its title when it has none."""
+        return self.short_title or self.title
+
+    def step_line(self, step: Step) -> str:
+        """One step of this game's report as one short line of plain text (at most ``compact.LINE`` characters):
+        the result message lists the steps so, the full dice being one tap away. The default is built from the
+        step's title, rolls and events (:func:`rules_core.compact.step_line`); a game says it in its own words."""
+        return compact.step_line(step)
 
     def with_data(self, data: Mapping[str, Any]) -> Game:  # noqa: ARG002 (a game with no data files ignores it)
         """This game bound to its data files' parsed contents (``data`` has one entry per ``data_files`` key)."""

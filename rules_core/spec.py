@@ -152,6 +152,29 @@ def did_you_mean(word: str, candidates: tuple[str, ...]) -> str:
     return f" Did you mean '{match[0]}'?" if match else ""
 
 
+def closest(word: str, candidates: Iterable[str]) -> str | None:
+    """The one candidate ``word`` is surely a slip of the finger for, or None: the same word in another case, else
+    the only candidate one letter away (wrong, missing, extra or two swapped; two letters for a word of eight or
+    more). A fix offered to copy must be certain: did_you_mean may still name a looser guess (power-sword,
+    power-weapon) in words."""
+    unique = tuple(dict.fromkeys(candidates))
+    found = {candidate.lower(): candidate for candidate in unique}.get(word.lower())
+    if found is not None:
+        return found
+    allowed = 2 if len(word) >= 8 else 1
+    near = sorted((_edit_distance(word.lower(), candidate.lower()), candidate) for candidate in unique)
+    near = [(distance, candidate) for distance, candidate in near if distance <= allowed]
+    if not near or (len(near) > 1 and near[1][0] == near[0][0]):
+        return None
+    return near[0][1]
+
+
+def fixed_setting(token: Token, candidates: Iterable[str]) -> str | None:
+    """``engaged=3`` for ``engagd=3``: a setting's key surely misspelt, with its value kept; or None."""
+    key = closest(token.key, candidates)
+    return None if key is None else f"{key}={token.value}"
+
+
 def suggest_stat(key: str, value: str, stats: Mapping[str, str]) -> str:
     """`` Did you mean 'Sv3+'?`` for a stat key no game knows, or ''.
 
@@ -160,6 +183,19 @@ def suggest_stat(key: str, value: str, stats: Mapping[str, str]) -> str:
     roll such as ``3+`` or ``-`` for a save, a plain number for a characteristic), so ``Sb3+`` suggests ``Sv3+``
     rather than ``S3+``.
     """
+    ranked = _ranked_stats(key, value, stats)
+    return f" Did you mean '{ranked[0][-1]}{value}'?" if ranked else ""
+
+
+def fixed_stat(key: str, value: str, stats: Mapping[str, str]) -> str | None:
+    """``Sv3+`` for ``Sb3+``: the stat suggest_stat names, when no other key is as near (else None)."""
+    ranked = _ranked_stats(key, value, stats)
+    if not ranked or (len(ranked) > 1 and ranked[0][:3] == ranked[1][:3]):
+        return None
+    return f"{ranked[0][-1]}{value}"
+
+
+def _ranked_stats(key: str, value: str, stats: Mapping[str, str]) -> list[tuple[int, int, int, int, str]]:
     wanted = key.lower()
     rolled = value.endswith("+") or value == "-"
     ranked = []
@@ -168,9 +204,7 @@ def suggest_stat(key: str, value: str, stats: Mapping[str, str]) -> str:
         if distance <= 1:
             shape = 0 if (example.endswith("+") or example == "-") == rolled else 1
             ranked.append((distance, shape, abs(len(candidate) - len(key)), position, candidate))
-    if not ranked:
-        return ""
-    return f" Did you mean '{min(ranked)[-1]}{value}'?"
+    return sorted(ranked)
 
 
 def _edit_distance(first: str, second: str) -> int:
@@ -314,10 +348,12 @@ def _parse_group(text: str, *, example: str, stats: tuple[str, ...], keywords: f
     match = _GROUP.match(text)
     if match is None:
         shown = text.strip()[:60]
+        head = _head_before_stats(text, stats)
         raise SpecError(
             f"Cannot read the group '{shown}': a group is '[N x] name: stats', with a colon after the name.",
-            token=shown,
+            token=shown if head is None else head,
             example=example,
+            fix=None if head is None else head + ":",
         )
     if len(match.group(1)) > MAX_HEAD_CHARS:  # a name is at most MAX_NAME_CHARS: refused before any regex reads it
         head = match.group(1).strip()
@@ -379,9 +415,42 @@ def _parse_group(text: str, *, example: str, stats: tuple[str, ...], keywords: f
             f"as {spaced.group(1)}={spaced.group(3)}.",
             token=written,
             example=example,
+            fix=f"{spaced.group(1)}={spaced.group(3)}",
         )
-    tokens = tuple(classify_token(word, example=example, stats=stats, keywords=keywords) for word in rest.split())
-    return GroupSpec(count=count, name=name, tokens=tokens, text=text.strip())
+    words = rest.split()
+    tokens = []
+    for position, word in enumerate(words):
+        try:
+            tokens.append(classify_token(word, example=example, stats=stats, keywords=keywords))
+        except SpecError:
+            _refuse_spaced_stat(words[position - 1] if position else "", word, stats, example)
+            raise
+    return GroupSpec(count=count, name=name, tokens=tuple(tokens), text=text.strip())
+
+
+def _known_stat(word: str, stats: tuple[str, ...]) -> bool:
+    match = _ANY_CASE_STAT.match(word)
+    return match is not None and any(stat.lower() == match.group(1).lower() for stat in stats)
+
+
+def _refuse_spaced_stat(before: str, word: str, stats: tuple[str, ...], example: str) -> None:
+    """For ``WS 4`` (a stat's key and value apart): refuse it as one token, with the two written together."""
+    if before and _known_stat(before + word, stats):
+        raise SpecError(
+            f"Cannot read '{before} {word}': write a stat with no space between its key and its value, "
+            f"as {before}{word}.",
+            token=f"{before} {word}",
+            example=example,
+            fix=before + word,
+        )
+
+
+def _head_before_stats(text: str, stats: tuple[str, ...]) -> str | None:
+    """``10x Marine`` of ``10x Marine WS4 S4...`` (a group with no colon): the words before its first stat, or
+    None when no word after the first is one of the game's stats (then where the colon goes is not certain)."""
+    words = text.split()
+    first = next((n for n, word in enumerate(words) if n and _known_stat(word, stats)), None)
+    return None if first is None else " ".join(words[:first])
 
 
 def _bare_count_hint(text: str, count_text: str, name: str) -> str:
@@ -410,8 +479,8 @@ def parse_side_spec(text: str, *, example: str, stats: Iterable[str] = (), keywo
         raise SpecError("The side is empty: give at least one unit.", token="", example=example)
     if text.strip().startswith("@"):
         raise SpecError(
-            f"'{text.strip()[:40]}' is a saved roster reference: the referee command and the bot look rosters up "
-            "before the rules engine sees them; here, write the units out.",
+            f"'{text.strip()[:40]}' starts with a saved roster reference: a reference (@name, or @name/unit for "
+            "one of its units) stands alone for a whole side; to add units to a roster's, write them all out.",
             token=text.strip()[:40],
             example=example,
         )

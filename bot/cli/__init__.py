@@ -20,7 +20,7 @@ gc.disable()  # while the group's modules load (see bot.cli.common.importing); o
 
 import click  # noqa: E402
 
-from bot.cli.common import EXIT_BAD_INPUT, EXIT_STORAGE, TERMINAL, GameGroup  # noqa: E402
+from bot.cli.common import EXIT_BAD_INPUT, EXIT_STORAGE, GameGroup, error_text  # noqa: E402
 from bot.cli.games import add_game_commands, assault  # noqa: E402
 from bot.cli.guide import games_command, help_command, samples_command  # noqa: E402
 from rules_core import ENGINE_VERSION, RefereeError  # noqa: E402
@@ -97,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         code = cli.main(args=list(argv) if argv is not None else None, prog_name="referee", standalone_mode=False)
     except RefereeError as error:  # every error a user can fix, the engine's and the bot's: one line, no traceback
-        err(f"error: {error.one_line(TERMINAL)}")
+        err(error_text(error))
         sys.exit(EXIT_BAD_INPUT)
     except click.exceptions.NoArgsIsHelpError as error:
         click.echo(error.format_message())  # 'referee' alone: the help itself, not an error

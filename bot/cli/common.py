@@ -196,6 +196,27 @@ class TerminalWords:
 
 
 TERMINAL = TerminalWords()
+SPEC_COLUMNS = 79  # a spec is shown around its faulty token in lines that fit an 80-column terminal
+
+
+def error_text(error: RefereeError) -> str:
+    """What the terminal prints for an error a user can fix: the message, what to do next and an example on one
+    line; for an error in a spec given on the command line, the message, then that spec with a caret line under
+    the faulty token, then the spec corrected, to copy, where the fix is certain (else the example)."""
+    given = error.given
+    if given is None or not given.text:
+        return f"error: {error.one_line(TERMINAL)}"
+    lines = [f"error: {error.text_of(TERMINAL)}"]
+    prefix = f"  {TERMINAL.option(given.option)}: "
+    shown, span = given.excerpt(SPEC_COLUMNS - len(prefix))
+    lines.append(prefix + shown)
+    if span is not None:
+        lines.append(" " * (len(prefix) + span[0]) + "^" * max(1, span[1] - span[0]))
+    if given.corrected is not None:
+        lines.append(f"Corrected, to copy: {TERMINAL.option(given.option)} {shlex.quote(given.corrected)}")
+    elif (example_text := error.example_of(TERMINAL)) is not None:
+        lines.append(f"Example: {example_text}")
+    return "\n".join(lines)
 
 
 def parse_seed(text: str | None) -> int | None:

@@ -8,7 +8,6 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from bot.data import data_root
 from bot.recording import with_store
 from bot.rosters import (
     MAX_ROSTER_FILE_BYTES,
@@ -16,6 +15,7 @@ from bot.rosters import (
     check_roster,
     dump_roster_file,
     parse_roster_file,
+    shipped_rosters,
 )
 from bot.storage import LOCAL_USER
 from rules_core import get_game
@@ -91,15 +91,7 @@ def roster_import(path: str | None, samples_of: str | None, replace: bool) -> No
             raise RosterError(f"{file.name} is over {MAX_ROSTER_FILE_BYTES // 1024} KiB.", token=file.name)
         rosters = parse_roster_file(file.read_text(encoding="utf-8", errors="replace"), source=file.name)
     else:
-        wanted = None if samples_of == "all" else get_game(str(samples_of)).id
-        shipped = sorted((data_root() / "rosters").iterdir(), key=lambda f: f.name)
-        rosters = [
-            roster
-            for f in shipped
-            if f.name.endswith(".yaml")
-            for roster in parse_roster_file(f.read_text(encoding="utf-8"), source=f.name)
-            if wanted is None or roster.game == wanted
-        ]
+        rosters = shipped_rosters(None if samples_of == "all" else str(samples_of))
     saved = with_store(lambda store: store.rosters.save_many(LOCAL_USER, rosters, replace=replace))
     click.echo(f"Imported {len(saved)} roster{'s' if len(saved) != 1 else ''}: "
                + ", ".join(f"{r.name} ({r.game})" for r in saved) + ".")  # fmt: skip

@@ -17,9 +17,10 @@ from discord.ext import commands
 
 from bot.data import catalogue
 from bot.discord.collector import Collector
+from bot.discord.cooldown import refund
 from bot.discord.errors import apology, error_embed, gone_embed, new_error_id, referee_error_embed
 from bot.discord.record_writer import RecordWriter
-from bot.discord.results import PageButton, VerifyButton
+from bot.discord.results import PageButton, RollPageButton, ShowRollsButton, VerifyButton, WhyButton
 from bot.discord.settings import Settings
 from bot.storage import StorageError, Store
 from rules_core import RefereeError
@@ -33,6 +34,7 @@ class RefereeTree(app_commands.CommandTree["RefereeBot"]):
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
         if isinstance(original, RefereeError):  # every error a user can fix, the engine's and the bot's
+            refund(interaction)  # refused for its input: no result, so it does not count toward the rate limit
             embed = referee_error_embed(original)
         elif isinstance(original, StorageError):  # the store turns every failure under it into one
             error_id = new_error_id()
@@ -109,7 +111,8 @@ class RefereeBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         catalogue().games()  # every game bound to its data files once, before any command asks for one
         self._store = await Store.open(self.settings.database_url)
-        self.add_dynamic_items(PageButton, VerifyButton)  # the cogs add their own in their setup()
+        # The result's buttons; the cogs add their own in their setup().
+        self.add_dynamic_items(PageButton, VerifyButton, ShowRollsButton, RollPageButton, WhyButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.settings.dev_guild_id is not None:

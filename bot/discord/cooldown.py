@@ -6,6 +6,11 @@ thousand players in 30 seconds is a thousand entries walked for every command). 
 order they were last seen, so the expired ones are always at the front and each check removes at most what has
 expired since the last. One limiter serves every combat command: six combats per user per 30 seconds in all,
 not six per game.
+
+Only uses that got a result count: a command refused for its input (a spec that does not parse, an option out of
+range, a roster that does not exist) gives its use back (:func:`refund`), so a player who mistyped six times in a
+row is answered on the seventh, correct, attempt. The use is taken when the command starts and given back on a
+refusal, rather than counted once it succeeds, so that a burst of commands sent together is still held to the limit.
 """
 
 from __future__ import annotations
@@ -49,6 +54,12 @@ class RateLimit:
         uses.append(now)
         return None
 
+    def refund(self, key: Hashable) -> None:
+        """Give back the latest use of ``key`` (its command was refused for its input: it got no result)."""
+        uses = self.uses.get(key)
+        if uses:
+            uses.pop()
+
     def _forget_expired(self, now: float) -> None:
         # Keys are ordered by their latest use, so the first whose latest use is recent ends the sweep.
         while self.uses:
@@ -64,10 +75,22 @@ def per_user_check(limit: RateLimit) -> Callable[[Any], Any]:
     def predicate(interaction: discord.Interaction[Any]) -> bool:
         retry_after = limit.hit(interaction.user.id)
         if retry_after is None:
+            interaction.extras[_TAKEN] = limit  # given back by refund() if the command is refused for its input
             return True
         raise app_commands.CommandOnCooldown(app_commands.Cooldown(limit.rate, limit.per), retry_after)
 
     return app_commands.check(predicate)
 
 
-__all__ = ["RateLimit", "per_user_check"]
+_TAKEN = "rate_limit_taken"
+
+
+def refund(interaction: discord.Interaction[Any]) -> None:
+    """Give back the use this interaction's command took of its rate limit, if it took one: called for a command
+    refused for its input, which got no result."""
+    limit = interaction.extras.pop(_TAKEN, None)
+    if isinstance(limit, RateLimit):
+        limit.refund(interaction.user.id)
+
+
+__all__ = ["RateLimit", "per_user_check", "refund"]

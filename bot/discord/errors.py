@@ -81,9 +81,34 @@ def error_embed(message: str, example: str | None = None, *, escaped: bool = Fal
     return embed
 
 
+def code_block(text: str) -> str:
+    """``text`` in a code block that nothing in it can close (a player's text may hold backticks)."""
+    return "```\n" + text.replace("```", "`\u200b`\u200b`") + "\n```"
+
+
+SPEC_SHOWN = 900  # characters of a player's spec shown around its faulty token (a field holds 1,024)
+
+
 def referee_error_embed(error: RefereeError) -> discord.Embed:
-    """The one answer to every error a user can fix: its message, what to do next and an example, Discord's way."""
-    return error_embed(error.text_of(DISCORD), error.example_of(DISCORD), escaped=True)
+    """The one answer to every error a user can fix: its message, what to do next and an example, Discord's way.
+
+    An error in a spec the player gave shows that spec back with the faulty token between ⟦ ⟧ (marks that read on
+    a phone, in plain text and without colour), and the spec corrected, to copy, where the fix is certain."""
+    given = error.given
+    if given is None or not given.text:
+        return error_embed(error.text_of(DISCORD), error.example_of(DISCORD), escaped=True)
+    embed = error_embed(error.text_of(DISCORD), escaped=True)
+    marked = given.span is not None
+    embed.add_field(
+        name=f"Your {given.option}" + (", the faulty part in ⟦ ⟧" if marked else ""),
+        value=code_block(given.marked(limit=SPEC_SHOWN)),
+        inline=False,
+    )
+    if given.corrected is not None and len(given.corrected) <= SPEC_SHOWN:
+        embed.add_field(name=f"Corrected {given.option}, to copy", value=code_block(given.corrected), inline=False)
+    elif example := error.example_of(DISCORD):
+        embed.add_field(name="A correct example", value=cut(code_block(example), 1024), inline=False)
+    return embed
 
 
 # Commands that moved to a top-level command of their own (issue 18), for a client still showing the old ones.

@@ -61,7 +61,7 @@ def command_callback(
         parameters.append(
             inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation(option), default=None)
         )
-        descriptions[option.name] = cut(option.help, DESCRIPTION)
+        descriptions[option.name] = description_of(option)
     parameters += (
         list(extras)
         if extras is not None
@@ -77,6 +77,22 @@ def command_callback(
         name: text for name, text in descriptions.items() if name in named
     }
     return callback
+
+
+def description_of(option: OptionSpec) -> str:
+    """An option's slash-command description: the game's short help, whole (each game keeps it within Discord's
+    100 characters: tests/cogs/test_command_payloads.py). A game that has not yet loses whole sentences, never a
+    phrase's end, and is cut only if its first sentence alone is too long."""
+    text = option.short_help
+    if len(text) <= DESCRIPTION:
+        return text
+    sentences = text.split(". ")
+    while len(sentences) > 1:
+        sentences.pop()
+        kept = ". ".join(sentences) + "."
+        if len(kept) <= DESCRIPTION:
+            return kept
+    return cut(text, DESCRIPTION)
 
 
 def game_choices() -> list[app_commands.Choice[str]]:

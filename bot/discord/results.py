@@ -1,7 +1,9 @@
-"""What the bot sends for a result: the result message, with paging and verify buttons that survive restarts.
+"""What the bot sends for a result: the result message, with buttons that survive restarts.
 
-The buttons are DynamicItems: their custom ids carry the record id and page, so a click after a restart reloads
-the stored record and renders the asked-for page. Nothing lives only in memory.
+The buttons (pages, Verify, Show rolls and its pages, Why?) are DynamicItems: their custom ids carry the record
+id and page, so a click after a restart reloads the stored record, checks that the presser may see it
+(``bot.access``: a record one may not see reads as not found) and renders what was asked. Nothing lives only in
+memory. Show rolls and Why? answer privately, so the channel keeps the short result.
 """
 
 from __future__ import annotations
@@ -20,13 +22,14 @@ from bot.discord.collector import CollectorHold
 from bot.discord.errors import error_embed, new_error_id, referee_error_embed
 from bot.discord.interactions import actor_of, guild_of
 from bot.render.colours import ERROR_COLOUR, GREEN, YELLOW
-from bot.render.embeds import history_lines, render_pages
+from bot.render.embeds import history_lines, render_pages, roll_pages, why_embed
 from bot.render.markdown import report_markdown
 from bot.render.summary import Players
 from bot.storage.failures import StorageError, is_storage_failure, storage_error
 from bot.storage.records import AlreadyContinued, RecordRequest
 from bot.verification import Verdict, verify
 from rules_core import RefereeError
+from rules_core.compact import policy_notes
 from rules_core.report import Report
 
 log = logging.getLogger("referee.bot")
@@ -76,7 +79,7 @@ class PageButton(
         pages = render_pages(stored.report, record_id=stored.id, history=history_lines(stored.history),
                              players=player_mentions(stored.requested_by, stored.opponent))  # fmt: skip
         page = max(0, min(self.page, len(pages) - 1))
-        view = result_view(stored.id, page, len(pages))
+        view = result_view(stored.id, page, len(pages), report=stored.report)
         message = interaction.message
         own_copy = message is not None and message.flags.ephemeral  # a private copy: only its presser sees it
         asked = message.interaction_metadata if message is not None else None
@@ -84,8 +87,7 @@ class PageButton(
         if str(interaction.user.id) == owner or own_copy:
             await interaction.response.edit_message(embed=pages[page], view=view)
             return
-        extra: dict[str, Any] = {} if view is None else {"view": view}
-        await interaction.response.send_message(embed=pages[page], ephemeral=True, **extra)
+        await interaction.response.send_message(embed=pages[page], ephemeral=True, view=view)
 
 
 class VerifyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"referee:verify:(?P<record>\d+)"):
@@ -110,6 +112,108 @@ class VerifyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"re
         except (RefereeError, StorageError) as error:  # hidden or missing; or the database failed
             embed = button_error_embed(error)
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+class ShowRollsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"referee:rolls:(?P<record>\d+)"):
+    """Shows whoever presses it, privately, every step of the record in full with its dice (paged)."""
+
+    def __init__(self, record_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Show rolls", style=discord.ButtonStyle.secondary, custom_id=f"referee:rolls:{record_id}"
+            )
+        )
+        self.record_id = record_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, _interaction: discord.Interaction[Any], _item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ShowRollsButton:
+        return cls(int(match["record"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await show_rolls(interaction, self.record_id, 0, edit=False)
+
+
+class RollPageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"referee:rollpage:(?P<record>\d+):(?P<page>\d+)"
+):
+    """Turns the pages of the private rolls message :class:`ShowRollsButton` sent (only its presser sees it)."""
+
+    def __init__(self, record_id: int, page: int, *, label: str, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"referee:rollpage:{record_id}:{page}",
+                disabled=disabled,
+            )
+        )
+        self.record_id, self.page = record_id, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, _interaction: discord.Interaction[Any], _item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> RollPageButton:
+        return cls(int(match["record"]), int(match["page"]), label="page")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        message = interaction.message
+        await show_rolls(interaction, self.record_id, self.page, edit=message is not None and message.flags.ephemeral)
+
+
+async def show_rolls(interaction: discord.Interaction[Any], record_id: int, page: int, *, edit: bool) -> None:
+    """A record's full rolls, page ``page``, to the presser alone: a new private message, or (``edit``) the private
+    rolls message turned to that page. Whoever may not see the record is told it is not found."""
+    bot: BotServices = interaction.client
+    try:
+        stored = await bot.store.records.get(record_id, actor=actor_of(interaction))
+    except (RefereeError, StorageError) as error:  # hidden or missing; or the database failed
+        await interaction.response.send_message(embed=button_error_embed(error), ephemeral=True)
+        return
+    pages = roll_pages(stored.report, record_id=stored.id)
+    page = max(0, min(page, len(pages) - 1))
+    view = discord.ui.View(timeout=None)
+    if len(pages) > 1:
+        view.add_item(RollPageButton(stored.id, max(page - 1, 0), label="◀ Previous", disabled=page == 0))
+        view.add_item(RollPageButton(stored.id, min(page + 1, len(pages) - 1), label="Next ▶",
+                                     disabled=page >= len(pages) - 1))  # fmt: skip
+    if edit:
+        await interaction.response.edit_message(embed=pages[page], view=view)
+    else:
+        await interaction.response.send_message(embed=pages[page], view=view, ephemeral=True)
+
+
+class WhyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"referee:why:(?P<record>\d+)"):
+    """Says privately how the referee made the players' choices (which models die...): the policy paragraphs that
+    would crowd the channel."""
+
+    def __init__(self, record_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(label="Why?", style=discord.ButtonStyle.secondary, custom_id=f"referee:why:{record_id}")
+        )
+        self.record_id = record_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, _interaction: discord.Interaction[Any], _item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> WhyButton:
+        return cls(int(match["record"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: BotServices = interaction.client
+        try:
+            stored = await bot.store.records.get(self.record_id, actor=actor_of(interaction))
+        except (RefereeError, StorageError) as error:  # hidden or missing; or the database failed
+            await interaction.response.send_message(embed=button_error_embed(error), ephemeral=True)
+            return
+        embed = why_embed(stored.report, record_id=stored.id) or discord.Embed(
+            title=f"Record #{stored.id}", description="The referee made no choice for the players in this combat."
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+NOT_RECORDED_ROLLS = "Show rolls: not recorded, see the attached log"
 
 
 def button_error_embed(error: RefereeError | StorageError) -> discord.Embed:
@@ -137,15 +241,24 @@ async def verify_embed(bot: BotServices, record_id: int, actor: Actor) -> discor
     )
 
 
-def result_view(record_id: int | None, page: int, pages: int) -> discord.ui.View | None:
+def result_view(record_id: int | None, page: int, pages: int, *, report: Report | None = None) -> discord.ui.View:
+    """The result's buttons: its pages, Verify, Show rolls, and Why? when the referee made a player's choice in
+    ``report``. An unrecorded result cannot be reloaded by a button: its Show rolls is disabled and says why (the
+    full log is attached to it instead)."""
     if record_id is None:
-        return None
+        # Nothing to press, so nothing to listen for: a short timeout lets discord.py forget the view.
+        unrecorded = discord.ui.View(timeout=1)
+        unrecorded.add_item(discord.ui.Button(label=NOT_RECORDED_ROLLS, custom_id="referee:rolls:none", disabled=True))
+        return unrecorded
     view = discord.ui.View(timeout=None)
     if pages > 1:
         # A custom id must be valid and unique in the message: the disabled ends point at their own page.
         view.add_item(PageButton(record_id, max(page - 1, 0), label="◀ Previous", disabled=page == 0))
         view.add_item(PageButton(record_id, min(page + 1, pages - 1), label="Next ▶", disabled=page >= pages - 1))
     view.add_item(VerifyButton(record_id))
+    view.add_item(ShowRollsButton(record_id))
+    if report is not None and policy_notes(report.steps):
+        view.add_item(WhyButton(record_id))
     return view
 
 
@@ -211,14 +324,25 @@ async def send_result(
                                       continues=continues)  # fmt: skip
     pages = render_pages(report, record_id=record_id, not_recorded=problem, players=players)
     files = []
-    if len(pages) > 1 or record_id is None:
+    # The full log goes with a result whose rolls take more than one private page, and with one that is not
+    # recorded (its buttons cannot reload it): the whole combat, every die, in one file.
+    if len(pages) > 1 or record_id is None or len(roll_pages(report)) > 1:
         name = f"combat-{record_id}.md" if record_id is not None else "combat.md"
         text = report_markdown(report, record_id=record_id).encode("utf-8")
         files.append(discord.File(io.BytesIO(text), filename=name, description="The full combat log"))
-    view = result_view(record_id, 0, len(pages))
-    extra: dict[str, Any] = {} if view is None else {"view": view}
-    await interaction.edit_original_response(embed=pages[0], attachments=files, **extra)
+    view = result_view(record_id, 0, len(pages), report=report)
+    await interaction.edit_original_response(embed=pages[0], attachments=files, view=view)
     return record_id
 
 
-__all__ = ["PageButton", "VerifyButton", "player_mentions", "result_view", "send_result", "verify_embed"]
+__all__ = [
+    "PageButton",
+    "RollPageButton",
+    "ShowRollsButton",
+    "VerifyButton",
+    "WhyButton",
+    "player_mentions",
+    "result_view",
+    "send_result",
+    "verify_embed",
+]

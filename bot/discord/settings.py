@@ -29,6 +29,23 @@ class Settings(BaseSettings):
     shard_count: int | None = Field(default=None, ge=1, le=1000, description="Total shards; default: Discord's advice.")
     shard_ids: str | None = Field(default=None, description="The shards this process runs, e.g. '0,1'.")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    docs_url: str | None = Field(
+        default=None, description="Where docs/ is published, e.g. https://github.com/OWNER/REPO/blob/main/docs: /help "
+        "links each game's page under it. Unset: /help links nothing (never a path in the repository)."
+    )  # fmt: skip
+
+    @field_validator("docs_url")
+    @classmethod
+    def _docs_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        if not value.strip().startswith(("https://", "http://")):
+            raise ValueError("DOCS_URL is the web address docs/ is published at, starting with https://")
+        return value.strip().rstrip("/")
+
+    def docs_link(self, page: str) -> str | None:
+        """The web address of a page of docs/ (``docs/games/duel.md``), or None without DOCS_URL."""
+        return None if self.docs_url is None else f"{self.docs_url}/{page.removeprefix('docs/')}"
 
     @field_validator("shard_ids")
     @classmethod

@@ -3,6 +3,7 @@ user's and the guild's rosters offered as the player types, and the sides parsed
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import discord
@@ -14,6 +15,7 @@ from bot.discord.interactions import guild_of
 from bot.discord.options import DESCRIPTION
 from bot.render.markdown import cut
 from bot.rosters import expand_all
+from rules_core import parse_given
 from rules_core.registry import Game
 from rules_core.spec import split_units
 
@@ -50,7 +52,13 @@ async def sides_and_options(
 
     chosen = {name: value for name, value in options.items() if value is not None}
     attacker, defender, chosen = await expand_all(game, attacker, defender, chosen, lookup)
-    return (catalogue().parsed_side(game.id, attacker), catalogue().parsed_side(game.id, defender)), chosen
+    bound = catalogue().game(game)
+    # Parsed once per spec text (the catalogue's cache); a spec in error is shown back marked, corrected if certain.
+    sides = tuple(
+        parse_given(bound, text, which, parse=partial(catalogue().parsed_side, game.id))
+        for text, which in ((attacker, "attacker"), (defender, "defender"))
+    )
+    return (sides[0], sides[1]), chosen
 
 
 __all__ = ["roster_choices", "sides_and_options"]

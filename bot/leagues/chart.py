@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, cast
 
 from bot.leagues.standings import START_RATING, Row
+from bot.render.chart_style import TEXT_PT, dark_figure, style_axes, suptitle
+from bot.render.colours import CHART_GRID, CHART_TEXT, RATING_LINES, chart
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 TOP = 8  # lines on one chart stay readable up to about this many
+MARGIN = timedelta(minutes=30)  # at least this much of the date axis before the first game and after the last
 
 
 def rating_chart(rows: Sequence[Row], title: str, names: Mapping[str, str] | None = None, *, top: int = TOP) -> bytes:
@@ -16,15 +23,33 @@ def rating_chart(rows: Sequence[Row], title: str, names: Mapping[str, str] | Non
 
     ``names`` labels players (Discord ids otherwise; the bot passes ranks when it knows no names).
     """
-    # Imported on first use: it takes a moment, and only charts need it.
-    from matplotlib.figure import Figure  # noqa: PLC0415
+    buffer = io.BytesIO()
+    rating_figure(rows, title, names, top=top).savefig(buffer, format="png")
+    return buffer.getvalue()
 
-    figure = Figure(figsize=(8, 4.5), dpi=100)
-    axes = figure.subplots()
+
+def rating_figure(rows: Sequence[Row], title: str, names: Mapping[str, str] | None = None, *, top: int = TOP) -> Figure:
+    """The chart :func:`rating_chart` saves (the tests read its texts and its date axis).
+
+    Drawn as every chart is (bot.render.chart_style: dark, phone-sized); the legend goes under the plot, one name a
+    line; the date axis spans the games played, with a margin, so one evening's games read as hours, not years.
+    """
+    # Imported on first use: it takes a moment, and only charts need it.
+    from matplotlib.dates import AutoDateLocator, ConciseDateFormatter  # noqa: PLC0415
+
     shown = [row for row in rows if row.history][:top]
-    for row in shown:
-        times = [row.history[0][1], *(when for _, when, _ in row.history)]
-        ratings = [START_RATING, *(rating for _, _, rating in row.history)]
+    figure = dark_figure(3.4 + 0.3 * len(shown))
+    axes = figure.subplots()
+    style_axes(axes, ylabel="Elo rating")
+    when = [when for row in shown for _, when, _ in row.history]
+    if when:
+        margin = max((max(when) - min(when)) * 0.05, MARGIN)
+        start, end = min(when) - margin, max(when) + margin
+        axes.set_xlim(cast(Any, start), cast(Any, end))
+    for index, row in enumerate(shown):
+        # From the first game to the end of the axis: the rating holds after the last game.
+        times = [row.history[0][1], *(when for _, when, _ in row.history), end]
+        ratings = [START_RATING, *(rating for _, _, rating in row.history), row.history[-1][2]]
         label = (names or {}).get(row.player, row.player)
         # Datetimes on the x axis: matplotlib converts them, though its stubs only name arrays.
         axes.step(
@@ -32,21 +57,27 @@ def rating_chart(rows: Sequence[Row], title: str, names: Mapping[str, str] | Non
             ratings,
             where="post",
             label=f"{row.rank}. {label}",
-            linewidth=1.6,
+            linewidth=2.2,
+            color=chart(RATING_LINES[index % len(RATING_LINES)]),
+            linestyle=("-", "--")[index // len(RATING_LINES) % 2],
         )
-    axes.axhline(START_RATING, color="grey", linewidth=0.8, linestyle=":")
-    axes.set_title(title)
-    axes.set_ylabel("Elo rating")
-    axes.grid(alpha=0.3)
+    axes.axhline(START_RATING, color=chart(CHART_GRID), linewidth=1, linestyle=":")
+    suptitle(figure, title)
     if shown:
-        axes.legend(loc="upper left", fontsize="small", ncols=2)
+        locator = AutoDateLocator(minticks=2, maxticks=4)  # type: ignore[no-untyped-call]  # matplotlib's stubs
+        axes.xaxis.set_major_locator(locator)
+        axes.xaxis.set_major_formatter(ConciseDateFormatter(locator))  # type: ignore[no-untyped-call]
+        axes.xaxis.get_offset_text().set_fontsize(TEXT_PT)  # the date above the hours
+        axes.xaxis.get_offset_text().set_color(chart(CHART_TEXT))
+        legend = figure.legend(loc="outside lower left", fontsize=TEXT_PT, ncols=1, frameon=False)
+        for text in legend.get_texts():
+            text.set_color(chart(CHART_TEXT))
     else:
-        axes.text(0.5, 0.5, "No confirmed games yet", ha="center", va="center", transform=axes.transAxes)
-    figure.autofmt_xdate()
-    figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    return buffer.getvalue()
+        axes.set_xticks([])
+        axes.set_yticks([])
+        axes.text(0.5, 0.5, "No confirmed games yet", ha="center", va="center", transform=axes.transAxes,
+                  fontsize=TEXT_PT, color=chart(CHART_TEXT))  # fmt: skip
+    return figure
 
 
-__all__ = ["TOP", "rating_chart"]
+__all__ = ["TOP", "rating_chart", "rating_figure"]

@@ -1,9 +1,11 @@
 """Report -> Discord embeds, paged so that no message ever exceeds Discord's limits.
 
-Page 1 is the summary (who won, what happens next, colour by outcome) followed by the first steps as fields;
-later pages carry on with the steps. A stored record's history (void, notes) opens page 1 and is sized with it.
-Every page is one embed, well inside the per-message budget, so a page can be swapped in place by the paging
-buttons.
+The result fits a phone's screen: page 1 is the summary (who won, what happens next, colour by outcome) and one
+short line a step (the game's ``step_line``), under a short title ("40K assault: held"); only a long fight's lines
+go on to later pages. The full steps with every die (:func:`roll_pages`) and the referee's choices
+(:func:`why_embed`) are shown privately by the result's buttons, and the full log attached to long results holds
+everything. A stored record's history (void, notes) opens page 1 and is sized with it. Every page is one embed,
+well inside the per-message budget, so a page can be swapped in place by the paging buttons.
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ from typing import Protocol
 
 import discord
 
-from bot.render.colours import ODDS_COLOUR, WINNER_COLOURS
+from bot.render.colours import INFO_COLOUR, ODDS_COLOUR, WINNER_COLOURS
 from bot.render.markdown import cut, escape, step_lines
 from bot.render.odds import odds_lines
 from bot.render.summary import Players, headline, read_lines, table_lines
-from rules_core import get_game
+from rules_core import compact
 from rules_core.odds import Odds
+from rules_core.registry import Game, games_named
 from rules_core.report import Report
 
 TITLE = 256
@@ -106,33 +109,54 @@ def _summary(
         parts.append(f"⚠️ Not recorded ({escape(not_recorded)}): this result stands, but it is not in the history.")
     elif record_id is not None:
         line = f"Record #{record_id}: `/replay {record_id}` shows it again, `/verify {record_id}` re-runs it."
-        if any(ev.kind == "continues" for step in report.steps for ev in step.events):  # the next round, one tap
-            line += f"\nThe combat goes on: `/{get_game(report.game).command} continue record:{record_id}` fights it."
+        game = _game(report)
+        if game is not None and any(ev.kind == "continues" for step in report.steps for ev in step.events):
+            line += f"\nThe combat goes on: `/{game.command} continue record:{record_id}` fights it."  # one tap away
         parts.append(line)
     return cut("\n\n".join(parts), DESCRIPTION)
 
 
-def render_pages(
-    report: Report, *, record_id: int | None = None, not_recorded: str | None = None, title: str | None = None,
-    pending: bool = False, history: str = "", players: Players | None = None,
-) -> list[discord.Embed]:  # fmt: skip
-    """The report as pages of one embed each, every one inside Discord's limits.
+STEPS = "Steps"
 
-    ``pending``: the result is not stored yet; the page is the summary alone (the steps follow in the edit that adds
-    the record id), so the first answer costs almost nothing to build. ``history``: a stored record's void and note
-    lines (:func:`history_lines`), which open page 1 and are counted in its size like the rest.
-    """
-    game_title = title or get_game(report.game).title
-    colour = WINNER_COLOURS.get(str(report.result.winner.value), WINNER_COLOURS["none"])
-    heading = cut(f"{game_title}: {report.result.outcome.replace('_', ' ')}", TITLE)
-    description = _summary(report, record_id, not_recorded, pending, players)
-    if history:
-        description = cut(f"{cut(history, HISTORY)}\n\n{description}", DESCRIPTION)
-    footer_base = f"{report.game} · seed {report.seed}" + (f" · record #{record_id}" if record_id is not None else "")
-    fields = [] if pending else step_fields(report)
+
+def _game(report: Report) -> Game | None:
+    """The game a report names, or None for one this install does not know (an old record still shows)."""
+    found = games_named(report.game)
+    return found[0] if len(found) == 1 else None
+
+
+def step_line_fields(report: Report) -> list[Field]:
+    """The steps one short line each (the game's ``step_line``), packed into as few fields as the limits allow."""
+    game = _game(report)
+    lines = [escape(game.step_line(step) if game is not None else compact.step_line(step)) for step in report.steps]
+    fields: list[Field] = []
+    current = ""
+    for text in lines:
+        line = cut(f"• {text}", FIELD_VALUE)
+        if current and len(current) + 1 + len(line) > FIELD_VALUE:
+            fields.append(Field(STEPS if not fields else f"{STEPS} (cont.)", current))
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        fields.append(Field(STEPS if not fields else f"{STEPS} (cont.)", current))
+    return fields
+
+
+def result_heading(report: Report, title: str | None = None) -> str:
+    """A result's title, short enough for one line on a phone: ``40K assault: held``."""
+    game = _game(report)
+    name = title or (game.heading if game is not None else report.game)
+    return cut(f"{name}: {report.result.outcome.replace('_', ' ')}", TITLE)
+
+
+def _paged(
+    heading: str, description: str | None, footer_base: str, fields: list[Field], colour: int
+) -> list[discord.Embed]:
+    """Fields over as many one-embed pages as Discord's limits need; page 1 opens with ``description``."""
     pages: list[list[Field]] = []
     current: list[Field] = []
-    budget = EMBED_TOTAL - len(heading) - len(description) - len(footer_base) - 40  # room for " · page 10/10"
+    budget = EMBED_TOTAL - len(heading) - len(description or "") - len(footer_base) - 40  # " · page 10/10"
     used = 0
     for field in fields:
         if current and (len(current) == FIELDS or used + field.size > budget):
@@ -155,6 +179,49 @@ def render_pages(
         embed.set_footer(text=cut(footer_base + suffix, FOOTER))
         embeds.append(embed)
     return embeds
+
+
+def _footer(report: Report, record_id: int | None) -> str:
+    return f"{report.game} · seed {report.seed}" + (f" · record #{record_id}" if record_id is not None else "")
+
+
+def render_pages(
+    report: Report, *, record_id: int | None = None, not_recorded: str | None = None, title: str | None = None,
+    pending: bool = False, history: str = "", players: Players | None = None,
+) -> list[discord.Embed]:  # fmt: skip
+    """The result as the channel shows it: the summary, then one short line a step (the dice are one tap away:
+    :func:`roll_pages`), paged only when a long fight's lines outgrow one embed; every page inside Discord's
+    limits. ``players``: the attacker's and the defender's mentions, named in the summary's headline.
+
+    ``pending``: the result is not stored yet; the page is the summary alone (the steps follow in the edit that adds
+    the record id), so the first answer costs almost nothing to build. ``history``: a stored record's void and note
+    lines (:func:`history_lines`), which open page 1 and are counted in its size like the rest.
+    """
+    colour = WINNER_COLOURS.get(str(report.result.winner.value), WINNER_COLOURS["none"])
+    description = _summary(report, record_id, not_recorded, pending, players)
+    if history:
+        description = cut(f"{cut(history, HISTORY)}\n\n{description}", DESCRIPTION)
+    fields = [] if pending else step_line_fields(report)
+    return _paged(result_heading(report, title), description, _footer(report, record_id), fields, colour)
+
+
+def roll_pages(report: Report, *, record_id: int | None = None) -> list[discord.Embed]:
+    """Every step in full, with every die grouped and marked (what the "Show rolls" button shows privately), paged
+    inside Discord's limits."""
+    heading = cut(f"Rolls: {result_heading(report)}", TITLE)
+    colour = WINNER_COLOURS.get(str(report.result.winner.value), WINNER_COLOURS["none"])
+    return _paged(heading, None, _footer(report, record_id), step_fields(report), colour)
+
+
+def why_embed(report: Report, *, record_id: int | None = None) -> discord.Embed | None:
+    """How the referee made the players' choices in this combat (which models die, a tied save...): the "Why?"
+    button's answer; None when it made none."""
+    notes = compact.policy_notes(report.steps)
+    if not notes:
+        return None
+    text = cut("\n\n".join(escape(note) for note in notes), DESCRIPTION)
+    return discord.Embed(title=cut(f"Why: {result_heading(report)}", TITLE), description=text,
+                         colour=INFO_COLOUR).set_footer(text=_footer(report, record_id))  # fmt: skip
 
 
 def odds_embed(result: Odds, title: str) -> discord.Embed:

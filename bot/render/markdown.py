@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from bot.render.summary import headline, read_lines, table_lines
-from bot.render.walk import Face, Stringifier
+from bot.render.walk import Face, Stringifier, dice_text
 from rules_core.report import Event, Report, Roll, Step
 
 # Emphasis, code, spoilers, quotes, masked links, and the '<' of a mention, channel, emoji, timestamp or command
@@ -36,14 +36,8 @@ class MarkdownLines(Stringifier[str]):
         return f"_{escape(str(note))}_" if note else None
 
     def roll(self, roll: Roll, need: str, outcome: str, faces: list[Face]) -> str:
-        shown = []
-        for face in faces:
-            text = f"**{face.value}**" if face.success else str(face.value)
-            if face.before is not None:
-                text = f"~~{face.before}~~→{text}"
-            shown.append(text)
         need_text = f" ({need})" if need else ""
-        return f"*{escape(roll.purpose)}*{need_text}: {' '.join(shown)} → {outcome}"
+        return f"*{escape(roll.purpose)}*{need_text}: {dice_text(faces)} → {outcome}"
 
     def note(self, event: Event) -> str:
         return f"• {escape(str(event.get('note')))}"

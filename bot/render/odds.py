@@ -4,11 +4,16 @@ chart (outcomes, and each side's losses). No Discord here: ``referee odds`` neve
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
-from bot.render.colours import ATTACKER_CHART, DEFENDER_CHART, DRAW_CHART, chart
+from bot.render.chart_style import TEXT_PT, dark_figure, style_axes, suptitle
+from bot.render.colours import ATTACKER_CHART, CHART_TEXT, DEFENDER_CHART, DRAW_CHART, chart
 from bot.render.markdown import cut
 from rules_core.odds import Odds
 from rules_core.registry import get_game
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 MAX_CHART_BYTES = 100 * 1024
 
@@ -52,34 +57,45 @@ def odds_lines(result: Odds, title: str) -> list[str]:
 
 
 def odds_chart(result: Odds, title: str) -> bytes:
-    """Three panels: who wins, and the distribution of each side's losses; PNG under 100 KiB."""
-    from matplotlib.figure import Figure  # noqa: PLC0415 (imported on first use: it takes a moment)
+    """Three panels, one above the other: who wins, and the distribution of each side's losses; PNG under 100 KiB."""
+    buffer = io.BytesIO()
+    odds_figure(result, title).savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+def odds_figure(result: Odds, title: str) -> Figure:
+    """The chart :func:`odds_chart` saves, stacked for a phone (the tests read its texts and colours)."""
+    from matplotlib.ticker import MaxNLocator, PercentFormatter  # noqa: PLC0415 (imported on first use)
 
     counted = get_game(result.game).losses_count  # "models", or "units" (stands, war engines)
-    figure = Figure(figsize=(9, 3.6), dpi=80)
-    outcome, attacker, defender = figure.subplots(1, 3, gridspec_kw={"width_ratios": [1, 1.5, 1.5]})
+    figure = dark_figure(7.6)
+    outcome, attacker, defender = figure.subplots(3, 1, height_ratios=[1, 1.3, 1.3])
     labels = ["attacker", "draw", "defender"]
     values = [result.p_attacker_wins, result.p_draw + result.p_no_winner, result.p_defender_wins]
-    bars = outcome.bar(labels, values, color=[chart(ATTACKER_CHART), chart(DRAW_CHART), chart(DEFENDER_CHART)])
-    outcome.set_ylim(0, 1)
-    outcome.set_title("Who wins")
+    colours = [chart(ATTACKER_CHART), chart(DRAW_CHART), chart(DEFENDER_CHART)]
+    bars = outcome.barh(labels, values, color=colours)
+    outcome.invert_yaxis()  # the attacker on top, as in the lines above the chart
+    outcome.set_xlim(0, 1.3)  # room for the percentages
+    style_axes(outcome, "Who wins")
+    outcome.set_xticks([])
+    outcome.grid(False)
     for bar, value in zip(bars, values, strict=True):
-        outcome.annotate(percent(value), (bar.get_x() + bar.get_width() / 2, value), ha="center", va="bottom",
-                         fontsize=8)  # fmt: skip
+        outcome.annotate(f" {percent(value)}", (value, bar.get_y() + bar.get_height() / 2), va="center",
+                         fontsize=TEXT_PT, color=chart(CHART_TEXT))  # fmt: skip
     for axes, side, colour in (
         (attacker, "attacker", chart(ATTACKER_CHART)),
         (defender, "defender", chart(DEFENDER_CHART)),
     ):
         losses = result.losses(side)
         axes.bar(range(len(losses)), losses, color=colour)
-        axes.set_title(f"{side.capitalize()} losses (mean {result.expected_losses(side):.1f})")
-        axes.set_xlabel(f"{counted} lost")
+        style_axes(axes, f"{side.capitalize()} losses (mean {result.expected_losses(side):.1f})", f"{counted} lost")
         axes.set_ylim(0, max(max(losses, default=0), 0.05) * 1.15)
-    figure.suptitle(cut(title, 90), fontsize=10)
-    figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    return buffer.getvalue()
+        axes.xaxis.set_major_locator(MaxNLocator(6, integer=True))
+        axes.yaxis.set_major_locator(MaxNLocator(3))
+        axes.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        axes.grid(axis="x", visible=False)
+    suptitle(figure, cut(title, 90))
+    return figure
 
 
-__all__ = ["MAX_CHART_BYTES", "odds_chart", "odds_lines", "percent"]
+__all__ = ["MAX_CHART_BYTES", "odds_chart", "odds_figure", "odds_lines", "percent"]

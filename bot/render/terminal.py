@@ -9,7 +9,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from bot.render.summary import read_lines, summary_lines
-from bot.render.walk import Face, Stringifier
+from bot.render.walk import SUCCESS, Face, Stringifier, group_text, grouped
 from rules_core.report import Event, Report, Roll, Step
 
 
@@ -25,13 +25,22 @@ class TerminalLines(Stringifier[Text]):
         if need:
             line.append(f" needs {need}", style="dim")
         line.append(": ")
-        for index, face in enumerate(faces):
-            if index:
-                line.append(" ")
-            style = "bold green" if face.success else ("dim" if face.per_die else "bold")
-            if face.before is not None:
-                line.append(f"{face.before}→", style="dim strike")
-            line.append(str(face.value), style=style)
+        for number, group in enumerate(grouped(faces)):
+            if number:
+                line.append(" · ", style="dim")
+            style = "bold green" if group.mark == SUCCESS else ("dim" if group.mark else "bold")
+            counts = group.counts()
+            if counts is not None:
+                line.append(group_text(group), style=style)
+                continue
+            if group.mark:
+                line.append(f"{group.mark} ", style=style)
+            for index, face in enumerate(group.faces):
+                if index:
+                    line.append(" ")
+                if face.before is not None:
+                    line.append(f"{face.before}→", style="dim strike")
+                line.append(str(face.value), style=style)
         line.append(f"  → {outcome}", style="bold")
         return line
 

@@ -57,6 +57,58 @@ def faces(roll: Roll) -> list[Face]:
     ]
 
 
+SUCCESS = "✔"  # the marks of a roll's dice: they read in plain text, on any screen, without colour
+FAILURE = "✘"
+LISTED = 24  # dice of one group listed one by one: more are counted by face ("6 (×12)"), so a line stays readable
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Dice of a roll shown together: its successes (``mark`` ✔) or failures (✘), highest face first; or, for dice
+    read for their value or total (no mark), all of them in the order rolled."""
+
+    mark: str
+    faces: tuple[Face, ...]
+
+    def counts(self) -> list[tuple[int, int]] | None:
+        """(face, how many) highest first when the group is too long to list, else None."""
+        if len(self.faces) <= LISTED:
+            return None
+        found: dict[int, int] = {}
+        for face in self.faces:
+            found[face.value] = found.get(face.value, 0) + 1
+        return sorted(found.items(), reverse=True)
+
+
+def grouped(shown: list[Face]) -> list[Group]:
+    """A roll's dice grouped by success, each group sorted by face: ``✔ 6 6 5 4 · ✘ 3 2 1 1``; an empty group
+    is left out. Dice not read one by one keep the order they were rolled in (a 2D6 total reads as rolled)."""
+    if not shown or not shown[0].per_die:
+        return [Group("", tuple(shown))]
+    order = sorted(shown, key=lambda face: face.value, reverse=True)
+    found = [Group(SUCCESS, tuple(f for f in order if f.success)),
+             Group(FAILURE, tuple(f for f in order if not f.success))]  # fmt: skip
+    return [group for group in found if group.faces]
+
+
+def face_text(face: Face) -> str:
+    """One die as plain text: its face, or ``2→5`` for a re-rolled one."""
+    return str(face.value) if face.before is None else f"{face.before}→{face.value}"
+
+
+def group_text(group: Group) -> str:
+    """A group of dice as plain text: ``✔ 6 6 5``, or ``✔ 6 (×14) 5 (×12)`` when counted."""
+    counts = group.counts()
+    dice = (" ".join(face_text(face) for face in group.faces) if counts is None
+            else " ".join(f"{value} (×{count})" for value, count in counts))  # fmt: skip
+    return f"{group.mark} {dice}" if group.mark else dice
+
+
+def dice_text(shown: list[Face]) -> str:
+    """All of a roll's dice as plain text, grouped and marked: ``✔ 6 6 5 4 · ✘ 3 2 1 1``."""
+    return " · ".join(group_text(group) for group in grouped(shown))
+
+
 class Stringifier(ABC, Generic[T]):
     """Walks a step's nodes in the one order; a subclass renders each kind of node as a ``T``."""
 

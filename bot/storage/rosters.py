@@ -6,12 +6,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.storage.db import aware, now
 from bot.storage.models import Roster
 from rules_core.errors import Do, Hint, RefereeError
+from rules_core.spec import closest
 
 
 class RosterNotFound(RefereeError, LookupError):
@@ -55,6 +56,18 @@ def _saved(row: Roster) -> SavedRoster:
         aware(row.created_at),
         aware(row.updated_at),
     )
+
+
+def _visible(owner: str, guild_id: str | None) -> ColumnElement[bool]:
+    """The rosters ``owner`` may use: their own, and those shared with ``guild_id``."""
+    return Roster.owner == owner if guild_id is None else (Roster.owner == owner) | (Roster.guild_id == guild_id)
+
+
+async def _near(session: AsyncSession, visible: ColumnElement[bool], game: str, name: str) -> str:
+    """`` Did you mean @marines?`` for ``marine``: the one roster of ``game`` whose name is surely meant, or ''."""
+    names = await session.scalars(select(Roster.name).where(visible, Roster.game == game).distinct())
+    found = closest(name, names.all())
+    return "" if found is None else f" Did you mean @{found}?"
 
 
 async def _save_in(
@@ -133,17 +146,16 @@ class Rosters:
                     .order_by(Roster.id)
                     .limit(1)
                 )
+            near = "" if row is not None else await _near(session, _visible(owner, guild_id), game, name)
         if row is None:
-            raise RosterNotFound(f"There is no {game} roster named '{name}'.", hint=Hint(Do.LIST_ROSTERS, game))
+            raise RosterNotFound(f"There is no {game} roster named '{name}'.{near}", hint=Hint(Do.LIST_ROSTERS, game))
         return _saved(row)
 
     async def visible_to(
         self, owner: str, *, game: str | None = None, guild_id: str | None = None
     ) -> list[SavedRoster]:
         """The owner's rosters, and those shared with ``guild_id``, by game then name."""
-        query = select(Roster)
-        visible = Roster.owner == owner if guild_id is None else (Roster.owner == owner) | (Roster.guild_id == guild_id)
-        query = query.where(visible)
+        query = select(Roster).where(_visible(owner, guild_id))
         if game is not None:
             query = query.where(Roster.game == game)
         async with self.sessions() as session:
@@ -156,7 +168,10 @@ class Rosters:
                 select(Roster).where(Roster.owner == owner, Roster.game == game, Roster.name == name)
             )
             if row is None:
-                raise RosterNotFound(f"You have no {game} roster named '{name}'.")
+                near = await _near(session, Roster.owner == owner, game, name)
+                raise RosterNotFound(
+                    f"You have no {game} roster named '{name}'.{near}", hint=Hint(Do.LIST_ROSTERS, game)
+                )
             await session.delete(row)
 
 

@@ -1,4 +1,4 @@
-"""/replay, /verify, /history and /void: the stored combats."""
+"""/replay, /verify, /history, /void and /note: the stored combats."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Stored combats on Discord: replay one, verify one, list recent ones, void a mistaken one."""
+"""Stored combats on Discord: replay one, verify one, list recent ones, void a mistaken one, add a note to one."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from bot.discord.results import player_mentions, result_view, verify_embed
 from bot.render.colours import INFO_COLOUR, VOID_COLOUR
 from bot.render.embeds import history_lines, render_pages
 from bot.render.markdown import cut, escape
-from bot.storage.records import MAX_VOID_REASON_CHARS
+from bot.storage.records import MAX_NOTE_CHARS, MAX_VOID_REASON_CHARS
 from rules_core import get_game
 
 if TYPE_CHECKING:
@@ -36,12 +36,9 @@ class RecordsCog(commands.Cog):
         pages = render_pages(stored.report, record_id=stored.id, history=history_lines(stored.history),
                              players=player_mentions(stored.requested_by, stored.opponent))  # fmt: skip
         embed = pages[0]
-        view = result_view(stored.id, 0, len(pages))
+        view = result_view(stored.id, 0, len(pages), report=stored.report)
         # A private combat (or one from direct messages) stays its two players': never replayed publicly.
-        kwargs: dict[str, Any] = {"embed": embed, "ephemeral": bool(private) or stored.personal}
-        if view is not None:
-            kwargs["view"] = view
-        await interaction.response.send_message(**kwargs)
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=bool(private) or stored.personal)
 
     @app_commands.command(name="verify", description="Re-run a stored combat from its seed: identical, or altered.")
     @app_commands.describe(record="The record id (in a result's footer).")
@@ -95,4 +92,21 @@ class RecordsCog(commands.Cog):
         await self.bot.store.records.add_note(record, "void", actor=actor, reason=reason)
         embed = discord.Embed(title=f"Record #{record} is void", description=escape(reason), colour=VOID_COLOUR)
         # A private combat's void is its players' business too: said to the voider alone.
+        await interaction.response.send_message(embed=embed, ephemeral=stored.personal)
+
+    @app_commands.command(name="note", description="Add a note to a combat's record (the record itself never changes).")
+    @app_commands.describe(record="The record id (in a result's footer).",
+                           text="The note, e.g. 'Re-rolled on the table by agreement' (shown on /replay).")  # fmt: skip
+    async def note(
+        self, interaction: discord.Interaction[Any], record: app_commands.Range[int, 1],
+        text: app_commands.Range[str, 1, MAX_NOTE_CHARS],
+    ) -> None:  # fmt: skip
+        # Whoever may see the record may annotate it; anyone else is told it does not exist (bot/access.py). Discord
+        # holds the text to MAX_NOTE_CHARS, and the store refuses a longer one whole, naming the limit.
+        actor = actor_of(interaction)
+        stored = await self.bot.store.records.get(record, actor=actor)
+        await self.bot.store.records.add_note(record, "note", actor=actor, reason=text)
+        embed = discord.Embed(title=f"Note added to record #{record}", description=escape(text), colour=INFO_COLOUR)
+        embed.set_footer(text=f"/replay record:{record} shows it with the combat")
+        # A private combat's note stays its players' business: said to the writer alone.
         await interaction.response.send_message(embed=embed, ephemeral=stored.personal)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cogs.tools._cog import ToolsCog
+from cogs.tools._help import HelpSection
 
 if TYPE_CHECKING:
     from bot.discord.app import RefereeBot
@@ -12,3 +13,4 @@ if TYPE_CHECKING:
 
 async def setup(bot: RefereeBot) -> None:
     await bot.add_cog(ToolsCog(bot))
+    bot.add_dynamic_items(HelpSection)  # a game's help menu answers after a restart too

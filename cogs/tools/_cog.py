@@ -9,14 +9,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.data import catalogue
 from bot.discord.errors import error_embed
 from bot.discord.interactions import guild_of
 from bot.discord.options import game_choices
 from bot.render.colours import INFO_COLOUR
 from bot.render.markdown import cut, escape
 from cogs.tools._charts import CHARTS, ruling
+from cogs.tools._help import help_message
 from rules_core import all_games
+from rules_core.registry import command_path
 
 if TYPE_CHECKING:
     from bot.discord.app import RefereeBot
@@ -36,14 +37,15 @@ class ToolsCog(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     async def help(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         if game is None:
-            lines = [f"`/{g.command}{' ' + g.id if g.command == 'assault' else ''}`: {g.title}" for g in all_games()]
+            lines = [f"`/{command_path(g)}`: {g.title}" for g in all_games()]
             overview = (
                 "Give both sides' units and the referee resolves the whole procedure with real dice, step by step. "
                 "A side is units separated by `|`, a unit is groups separated by `;`, a group is "
-                "`[N x] name: tokens`. Save units with `/roster save` and use them as `@name` or `@name/unit`."
+                "`[N x] name: tokens`. Save units with `/roster save` (or the shipped samples with `/roster samples`) "
+                "and use them as `@name` or `@name/unit`."
             )
             rest = (
-                "`/replay`, `/verify`, `/history`, `/void`: stored combats (each is re-runnable from its seed). "
+                "`/replay`, `/verify`, `/history`, `/void`, `/note`: stored combats (each re-runnable from its seed). "
                 "`/roll`: generic dice, kept with every die but not replayable from a seed. `/chart`: quick rulings. "
                 "`/odds <game>`: the odds before you fight, same inputs. "
                 "`/league`: report games in a league (your opponent confirms), standings with Elo, seasons; "
@@ -51,23 +53,13 @@ class ToolsCog(commands.Cog):
                 "`/privacy`: what is stored, who sees it, and how to delete it. `/help game:` for one game's tokens."
             )
             text = overview + "\n\n" + "\n".join(lines) + "\n\n" + rest
+            if self.bot.settings.docs_url is not None:
+                text += f"\n\nEverything in detail: {self.bot.settings.docs_url}"
             embed = discord.Embed(title="The referee", colour=INFO_COLOUR, description=cut(text, 4096))
             await interaction.response.send_message(embed=embed, ephemeral=True)
             return
-        chosen = catalogue().game(game)
-        embed = discord.Embed(title=cut(chosen.title, 256), description=cut(
-            f"{chosen.summary}\n\n**Spec shape**: {chosen.spec_shape}", 4096), colour=INFO_COLOUR)  # fmt: skip
-        tokens = "\n".join(f"`{t.token}`: {t.help}" for t in chosen.tokens)
-        options = "\n".join(
-            f"`{o.name}` ({o.describe_range()}, default {_default_words(o.default)}): {o.help}" for o in chosen.options
-        )
-        for name, text in (("Tokens", tokens), ("Options", options)):
-            for number, chunk in enumerate(_chunks(text, 1024)):
-                embed.add_field(name=name if number == 0 else f"{name} (cont.)", value=chunk, inline=False)
-        example = f"attacker: {chosen.example_attacker}\ndefender: {chosen.example_defender}"
-        embed.add_field(name="Example", value=cut(f"```\n{example}\n```", 1024), inline=False)
-        embed.set_footer(text=f"Every rule decision: {chosen.docs_page}")
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        # One section at a time (a phone screen each), the others a menu away.
+        await interaction.response.send_message(**help_message(self.bot.settings, game), ephemeral=True)
 
     @app_commands.command(name="chart", description="A quick ruling: the number needed for two given values.")
     @app_commands.describe(chart="Which chart.", a="First value (WS, Strength...).", b="Second value (WS, Toughness).")
@@ -109,22 +101,3 @@ class ToolsCog(commands.Cog):
         embed = discord.Embed(title=f"Roll {escape(expression)}", description=text, colour=INFO_COLOUR)
         embed.set_footer(text=f"roll #{roll_id} · kept with every die; generic rolls are not replayable from a seed")
         await interaction.response.send_message(embed=embed, ephemeral=bool(private))
-
-
-def _chunks(text: str, size: int) -> list[str]:
-    chunks, current = [], ""
-    for line in text.splitlines():
-        line = cut(line, size)  # noqa: PLW2901 (each line is cut once, then placed)
-        if current and len(current) + 1 + len(line) > size:
-            chunks.append(current)
-            current = line
-        else:
-            current = f"{current}\n{line}" if current else line
-    return [*chunks, current] if current else chunks or ["—"]
-
-
-def _default_words(default: object) -> str:
-    """A default as a player reads it: on/off for a switch, 'not given' for none."""
-    if isinstance(default, bool):
-        return "on" if default else "off"
-    return "not given" if default is None else str(default)

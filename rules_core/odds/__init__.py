@@ -20,7 +20,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from rules_core.errors import RefereeError, example
+from rules_core.errors import RefereeError, example, given_in
 from rules_core.odds import budget
 from rules_core.odds.budget import DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT, MIN_TIME_LIMIT, OutOfTime
 from rules_core.odds.model import NotExact, Odds, wilson
@@ -42,6 +42,16 @@ def exact_refusal(game: Game, attacker: Any, defender: Any) -> OddsError | None:
         return None
     return OddsError(f"No exact answer here: {reason}. Monte Carlo answers instead.", token=game.id,
                      example=example(method="monte-carlo"))  # fmt: skip
+
+
+def _parsed(game: Game, side: Any, which: str) -> Any:
+    """A side given as spec text, parsed; an error shows the spec back, marked and corrected where certain."""
+    if not isinstance(side, str):
+        return side
+    try:
+        return game.parse_side(side)
+    except RefereeError as error:
+        raise given_in(error, which, side, game.parse_side) from None
 
 
 def odds(
@@ -70,8 +80,8 @@ def odds(
         raise OddsError(f"The seed is a whole number from 0 to {2**62}, not {seed!r}.", token=str(seed),
                         example=example(seed=1))  # fmt: skip
     checked = validate_options(chosen.options, options)
-    attacker_side = chosen.parse_side(attacker) if isinstance(attacker, str) else attacker
-    defender_side = chosen.parse_side(defender) if isinstance(defender, str) else defender
+    attacker_side = _parsed(chosen, attacker, "attacker")
+    defender_side = _parsed(chosen, defender, "defender")
     refused = exact_refusal(chosen, attacker_side, defender_side) if method == "exact" else None
     if refused is not None:
         raise refused

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -86,9 +87,22 @@ def test_bad_input_is_one_line_naming_the_token_with_an_example_and_exit_2(
     code, out, err = referee("assault", "40k", *args, capsys=capsys)
     assert code == 2
     assert out == ""
-    assert err.count("\n") == 1 and err.startswith("error: ")
-    assert mentions in err
+    assert mentions in error_lines(err)[0]
     assert "Example:" in err
+
+
+def error_lines(err: str) -> list[str]:
+    """The lines of an error: one (the message, what to do next, an example); or, for an error in a spec given on
+    the command line, the message, that spec with a caret line under the faulty token, and the spec corrected (to
+    copy) or an example."""
+    lines = err.rstrip("\n").split("\n")
+    assert lines[0].startswith("error: "), err
+    if len(lines) > 1:
+        assert len(lines) == 4, err
+        assert re.fullmatch(r"  --[a-z-]+: .+", lines[1]), err
+        assert re.fullmatch(r" +\^+", lines[2]), err
+        assert lines[3].startswith(("Example: ", "Corrected, to copy: --")), err
+    return lines
 
 
 def test_unknown_game(capsys: pytest.CaptureFixture[str]) -> None:
@@ -198,3 +212,17 @@ def test_help_says_a_flag_is_a_flag_and_never_shows_python_defaults(capsys: pyte
     assert "--perils / --no-perils (a flag, on by default)" in out
     assert "--charge-distance (0 to 100; not given by default)" in out
     assert not any(word in out for word in ("default False", "default True", "default None"))
+
+
+def test_no_game_help_in_the_terminal_shows_a_python_default(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every game's 'referee help' and its command's --help say a default in words, or nothing: never None,
+    True or False (Discord's /help is walked the same way in tests/e2e/test_tools_and_privacy.py)."""
+    from rules_core import all_games
+    from rules_core.registry import command_path
+
+    python = re.compile(r"default:? (None|True|False)\b|\[default: (None|True|False)\]")
+    for game in all_games():
+        for args in (("help", game.id), (*command_path(game).split(), "--help")):
+            code, out, _ = referee(*args, capsys=capsys)
+            assert (code == 0 and game.title.split()[0] in out) or args[0] != "help", args
+            assert not python.search(" ".join(out.split())), (args, python.search(" ".join(out.split())))

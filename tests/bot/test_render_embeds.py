@@ -9,6 +9,7 @@ import discord
 import pytest
 
 from bot.data import catalogue
+from bot.render.colours import WINNER_COLOURS
 from bot.render.embeds import (
     DESCRIPTION,
     EMBED_TOTAL,
@@ -19,6 +20,7 @@ from bot.render.embeds import (
     FOOTER,
     TITLE,
     render_pages,
+    roll_pages,
 )
 from bot.render.markdown import escape, report_markdown
 from bot.render.summary import headline, read_lines
@@ -56,20 +58,34 @@ def test_every_game_renders_inside_the_limits_with_every_step(game_id: str) -> N
     report = example(game_id)
     pages = render_pages(report, record_id=42)
     assert_within_limits(pages)
-    names = " ".join(f.name or "" for page in pages for f in page.fields)
-    for step in report.steps:
-        assert escape(step.title) in names
+    # One short line a step in the channel (the game's step_line, which may shorten its title), in step order.
+    lines = [line for page in pages for f in page.fields for line in (f.value or "").split("\n")]
+    game = catalogue().game(game_id)
+    assert lines == [f"• {escape(game.step_line(step))}" for step in report.steps]
+    assert all(len(line) <= 120 for line in lines)
     assert "seed 7" in (pages[0].footer.text or "") and "record #42" in (pages[0].footer.text or "")
     assert pages[0].colour is not None
+    assert (pages[0].title or "").startswith(f"{game.heading}: ")
+    # Every step in full, with its dice, is what the "Show rolls" button shows.
+    rolls = roll_pages(report, record_id=42)
+    assert_within_limits(rolls)
+    names = " ".join(f.name or "" for page in rolls for f in page.fields)
+    for step in report.steps:
+        assert escape(step.title) in names
 
 
 def test_a_huge_combat_pages_and_every_page_keeps_the_limits() -> None:
     report = huge_40k()
     pages = render_pages(report, record_id=1)
-    assert len(pages) > 3
+    assert len(pages) > 1  # 67 steps: one line each still outgrows one embed
     assert_within_limits(pages)
     assert (pages[-1].footer.text or "").endswith(f"page {len(pages)}/{len(pages)}")
-    shown = sum(1 for page in pages for f in page.fields if not (f.name or "").endswith("(cont.)"))
+    shown = sum(len((f.value or "").split("\n")) for page in pages for f in page.fields)
+    assert shown == len(report.steps)
+    rolls = roll_pages(report, record_id=1)
+    assert len(rolls) > 3
+    assert_within_limits(rolls)
+    shown = sum(1 for page in rolls for f in page.fields if not (f.name or "").endswith("(cont.)"))
     assert shown == len(report.steps)
 
 
@@ -86,13 +102,16 @@ def test_winner_colours() -> None:
         colour = render_pages(report)[0].colour
         assert colour is not None
         colours.add(colour.value)
-    assert colours == {0x2ECC71, 0xE74C3C, 0xF1C40F}  # attacker, defender, draw
+    # blue, orange, grey: the one palette (bot/render/colours.py, tests/bot/test_palette_and_charts.py)
+    assert colours == {0x3C8DD6, 0xE69F00, 0x949BA4}  # attacker, defender, draw
+    assert colours == {WINNER_COLOURS[side] for side in ("attacker", "defender", "draw")}
 
 
 def test_player_text_is_never_markdown() -> None:
     report = resolve("duel", "Sir_Bold_one: WS4 S4 T4 W1 I4 A1 Sv3+", "B: WS3 S3 T3 W1 I3 A1 Sv-", seed=1)
-    text = " ".join((f.value or "") + (f.name or "") for page in render_pages(report) for f in page.fields)
-    assert "Sir\\_Bold\\_one" in text
+    for pages in (render_pages(report), roll_pages(report)):
+        text = " ".join((f.value or "") + (f.name or "") for page in pages for f in page.fields)
+        assert "Sir\\_Bold\\_one" in text
     assert escape("a*b_c~d`e|f>g") == "a\\*b\\_c\\~d\\`e\\|f\\>g"
 
 

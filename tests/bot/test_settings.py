@@ -13,7 +13,7 @@ from tests.bot.test_cli import referee
 @pytest.fixture(autouse=True)
 def clean_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # no stray .env
-    for name in ("DISCORD_TOKEN", "DEV_GUILD_ID", "SHARD_COUNT", "SHARD_IDS", "LOG_LEVEL"):
+    for name in ("DISCORD_TOKEN", "DEV_GUILD_ID", "SHARD_COUNT", "SHARD_IDS", "LOG_LEVEL", "DOCS_URL"):
         monkeypatch.delenv(name, raising=False)
 
 
@@ -56,3 +56,13 @@ def test_the_example_env_file_lists_every_setting() -> None:
     example = (Path(__file__).resolve().parents[2] / ".env.example").read_text(encoding="utf-8")
     for name in ("DISCORD_TOKEN", "DATABASE_URL", "DEV_GUILD_ID", "SHARD_COUNT", "SHARD_IDS", "LOG_LEVEL"):
         assert name in example
+
+
+def test_docs_url_is_optional_and_a_web_address(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\n")
+    assert load_settings().docs_link("docs/games/duel.md") is None  # unset: /help links nothing
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\nDOCS_URL=https://example.org/ref/docs/\n")
+    assert load_settings().docs_link("docs/games/duel.md") == "https://example.org/ref/docs/games/duel.md"
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\nDOCS_URL=docs/\n")
+    with pytest.raises(SettingsError, match=r"DOCS_URL: .*web address"):
+        load_settings()

@@ -55,6 +55,42 @@ async def test_every_command_obeys_discords_rules(payloads: dict[str, dict[str, 
         check_command(payload)
 
 
+def descriptions(payload: dict[str, Any], path: str = "") -> list[tuple[str, str]]:
+    """Every description in a command's payload, its own and its options' and subcommands', with where it is."""
+    here = f"{path} {payload['name']}".strip()
+    found = [(here, payload["description"])]
+    for option in payload.get("options", []):
+        if option["type"] in (SUB_COMMAND, 2):
+            found += descriptions(option, here)
+        else:
+            found.append((f"{here} {option['name']}", option["description"]))
+    return found
+
+
+def cut_or_empty(text: str) -> bool:
+    """A description a player cannot use: empty, a placeholder, or cut mid-phrase."""
+    return not text.strip(" .…") or "…" in text or text.endswith("...") or len(text) > 100
+
+
+def test_the_description_check_sees_a_placeholder_and_a_cut() -> None:
+    assert [cut_or_empty(t) for t in ("…", "", "The defending units were falling back (2D6 <= Ld, no mo…",
+                                      "Only this game.")] == [True, True, True, False]  # fmt: skip
+
+
+async def test_every_option_of_every_command_says_what_it_is_whole(payloads: dict[str, dict[str, Any]]) -> None:
+    """No "…" (discord.py's placeholder for an undescribed option) and no description cut at Discord's 100
+    characters: a game's option carries its own short help, whole (``OptionSpec.brief`` where ``help`` is long)."""
+    bad = [(where, text) for payload in payloads.values() for where, text in descriptions(payload)
+           if cut_or_empty(text)]  # fmt: skip
+    assert bad == []
+    for game in all_games():
+        command = next(sub for sub in payloads["assault"]["options"] if sub["name"] == game.id) if (
+            game.command == "assault") else payloads[game.command]  # fmt: skip
+        options = {o["name"]: o["description"] for o in command["options"]}
+        for spec in game.options:
+            assert options[spec.name] == spec.short_help, (game.id, spec.name)  # the game's words, whole
+
+
 async def test_each_game_is_a_command_with_its_declared_options(payloads: dict[str, dict[str, Any]]) -> None:
     assault = {sub["name"]: sub for sub in payloads["assault"]["options"]}
     assert "continue" in assault

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -13,6 +14,7 @@ from pydantic import SecretStr
 
 from bot.discord.app import RefereeBot
 from bot.discord.settings import Settings
+from tests.e2e.discord_view import Browser, browser, chromium_missing
 from tests.e2e.fake_discord import GUILD_ID, FakeDiscord
 
 
@@ -28,10 +30,11 @@ async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
 
 
 @contextlib.asynccontextmanager
-async def running_bot(fake: FakeDiscord, url: str) -> AsyncIterator[RefereeBot]:
-    """The real bot on the database at ``url``, connected to the fake Discord and ready."""
+async def running_bot(fake: FakeDiscord, url: str, **more: Any) -> AsyncIterator[RefereeBot]:
+    """The real bot on the database at ``url`` (and any further settings, ``docs_url=...``), connected to the fake
+    Discord and ready."""
     settings = Settings(discord_token=SecretStr("fake-token"), database_url=url, dev_guild_id=GUILD_ID,
-                        _env_file=None)  # type: ignore[call-arg]  # fmt: skip
+                        _env_file=None, **more)  # type: ignore[call-arg]  # fmt: skip
     referee = RefereeBot(settings)
     task = asyncio.create_task(referee.start("fake-token"))
     try:
@@ -48,3 +51,13 @@ async def running_bot(fake: FakeDiscord, url: str) -> AsyncIterator[RefereeBot]:
 async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[RefereeBot]:
     async with running_bot(fake, f"sqlite+aiosqlite:///{tmp_path / 'e2e.db'}") as referee:
         yield referee
+
+
+@pytest.fixture(scope="module")
+def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    """Headless Chromium (tests/e2e/discord_view.py): skipped, with the reason, only when CI is unset and there is
+    no browser; under CI a missing browser fails."""
+    if reason := chromium_missing():
+        pytest.skip(reason)
+    with browser(tmp_path_factory.mktemp("chromium")) as opened:
+        yield opened

@@ -61,6 +61,7 @@ class Call:
     files: list[str] = field(default_factory=list)
     received: float = field(default_factory=time.perf_counter)  # when the request reached the fake Discord
     sizes: list[int] = field(default_factory=list)  # the bytes of each attached file
+    contents: list[bytes] = field(default_factory=list)  # each attached file (docs/screenshots/ shows the charts)
 
 
 class FakeDiscord:
@@ -125,6 +126,7 @@ class FakeDiscord:
         payload: Any = None
         files: list[str] = []
         sizes: list[int] = []
+        contents: list[bytes] = []
         if request.content_type == "application/json":
             payload = await request.json()
         elif request.content_type.startswith("multipart/"):
@@ -134,8 +136,9 @@ class FakeDiscord:
                     payload = json.loads(await part.text())  # type: ignore[union-attr]
                 else:
                     files.append(part.filename or "")  # type: ignore[union-attr]
-                    sizes.append(len(await part.read()))  # type: ignore[union-attr]
-        call = Call(request.method, path, dict(request.query), payload, files, sizes=sizes)
+                    contents.append(bytes(await part.read()))  # type: ignore[union-attr]
+                    sizes.append(len(contents[-1]))
+        call = Call(request.method, path, dict(request.query), payload, files, sizes=sizes, contents=contents)
         self.calls.append(call)
         return await self.route(request.method, path, call, request.headers.get("Authorization", ""))
 

@@ -104,7 +104,8 @@ async def test_a_bad_spec_is_answered_privately_at_once_with_an_example(bot: Ref
     assert data["flags"] & EPHEMERAL
     (embed,) = data["embeds"]
     assert "missing" in embed["description"]
-    assert embed["fields"][0]["name"] == "A correct example"
+    assert embed["fields"][0]["name"] == "Your attacker, the faulty part in ⟦ ⟧"  # the spec back, token marked
+    assert embed["fields"][-1]["name"] == "A correct example"
 
 
 async def test_an_unknown_roster_is_a_private_error(bot: RefereeBot, fake: FakeDiscord) -> None:
@@ -125,8 +126,12 @@ async def test_private_results_are_ephemeral(bot: RefereeBot, fake: FakeDiscord)
 
 
 async def test_a_long_combat_pages_with_buttons_and_attaches_the_log(bot: RefereeBot, fake: FakeDiscord) -> None:
-    attackers = " | ".join(f"8x Marine {n}: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs={n}" for n in range(1, 16))
-    defenders = " | ".join(f"8x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ vs={n}" for n in range(1, 16))
+    attackers = " | ".join(
+        f"8x Marine {n}: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs={n}" for n in range(1, 26)
+    )  # long enough to page
+    defenders = " | ".join(
+        f"8x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ vs={n}" for n in range(1, 26)
+    )  # long enough to page
     payload = command_interaction("assault", [option("attacker", attackers), option("defender", defenders),
                                               option("charge_distance", 3.0, 10)], subcommand="40k")  # fmt: skip
     answer = await result(fake, payload)

@@ -140,6 +140,10 @@ async def test_a_manager_of_another_server_finds_nothing_and_changes_nothing(
         "void": command_interaction(
             "void", [option("record", ids["public"], 4), option("reason", "mine now")], **there
         ),
+        "note": command_interaction("note", [option("record", ids["public"], 4), option("text", "mine")], **there),
+        "note private": command_interaction(
+            "note", [option("record", ids["private"], 4), option("text", "mine")], **there
+        ),
         "replay": command_interaction("replay", [option("record", ids["public"], 4)], **there),
         "replay private": command_interaction("replay", [option("record", ids["private"], 4)], **there),
         "verify": command_interaction("verify", [option("record", ids["public"], 4)], **there),
@@ -223,8 +227,12 @@ async def test_a_combat_resolved_privately_is_stored_private(bot: RefereeBot, fa
 
 
 async def test_only_the_requester_turns_the_pages_of_a_shared_result(bot: RefereeBot, fake: FakeDiscord) -> None:
-    attackers = " | ".join(f"8x Marine {n}: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs={n}" for n in range(1, 16))
-    defenders = " | ".join(f"8x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ vs={n}" for n in range(1, 16))
+    attackers = " | ".join(
+        f"8x Marine {n}: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs={n}" for n in range(1, 26)
+    )  # long enough to page
+    defenders = " | ".join(
+        f"8x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ vs={n}" for n in range(1, 26)
+    )  # long enough to page
     report = resolve("40k", attackers, defenders, seed=1, charge_distance=3.0)  # long enough for several pages
     record = await bot.store.records.add(report, requested_by=A, guild_id=G1_TEXT)
     shown = await one(fake, command_interaction("replay", [option("record", record, 4)], user_id=ANN))
@@ -318,8 +326,12 @@ async def test_only_its_players_continue_a_combat_privately(bot: RefereeBot, fak
 
 
 async def test_whoever_asked_for_a_replay_turns_its_pages(bot: RefereeBot, fake: FakeDiscord) -> None:
-    attackers = " | ".join(f"8x Marine {n}: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs={n}" for n in range(1, 16))
-    defenders = " | ".join(f"8x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ vs={n}" for n in range(1, 16))
+    attackers = " | ".join(
+        f"8x Marine {n}: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs={n}" for n in range(1, 26)
+    )  # long enough to page
+    defenders = " | ".join(
+        f"8x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ vs={n}" for n in range(1, 26)
+    )  # long enough to page
     record = await bot.store.records.add(resolve("40k", attackers, defenders, seed=1, charge_distance=3.0),
                                          requested_by=A, guild_id=G1_TEXT)  # fmt: skip
     shown = await one(fake, command_interaction("replay", [option("record", record, 4)], user_id=CID))

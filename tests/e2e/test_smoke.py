@@ -19,5 +19,5 @@ async def test_the_bot_syncs_and_answers_a_duel(bot: RefereeBot, fake: FakeDisco
     assert "Recording this combat" in answer.first["embeds"][0]["description"]
     assert answer.calls[1].method == "PATCH"  # ...and its record id and buttons are edited in once stored
     embeds = answer.data["embeds"]
-    assert embeds[0]["title"].startswith("Warhammer 40,000 2nd edition hand-to-hand combat")
+    assert embeds[0]["title"].startswith("40K 2nd edition duel: ")  # the short title: one line on a phone
     assert "record #1" in embeds[0]["footer"]["text"]

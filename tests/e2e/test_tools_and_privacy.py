@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from bot.access import OPERATOR
 from bot.discord.app import RefereeBot
 from bot.render.embeds import EMBED_TOTAL, FIELD_VALUE, FIELDS
 from rules_core import all_games, resolve
-from tests.e2e.fake_discord import OPPONENT_ID, PLAYER_ID, FakeDiscord, command_interaction
+from rules_core.registry import command_path
+from tests.e2e.conftest import running_bot
+from tests.e2e.fake_discord import OPPONENT_ID, PLAYER_ID, FakeDiscord, command_interaction, component_interaction
 
 EPHEMERAL = 64
 
@@ -23,22 +26,77 @@ async def ask(fake: FakeDiscord, name: str, options: list[dict[str, Any]], **kwa
     return callback
 
 
+def pick(section: str, message: dict[str, Any]) -> dict[str, Any]:
+    """A choice in the help menu of a message the bot sent, as Discord sends it."""
+    (row,) = message["components"]
+    (menu,) = row["components"]
+    payload = component_interaction(menu["custom_id"], message["components"], message_flags=EPHEMERAL)
+    payload["data"] |= {"component_type": 3, "values": [section]}
+    return payload
+
+
+async def help_sections(fake: FakeDiscord, game: str) -> dict[str, dict[str, Any]]:
+    """Every section of a game's /help, as the player sees them: the first answer, then each menu choice."""
+    first = (await ask(fake, "help", [opt("game", game)])).payload
+    assert first["type"] == 4 and first["data"]["flags"] & EPHEMERAL
+    sections = {"overview": first["data"]}
+    for section in ("tokens", "options", "choices", "overview"):
+        (answer,) = await fake.ask(pick(section, first["data"]))
+        assert answer.payload["type"] == 7  # the private help message itself turns to that section
+        sections[section] = answer.payload["data"]
+    assert sections["overview"]["embeds"] == first["data"]["embeds"]
+    return sections
+
+
+def embed_text(embed: dict[str, Any]) -> str:
+    fields = "\n".join(f"{f['name']}\n{f['value']}" for f in embed.get("fields", []))
+    return "\n".join((embed["title"], embed.get("description", ""), fields, embed["footer"]["text"]))
+
+
 async def test_help_overview_and_every_game(bot: RefereeBot, fake: FakeDiscord) -> None:
     overview = await ask(fake, "help", [])
     assert "/duel" in overview.payload["data"]["embeds"][0]["description"]
+    assert "docs/" not in overview.payload["data"]["embeds"][0]["description"]
     for game in all_games():
-        reply = await ask(fake, "help", [opt("game", game.id)])
-        (embed,) = reply.payload["data"]["embeds"]
-        size = len(embed["title"]) + len(embed["description"]) + sum(len(f["name"]) + len(f["value"])
-                                                                      for f in embed["fields"])  # fmt: skip
-        assert size <= EMBED_TOTAL and len(embed["fields"]) <= FIELDS
-        assert all(len(f["value"]) <= FIELD_VALUE for f in embed["fields"])
-        assert game.docs_page in embed["footer"]["text"]
-        options = " ".join(f["value"] for f in embed["fields"] if f["name"].startswith("Options"))
-        assert "default False" not in options and "default True" not in options and "default None" not in options
-    reply = await ask(fake, "help", [opt("game", "40k")])
-    options = " ".join(f["value"] for f in reply.payload["data"]["embeds"][0]["fields"] if f["name"].startswith("Opt"))
-    assert "`defender_in_cover` (on or off, default off)" in options
+        first = (await ask(fake, "help", [opt("game", game.id)])).payload["data"]["embeds"][0]
+        assert "docs/" not in embed_text(first), game.id  # was 'Every rule decision: docs/games/<id>.md'
+        sections = await help_sections(fake, game.id)
+        texts = {}
+        for section, data in sections.items():
+            (embed,) = data["embeds"]
+            size = len(embed["title"]) + len(embed.get("description", "")) + len(embed["footer"]["text"]) + sum(
+                len(f["name"]) + len(f["value"]) for f in embed.get("fields", []))  # fmt: skip
+            assert size <= EMBED_TOTAL and len(embed.get("fields", [])) <= FIELDS
+            assert all(len(f["value"]) <= FIELD_VALUE for f in embed.get("fields", []))
+            texts[section] = embed_text(embed)
+            # No path inside the repository without a docs URL, and no Python value for a default.
+            assert "docs/" not in texts[section] and game.docs_page not in texts[section], (game.id, section)
+            assert not re.search(r"default (None|True|False)|not given", texts[section]), (game.id, section)
+        assert all(f"`{token.token}`" in texts["tokens"] for token in game.tokens), game.id
+        assert all(f"`{option.name}` (" in texts["options"] for option in game.options), game.id
+        assert f"/{command_path(game)} attacker:" in texts["overview"]
+        assert "referee " not in "".join(texts.values()) and "--" not in texts["options"]  # Discord's words
+    options = (await help_sections(fake, "40k"))["options"]["embeds"][0]
+    assert "`defender_in_cover` (on or off, default off)" in embed_text(options)
+    assert "`charge_distance` (0 to 100): Inches" in embed_text(options)  # no default: nothing said of one
+    assert "`round` (1 to 50, default 1)" in embed_text(options)
+
+
+async def test_help_for_40k_says_how_the_referee_chooses_which_models_die(bot: RefereeBot, fake: FakeDiscord) -> None:
+    """The casualty-order paragraph a result keeps behind its Why? button is in /help's choices, once for good."""
+    (embed,) = (await help_sections(fake, "40k"))["choices"]["embeds"]
+    chooses = [f["value"] for f in embed["fields"] if f["name"] == "How the referee chooses for you"]
+    assert chooses and chooses[0].startswith("Which models die")
+
+
+async def test_help_links_the_rules_page_only_where_docs_are_published(fake: FakeDiscord, tmp_path: Any) -> None:
+    async with running_bot(fake, f"sqlite+aiosqlite:///{tmp_path / 'd.db'}", docs_url="https://example.org/ref/docs/"):
+        sections = await help_sections(fake, "duel")
+        links = [f["value"] for data in sections.values() for f in data["embeds"][0].get("fields", [])
+                 if f["name"] == "Every rule decision, written down"]  # fmt: skip
+        assert set(links) == {"https://example.org/ref/docs/games/duel.md"}
+        overview = await ask(fake, "help", [])
+        assert "https://example.org/ref/docs" in overview.payload["data"]["embeds"][0]["description"]
 
 
 async def test_chart_rulings(bot: RefereeBot, fake: FakeDiscord) -> None:

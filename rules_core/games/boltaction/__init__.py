@@ -89,6 +89,7 @@ OPTIONS = (
         OptionType.BOOL,
         False,
         'The path crosses rough ground or an obstacle: 6" reach, and the defenders fight from a defensive position.',
+        brief='The path crosses rough ground or an obstacle: 6" reach; the defenders are in a defensive position.',
         example=example(distance=5, rough_ground=True),
     ),
     OptionSpec(
@@ -129,6 +130,7 @@ OPTIONS = (
         "the firers' pins and inexperience are applied automatically.",
         minimum=-6,
         maximum=3,
+        brief="Other to-hit modifiers on reaction fire (cover -1 or -2, small target -1); the rest are automatic.",
         example=example(reaction_shots=10, reaction_modifiers=-1),
     ),
     OptionSpec(
@@ -136,6 +138,7 @@ OPTIONS = (
         OptionType.BOOL,
         False,
         "The target's reacting weapons have fixed arcs and the assaulters start outside them: no reaction fire.",
+        brief="The reacting weapons have fixed arcs and the assaulters start outside them: no reaction fire.",
         example=example(out_of_arc=True),
     ),
     OptionSpec(
@@ -200,6 +203,7 @@ class BoltActionCloseQuarters(Game):
     id = "boltaction"
     aliases = ("bolt-action", "ba", "ba2")
     title = "Bolt Action close quarters"
+    short_title = "Bolt Action assault"
     command = "closequarters"
     summary = (
         "An infantry assault: reach, surprise, reaction fire and morale, the rounds of close quarters with Tough "

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rules_core.errors import LimitError, SpecError, UnsupportedError
-from rules_core.spec import TokenKind, did_you_mean, parse_side_spec
+from rules_core.spec import TokenKind, closest, did_you_mean, fixed_setting, parse_side_spec
 
 EXAMPLE_UNIT = "10x Infantry: regular"
 EXAMPLE_FULL = "6x Volksgrenadiers: inexperienced smg=2 nco"
@@ -66,8 +66,8 @@ class Unit:
         return keyword in self.keywords
 
 
-def _error(message: str, token: str, example: str = EXAMPLE_FULL) -> SpecError:
-    return SpecError(message, token=token, example=example)
+def _error(message: str, token: str, example: str = EXAMPLE_FULL, fix: str | None = None) -> SpecError:
+    return SpecError(message, token=token, example=example, fix=fix)
 
 
 def parse_unit(text: str) -> Unit:
@@ -114,6 +114,7 @@ def parse_unit(text: str) -> Unit:
                     f"Unknown keyword '{token.text}' on '{spec.name}'.{hint} Keywords: inexperienced, regular, "
                     f"veteran, {', '.join(KEYWORDS)}.",
                     token.text,
+                    fix=closest(token.key, (*(q.value for q in Quality), *KEYWORDS)),
                 )
             if token.key in keywords:
                 raise _error(f"'{spec.name}' gives {token.key} twice.", token.text)
@@ -125,6 +126,7 @@ def parse_unit(text: str) -> Unit:
                 f"Unknown setting '{token.text}' on '{spec.name}'.{hint} Settings: smg=N, assault-rifle=N, pistol=N, "
                 "pins=N.",
                 token.text,
+                fix=fixed_setting(token, SETTINGS),
             )
         high = MAX_PINS if token.key == "pins" else spec.count
         if not _NUMBER.match(token.value) or not 0 <= int(token.value) <= high:

@@ -173,6 +173,7 @@ class DuelGame(Game):
     id = "duel"
     aliases = ("40k2", "wh40k2", "hand-to-hand", "2nd-edition")
     title = "Warhammer 40,000 2nd edition hand-to-hand combat"
+    short_title = "40K 2nd edition duel"
     command = "duel"
     summary = (
         "One Hand-to-Hand phase, model against model or one against several: attack dice, parries, fumbles, "

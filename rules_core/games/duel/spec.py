@@ -23,7 +23,16 @@ from rules_core.games.duel.weapons import (
     WeaponError,
     parse_inline_weapon,
 )
-from rules_core.spec import GroupSpec, TokenKind, did_you_mean, parse_side_spec, suggest_stat
+from rules_core.spec import (
+    GroupSpec,
+    TokenKind,
+    closest,
+    did_you_mean,
+    fixed_setting,
+    fixed_stat,
+    parse_side_spec,
+    suggest_stat,
+)
 
 EXAMPLE_MODEL = "Marine Sergeant: WS4 S4 T4 W1 I4 A2 Sv3+ chainsword bolt-pistol charged"
 EXAMPLE_SIDE = "3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ weapon=choppa/S=user/dmg=1/cc"
@@ -120,8 +129,8 @@ class Side:
         return sum(group.count for group in self.groups)
 
 
-def _error(message: str, token: str, example: str = EXAMPLE_MODEL) -> SpecError:
-    return SpecError(message, token=token, example=example)
+def _error(message: str, token: str, example: str = EXAMPLE_MODEL, fix: str | None = None) -> SpecError:
+    return SpecError(message, token=token, example=example, fix=fix)
 
 
 def _stat(key: str, value: str, text: str, name: str) -> int | None:
@@ -130,7 +139,8 @@ def _stat(key: str, value: str, text: str, name: str) -> int | None:
             return None
         match = _SAVE.match(value)
         if match is None:
-            raise _error(f"'{text}' on '{name}': the armour save is written Sv2+ to Sv6+, or Sv- for none.", text)
+            raise _error(f"'{text}' on '{name}': the armour save is written Sv2+ to Sv6+, or Sv- for none.", text,
+                         fix=f"Sv{value}+" if value in ("2", "3", "4", "5", "6") else None)  # fmt: skip
         return int(match.group(1))
     low, high, long_name = STATS[key] if key in STATS else UNUSED_STATS[key]
     if not _NUMBER.match(value) or not low <= int(value) <= high:
@@ -152,6 +162,7 @@ def _parse_group(spec: GroupSpec, armoury: Armoury) -> ModelGroup:
                     f"Unknown stat '{token.text}' on '{spec.name}'. Duel stats are WS S T W I A Sv "
                     f"(M BS Ld may be given and are not used).{hint}",
                     token.text,
+                    fix=fixed_stat(token.key, token.value, STAT_EXAMPLES),
                 )
             if token.key in stats:
                 raise _error(f"'{spec.name}' gives {token.key} twice.", token.text)
@@ -180,6 +191,7 @@ def _parse_group(spec: GroupSpec, armoury: Armoury) -> ModelGroup:
                     f"{how} weapon=NAME/S+1/dmg=1/sv=-1/parry/cc.",
                     token.text,
                     f"{EXAMPLE_MODEL} {INLINE_EXAMPLE}",
+                    fix=closest(token.key, (*FLAGS, *known)),
                 )
             weapons.append(weapon)
         elif token.key == "weapon":
@@ -213,6 +225,7 @@ def _parse_group(spec: GroupSpec, armoury: Armoury) -> ModelGroup:
                 f"Unknown setting '{token.text}' on '{spec.name}'.{hint} Duel settings: weapon=, parry=, "
                 "weapon-choice=.",
                 token.text,
+                fix=fixed_setting(token, SETTINGS),
             )
     missing = [key for key in REQUIRED if key not in stats]
     if missing:

@@ -156,6 +156,7 @@ class EpicAssault(FormationGame):
     id = "epic"
     aliases = ("ea", "epic-armageddon", "netea")
     title = "Epic: Armageddon assault (A1-A8)"
+    short_title = "Epic assault"
     summary = (
         "A whole formation assault: combat attacks with CC and FF values, hits, saves, the immediate outcomes, "
         "supporting fire, the result roll with every modifier, extra hits, ties, Blast markers, Broken formations, "

@@ -65,6 +65,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
                 False,
                 f"The {side}'s formation is Broken before the assault (destroyed if it loses); it is anyway when its "
                 f"{markers} are at least its units.",
+                brief=f"The {side}'s formation is Broken before the assault (destroyed if it loses).",
                 example=example(Setting(f"{side}_broken", True)),
             )
         )
@@ -76,6 +77,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
                 None,
                 f"The {side}'s formations able to lend supporting fire (within {rules.engagement_range} of a "
                 "directly engaged enemy, not Broken, not Marched): a spec, formations separated by '|'.",
+                brief=f"The {side}'s formations lending supporting fire: a spec, formations separated by '|'.",
                 example=example(Setting(f"{side}_support", support_example)),
             )
         )
@@ -87,6 +89,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             "save: a unit with reinforced-armour still takes its armour save against macro-weapon hits, without the "
             "re-roll (Epic: Armageddon's Macro-Weapon rule). no_save: macro-weapon hits deny every armour save.",
             choices=("save", "no_save"),
+            brief="save: reinforced armour still saves against macro-weapon hits (no re-roll). no_save: it does not.",
             example=example(reinforced_vs_macro="no_save"),
         )
     )
@@ -103,6 +106,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             f"Who wins when both formations are wiped out together. Default {text_says}. "
             + ("defender: the attack stalled." if rules.both_wiped_out == "draw" else "draw: nobody wins."),
             choices=("draw", "defender"),
+            brief="Who wins when both formations are wiped out together: draw, or defender (the attack stalled).",
             example=example(both_wiped_out="defender" if rules.both_wiped_out == "draw" else "draw"),
         )
     )
@@ -115,6 +119,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             "no longer in contact and fight with FF. countercharge: the players say the counter-charges put them "
             "back in base contact, so they keep CC.",
             choices=("ff", "countercharge"),
+            brief="Units whose every enemy in contact died after a tie: ff (fight with FF) or countercharge (keep CC).",
             example=example(lost_contact="countercharge"),
         )
     )

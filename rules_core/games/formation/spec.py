@@ -18,7 +18,17 @@ from enum import IntEnum, StrEnum
 from rules_core.errors import SpecError
 from rules_core.games.formation.rules import FormationRules
 from rules_core.report import Op
-from rules_core.spec import GroupSpec, Token, TokenKind, did_you_mean, parse_side_spec, suggest_stat
+from rules_core.spec import (
+    GroupSpec,
+    Token,
+    TokenKind,
+    closest,
+    did_you_mean,
+    fixed_setting,
+    fixed_stat,
+    parse_side_spec,
+    suggest_stat,
+)
 
 MACRO_WEAPON = "macro-weapon"
 REINFORCED_ARMOUR = "reinforced-armour"
@@ -112,8 +122,8 @@ class FormationSpecParser:
 
     # ------------------------------------------------------------------ errors
 
-    def _error(self, message: str, token: str, example: str | None = None) -> SpecError:
-        return SpecError(message, token=token, example=example or self.rules.example_group)
+    def _error(self, message: str, token: str, example: str | None = None, fix: str | None = None) -> SpecError:
+        return SpecError(message, token=token, example=example or self.rules.example_group, fix=fix)
 
     # ------------------------------------------------------------------ values
 
@@ -131,6 +141,7 @@ class FormationSpecParser:
                     f"(a hit on that roll or more), or {token.key}- for none.{hint}",
                     token.text,
                     example,
+                    fix=f"{token.key}{match.group(1)}+" if hint and match else None,
                 )
         elif match is None or match.group(2) == "+" or not 1 <= int(match.group(1)) <= 6:
             hint = f" Did you mean {token.key}{match.group(1)}?" if match and match.group(2) else ""
@@ -139,6 +150,7 @@ class FormationSpecParser:
                 f"so {what} is written 1 to 6 without '+', or {token.key}- for none.{hint}",
                 token.text,
                 example,
+                fix=f"{token.key}{match.group(1)}" if hint and match else None,
             )
         return int(match.group(1))
 
@@ -152,6 +164,7 @@ class FormationSpecParser:
                 + ("." if setting else " (or Sv- for none)."),
                 text,
                 example,
+                fix=text + "+" if match is not None and needs_plus and not match.group(2) else None,
             )
         return int(match.group(1))
 
@@ -204,6 +217,7 @@ class FormationSpecParser:
                         f"Unit types: INF LV AV WE; specials: {' '.join(self.specials)}.",
                         token.text,
                         example,
+                        fix=closest(token.key, known),
                     )
             else:
                 if token.key not in SETTINGS:
@@ -212,6 +226,7 @@ class FormationSpecParser:
                         "Settings: " + ", ".join(f"{name}=" for name in SETTINGS) + ".",
                         token.text,
                         example,
+                        fix=fixed_setting(token, SETTINGS),
                     )
                 if token.key in settings:
                     raise self._error(f"'{spec.name}' gives {token.key}= twice.", token.text, example)
@@ -241,6 +256,7 @@ class FormationSpecParser:
                 f"(and DC for war engines).{hint}",
                 token.text,
                 example,
+                fix=fixed_stat(key, token.value, self.stat_examples),
             )
         if key in stats:
             raise self._error(f"'{group}' gives {key} twice.", token.text, example)

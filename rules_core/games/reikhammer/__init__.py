@@ -150,6 +150,7 @@ class ReikhammerAssault(FormationGame):
     id = "reikhammer"
     aliases = ("reik", "rh")
     title = "Reikhammer formation assault"
+    short_title = "Reikhammer assault"
     summary = (
         "A whole formation assault on tiles: roll-under combat attacks, hits, saves, the immediate outcomes, "
         "supporting fire, the result roll with every modifier, extra hits, ties, Shock, Broken formations, "

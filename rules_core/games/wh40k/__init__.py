@@ -127,11 +127,12 @@ from typing import TYPE_CHECKING, Any
 from rules_core.charts import TO_HIT, TO_WOUND
 from rules_core.dice import DiceSource
 from rules_core.errors import example
-from rules_core.games.wh40k import continuing, spec
+from rules_core.games.wh40k import continuing, lines, spec
+from rules_core.games.wh40k.allocation import CASUALTY_POLICY
 from rules_core.games.wh40k.engine import resolve
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import Game, NextRound, OutcomeWords, Tallied, TokenDoc, register
-from rules_core.report import Report
+from rules_core.report import Report, Step
 from rules_core.table import TableSummary
 
 if TYPE_CHECKING:
@@ -185,6 +186,7 @@ OPTIONS = (
         False,
         "The defending units were falling back when charged: each tests at once to regroup (2D6 <= Ld, no "
         "modifiers) and is destroyed if it fails.",
+        brief="The defenders were falling back when charged: each tests to regroup at once, destroyed if it fails.",
         example=example(charge_distance=4, defender_falling_back=True),
     ),
     OptionSpec(
@@ -194,6 +196,7 @@ OPTIONS = (
         "cover: power fists strike in the Cover step with their unit (defenders in cover, chargers with frag "
         "grenades). initiative_1: power fists strike at Initiative 1 even then.",
         choices=("cover", "initiative_1"),
+        brief="cover: power fists strike with their unit in the Cover step. initiative_1: always at Initiative 1.",
         example=example(defender_in_cover=True, cover_power_fists="initiative_1"),
     ),
     OptionSpec(
@@ -227,6 +230,7 @@ OPTIONS = (
         "most: the single most common WS in the unit is its majority type. over_half: only a WS held by more "
         "than half of the models is. With no majority type, the lowest WS in the unit is used.",
         choices=("most", "over_half"),
+        brief="most: the most common WS is the majority. over_half: only a WS held by over half the models.",
         example=example(ws_majority="over_half"),
     ),
     OptionSpec(
@@ -368,6 +372,8 @@ class Warhammer40kAssault(Game):
     id = "40k"
     aliases = ("wh40k", "40000", "warhammer40k", "tar")
     title = "Warhammer 40,000 assault phase (Trial Assault Rules)"
+    short_title = "40K assault"
+    standing_choices = (str(CASUALTY_POLICY.get("note")),)
     command = "assault"
     summary = (
         "The whole assault: charge, who strikes first, hits, wounds, saves, casualties, the result, "
@@ -383,6 +389,9 @@ class Warhammer40kAssault(Game):
     charts = (TO_HIT, TO_WOUND)
     continues = "40K assaults"
     positions_help = continuing.POSITIONS_HELP
+
+    def step_line(self, step: Step) -> str:
+        return lines.step_line(step)
 
     def parse_side(self, text: str) -> spec.Side:
         return spec.parse_side(text)

@@ -17,7 +17,10 @@ from rules_core.spec import (
     Token,
     TokenKind,
     UnitSpec,
+    closest,
     did_you_mean,
+    fixed_setting,
+    fixed_stat,
     parse_side_spec,
     suggest_stat,
 )
@@ -191,8 +194,13 @@ class Side:
 NO_ARMOUR = 7  # tie-save=- : the owner picks the models with no armour save
 
 
-def _error(message: str, token: str, example: str = EXAMPLE_GROUP) -> SpecError:
-    return SpecError(message, token=token, example=example)
+def _error(message: str, token: str, example: str = EXAMPLE_GROUP, fix: str | None = None) -> SpecError:
+    return SpecError(message, token=token, example=example, fix=fix)
+
+
+def _missing_plus(token: Token) -> str | None:
+    """``Sv3+`` for ``Sv3``: a roll written without its '+' (the one way to read it)."""
+    return f"{token.key}{token.value}+" if token.value in ("2", "3", "4", "5", "6") else None
 
 
 def _int_setting(token: Token, low: int, high: int, group: str) -> int:
@@ -214,6 +222,7 @@ def _save_value(token: Token, group: str) -> int | None:
             f"'{token.text}' on '{group}': a save is written {token.key}2+ to {token.key}6+"
             + (" (or Sv- for none)." if token.key == "Sv" else "."),
             token.text,
+            fix=_missing_plus(token),
         )
     return int(match.group(1))
 
@@ -244,6 +253,7 @@ def _parse_group(spec: GroupSpec) -> tuple[Group, dict[str, Token]]:
                 raise _error(
                     f"Unknown stat '{token.text}' on '{spec.name}'. 40K stats are WS S T W I A Ld Sv Inv.{hint}",
                     token.text,
+                    fix=fixed_stat(token.key, token.value, STAT_EXAMPLES),
                 )
             if token.key in stats:
                 raise _error(f"'{spec.name}' gives {token.key} twice ('{token.text}').", token.text)
@@ -262,6 +272,7 @@ def _parse_group(spec: GroupSpec) -> tuple[Group, dict[str, Token]]:
                     token=token.text,
                     example=EXAMPLE_GROUP,
                     hint=Hint(Do.GAME_HELP, GAME_ID),
+                    fix=closest(token.key, KEYWORDS),
                 )
             if token.key in keywords:
                 raise _error(f"'{spec.name}' gives the keyword {token.key} twice.", token.text)
@@ -274,6 +285,7 @@ def _parse_group(spec: GroupSpec) -> tuple[Group, dict[str, Token]]:
                     + ", ".join(f"{name}=" for name in GROUP_SETTINGS)
                     + ".",
                     token.text,
+                    fix=fixed_setting(token, GROUP_SETTINGS),
                 )
             if token.key in settings:
                 raise _error(f"'{spec.name}' gives {token.key}= twice.", token.text)
