@@ -82,6 +82,20 @@ def test_40k_a_record_of_another_engine_falls_back_on_the_casualties_per_unit() 
     assert summary(report).removals == ("3 Tactical Marines", "")
 
 
+def test_40k_a_unit_cut_down_as_it_falls_back_makes_no_move_and_does_not_regroup() -> None:
+    # The README's quick-start fight, seed 400: the Marines fall back 7" and the Orks' sweeping advance wipes them out.
+    attacker = (f"9x Tactical Marine: {MARINE} frag-grenades ; 1x Sergeant: WS4 S4 T4 W1 I4 A2 Ld9 Sv3+ power-fist "
+                "frag-grenades dies-last")  # fmt: skip
+    defender = ("14x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+ heavy-ccw two-weapons ; 1x Nob: WS4 S4 T4 W2 I3 A3 Ld7 Sv6+ "
+                "power-fist dies-last")  # fmt: skip
+    report = resolve("40k", attacker, defender, seed=400, charge_distance=4, defender_in_cover=True)
+    assert events(report, "fall_back") and report.result.attacker.remaining == 0
+    table = summary(report)
+    assert table.removals[0] == "9 Tactical Marines and the Sergeant"
+    assert table.moves == ('Ork Boy may consolidate up to 3"',)
+    assert table.next_step == "The combat is over."
+
+
 def test_40k_an_eight_unit_fight_gives_each_move_once_and_names_every_unit_that_fled_with_its_distance() -> None:
     attacker = " | ".join(f"5x Marine {n}: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs={n}" for n in range(1, 5))
     defender = " | ".join(f"6x Ork Mob {n}: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+ vs={n}" for n in range(1, 5))

@@ -31,12 +31,20 @@ def table_summary(report: Report, options: tuple[OptionSpec, ...]) -> TableSumma
     sides = (SideName.ATTACKER, SideName.DEFENDER)
     groups = _groups_at_end(report, options)
     removals = tuple(_removal(groups[side]) if groups is not None else default_removal(report, side) for side in sides)
+    # A unit that fell back and was then cut down by the sweeping advance makes no move and has nothing to regroup.
+    gone = {(side, label) for side in sides for label, found in (groups or {}).get(side, []) if not _alive(found)}
+    gone |= {(side, str(ev.get("unit"))) for side, out in zip(sides, wiped_out(report), strict=True) if out
+             for step in report.steps for ev in step.events if ev.get("side") == side}  # fmt: skip
     return TableSummary(
         removals=(removals[0], removals[1]),
         destroyed=wiped_out(report),
-        moves=_moves(report),
-        next_step=_next(report),
+        moves=_moves(report, gone),
+        next_step=_next(report, gone),
     )
+
+
+def _alive(groups: list[tuple[str, int, int, int]]) -> int:
+    return sum(left for _, _, left, _ in groups)
 
 
 # unit label -> its groups as (name, models at the start, models left, wounds lost by a living wounded model)
@@ -120,16 +128,23 @@ def _same_distance(events: list[Event], verb: str) -> list[str]:
     return phrases
 
 
-def _moves(report: Report) -> tuple[str, ...]:
+def _fled(report: Report, gone: set[tuple[SideName, str]]) -> list[Event]:
+    """The fall-back events of units still standing at the end (one cut down as it fled makes no move)."""
+    return [
+        ev
+        for step in report.steps
+        for ev in step.events
+        if ev.kind == "fall_back" and (SideName(str(ev.get("side"))), str(ev.get("unit"))) not in gone
+    ]
+
+
+def _moves(report: Report, gone: set[tuple[SideName, str]]) -> tuple[str, ...]:
     found: dict[str, list[Event]] = {}
     for step in report.steps:
         for ev in step.events:
             found.setdefault(ev.kind, []).append(ev)
     moves: list[str] = []
-    moves += _same_distance(found.get("fall_back", []), "falls back|fall back")
-    for ev in found.get("sweeping_advance", []):
-        if ev.get("success"):
-            moves.append(f"{ev.get('unit')} cuts down {ev.get('target')} as it flees (no move)")
+    moves += _same_distance(_fled(report, gone), "falls back|fall back")
     moves += _same_distance(found.get("consolidate", []), "may consolidate up to|may consolidate up to")
     moves += [
         phrase + " to base contact"
@@ -138,7 +153,7 @@ def _moves(report: Report) -> tuple[str, ...]:
     return tuple(moves)
 
 
-def _next(report: Report) -> str:
+def _next(report: Report, gone: set[tuple[SideName, str]]) -> str:
     for step in report.steps:
         for ev in step.events:
             if ev.kind == "continues":
@@ -146,7 +161,7 @@ def _next(report: Report) -> str:
     outcome = report.result.outcome
     if outcome == "no_charge":
         return "No combat this turn."
-    fled = [str(ev.get("unit")) for step in report.steps for ev in step.events if ev.kind == "fall_back"]
+    fled = [str(ev.get("unit")) for ev in _fled(report, gone)]
     if fled:
         one = len(fled) == 1
         return (
