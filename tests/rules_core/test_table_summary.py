@@ -232,3 +232,13 @@ def test_the_replay_dice_hand_out_the_first_faces_then_the_rerolls() -> None:
         pass
     else:
         raise AssertionError("the report's dice are all handed out: one more is not the same procedure")
+
+
+def test_40k_a_unit_of_many_small_groups_names_a_few_and_counts_the_rest() -> None:
+    attacker = " ; ".join(f"1x Marine {n}: {MARINE}" for n in range(1, 11))
+    orks = "8x Ork Boy: WS4 S3 T4 W1 I2 A1 Ld7 Sv6+"
+    # The Marines miss; 8 unsaved wounds take 8 one-model groups; Ld8 holds (2).
+    report = run_40k(attacker, orks, [1] * 20 + [6] * 8 + [6] * 8 + [1] * 8 + [1, 1])
+    assert summary(report).removals[0] == (
+        "the Marine 1, the Marine 2, the Marine 3, the Marine 4, the Marine 5 and 3 more from 3 other groups"
+    )

@@ -47,6 +47,8 @@ def _alive(groups: list[tuple[str, int, int, int]]) -> int:
     return sum(left for _, _, left, _ in groups)
 
 
+MOST_NAMED = 6  # groups named in one unit's removals; the rest are counted
+
 # unit label -> its groups as (name, models at the start, models left, wounds lost by a living wounded model)
 Groups = list[tuple[str, list[tuple[str, int, int, int]]]]
 
@@ -108,6 +110,9 @@ def _removal(units: Groups) -> str:
             for name, start, left, hurt in groups
             if left and hurt
         ]
+        if len(dead) > MOST_NAMED:  # a unit of many small groups: a phone line, not a roll call
+            rest = [start - left for _, start, left, _ in groups if start > left][MOST_NAMED - 1 :]
+            dead = [*dead[: MOST_NAMED - 1], f"{sum(rest)} more from {len(rest)} other groups"]
         text = join_words(dead)
         if marks:
             text = (text + "; " if text else "") + "mark " + join_words(marks)
