@@ -24,7 +24,7 @@ from bot.data import catalogue, load_samples
 from bot.render.embeds import render_pages
 from bot.render.markdown import report_markdown
 from bot.render.odds import odds_lines
-from bot.render.summary import headline, read_lines, tally
+from bot.render.summary import headline, read_lines, table_lines
 from bot.render.terminal import render_report
 from rules_core import RefereeError, all_games, resolve
 from rules_core.odds import odds
@@ -89,7 +89,7 @@ def main() -> None:
             parts["markdown"].update(report_markdown(report, record_id=seed).encode())
             parts["terminal"].update(terminal_text(report).encode())
             parts["embeds"].update(embed_dicts(render_pages(report, record_id=seed)).encode())
-            words = [headline(report), tally(report), *read_lines(report)]
+            words = [headline(report), *table_lines(report), *read_lines(report)]
             parts["words"].update("\n".join(words).encode())
         odds_hash = hashlib.sha256()
         specs = [s.spec for f in load_samples() if f.game == game.id for s in f.samples][:3]

@@ -19,6 +19,7 @@ from rules_core.dice import DiceSource
 from rules_core.errors import UnknownGameError, UnsupportedError
 from rules_core.options import OptionSpec, OptionValue
 from rules_core.report import Report, Step
+from rules_core.table import TableSummary, default_table_summary
 
 if TYPE_CHECKING:
     from rules_core.odds.model import Odds
@@ -114,6 +115,9 @@ class Game(ABC):
       that ``import rules_core`` loads no NumPy;
     - ``losses_count``: what a side's losses count, "models" or "units" (the odds chart's axis);
     - ``outcome_words``: the summary's words for its outcomes (:class:`OutcomeWords`);
+    - :meth:`table_summary`: what the players do at the table after a result (what each side removes, the moves
+      with their distances, what to roll next: :class:`~rules_core.table.TableSummary`); the default reads the
+      casualty events and the "What happens next" step;
     - ``charts``: its quick rulings (:class:`Chart`, the ``chart`` command);
     - ``continues`` / ``positions_help`` / :meth:`next_round`: whether a result can go on into another round;
     - ``standing_choices``: the choices it always makes the same way for the players (``/help`` shows them);
@@ -190,6 +194,13 @@ class Game(ABC):
         given per side or None for the default; a RefereeError when they do not fit."""
         del report, attacker_positions, defender_positions  # the default: no combat of this game goes on
         raise UnsupportedError(f"{self.title}: a combat does not go on into another round.")
+
+    def table_summary(self, report: Report) -> TableSummary:
+        """What the players do at the table after ``report`` (one of this game's), read from its events and result,
+        never changing it. The default: each side's casualty events by unit ("3 Ork Boys", counted in
+        ``losses_count``), the sides wiped out, and the notes of a step titled "What happens next" as the next step,
+        with no separate moves; a game overrides it to name groups and models and to give each move its distance."""
+        return default_table_summary(report, self.losses_count)
 
     @abstractmethod
     def parse_side(self, text: str) -> Any:

@@ -168,12 +168,13 @@ def test_the_copy_is_what_the_subprocesses_import(copy: Path) -> None:
 def test_the_cli_fights_explains_and_gives_the_odds_of_the_new_game(copy: Path) -> None:
     strong, weak = "Champion: S6 southpaw", "Weakling: S1"  # 7+1+1..6 always beats 1+1..6: a certain outcome
     out = referee(copy, GAME_ID, "--attacker", strong, "--defender", weak, "--seed", "1", "--bouts", "3")
-    assert "The attacker wins; the defender was pinned to the table" in out  # its outcome words, through the hook
+    assert "Champion beats Weakling; Weakling was pinned to the table" in out  # its outcome words, through the hook
     assert "Read attacker: 1× Champion" in out
-    assert re.search(r"attacker: lost 0, 1 remaining, \d+ bouts? wrestled", out), out  # its own key, in the tally
+    assert re.search(r"Champion: nothing to remove; 1 model left, \d+ bouts? wrestled", out), out  # its own key
+    assert "Weakling: remove 1 Weakling; wiped out" in out  # the default table summary: the game has no hook
     out = referee(copy, "aw", "--attacker", "3x Dockers: S4", "--defender", "3x Smiths: S4", "--seed", "1",
                   "--bouts", "1", "--ties", "both_out", "--home-bench")  # fmt: skip
-    assert "wins" in out or "Draw" in out
+    assert " beat" in out or "Draw between" in out
     out = referee(copy, "help", GAME_ID)
     assert "Tavern arm-wrestle" in out and "--home-bench" in out and "docs/games/armwrestle.md" in out
     out = referee(copy, "samples", "arm-wrestle")

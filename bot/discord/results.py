@@ -24,6 +24,7 @@ from bot.discord.interactions import actor_of, guild_of
 from bot.render.colours import ERROR_COLOUR, GREEN, YELLOW
 from bot.render.embeds import history_lines, render_pages, roll_pages, why_embed
 from bot.render.markdown import report_markdown
+from bot.render.summary import Players
 from bot.storage.failures import StorageError, is_storage_failure, storage_error
 from bot.storage.records import AlreadyContinued, RecordRequest
 from bot.verification import Verdict, verify
@@ -32,6 +33,17 @@ from rules_core.compact import policy_notes
 from rules_core.report import Report
 
 log = logging.getLogger("referee.bot")
+
+
+def player_mentions(requested_by: str | None, opponent: str | None) -> Players:
+    """The attacker's and the defender's players as Discord mentions (``<@id>``): whoever asked for the combat
+    fights as the attacker, the ``opponent`` option names the defender. An id that is not a Discord user's (a
+    combat recorded from the terminal) names nobody."""
+
+    def mention(who: str | None) -> str | None:
+        return f"<@{who}>" if who and who.isdigit() else None
+
+    return mention(requested_by), mention(opponent)
 
 
 class PageButton(
@@ -64,7 +76,8 @@ class PageButton(
         except (RefereeError, StorageError) as error:  # hidden or missing; or the database failed
             await interaction.response.send_message(embed=button_error_embed(error), ephemeral=True)
             return
-        pages = render_pages(stored.report, record_id=stored.id, history=history_lines(stored.history))
+        pages = render_pages(stored.report, record_id=stored.id, history=history_lines(stored.history),
+                             players=player_mentions(stored.requested_by, stored.opponent))  # fmt: skip
         page = max(0, min(self.page, len(pages) - 1))
         view = result_view(stored.id, page, len(pages), report=stored.report)
         message = interaction.message
@@ -281,8 +294,12 @@ async def record(
 async def send_result(
     interaction: discord.Interaction[Any], report: Report, *, private: bool, opponent: str | None,
     continues: int | None = None, hold: CollectorHold | None = None, note: str | None = None,
+    players: Players | None = None,
 ) -> int | None:  # fmt: skip
     """Show the (already valid) result at once, then store it and edit in its record id and buttons.
+
+    The summary names the players (``players``: the attacker's and the defender's mentions; by default the
+    requester and the ``opponent``); a public result pings the opponent once, in its content, and nobody else.
 
     Shown first, stored second, as on the command line: the answer never waits on the database, so Discord's
     3-second deadline is never at risk, and a failed write only changes the footer to "not recorded".
@@ -292,13 +309,20 @@ async def send_result(
     if task is not None:
         bot.in_flight.add(task)
         task.add_done_callback(bot.in_flight.discard)
-    first = render_pages(report, pending=True)
-    await interaction.response.send_message(content=note, embed=first[0], ephemeral=private)
+    players = players or player_mentions(str(interaction.user.id), opponent)
+    first = render_pages(report, pending=True, players=players)
+    ping = opponent if opponent and opponent.isdigit() and not private else None
+    content = " ".join(part for part in (f"<@{ping}>" if ping else None, note) if part) or None
+    mentions = discord.AllowedMentions.none()
+    if ping:  # the opponent alone: never @everyone, a role or anyone a unit's name might spell
+        mentions.users = [discord.Object(id=int(ping))]
+    await interaction.response.send_message(content=content, embed=first[0], ephemeral=private,
+                                            allowed_mentions=mentions)  # fmt: skip
     if hold is not None:
         hold.release()  # the first answer is out: the collector may catch up
     record_id, problem = await record(bot, report, interaction, opponent=opponent, private=private,
                                       continues=continues)  # fmt: skip
-    pages = render_pages(report, record_id=record_id, not_recorded=problem)
+    pages = render_pages(report, record_id=record_id, not_recorded=problem, players=players)
     files = []
     # The full log goes with a result whose rolls take more than one private page, and with one that is not
     # recorded (its buttons cannot reload it): the whole combat, every die, in one file.
@@ -317,6 +341,7 @@ __all__ = [
     "ShowRollsButton",
     "VerifyButton",
     "WhyButton",
+    "player_mentions",
     "result_view",
     "send_result",
     "verify_embed",

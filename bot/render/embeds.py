@@ -20,7 +20,7 @@ import discord
 from bot.render.colours import INFO_COLOUR, ODDS_COLOUR, WINNER_COLOURS
 from bot.render.markdown import cut, escape, step_lines
 from bot.render.odds import odds_lines
-from bot.render.summary import headline, read_lines, tally
+from bot.render.summary import Players, headline, read_lines, table_lines
 from rules_core import compact
 from rules_core.odds import Odds
 from rules_core.registry import Game, games_named
@@ -94,17 +94,25 @@ def step_fields(report: Report) -> list[Field]:
     return fields
 
 
-def _summary(report: Report, record_id: int | None, not_recorded: str | None, pending: bool) -> str:
-    parts = ["\n".join(map(escape, read_lines(report))), f"**{escape(headline(report))}**", escape(tally(report))]
-    nexts = [step for step in report.steps if step.title == NEXT]
-    if nexts:
-        parts.append("\n".join(step_lines(nexts[-1])))
+def _summary(
+    report: Report, record_id: int | None, not_recorded: str | None, pending: bool, players: Players | None = None
+) -> str:
+    """Page 1's text: how each side was read, then the summary at table level (who won, by unit and player; what
+    each side removes; the moves; what comes next), then the record line."""
+    parts = [
+        "\n".join(map(escape, read_lines(report))),
+        "\n".join([f"**{headline(report, players, escape)}**", *table_lines(report, escape)]),
+    ]
     if pending:
         parts.append("Recording this combat…")
     elif not_recorded:
         parts.append(f"⚠️ Not recorded ({escape(not_recorded)}): this result stands, but it is not in the history.")
     elif record_id is not None:
-        parts.append(f"Record #{record_id}: `/replay {record_id}` shows it again, `/verify {record_id}` re-runs it.")
+        line = f"Record #{record_id}: `/replay {record_id}` shows it again, `/verify {record_id}` re-runs it."
+        game = _game(report)
+        if game is not None and any(ev.kind == "continues" for step in report.steps for ev in step.events):
+            line += f"\nThe combat goes on: `/{game.command} continue record:{record_id}` fights it."  # one tap away
+        parts.append(line)
     return cut("\n\n".join(parts), DESCRIPTION)
 
 
@@ -179,18 +187,18 @@ def _footer(report: Report, record_id: int | None) -> str:
 
 def render_pages(
     report: Report, *, record_id: int | None = None, not_recorded: str | None = None, title: str | None = None,
-    pending: bool = False, history: str = "",
+    pending: bool = False, history: str = "", players: Players | None = None,
 ) -> list[discord.Embed]:  # fmt: skip
     """The result as the channel shows it: the summary, then one short line a step (the dice are one tap away:
     :func:`roll_pages`), paged only when a long fight's lines outgrow one embed; every page inside Discord's
-    limits.
+    limits. ``players``: the attacker's and the defender's mentions, named in the summary's headline.
 
     ``pending``: the result is not stored yet; the page is the summary alone (the steps follow in the edit that adds
     the record id), so the first answer costs almost nothing to build. ``history``: a stored record's void and note
     lines (:func:`history_lines`), which open page 1 and are counted in its size like the rest.
     """
     colour = WINNER_COLOURS.get(str(report.result.winner.value), WINNER_COLOURS["none"])
-    description = _summary(report, record_id, not_recorded, pending)
+    description = _summary(report, record_id, not_recorded, pending, players)
     if history:
         description = cut(f"{cut(history, HISTORY)}\n\n{description}", DESCRIPTION)
     fields = [] if pending else step_line_fields(report)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.render.summary import headline, read_lines, tally
+from bot.render.summary import headline, read_lines, table_lines
 from bot.render.walk import Face, Stringifier, dice_text
 from rules_core.report import Event, Report, Roll, Step
 
@@ -54,7 +54,8 @@ def step_lines(step: Step) -> list[str]:
 def report_markdown(report: Report, *, record_id: int | None = None) -> str:
     """The whole combat as a Markdown document (attached to long results)."""
     out = [f"# {report.game}: {report.result.outcome.replace('_', ' ')}", "", *map(escape, read_lines(report)), "",
-           f"**{headline(report)}**", "", escape(tally(report)), ""]  # fmt: skip
+           f"**{headline(report, escape=escape)}**", "",
+           *(f"- {line}" for line in table_lines(report, escape)), ""]  # fmt: skip
     out += [f"- Attacker: `{report.inputs.attacker}`", f"- Defender: `{report.inputs.defender}`"]
     options = ", ".join(f"{k}={v}" for k, v in report.inputs.options.items() if v is not None)
     if options:

@@ -1,12 +1,16 @@
-"""Game-agnostic words for a report's result, shared by every renderer (each game's outcome words are its own:
-``Game.outcome_words``)."""
+"""The summary at table level, shared by every renderer: who won, by unit name and (in Discord) player, then what
+each side removes, the moves with their distances and what comes next. Game-agnostic: each game's outcome words are
+its own (``Game.outcome_words``), and so is what its players do at the table (``Game.table_summary``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules_core.errors import RefereeError
-from rules_core.registry import OutcomeWords, games_named
-from rules_core.report import Report
+from rules_core.registry import Game, OutcomeWords, games_named
+from rules_core.report import Report, SideName
 from rules_core.spec import side_summary
+from rules_core.table import TableSummary, default_table_summary, side_name, unit_names
 
 READ_LINE = 160  # characters of one "Read ..." line: it is read on phones
 
@@ -44,50 +48,139 @@ def _side_read(text: str) -> str:
     return " | ".join(shown) + f" | … (+{len(units) - len(shown)} more units)"
 
 
+Players = tuple[str | None, str | None]  # the attacker's and the defender's player, as the front end writes them
+
+
+def _game(game_id: str) -> Game | None:
+    """The game a report names (None for a game this install does not know)."""
+    found = games_named(game_id)
+    return found[0] if len(found) == 1 else None
+
+
 def _words(game_id: str) -> OutcomeWords:
     """The outcome words of the game a report names (none for a game this install does not know)."""
-    found = games_named(game_id)
-    return found[0].outcome_words if len(found) == 1 else OutcomeWords()
+    game = _game(game_id)
+    return game.outcome_words if game is not None else OutcomeWords()
 
 
-def headline(report: Report) -> str:
+def table_summary(report: Report) -> TableSummary:
+    """What the players do at the table (the game's ``table_summary`` hook; the default reading for a game this
+    install does not know)."""
+    game = _game(report.game)
+    return game.table_summary(report) if game is not None else default_table_summary(report)
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+def _mirrored(report: Report) -> bool:
+    """Whether both sides go by the same name (a mirror match): each is then told apart by its role."""
+    return side_name(report, "attacker") == side_name(report, "defender")
+
+
+def named(report: Report, side: str, players: Players | None = None, escape: Callable[[str], str] = _identity) -> str:
+    """A side by its units and, in Discord, its player: "Tactical Marine (<@1>)"; the terminal has no players (a
+    mirror match adds the role: "Tactical Marine (attacker)")."""
+    name = escape(side_name(report, side))
+    player = None if players is None else players[0 if side == "attacker" else 1]
+    if player:
+        return f"{name} ({side}, {player})" if _mirrored(report) else f"{name} ({player})"
+    return f"{name} ({side})" if _mirrored(report) else name
+
+
+def _reads_plural(name: str) -> bool:
+    """Whether a unit's name reads as a plural ("Grenadiers", "Ork Boyz", "Marines and Scouts"), for its verb."""
+    last = name.lower().rstrip()
+    return " and " in last or (last.endswith(("s", "z")) and not last.endswith("ss"))
+
+
+def _subject(report: Report, side: str) -> str:
+    """A side named again after the headline named it: its units, or "the loser"/"the winner" for three or more."""
+    text = report.inputs.attacker if side == "attacker" else report.inputs.defender
+    if len(unit_names(text)) > 2:  # the headline shortened its name ("Marine 1 and 3 more units")
+        return "the winner" if side == str(report.result.winner) else "the loser"
+    return f"the {side}'s {side_name(report, side)}" if _mirrored(report) else side_name(report, side)
+
+
+def _line_name(report: Report, side: str) -> str:
+    """A side at the head of its table line: its unit, or "Attacker (4 units)"."""
+    text = report.inputs.attacker if side == "attacker" else report.inputs.defender
+    count = len(unit_names(text))
+    if count > 1:
+        return f"{side.capitalize()} ({count} units)"
+    return f"{side_name(report, side)} ({side})" if _mirrored(report) else side_name(report, side)
+
+
+def headline(report: Report, players: Players | None = None, escape: Callable[[str], str] = _identity) -> str:
+    """Who won, by unit name and player: "Tactical Marine (<@1>) beats Ork Boy (<@2>) on wounds (8 to 3); Ork Boy
+    fell back". ``escape`` is applied to the words, never to the players' mentions."""
     result = report.result
     outcome = str(result.outcome)
     words = _words(report.game)
+    attacker, defender = named(report, "attacker", players, escape), named(report, "defender", players, escape)
     if result.winner == "none":
-        return "No combat: " + outcome.replace("_", " ")
+        return f"No combat between {attacker} and {defender}: " + escape(
+            words.loser_fates.get(outcome, outcome.replace("_", " "))
+        )
     if result.winner == "draw":
-        return words.drawn.get(outcome, "Draw: the combat continues next turn")
-    whole = words.decided.get((outcome, str(result.winner)))
+        drawn = words.drawn.get(outcome, "Draw: the combat continues next turn")
+        head, colon, rest = drawn.partition(": ")
+        if colon and head == "Draw":
+            return f"Draw between {attacker} and {defender}: {escape(rest)}"
+        return f"{escape(drawn)} ({attacker} against {defender})"
+    winner = str(result.winner)
+    loser = "defender" if winner == "attacker" else "attacker"
+    verb = "beat" if _reads_plural(side_name(report, winner)) else "beats"
+    beats = f"{named(report, winner, players, escape)} {verb} {named(report, loser, players, escape)}"
+    whole = words.decided.get((outcome, winner))
     if whole is not None:
-        return whole
-    loser = "defender" if result.winner == "attacker" else "attacker"
-    won, lost = (
-        (result.attacker, result.defender) if result.winner == "attacker" else (result.defender, result.attacker)
-    )
+        return f"{beats}: {escape(whole[:1].lower() + whole[1:])}"
+    won, lost = (result.attacker, result.defender) if winner == "attacker" else (result.defender, result.attacker)
     fate = words.loser_fates.get(outcome, outcome.replace("_", " "))
     if outcome in words.models_lost:
         fate = f"lost {lost.lost} model{'s' if lost.lost != 1 else ''}"
-    line = f"The {result.winner} wins"
+    if lost.remaining == 0 and lost.lost > 0 and (outcome in words.models_lost or outcome not in words.loser_fates):
+        fate = f"is wiped out (all {lost.lost} slain)" if lost.lost > 1 else "is wiped out"
+    line = beats
     inflicted, taken = won.extra.get("wounds_inflicted"), lost.extra.get("wounds_inflicted")
     if outcome in words.on_wounds and inflicted is not None:
         line += f" on wounds ({inflicted} to {taken})"
-    line += f"; the {loser} {fate}"
+    line += f"; {escape(_subject(report, loser))} {escape(fate)}"
     if won.remaining == 0:
         # The duel decides on wounds, so a winner can fall too: never leave the reader thinking it stands.
-        line += f", and the {result.winner} has no model left either"
+        line += f", and {escape(_subject(report, winner))} has no model left either"
     return line
 
 
-def tally(report: Report) -> str:
+def table_lines(report: Report, escape: Callable[[str], str] = _identity) -> list[str]:
+    """What to do at the table, a few short lines: each side's removals (and what it has left, with the game's own
+    tallied keys), every move once with its distance, and what comes next."""
+    table = table_summary(report)
     words = _words(report.game)
-    parts = []
-    for name in ("attacker", "defender"):
-        side = report.result.attacker if name == "attacker" else report.result.defender
-        part = f"{name}: lost {side.lost}, {side.remaining} remaining"
-        for tallied in words.tallied:  # the game's own result keys (wounds inflicted, Blast markers...)
-            shown = tallied.text(side.extra.get(tallied.key))
-            if shown:
-                part += f", {shown}"
-        parts.append(part)
-    return "; ".join(parts)
+    game = _game(report.game)
+    noun = game.losses_count if game is not None else "models"
+    lines = []
+    for side in ("attacker", "defender"):
+        result = report.result.side(SideName(side))
+        removal = table.removal(side)
+        todo = removal if removal.startswith("mark ") else f"remove {removal}" if removal else "nothing to remove"
+        text = f"{_line_name(report, side)}: {todo}"
+        one, many = table.left if table.left[0] else (noun.removesuffix("s"), noun)
+        left = (
+            "wiped out"
+            if table.is_destroyed(side)
+            else f"{result.remaining} {one if result.remaining == 1 else many} left"
+        )
+        extras = [shown for tallied in words.tallied if (shown := tallied.text(result.extra.get(tallied.key)))]
+        lines.append(escape(f"{text}; {', '.join([left, *extras])}"))
+    if table.moves:
+        lines.append(escape("Move: " + "; ".join(table.moves) + "."))
+    if table.next_step:
+        lines.append(escape("Next: " + table.next_step))
+    return lines
+
+
+def summary_lines(report: Report, players: Players | None = None) -> list[str]:
+    """The whole plain-text summary (the terminal's panel): who won, then what to do at the table."""
+    return [headline(report, players), *table_lines(report)]

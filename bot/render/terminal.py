@@ -8,7 +8,7 @@ from rich.panel import Panel
 from rich.rule import Rule
 from rich.text import Text
 
-from bot.render.summary import headline, read_lines, tally
+from bot.render.summary import read_lines, summary_lines
 from bot.render.walk import SUCCESS, Face, Stringifier, group_text, grouped
 from rules_core.report import Event, Report, Roll, Step
 
@@ -60,7 +60,7 @@ def render_step(step: Step) -> RenderableType:
 def render_report(report: Report) -> RenderableType:
     colour = {"attacker": "green", "defender": "red", "draw": "yellow"}.get(str(report.result.winner), "blue")
     summary = Panel(
-        Text("\n".join([*read_lines(report), headline(report), tally(report)])),
+        Text("\n".join([*read_lines(report), *summary_lines(report)])),
         title=f"[bold]{report.game}[/bold]: {report.result.outcome}",
         subtitle=f"seed {report.seed} · engine {report.engine_version}",
         border_style=colour,

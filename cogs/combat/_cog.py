@@ -14,7 +14,7 @@ from bot.data import catalogue
 from bot.discord.cooldown import RateLimit, per_user_check
 from bot.discord.interactions import actor_of
 from bot.discord.options import DESCRIPTION, command_callback
-from bot.discord.results import send_result
+from bot.discord.results import player_mentions, send_result
 from bot.discord.sides import roster_choices, sides_and_options
 from bot.render.markdown import cut
 from rules_core import RefereeError, all_games, resolve
@@ -108,7 +108,8 @@ class CombatCog(commands.Cog):
                 # A personal combat's next round is personal too, and stays its two players' whoever of them asks.
                 other = stored.requested_by if actor.user == stored.opponent else stored.opponent
                 await send_result(interaction, report, private=bool(private) or stored.personal, opponent=other,
-                                  continues=record, hold=hold, note=positions)  # fmt: skip
+                                  continues=record, hold=hold, note=positions,
+                                  players=player_mentions(stored.requested_by, stored.opponent))  # fmt: skip
 
         per_user_check(self.limit)(continue_round)
         return continue_round

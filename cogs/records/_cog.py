@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.discord.errors import error_embed
 from bot.discord.interactions import actor_of
 from bot.discord.options import game_matches
-from bot.discord.results import result_view, verify_embed
+from bot.discord.results import player_mentions, result_view, verify_embed
 from bot.render.colours import INFO_COLOUR, VOID_COLOUR
 from bot.render.embeds import history_lines, render_pages
 from bot.render.markdown import cut, escape
@@ -33,7 +33,8 @@ class RecordsCog(commands.Cog):
     ) -> None:
         stored = await self.bot.store.records.get(record, actor=actor_of(interaction))
         # The void and note lines open page 1 and are sized with it (the page buttons render the same pages).
-        pages = render_pages(stored.report, record_id=stored.id, history=history_lines(stored.history))
+        pages = render_pages(stored.report, record_id=stored.id, history=history_lines(stored.history),
+                             players=player_mentions(stored.requested_by, stored.opponent))  # fmt: skip
         embed = pages[0]
         view = result_view(stored.id, 0, len(pages), report=stored.report)
         # A private combat (or one from direct messages) stays its two players': never replayed publicly.

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.discord.app import RefereeBot
-from tests.e2e.fake_discord import FakeDiscord, command_interaction, final_answer
+from tests.e2e.fake_discord import PLAYER_ID, FakeDiscord, command_interaction, final_answer
 
 STRING, INTEGER, BOOLEAN, SUB_COMMAND = 3, 4, 5, 1
 STRONG, WEAK = "Champion: S6 southpaw", "Weakling: S1"  # 7+1+1..6 always beats 1+1..6: the outcome is certain
@@ -36,7 +36,9 @@ async def test_the_example_game_is_served_on_discord(bot: RefereeBot, fake: Fake
                                                  option("bouts", 3, INTEGER)])  # fmt: skip
     await fake.interaction(payload)
     answer = await final_answer(fake, payload["token"])
-    assert "The attacker wins; the defender was pinned to the table" in answer.data["embeds"][0]["description"]
+    description = answer.data["embeds"][0]["description"]
+    assert f"Champion (<@{PLAYER_ID}>) beats Weakling; Weakling was pinned to the table" in description
+    assert "Weakling: remove 1 Weakling; wiped out" in description  # the default table summary, with no hook
 
     # /odds by Monte Carlo through the referee.
     payload = command_interaction("odds", [option("attacker", STRONG), option("defender", WEAK),

@@ -41,7 +41,7 @@ def test_a_failed_assault_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = referee("closequarters", "--attacker", ATTACKER, "--defender", DEFENDER, "--distance", "13",
                            capsys=capsys)  # fmt: skip
     assert code == 0
-    assert "No combat: failed to contact" in " ".join(out.split())
+    assert "No combat between Grenadiers and Infantry: failed to contact" in " ".join(out.split())
 
 
 def test_help_lists_tokens_and_options(capsys: pytest.CaptureFixture[str]) -> None:

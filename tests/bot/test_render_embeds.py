@@ -163,7 +163,8 @@ def test_a_duel_headline_says_the_winner_won_on_wounds_and_fell_too() -> None:
     report = resolve(catalogue().game("duel"), sergeant, orks, seed=3)
     assert (report.result.winner, report.result.attacker.remaining, report.result.defender.lost) == ("attacker", 0, 2)
     assert headline(report) == (
-        "The attacker wins on wounds (2 to 1); the defender lost 2 models, and the attacker has no model left either"
+        "Marine Sergeant beats Ork Boy and Nob on wounds (2 to 1); Ork Boy and Nob lost 2 models, and Marine "
+        "Sergeant has no model left either"
     )
 
 
@@ -192,4 +193,4 @@ def test_a_reikhammer_headline_when_both_formations_are_wiped_out_says_why_the_d
         "reikhammer", "2x A: CC4 FF3 Sv5 INF", "2x D: CC4 FF3 Sv5 INF", seed=7, attacker_support="3x S: FF3"
     )
     assert (report.result.outcome, report.result.winner) == ("both_destroyed", "defender")
-    assert headline(report) == "Both formations were wiped out; the attack stalled, so the defender wins"
+    assert headline(report) == "D beats A: both formations were wiped out; the attack stalled, so the defender wins"

@@ -56,6 +56,7 @@ from rules_core.games.boltaction.engine import resolve
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import Chart, Game, OutcomeWords, Tallied, TokenDoc, register
 from rules_core.report import Report
+from rules_core.table import TableSummary
 
 if TYPE_CHECKING:
     from rules_core.odds.model import Odds
@@ -228,6 +229,11 @@ class BoltActionCloseQuarters(Game):
         self, attacker: Any, defender: Any, options: Mapping[str, OptionValue], dice: DiceSource
     ) -> Report:
         return resolve(attacker, defender, options, dice)
+
+    def table_summary(self, report: Report) -> TableSummary:
+        from rules_core.games.boltaction import table  # noqa: PLC0415 (read only when a result is shown)
+
+        return table.table_summary(report, self.options)
 
     def exact_odds(self, attacker: Any, defender: Any, options: Mapping[str, Any]) -> Odds:
         from rules_core.games.boltaction import odds  # noqa: PLC0415 (the solver loads on first use)

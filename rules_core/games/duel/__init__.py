@@ -85,6 +85,7 @@ from rules_core.games.duel.weapons import EMPTY_ARMOURY, WEAPON_TABLE, Armoury, 
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import Chart, Game, OutcomeWords, Tallied, TokenDoc, register
 from rules_core.report import Report
+from rules_core.table import TableSummary
 
 if TYPE_CHECKING:
     from rules_core.odds.model import Odds
@@ -217,6 +218,11 @@ class DuelGame(Game):
         self, attacker: Any, defender: Any, options: Mapping[str, OptionValue], dice: DiceSource
     ) -> Report:
         return resolve(attacker, defender, options, dice)
+
+    def table_summary(self, report: Report) -> TableSummary:
+        from rules_core.games.duel import table  # noqa: PLC0415 (read only when a result is shown)
+
+        return table.table_summary(report)
 
     def exact_odds(self, attacker: Any, defender: Any, options: Mapping[str, Any]) -> Odds:
         from rules_core.games.duel import odds  # noqa: PLC0415 (the solver loads on first use)

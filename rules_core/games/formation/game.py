@@ -19,6 +19,7 @@ from rules_core.games.formation.spec import Formation, FormationSpecParser, Supp
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import Game, OutcomeWords, Tallied, TokenDoc
 from rules_core.report import Combine, FrozenMap, Inputs, Op, Report
+from rules_core.table import TableSummary
 
 if TYPE_CHECKING:
     from rules_core.odds.model import Odds
@@ -246,6 +247,11 @@ class FormationGame(Game):
 
     def format_side(self, side: Any) -> str:
         return self.parser.format_formation(side)
+
+    def table_summary(self, report: Report) -> TableSummary:
+        from rules_core.games.formation import table  # noqa: PLC0415 (read only when a result is shown)
+
+        return table.table_summary(report, self.rules)
 
     def exact_odds(self, attacker: Any, defender: Any, options: Mapping[str, Any]) -> Odds:
         from rules_core.games.formation import odds  # noqa: PLC0415 (the solver loads on first use)

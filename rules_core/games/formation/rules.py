@@ -45,6 +45,11 @@ class FormationRules:
     rally: str | None  # the end phase's rally test for a Broken formation, as an instruction ({side}); None: no rule
     example_group: str  # a correct group, for error messages
     example_side: str
+    # The summary's short words: the winner's move (after its name), how the loser withdraws (after "D withdraws
+    # (3x D): "), and the rally test (``{name}``: the formation).
+    consolidation_move: str = "may consolidate"
+    withdrawal_move: str = "as the rules for broken formations explain"
+    rally_test: str = ""
 
     @property
     def value_suffix(self) -> str:

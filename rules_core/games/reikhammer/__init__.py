@@ -121,6 +121,8 @@ RULES = FormationRules(
     rally=None,  # the assault page has no rally rule
     example_group="6x Line Infantry: CC4 FF3 Sv5+ INF contact=2 ff=4",
     example_side="6x Line Infantry: CC4 FF3 Sv5+ INF contact=4 ff=2 ; 2x Field Gun: CC1 FF4 Sv6+ LV ff=2",
+    consolidation_move="may move 1 tile (not into an enemy zone of control)",
+    withdrawal_move="at once, as the rules for broken formations explain",
 )
 
 OPTIONS = (

@@ -133,6 +133,7 @@ from rules_core.games.wh40k.engine import resolve
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import Game, NextRound, OutcomeWords, Tallied, TokenDoc, register
 from rules_core.report import Report, Step
+from rules_core.table import TableSummary
 
 if TYPE_CHECKING:
     from rules_core.odds.model import Odds
@@ -417,6 +418,11 @@ class Warhammer40kAssault(Game):
         from rules_core.games.wh40k import odds_sampled  # noqa: PLC0415 (NumPy loads on first use)
 
         return odds_sampled.sample(attacker, defender, options, trials=trials, seed=seed)
+
+    def table_summary(self, report: Report) -> TableSummary:
+        from rules_core.games.wh40k import table  # noqa: PLC0415 (read only when a result is shown)
+
+        return table.table_summary(report, self.options)
 
     def next_round(
         self, report: Report, *, attacker_positions: str | None, defender_positions: str | None

@@ -1,0 +1,42 @@
+"""Epic: Armageddon and Reikhammer at the table (``Game.table_summary``): the units (stands) each formation removes,
+the loser's withdrawal and the winner's consolidation in the game's own words, and the rally test or the next
+round's counter-charges."""
+
+from __future__ import annotations
+
+from rules_core.games.formation.rules import FormationRules
+from rules_core.report import Report, SideName
+from rules_core.table import TableSummary, casualties_by_unit, join_words, side_name, wiped_out
+
+
+def _units(count: int) -> str:
+    return f"{count} unit{'s' if count != 1 else ''}"
+
+
+def table_summary(report: Report, rules: FormationRules) -> TableSummary:
+    removals: list[str] = []
+    for side in (SideName.ATTACKER, SideName.DEFENDER):
+        by_unit = casualties_by_unit(report, side)
+        named = [f"{count} {unit}" for unit, count in by_unit.items() if unit]  # stands by type, named as typed
+        if by_unit.get(""):
+            named.append(f"the other {_units(by_unit[''])} left (already Broken)")
+        removals.append(join_words(named))
+    moves: list[str] = []
+    rally: list[str] = []
+    still = ""
+    for step in report.steps:
+        for ev in step.events:
+            whose = str(ev.get("side"))
+            if ev.kind == "withdraw":
+                units = ", ".join(ev.get("units") or ())
+                moves.append(f"{side_name(report, whose)} withdraws ({units}): {rules.withdrawal_move}")
+            elif ev.kind == "consolidate":
+                moves.append(f"{side_name(report, whose)} {rules.consolidation_move}")
+            elif ev.kind == "rally" and rules.rally_test:
+                rally.append(rules.rally_test.format(name=side_name(report, whose)))
+            elif ev.kind == "instruction" and "hold their ground" in str(ev.get("note")):
+                still = "Neither formation withdraws: both hold their ground."
+    next_step = " ".join(rally) or still or "The assault is over."
+    return TableSummary(
+        removals=(removals[0], removals[1]), destroyed=wiped_out(report), moves=tuple(moves), next_step=next_step
+    )

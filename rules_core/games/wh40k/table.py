@@ -1,0 +1,176 @@
+"""40K at the table: which models each side removes, group by group ("2 Tactical Marines and the Sergeant"), every
+move with its distance (fall back, consolidate, pile in), and what comes next (``Game.table_summary``).
+
+The report counts casualties per unit; which group's models fell is the owner's casualty order applied as the fight
+went. Rather than store more (the report JSON must not change), the hook re-runs the fight on the report's own dice
+(:class:`~rules_core.table.ReplayDice`) and reads the groups as they stand at the end; it trusts that only when the
+re-run gives the identical report, and otherwise falls back on the casualty events per unit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rules_core.errors import RefereeError
+from rules_core.games.wh40k.engine import Assault
+from rules_core.games.wh40k.spec import parse_side
+from rules_core.options import OptionSpec, validate_options
+from rules_core.report import Event, Report, SideName, thaw
+from rules_core.spec import reading_canonical
+from rules_core.table import (
+    ReplayDice,
+    TableSummary,
+    counted,
+    default_removal,
+    join_words,
+    wiped_out,
+)
+
+
+def table_summary(report: Report, options: tuple[OptionSpec, ...]) -> TableSummary:
+    sides = (SideName.ATTACKER, SideName.DEFENDER)
+    groups = _groups_at_end(report, options)
+    removals = tuple(_removal(groups[side]) if groups is not None else default_removal(report, side) for side in sides)
+    # A unit that fell back and was then cut down by the sweeping advance makes no move and has nothing to regroup.
+    gone = {(side, label) for side in sides for label, found in (groups or {}).get(side, []) if not _alive(found)}
+    gone |= {(side, str(ev.get("unit"))) for side, out in zip(sides, wiped_out(report), strict=True) if out
+             for step in report.steps for ev in step.events if ev.get("side") == side}  # fmt: skip
+    return TableSummary(
+        removals=(removals[0], removals[1]),
+        destroyed=wiped_out(report),
+        moves=_moves(report, gone),
+        next_step=_next(report, gone),
+    )
+
+
+def _alive(groups: list[tuple[str, int, int, int]]) -> int:
+    return sum(left for _, _, left, _ in groups)
+
+
+MOST_NAMED = 6  # groups named in one unit's removals; the rest are counted
+
+# unit label -> its groups as (name, models at the start, models left, wounds lost by a living wounded model)
+Groups = list[tuple[str, list[tuple[str, int, int, int]]]]
+
+
+def _groups_at_end(report: Report, options: tuple[OptionSpec, ...]) -> dict[SideName, Groups] | None:
+    """Each side's units and groups as they stand after the fight, re-run on the report's dice; None when the re-run
+    is not the same fight (an older engine's record, a report built by hand)."""
+    given = thaw(report.inputs.options)
+    if not isinstance(given, Mapping):
+        return None
+    try:
+        with reading_canonical():
+            attacker, defender = parse_side(report.inputs.attacker), parse_side(report.inputs.defender)
+        fight = Assault(attacker, defender, validate_options(options, given), ReplayDice(report))
+        again = fight.run()
+    except (RefereeError, ValueError, KeyError, TypeError):
+        return None
+    if again != report:
+        return None
+    found: dict[SideName, Groups] = {}
+    for side in SideName:
+        found[side] = [
+            (
+                state.label,
+                [
+                    (
+                        g.group.name,
+                        g.group.count,
+                        g.alive(),
+                        max((g.full_wounds - w for w in g.wounds if w > 0), default=0),
+                    )
+                    for g in state.groups
+                ],
+            )
+            for state in fight.units[side]
+        ]
+    return found
+
+
+def _removal(units: Groups) -> str:
+    """'2 Tactical Marines and the Sergeant' (one unit); with several units, each named: '3 from Ork Mob 1, all 6 from
+    Ork Mob 3; Tactical Squad: 2 Tactical Marines and the Sergeant'."""
+    parts: list[str] = []
+    for label, groups in units:
+        if len(units) > 1 and len(groups) == 1 and groups[0][0] == label:  # a unit of one group, named as it
+            _, start, left, hurt = groups[0]
+            if start > left:
+                parts.append(f"{'all ' if not left else ''}{start - left} from {label}")
+            if left and hurt:
+                parts.append(f"mark {hurt} wound{'s' if hurt != 1 else ''} on a model of {label}")
+            continue
+        dead = [
+            ("the " + name) if start == 1 else counted(name, start - left)
+            for name, start, left, _ in groups
+            if start > left
+        ]
+        marks = [
+            f"{hurt} wound{'s' if hurt != 1 else ''} on {'the' if start == 1 else 'a'} {name}"
+            for name, start, left, hurt in groups
+            if left and hurt
+        ]
+        if len(dead) > MOST_NAMED:  # a unit of many small groups: a phone line, not a roll call
+            rest = [start - left for _, start, left, _ in groups if start > left][MOST_NAMED - 1 :]
+            dead = [*dead[: MOST_NAMED - 1], f"{sum(rest)} more from {len(rest)} other groups"]
+        text = join_words(dead)
+        if marks:
+            text = (text + "; " if text else "") + "mark " + join_words(marks)
+        if text:
+            parts.append(text if len(units) == 1 else f"{label}: {text}")
+    return ", ".join(parts) if all(" from " in part for part in parts) else "; ".join(parts)
+
+
+def _same_distance(events: list[Event], verb: str) -> list[str]:
+    """One phrase per distance: 'Ork Boy and Gretchin fall back 7"' (never one sentence per unit)."""
+    by_distance: dict[float, list[str]] = {}
+    for ev in events:
+        by_distance.setdefault(float(ev.get("distance") or 0), []).append(str(ev.get("unit")))
+    phrases = []
+    for distance, units in by_distance.items():
+        singular, many = verb.split("|")
+        phrases.append(f'{join_words(units)} {singular if len(units) == 1 else many} {distance:g}"')
+    return phrases
+
+
+def _fled(report: Report, gone: set[tuple[SideName, str]]) -> list[Event]:
+    """The fall-back events of units still standing at the end (one cut down as it fled makes no move)."""
+    return [
+        ev
+        for step in report.steps
+        for ev in step.events
+        if ev.kind == "fall_back" and (SideName(str(ev.get("side"))), str(ev.get("unit"))) not in gone
+    ]
+
+
+def _moves(report: Report, gone: set[tuple[SideName, str]]) -> tuple[str, ...]:
+    found: dict[str, list[Event]] = {}
+    for step in report.steps:
+        for ev in step.events:
+            found.setdefault(ev.kind, []).append(ev)
+    moves: list[str] = []
+    moves += _same_distance(_fled(report, gone), "falls back|fall back")
+    moves += _same_distance(found.get("consolidate", []), "may consolidate up to|may consolidate up to")
+    moves += [
+        phrase + " to base contact"
+        for phrase in _same_distance(found.get("pile_in", []), "piles in up to|pile in up to")
+    ]
+    return tuple(moves)
+
+
+def _next(report: Report, gone: set[tuple[SideName, str]]) -> str:
+    for step in report.steps:
+        for ev in step.events:
+            if ev.kind == "continues":
+                return f"Fight round {ev.get('next_round')} next turn (no charge bonus)."
+    outcome = report.result.outcome
+    if outcome == "no_charge":
+        return "No combat this turn."
+    fled = [str(ev.get("unit")) for ev in _fled(report, gone)]
+    if fled:
+        one = len(fled) == 1
+        return (
+            f'{join_words(fled)} {"keeps" if one else "keep"} falling back 2D6" each turn until '
+            f"{'it regroups' if one else 'they regroup'} (a Leadership test)."
+        )
+    return "The combat is over."
