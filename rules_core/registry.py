@@ -162,7 +162,9 @@ class Game(ABC):
     def step_line(self, step: Step) -> str:
         """One step of this game's report as one short line of plain text (at most ``compact.LINE`` characters):
         the result message lists the steps so, the full dice being one tap away. The default is built from the
-        step's title, rolls and events (:func:`rules_core.compact.step_line`); a game says it in its own words."""
+        step's title, rolls and events (:func:`rules_core.compact.step_line`); a game says it in its own words. An
+        empty line leaves the step out of the list, for a step the summary above it already says whole (who won and
+        on what); a step titled "What happens next" is never listed (the summary's Move and Next lines say it)."""
         return compact.step_line(step)
 
     def with_data(self, data: Mapping[str, Any]) -> Game:  # noqa: ARG002 (a game with no data files ignores it)

@@ -99,20 +99,19 @@ def _summary(
 ) -> str:
     """Page 1's text: how each side was read, then the summary at table level (who won, by unit and player; what
     each side removes; the moves; what comes next), then the record line."""
-    parts = [
-        "\n".join(map(escape, read_lines(report))),
-        "\n".join([f"**{headline(report, players, escape)}**", *table_lines(report, escape)]),
-    ]
+    table = [f"**{headline(report, players, escape)}**", *table_lines(report, escape)]
+    parts = [escape(read_line(report)), "\n".join(table)]
     if pending:
         parts.append("Recording this combat…")
     elif not_recorded:
         parts.append(f"⚠️ Not recorded ({escape(not_recorded)}): this result stands, but it is not in the history.")
     elif record_id is not None:
-        line = f"Record #{record_id}: `/replay {record_id}` shows it again, `/verify {record_id}` re-runs it."
+        # The record's number is in the footer and Verify a button away (/replay and /verify take it); only the next
+        # round's command is worth a line, one tap from being copied.
         game = _game(report)
         if game is not None and any(ev.kind == "continues" for step in report.steps for ev in step.events):
-            line += f"\nThe combat goes on: `/{game.command} continue record:{record_id}` fights it."  # one tap away
-        parts.append(line)
+            table.append(f"Next round: `/{game.command} continue record:{record_id}`")
+            parts[1] = "\n".join(table)
     return cut("\n\n".join(parts), DESCRIPTION)
 
 
@@ -125,10 +124,24 @@ def _game(report: Report) -> Game | None:
     return found[0] if len(found) == 1 else None
 
 
+def read_line(report: Report) -> str:
+    """How each side was read, attacker v defender, on one line (a phone's screen is short):
+    ``Read: 9× Tactical Marine, 1× Sergeant v 14× Ork Boy, 1× Nob``."""
+    return "Read: " + " v ".join(line.split(": ", 1)[-1] for line in read_lines(report))
+
+
+def listed_steps(report: Report) -> list[str]:
+    """The steps as the result message lists them, one short plain line each (the game's ``step_line``): every step
+    but those the summary above says whole (a game's empty line; "What happens next", said by Move and Next)."""
+    game = _game(report)
+    lines = (game.step_line(step) if game is not None else compact.step_line(step) for step in report.steps
+             if step.title != NEXT)  # fmt: skip
+    return [line for line in lines if line]
+
+
 def step_line_fields(report: Report) -> list[Field]:
     """The steps one short line each (the game's ``step_line``), packed into as few fields as the limits allow."""
-    game = _game(report)
-    lines = [escape(game.step_line(step) if game is not None else compact.step_line(step)) for step in report.steps]
+    lines = [escape(line) for line in listed_steps(report)]
     fields: list[Field] = []
     current = ""
     for text in lines:

@@ -18,7 +18,10 @@ from bot.render.embeds import (
     FIELD_VALUE,
     FIELDS,
     FOOTER,
+    NEXT,
     TITLE,
+    listed_steps,
+    read_line,
     render_pages,
     roll_pages,
 )
@@ -61,7 +64,12 @@ def test_every_game_renders_inside_the_limits_with_every_step(game_id: str) -> N
     # One short line a step in the channel (the game's step_line, which may shorten its title), in step order.
     lines = [line for page in pages for f in page.fields for line in (f.value or "").split("\n")]
     game = catalogue().game(game_id)
-    assert lines == [f"• {escape(game.step_line(step))}" for step in report.steps]
+    assert lines == [f"• {escape(line)}" for line in listed_steps(report)]
+    # Listed: every test of dice against a target; left out only what the summary says whole ("What happens next",
+    # a game's "": who won, a charge that reached, a distance the summary's Move line gives).
+    listed = [step for step in report.steps if step.title != NEXT and game.step_line(step)]
+    tests = [step for step in report.steps if any(roll.target is not None for roll in step.rolls)]
+    assert len(listed) == len(lines) and all(step in listed for step in tests)
     assert all(len(line) <= 120 for line in lines)
     assert "seed 7" in (pages[0].footer.text or "") and "record #42" in (pages[0].footer.text or "")
     assert pages[0].colour is not None
@@ -81,7 +89,7 @@ def test_a_huge_combat_pages_and_every_page_keeps_the_limits() -> None:
     assert_within_limits(pages)
     assert (pages[-1].footer.text or "").endswith(f"page {len(pages)}/{len(pages)}")
     shown = sum(len((f.value or "").split("\n")) for page in pages for f in page.fields)
-    assert shown == len(report.steps)
+    assert shown == len(listed_steps(report)) >= sum(1 for s in report.steps if any(r.target for r in s.rolls))
     rolls = roll_pages(report, record_id=1)
     assert len(rolls) > 3
     assert_within_limits(rolls)
@@ -136,8 +144,9 @@ def test_every_renderer_first_says_how_each_side_was_read(game_id: str) -> None:
     report = example(game_id)
     lines = [f"Read attacker: {side_summary(report.inputs.attacker)}",
              f"Read defender: {side_summary(report.inputs.defender)}"]  # fmt: skip
-    description = render_pages(report)[0].description or ""
-    assert description.split("\n")[:2] == [escape(line) for line in lines]
+    description = render_pages(report)[0].description or ""  # one line in Discord: attacker v defender
+    assert description.split("\n")[0] == escape(read_line(report)) == escape(
+        f"Read: {side_summary(report.inputs.attacker)} v {side_summary(report.inputs.defender)}")  # fmt: skip
     markdown = report_markdown(report).split("\n")
     assert markdown[2:4] == [escape(line) for line in lines]
     console = Console(file=StringIO(), width=400, color_system=None)
@@ -151,9 +160,7 @@ def test_the_read_line_shows_the_counts_as_read_whichever_way_they_were_written(
     attacker, defender = f"Tactical Marine x9: {marine} ; Sergeant: {marine}", f"14 Ork Boy: {marine} ; Nob: {marine}"
     report = resolve("40k", attacker, defender, seed=3, charge_distance=3)
     description = render_pages(report)[0].description or ""
-    assert description.startswith(
-        "Read attacker: 9× Tactical Marine, 1× Sergeant\nRead defender: 14× Ork Boy, 1× Nob\n"
-    )
+    assert description.startswith("Read: 9× Tactical Marine, 1× Sergeant v 14× Ork Boy, 1× Nob\n")
 
 
 def test_a_duel_headline_says_the_winner_won_on_wounds_and_fell_too() -> None:

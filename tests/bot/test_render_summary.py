@@ -55,7 +55,7 @@ def test_the_lines_say_what_to_remove_every_move_and_what_comes_next() -> None:
         "Tactical Marine: remove 1 Tactical Marine and the Sergeant; 1 model left, inflicted 0 wounds",
         "Ork Boy: nothing to remove; 6 models left, inflicted 2 wounds",
         'Move: Tactical Marine falls back 7"; Ork Boy may consolidate up to 3".',
-        'Next: Tactical Marine keeps falling back 2D6" each turn until it regroups (a Leadership test).',
+        'Next: Tactical Marine falls back 2D6" a turn until it regroups (Ld test).',
     ]
 
 
@@ -72,7 +72,7 @@ def test_every_front_end_shows_the_same_summary() -> None:
     description = render_pages(report, players=PLAYERS)[0].description or ""
     assert "**Ork Boy (<@222>) beats Tactical Marine (<@111>); Tactical Marine fell back**" in description
     assert "Tactical Marine: remove 1 Tactical Marine and the Sergeant" in description
-    assert "Next: Tactical Marine keeps falling back" in description
+    assert 'Next: Tactical Marine falls back 2D6" a turn' in description
 
 
 def test_the_quick_start_summary_is_short() -> None:
@@ -91,7 +91,7 @@ def test_a_combat_that_goes_on_tells_discord_players_the_command_for_the_next_ro
     drawn = run_40k(SQUAD, ORKS, [1] * 6 + [1] * 6)
     description = render_pages(drawn, record_id=12, players=PLAYERS)[0].description or ""
     assert "Next: Fight round 2 next turn (no charge bonus)." in description
-    assert "`/assault continue record:12` fights it." in description
+    assert "Next round: `/assault continue record:12`" in description
     assert "referee" not in description  # a Discord user is told slash commands
     over = render_pages(fell_back(), record_id=12)[0].description or ""
     assert "continue record" not in over

@@ -12,7 +12,7 @@ from typing import Any
 from bot.access import OPERATOR
 from bot.data import catalogue
 from bot.discord.app import RefereeBot
-from bot.render.embeds import EMBED_TOTAL, FIELD_VALUE, FIELDS
+from bot.render.embeds import EMBED_TOTAL, FIELD_VALUE, FIELDS, listed_steps
 from bot.render.markdown import escape
 from bot.storage.store import Store
 from rules_core import resolve
@@ -96,7 +96,12 @@ async def test_the_quick_start_result_is_one_line_a_step_with_no_policy_paragrap
     stored = await bot.store.records.get(1, actor=OPERATOR)
     steps = [line for field in embed["fields"] for line in field["value"].split("\n")]
     game = catalogue().game("40k")
-    assert steps == [f"• {escape(game.step_line(step))}" for step in stored.report.steps]  # one line a step
+    assert steps == [f"• {escape(line)}" for line in listed_steps(stored.report)]  # one line a step
+    assert all(
+        game.step_line(step) in "\n".join(steps)
+        for step in stored.report.steps
+        if any(roll.target is not None for roll in step.rolls)
+    )  # every test of dice against a target
     assert all(len(line) <= 120 for line in steps)
     assert CASUALTY_POLICY not in text_of(embed)  # the paragraph is behind Why?, not in the channel
     assert not re.search(r"\b[1-6] [1-6] [1-6] [1-6]\b", text_of(embed))  # no dice in the channel

@@ -43,7 +43,7 @@ def test_40k_names_the_models_removed_by_group_and_the_fall_back_and_consolidati
     table = summary(report)
     assert table.removals == ("2 Tactical Marines and the Sergeant", "")
     assert table.moves == ('Tactical Marine falls back 7"', 'Ork Boy may consolidate up to 3"')
-    assert table.next_step.startswith('Tactical Marine keeps falling back 2D6" each turn until it regroups')
+    assert table.next_step.startswith('Tactical Marine falls back 2D6" a turn until it regroups')
     assert table.destroyed == (False, False)
 
 

@@ -7,6 +7,9 @@ from __future__ import annotations
 from rules_core import compact
 from rules_core.report import Roll, Step
 
+# Steps made only of these, with no dice, are left out of the list: the summary above it says them (who won and on
+# how many wounds; a charge that reached, over the distance the player gave, its +1 attack shown in each strike).
+SAID_ABOVE = frozenset({"result", "charge", "charged"})
 GRENADES = {"frag": "frag grenades: simultaneous", "plasma": "plasma grenades: Initiative order"}
 
 
@@ -28,7 +31,7 @@ def _strike(step: Step) -> str:
         parts.append(_counted(roll) or compact.roll_brief(roll))
     for ev in step.events:
         if ev.kind == "no_save":
-            parts.append("no save possible")
+            parts.append("no save")
     slain = compact.casualties(step, "slain")
     target = step.title.rsplit(" → ", 1)[-1]
     if len(slain) == 1 and slain[0].endswith(f" {target} slain"):  # the title names whom they strike
@@ -57,19 +60,21 @@ def _aftermath(step: Step) -> str | None:
     """A fall back or a sweeping advance in a few words, or None for any other step."""
     for ev in step.events:
         if ev.kind == "fall_back" and ev.get("distance") is not None:
-            return f'{ev.get("unit")} falls back {ev.get("distance")}"'
+            return ""  # the summary's Move line gives the distance (and the sweeping advance's line the roll)
         if ev.kind == "sweeping_advance" and ev.get("roll") is not None and ev.get("fall_back") is not None:
-            caught = "cut down as they flee" if ev.get("success") else "they get away"
-            return f"{ev.get('roll')} against the fall-back roll of {ev.get('fall_back')}: {caught}"
+            caught = "caught" if ev.get("success") else "they get away"
+            return f"{ev.get('roll')} against {ev.get('fall_back')}: {caught}"
     return None
 
 
 def step_line(step: Step) -> str:
+    if not step.rolls and step.events and all(ev.kind in SAID_ABOVE for ev in step.events):
+        return ""  # the summary says it: who won and on how many wounds; a charge that reached as given
     if any(roll.purpose.lower().startswith(("to hit", "to wound")) for roll in step.rolls):
         return compact.join(step.title, _strike(step))
     aftermath = _aftermath(step)
     if aftermath is not None:
-        return compact.join(step.title, aftermath)
+        return compact.join(step.title, aftermath) if aftermath else ""
     if any(ev.kind == "strike_order" for ev in step.events):
         return compact.join("Strike order", _order(step))  # who fights whom: the summary and the rolls say it
     return compact.step_line(step)

@@ -170,7 +170,7 @@ def _next(report: Report, gone: set[tuple[SideName, str]]) -> str:
     if fled:
         one = len(fled) == 1
         return (
-            f'{join_words(fled)} {"keeps" if one else "keep"} falling back 2D6" each turn until '
-            f"{'it regroups' if one else 'they regroup'} (a Leadership test)."
+            f'{join_words(fled)} {"falls" if one else "fall"} back 2D6" a turn until '
+            f"{'it regroups' if one else 'they regroup'} (Ld test)."
         )
     return "The combat is over."
