@@ -18,6 +18,14 @@ from tests.e2e.discord_view import Browser, browser, chromium_missing
 from tests.e2e.fake_discord import GUILD_ID, FakeDiscord
 
 
+def long_fight() -> tuple[str, str]:
+    """A 40K fight as long as the limits allow (50 units and 200 models a side, each unit against its own): even its
+    one line a step pages."""
+    attackers = " | ".join(f"4x Marine {n}: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs={n}" for n in range(1, 51))
+    defenders = " | ".join(f"4x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ vs={n}" for n in range(1, 51))
+    return attackers, defenders
+
+
 @pytest.fixture
 async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
     server = FakeDiscord()

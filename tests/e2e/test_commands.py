@@ -7,6 +7,7 @@ from typing import Any
 from bot.access import OPERATOR
 from bot.discord.app import RefereeBot
 from bot.render.embeds import EMBED_TOTAL, FIELD_VALUE, FIELDS
+from tests.e2e.conftest import long_fight
 from tests.e2e.fake_discord import (
     GUILD_ID,
     OPPONENT_ID,
@@ -126,12 +127,7 @@ async def test_private_results_are_ephemeral(bot: RefereeBot, fake: FakeDiscord)
 
 
 async def test_a_long_combat_pages_with_buttons_and_attaches_the_log(bot: RefereeBot, fake: FakeDiscord) -> None:
-    attackers = " | ".join(
-        f"8x Marine {n}: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs={n}" for n in range(1, 26)
-    )  # long enough to page
-    defenders = " | ".join(
-        f"8x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ vs={n}" for n in range(1, 26)
-    )  # long enough to page
+    attackers, defenders = long_fight()  # long enough to page
     payload = command_interaction("assault", [option("attacker", attackers), option("defender", defenders),
                                               option("charge_distance", 3.0, 10)], subcommand="40k")  # fmt: skip
     answer = await result(fake, payload)

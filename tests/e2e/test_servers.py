@@ -26,7 +26,7 @@ from bot.storage.models import Base
 from bot.storage.rosters import RosterInput
 from rules_core import resolve
 from tests.bot.storage.conftest import NO_SERVER, reset_postgresql
-from tests.e2e.conftest import running_bot
+from tests.e2e.conftest import long_fight, running_bot
 from tests.e2e.fake_discord import (
     GUILD_ID,
     OTHER_GUILD_ID,
@@ -227,12 +227,7 @@ async def test_a_combat_resolved_privately_is_stored_private(bot: RefereeBot, fa
 
 
 async def test_only_the_requester_turns_the_pages_of_a_shared_result(bot: RefereeBot, fake: FakeDiscord) -> None:
-    attackers = " | ".join(
-        f"8x Marine {n}: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs={n}" for n in range(1, 26)
-    )  # long enough to page
-    defenders = " | ".join(
-        f"8x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ vs={n}" for n in range(1, 26)
-    )  # long enough to page
+    attackers, defenders = long_fight()  # long enough to page
     report = resolve("40k", attackers, defenders, seed=1, charge_distance=3.0)  # long enough for several pages
     record = await bot.store.records.add(report, requested_by=A, guild_id=G1_TEXT)
     shown = await one(fake, command_interaction("replay", [option("record", record, 4)], user_id=ANN))
@@ -326,12 +321,7 @@ async def test_only_its_players_continue_a_combat_privately(bot: RefereeBot, fak
 
 
 async def test_whoever_asked_for_a_replay_turns_its_pages(bot: RefereeBot, fake: FakeDiscord) -> None:
-    attackers = " | ".join(
-        f"8x Marine {n}: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs={n}" for n in range(1, 26)
-    )  # long enough to page
-    defenders = " | ".join(
-        f"8x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ vs={n}" for n in range(1, 26)
-    )  # long enough to page
+    attackers, defenders = long_fight()  # long enough to page
     record = await bot.store.records.add(resolve("40k", attackers, defenders, seed=1, charge_distance=3.0),
                                          requested_by=A, guild_id=G1_TEXT)  # fmt: skip
     shown = await one(fake, command_interaction("replay", [option("record", record, 4)], user_id=CID))
