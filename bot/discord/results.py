@@ -46,18 +46,18 @@ def player_mentions(requested_by: str | None, opponent: str | None) -> Players:
     return mention(requested_by), mention(opponent)
 
 
+def page_turner(kind: str, record_id: int, page: int, *, label: str, disabled: bool) -> discord.ui.Button[Any]:
+    """A button that turns to ``page`` of a record's result (``page``) or of its rolls (``rollpage``): its custom id
+    carries both, so it answers after a restart."""
+    custom_id = f"referee:{kind}:{record_id}:{page}"
+    return discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=custom_id, disabled=disabled)
+
+
 class PageButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"referee:page:(?P<record>\d+):(?P<page>\d+)"
 ):
     def __init__(self, record_id: int, page: int, *, label: str, disabled: bool = False) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"referee:page:{record_id}:{page}",
-                disabled=disabled,
-            )
-        )
+        super().__init__(page_turner("page", record_id, page, label=label, disabled=disabled))
         self.record_id, self.page = record_id, page
 
     @classmethod
@@ -141,14 +141,7 @@ class RollPageButton(
     """Turns the pages of the private rolls message :class:`ShowRollsButton` sent (only its presser sees it)."""
 
     def __init__(self, record_id: int, page: int, *, label: str, disabled: bool = False) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"referee:rollpage:{record_id}:{page}",
-                disabled=disabled,
-            )
-        )
+        super().__init__(page_turner("rollpage", record_id, page, label=label, disabled=disabled))
         self.record_id, self.page = record_id, page
 
     @classmethod

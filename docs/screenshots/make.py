@@ -17,6 +17,7 @@ import sys
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import discord
 
@@ -85,13 +86,15 @@ async def help_40k(fake: FakeDiscord) -> Shown:
 async def league_standings(fake: FakeDiscord) -> Shown:
     """A league of three after one evening: two matches reported and confirmed, then /league standings."""
 
-    def league(name: str, options: list[dict[str, object]], by: int, group: str = "league") -> dict[str, object]:
+    def league(name: str, options: list[dict[str, Any]], by: int, group: str = "league") -> dict[str, Any]:
         resolved = {"users": {key: {"id": key, "username": value, "discriminator": "0", "global_name": value,
                                     "avatar": None, "bot": False, "public_flags": 0}
                               for key, value in NAMES.items()}}  # fmt: skip
-        return command_interaction(group, [{"type": 1, "name": name, "options": options}], user_id=by,
-                                   permissions="2147483647" if group != "league" else "1024",
-                                   resolved=resolved)  # fmt: skip
+        payload = command_interaction(group, [{"type": 1, "name": name, "options": options}], user_id=by,
+                                      permissions="2147483647" if group != "league" else "1024",
+                                      resolved=resolved)  # fmt: skip
+        payload["member"]["user"] = resolved["users"][str(by)]  # the player as named in the pictures' mentions
+        return payload
 
     named = [{"type": 3, "name": "name", "value": "Autumn Crusade"}, {"type": 3, "name": "game", "value": "40k"}]
     await fake.ask(league("create", named, ORGANISER, "league-admin"))
