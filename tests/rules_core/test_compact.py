@@ -73,3 +73,16 @@ def test_every_games_lines_are_short_and_hold_no_policy(game: Game) -> None:
             assert line or all(roll.target is None for roll in step.rolls), step
             assert not any(note[:40] in line for note in policies)
     assert bound.heading and len(f"{bound.heading}: some_fell_back") <= 40  # one line of a phone's title
+
+
+def test_a_duel_round_is_its_scores_never_the_parry_reasoning() -> None:
+    """The duel's round said in one line by its title (the combat scores); before, the default took the first
+    note, the parry's reasoning ("... does not parry: re-rolling Ork Boy 1's 2 would…"), cut mid-phrase."""
+    from bot.data import catalogue
+
+    duel = catalogue().game("duel")
+    report = resolve(duel, "Marine Sergeant: WS4 S4 T4 W1 I4 A2 Sv3+ chainsword bolt-pistol charged",
+                     "3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife", seed=2027)  # fmt: skip
+    rounds = [step for step in report.steps if step.title.startswith("Round ")]
+    assert rounds and all(duel.step_line(step) == step.title for step in rounds)
+    assert not any("parr" in duel.step_line(step) for step in report.steps)

@@ -76,6 +76,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from rules_core import compact
 from rules_core.charts import TO_WOUND
 from rules_core.dice import DiceSource
 from rules_core.errors import example
@@ -84,7 +85,7 @@ from rules_core.games.duel.engine import resolve, strength_save_modifier
 from rules_core.games.duel.weapons import EMPTY_ARMOURY, WEAPON_TABLE, Armoury, parse_weapon_table
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import Chart, Game, OutcomeWords, Tallied, TokenDoc, register
-from rules_core.report import Report
+from rules_core.report import Report, Step
 from rules_core.table import TableSummary
 
 if TYPE_CHECKING:
@@ -223,6 +224,15 @@ class DuelGame(Game):
         from rules_core.games.duel import table  # noqa: PLC0415 (read only when a result is shown)
 
         return table.table_summary(report)
+
+    def step_line(self, step: Step) -> str:
+        """A round in one line is its title, the combat scores ("Round 2: Marine Sergeant 11 v 8 Ork Boy 2"): the
+        next line says who hits whom (a stalemate says so), never the parry's reasoning; a strike's line is the
+        default's."""
+        fought = next((ev for ev in step.events if ev.kind == "round"), None)
+        if fought is None:
+            return compact.step_line(step)
+        return step.title if fought.get("winner_model") else compact.join(step.title, "a stalemate, no hits")
 
     def exact_odds(self, attacker: Any, defender: Any, options: Mapping[str, Any]) -> Odds:
         from rules_core.games.duel import odds  # noqa: PLC0415 (the solver loads on first use)
