@@ -242,3 +242,17 @@ def test_40k_a_unit_of_many_small_groups_names_a_few_and_counts_the_rest() -> No
     assert summary(report).removals[0] == (
         "the Marine 1, the Marine 2, the Marine 3, the Marine 4, the Marine 5 and 3 more from 3 other groups"
     )
+
+
+def test_a_jump_pack_unit_that_fell_back_keeps_falling_back_3d6() -> None:
+    """The text: 'Most units fall back 2D6" each turn until they regroup, some, faster, units such as those on bikes
+    or using jump packs fall back 3d6"'. The Next line said 2D6 for every unit (found by a review; seen failing)."""
+    attacker = "8x Genestealer: WS6 S4 T4 W1 I6 A2 Ld10 Sv5+ rending"
+    defender = "10x Assault Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ two-weapons jump-pack"
+    reports = [resolve("40k", attacker, defender, seed=seed, charge_distance=3) for seed in range(2, 12)]
+    fled = [report for report in reports if report.result.outcome == "fell_back"]
+    assert fled
+    for report in fled:
+        assert get_game("40k").table_summary(report).next_step == (
+            'Assault Marine falls back 3D6" a turn until it regroups (Ld test).'
+        )

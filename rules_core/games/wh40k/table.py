@@ -166,11 +166,13 @@ def _next(report: Report, gone: set[tuple[SideName, str]]) -> str:
     outcome = report.result.outcome
     if outcome == "no_charge":
         return "No combat this turn."
-    fled = [str(ev.get("unit")) for ev in _fled(report, gone)]
-    if fled:
+    # Each fled unit keeps falling back as many D6 a turn as it fell back with now (3D6 for bikes and jump packs).
+    by_dice: dict[int, list[str]] = {}
+    for ev in _fled(report, gone):
+        by_dice.setdefault(int(ev.get("dice") or 2), []).append(str(ev.get("unit")))
+    clauses = []
+    for dice, fled in by_dice.items():
         one = len(fled) == 1
-        return (
-            f'{join_words(fled)} {"falls" if one else "fall"} back 2D6" a turn until '
-            f"{'it regroups' if one else 'they regroup'} (Ld test)."
-        )
-    return "The combat is over."
+        clauses.append(f'{join_words(fled)} {"falls" if one else "fall"} back {dice}D6" a turn until '
+                       f"{'it regroups' if one else 'they regroup'} (Ld test)")  # fmt: skip
+    return "; ".join(clauses) + "." if clauses else "The combat is over."
