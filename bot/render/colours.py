@@ -54,8 +54,10 @@ DISCORD_CODE = 0x1E1F22  # code spans and blocks
 CHART_BACKGROUND = DISCORD_EMBED
 CHART_TEXT = DISCORD_TEXT
 CHART_GRID = DISCORD_MUTED
-# The players' lines on the rating chart: Okabe and Ito's set, brightest first, all legible on the dark background.
-RATING_LINES = (0x56B4E9, 0xE69F00, 0x009E73, 0xF0E442, 0xCC79A7, 0xD55E00, 0x3C8DD6, 0xDBDEE1)
+# The players' lines on the rating chart: Okabe and Ito's set, all legible on the dark background; the attacker's
+# blue and the defender's orange come last, so that a league's first players are not drawn in colours that mean a
+# side everywhere else.
+RATING_LINES = (0x009E73, 0xCC79A7, 0xF0E442, 0xDBDEE1, 0xD55E00, 0x56B4E9, 0xE69F00, 0x3C8DD6)
 
 
 def chart(colour: int) -> str:
