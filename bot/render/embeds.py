@@ -20,7 +20,7 @@ import discord
 from bot.render.colours import INFO_COLOUR, ODDS_COLOUR, WINNER_COLOURS
 from bot.render.markdown import cut, escape, step_lines
 from bot.render.odds import odds_lines
-from bot.render.summary import Players, headline, read_lines, table_lines
+from bot.render.summary import Players, headline, read_lines, result_title, table_lines
 from rules_core import compact
 from rules_core.odds import Odds
 from rules_core.registry import Game, games_named
@@ -158,9 +158,9 @@ def step_line_fields(report: Report) -> list[Field]:
 
 def result_heading(report: Report, title: str | None = None) -> str:
     """A result's title, short enough for one line on a phone: ``40K assault: held``."""
-    game = _game(report)
-    name = title or (game.heading if game is not None else report.game)
-    return cut(f"{name}: {report.result.outcome.replace('_', ' ')}", TITLE)
+    if title is not None:
+        return cut(f"{title}: {report.result.outcome.replace('_', ' ')}", TITLE)
+    return cut(result_title(report), TITLE)
 
 
 def _paged(

@@ -57,6 +57,13 @@ def _game(game_id: str) -> Game | None:
     return found[0] if len(found) == 1 else None
 
 
+def result_title(report: Report) -> str:
+    """A result's title in any front end, one line on a phone: ``40K assault: held`` (the game's short name, and
+    what followed); a game this install does not know is named by its id."""
+    game = _game(report.game)
+    return f"{game.heading if game is not None else report.game}: {report.result.outcome.replace('_', ' ')}"
+
+
 def _words(game_id: str) -> OutcomeWords:
     """The outcome words of the game a report names (none for a game this install does not know)."""
     game = _game(game_id)

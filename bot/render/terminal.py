@@ -8,7 +8,8 @@ from rich.panel import Panel
 from rich.rule import Rule
 from rich.text import Text
 
-from bot.render.summary import read_lines, summary_lines
+from bot.render.colours import WINNER_COLOURS, chart
+from bot.render.summary import read_lines, result_title, summary_lines
 from bot.render.walk import SUCCESS, Face, Stringifier, group_text, grouped
 from rules_core.report import Event, Report, Roll, Step
 
@@ -58,10 +59,10 @@ def render_step(step: Step) -> RenderableType:
 
 
 def render_report(report: Report) -> RenderableType:
-    colour = {"attacker": "green", "defender": "red", "draw": "yellow"}.get(str(report.result.winner), "blue")
+    colour = chart(WINNER_COLOURS.get(str(report.result.winner), WINNER_COLOURS["none"]))  # Discord's palette too
     summary = Panel(
         Text("\n".join([*read_lines(report), *summary_lines(report)])),
-        title=f"[bold]{report.game}[/bold]: {report.result.outcome}",
+        title=Text(result_title(report), style="bold"),
         subtitle=f"seed {report.seed} · engine {report.engine_version}",
         border_style=colour,
     )

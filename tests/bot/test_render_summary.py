@@ -66,6 +66,7 @@ def test_every_front_end_shows_the_same_summary() -> None:
     console.print(render_report(report))
     terminal = console.export_text()
     assert all(line in terminal for line in lines)
+    assert " 40K assault: fell back " in terminal.split("\n")[0]  # the title Discord shows (it was '40k: fell_back')
     markdown = report_markdown(report)
     assert "**Ork Boy beats Tactical Marine; Tactical Marine fell back**" in markdown
     assert '- Move: Tactical Marine falls back 7"; Ork Boy may consolidate up to 3".' in markdown
