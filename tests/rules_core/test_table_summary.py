@@ -256,3 +256,17 @@ def test_a_jump_pack_unit_that_fell_back_keeps_falling_back_3d6() -> None:
         assert get_game("40k").table_summary(report).next_step == (
             'Assault Marine falls back 3D6" a turn until it regroups (Ld test).'
         )
+
+
+def test_units_that_fled_a_fight_that_goes_on_are_told_to_keep_falling_back() -> None:
+    """Three units against two: the fight goes on while two of the losers' units fled. Next named only the next
+    round, never the fled units' fall back each turn (found by a review; seen failing)."""
+    attacker = ("10x Assault Marine: WS4 S4 T4 W1 I4 A2 Ld9 Sv3+ | "
+                "5x Terminator: WS4 S4 T4 W1 I4 A2 Ld9 Sv2+ power-fist vs=2")  # fmt: skip
+    defender = ("10x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+ | 10x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+ | "
+                "10x Gretchin: WS2 S2 T2 W1 I3 A1 Ld5 Sv- engaged=4 supporting=2 vs=2")  # fmt: skip
+    table = get_game("40k").table_summary(resolve("40k", attacker, defender, seed=3, charge_distance=3))
+    assert table.next_step == (
+        'Fight round 2 next turn (no charge bonus); Ork Boy #1 and Gretchin fall back 2D6" a turn until they '
+        "regroup (Ld test)."
+    )

@@ -159,14 +159,10 @@ def _moves(report: Report, gone: set[tuple[SideName, str]]) -> tuple[str, ...]:
 
 
 def _next(report: Report, gone: set[tuple[SideName, str]]) -> str:
-    for step in report.steps:
-        for ev in step.events:
-            if ev.kind == "continues":
-                return f"Fight round {ev.get('next_round')} next turn (no charge bonus)."
-    outcome = report.result.outcome
-    if outcome == "no_charge":
+    if report.result.outcome == "no_charge":
         return "No combat this turn."
-    # Each fled unit keeps falling back as many D6 a turn as it fell back with now (3D6 for bikes and jump packs).
+    # Each fled unit keeps falling back as many D6 a turn as it fell back with now (3D6 for bikes and jump packs),
+    # whether or not the rest of the fight goes on without it.
     by_dice: dict[int, list[str]] = {}
     for ev in _fled(report, gone):
         by_dice.setdefault(int(ev.get("dice") or 2), []).append(str(ev.get("unit")))
@@ -175,4 +171,7 @@ def _next(report: Report, gone: set[tuple[SideName, str]]) -> str:
         one = len(fled) == 1
         clauses.append(f'{join_words(fled)} {"falls" if one else "fall"} back {dice}D6" a turn until '
                        f"{'it regroups' if one else 'they regroup'} (Ld test)")  # fmt: skip
+    goes_on = next((ev for step in report.steps for ev in step.events if ev.kind == "continues"), None)
+    if goes_on is not None:
+        clauses.insert(0, f"Fight round {goes_on.get('next_round')} next turn (no charge bonus)")
     return "; ".join(clauses) + "." if clauses else "The combat is over."
