@@ -182,7 +182,7 @@ def test_epic_the_broken_loser_withdraws_in_the_game_s_words_and_tests_to_rally(
         "D withdraws (3x D): two moves, ignoring zones of control; a unit ending within 15cm of an enemy is destroyed"
     )
     assert table.moves[1] == "A may consolidate 5cm (not into an enemy zone of control)"
-    assert table.next_step.startswith("In the end phase the Broken D tests to rally")
+    assert table.next_step.startswith("In the end phase, Broken D: each tests to rally")
 
 
 def test_reikhammer_moves_are_in_tiles_and_it_has_no_rally() -> None:
@@ -270,3 +270,14 @@ def test_units_that_fled_a_fight_that_goes_on_are_told_to_keep_falling_back() ->
         'Fight round 2 next turn (no charge bonus); Ork Boy #1 and Gretchin fall back 2D6" a turn until they '
         "regroup (Ld test)."
     )
+
+
+def test_epic_says_the_rally_once_for_every_broken_formation() -> None:
+    """Both formations Broken: the rally test was said twice, once a side (found by a review; seen failing)."""
+    epic = get_game("epic")
+    report = resolve(epic, "6x Tactical: CC4+ FF4+ Sv4+ INF contact=4 ff=2 ; 2x Rhino: CC6+ FF6+ Sv5+ AV ff=2",
+                     "8x Ork Boyz: CC4+ FF6+ Sv6+ INF contact=5 ff=3 cover=5+ ; 2x Nobz: CC3+ FF5+ Sv6+ INF ff=2",
+                     seed=2, defender_blast_markers=1, attacker_support="4x Devastator: FF3+")  # fmt: skip
+    next_step = epic.table_summary(report).next_step
+    assert next_step.startswith("In the end phase, Broken Tactical and Ork Boyz: each tests to rally")
+    assert next_step.count("rally") == 1

@@ -46,7 +46,7 @@ class FormationRules:
     example_group: str  # a correct group, for error messages
     example_side: str
     # The summary's short words: the winner's move (after its name), how the loser withdraws (after "D withdraws
-    # (3x D): "), and the rally test (``{name}``: the formation).
+    # (3x D): "), and the rally test, said once for every Broken formation (``{name}``: "A", or "A and B").
     consolidation_move: str = "may consolidate"
     withdrawal_move: str = "as the rules for broken formations explain"
     rally_test: str = ""

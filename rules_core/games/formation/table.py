@@ -33,10 +33,10 @@ def table_summary(report: Report, rules: FormationRules) -> TableSummary:
             elif ev.kind == "consolidate":
                 moves.append(f"{side_name(report, whose)} {rules.consolidation_move}")
             elif ev.kind == "rally" and rules.rally_test:
-                rally.append(rules.rally_test.format(name=side_name(report, whose)))
+                rally.append(side_name(report, whose))
             elif ev.kind == "instruction" and "hold their ground" in str(ev.get("note")):
                 still = "Neither formation withdraws: both hold their ground."
-    next_step = " ".join(rally) or still or "The assault is over."
+    next_step = rules.rally_test.format(name=join_words(rally)) if rally else still or "The assault is over."
     return TableSummary(
         removals=(removals[0], removals[1]), destroyed=wiped_out(report), moves=tuple(moves), next_step=next_step
     )
