@@ -102,6 +102,17 @@ def _reads_plural(name: str) -> bool:
     return " and " in last or (last.endswith(("s", "z")) and not last.endswith("ss"))
 
 
+_PLURAL_VERBS = {"was": "were", "is": "are", "has": "have", "its": "their"}
+
+
+def _agreeing(subject: str, words: str) -> str:
+    """A game's words about a side (``was destroyed``, ``held its ground``) in agreement with the side's name:
+    "Grenadiers were destroyed", "Ork Boyz are Broken and must withdraw"."""
+    if not _reads_plural(subject):
+        return words
+    return " ".join(_PLURAL_VERBS.get(word, word) for word in words.split(" "))
+
+
 def _subject(report: Report, side: str) -> str:
     """A side named again after the headline named it: its units, or "the loser"/"the winner" for three or more."""
     text = report.inputs.attacker if side == "attacker" else report.inputs.defender
@@ -153,10 +164,11 @@ def headline(report: Report, players: Players | None = None, escape: Callable[[s
     inflicted, taken = won.extra.get("wounds_inflicted"), lost.extra.get("wounds_inflicted")
     if outcome in words.on_wounds and inflicted is not None:
         line += f" on wounds ({inflicted} to {taken})"
-    line += f"; {escape(_subject(report, loser))} {escape(fate)}"
+    line += f"; {escape(_subject(report, loser))} {escape(_agreeing(_subject(report, loser), fate))}"
     if won.remaining == 0:
         # The duel decides on wounds, so a winner can fall too: never leave the reader thinking it stands.
-        line += f", and {escape(_subject(report, winner))} has no model left either"
+        subject = _subject(report, winner)
+        line += f", and {escape(subject)} {_agreeing(subject, 'has')} no model left either"
     return line
 
 

@@ -105,3 +105,10 @@ def test_a_mirror_match_tells_the_sides_apart_by_their_roles() -> None:
     lines = table_lines(report)
     assert lines[0].startswith("Ork Boy (attacker): ") and lines[1].startswith("Ork Boy (defender): ")
     assert "Ork Boy (attacker, <@111>)" in headline(report, PLAYERS)
+
+
+def test_a_plural_unit_name_takes_a_plural_verb() -> None:
+    """'Grenadiers was destroyed' (found by a review; seen failing): the game's words agree with the name."""
+    report = resolve("boltaction", "8x Grenadiers: veteran smg=2 nco", "10x Rifle Squad: regular nco smg=1", seed=2,
+                     distance=9, reaction_shots=10)  # fmt: skip
+    assert headline(report) == "Rifle Squad beats Grenadiers; Grenadiers were destroyed"
