@@ -86,13 +86,8 @@ class RecordsCog(commands.Cog):
         self, interaction: discord.Interaction[Any], record: app_commands.Range[int, 1],
         reason: app_commands.Range[str, 3, MAX_VOID_REASON_CHARS],
     ) -> None:  # fmt: skip
-        # Not found, or not allowed: the store says which (bot/access.py), and the tree answers privately.
-        actor = actor_of(interaction)
-        stored = await self.bot.store.records.get(record, actor=actor)
-        await self.bot.store.records.add_note(record, "void", actor=actor, reason=reason)
         embed = discord.Embed(title=f"Record #{record} is void", description=escape(reason), colour=VOID_COLOUR)
-        # A private combat's void is its players' business too: said to the voider alone.
-        await interaction.response.send_message(embed=embed, ephemeral=stored.personal)
+        await self.add_to_history(interaction, record, "void", reason, embed)
 
     @app_commands.command(name="note", description="Add a note to a combat's record (the record itself never changes).")
     @app_commands.describe(record="The record id (in a result's footer).",
@@ -101,12 +96,19 @@ class RecordsCog(commands.Cog):
         self, interaction: discord.Interaction[Any], record: app_commands.Range[int, 1],
         text: app_commands.Range[str, 1, MAX_NOTE_CHARS],
     ) -> None:  # fmt: skip
-        # Whoever may see the record may annotate it; anyone else is told it does not exist (bot/access.py). Discord
-        # holds the text to MAX_NOTE_CHARS, and the store refuses a longer one whole, naming the limit.
-        actor = actor_of(interaction)
-        stored = await self.bot.store.records.get(record, actor=actor)
-        await self.bot.store.records.add_note(record, "note", actor=actor, reason=text)
+        # Discord holds the text to MAX_NOTE_CHARS, and the store refuses a longer one whole, naming the limit.
         embed = discord.Embed(title=f"Note added to record #{record}", description=escape(text), colour=INFO_COLOUR)
         embed.set_footer(text=f"/replay record:{record} shows it with the combat")
-        # A private combat's note stays its players' business: said to the writer alone.
-        await interaction.response.send_message(embed=embed, ephemeral=stored.personal)
+        await self.add_to_history(interaction, record, "note", text, embed)
+
+    async def add_to_history(
+        self, interaction: discord.Interaction[Any], record: int, kind: str, text: str, said: discord.Embed
+    ) -> None:
+        """A void or a note added to a record's history, then ``said``. Whoever may not see the record is told it
+        does not exist (the store applies bot/access.py; the tree answers privately); a void is also refused to
+        whoever may not void it. A private combat's void or note is its players' business: said to its author
+        alone."""
+        actor = actor_of(interaction)
+        stored = await self.bot.store.records.get(record, actor=actor)
+        await self.bot.store.records.add_note(record, kind, actor=actor, reason=text)
+        await interaction.response.send_message(embed=said, ephemeral=stored.personal)

@@ -9,15 +9,9 @@ import math
 from bot.data import catalogue
 from bot.render.embeds import render_pages
 from rules_core import resolve
+from tests.rules_core.helpers40k import QUICK_START_ATTACKER, QUICK_START_DEFENDER
 
-ATTACKER = (
-    "9x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ frag-grenades ; "
-    "1x Sergeant: WS4 S4 T4 W1 I4 A2 Ld9 Sv3+ power-fist frag-grenades dies-last"
-)
-DEFENDER = (
-    "14x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+ heavy-ccw two-weapons ; "
-    "1x Nob: WS4 S4 T4 W2 I3 A3 Ld7 Sv6+ power-fist dies-last"
-)
+ATTACKER, DEFENDER = QUICK_START_ATTACKER, QUICK_START_DEFENDER  # the README's quick-start fight
 SCREEN = 800
 SUMMARY = 8 * 18
 

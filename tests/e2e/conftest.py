@@ -14,8 +14,23 @@ from pydantic import SecretStr
 
 from bot.discord.app import RefereeBot
 from bot.discord.settings import Settings
+from bot.render.embeds import DESCRIPTION, EMBED_TOTAL, FIELD_VALUE, FIELDS
 from tests.e2e.discord_view import Browser, browser, chromium_missing
 from tests.e2e.fake_discord import GUILD_ID, FakeDiscord
+
+
+def size(embed: dict[str, Any]) -> int:
+    """An embed's characters as Discord counts them against its 6,000 (title, description, footer, fields)."""
+    total = len(embed.get("title", "")) + len(embed.get("description", "")) + len(embed["footer"]["text"])
+    return total + sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields", []))
+
+
+def within_limits(embed: dict[str, Any]) -> None:
+    """An embed as the bot sent it keeps every Discord limit."""
+    assert size(embed) <= EMBED_TOTAL, size(embed)
+    assert len(embed.get("description", "")) <= DESCRIPTION
+    assert len(embed.get("fields", [])) <= FIELDS
+    assert all(len(f["value"]) <= FIELD_VALUE for f in embed.get("fields", []))
 
 
 def long_fight() -> tuple[str, str]:

@@ -6,8 +6,7 @@ from typing import Any
 
 from bot.access import OPERATOR
 from bot.discord.app import RefereeBot
-from bot.render.embeds import EMBED_TOTAL, FIELD_VALUE, FIELDS
-from tests.e2e.conftest import long_fight
+from tests.e2e.conftest import long_fight, within_limits
 from tests.e2e.fake_discord import (
     GUILD_ID,
     OPPONENT_ID,
@@ -26,14 +25,6 @@ ORK_MOB = "10x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+ ; 1x Nob: WS4 S4 T4 W2 I3 A3
 
 def option(name: str, value: Any, kind: int = 3) -> dict[str, Any]:
     return {"type": kind, "name": name, "value": value}
-
-
-def within_limits(embed: dict[str, Any]) -> None:
-    size = len(embed.get("title", "")) + len(embed.get("description", "")) + len(embed["footer"]["text"])
-    size += sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields", []))
-    assert size <= EMBED_TOTAL
-    assert len(embed.get("fields", [])) <= FIELDS
-    assert all(len(f["value"]) <= FIELD_VALUE for f in embed.get("fields", []))
 
 
 def custom_ids(payload: dict[str, Any]) -> list[str]:

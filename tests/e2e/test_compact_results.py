@@ -12,11 +12,11 @@ from typing import Any
 from bot.access import OPERATOR
 from bot.data import catalogue
 from bot.discord.app import RefereeBot
-from bot.render.embeds import EMBED_TOTAL, FIELD_VALUE, FIELDS, listed_steps
+from bot.render.embeds import listed_steps
 from bot.render.markdown import escape
 from bot.storage.store import Store
 from rules_core import resolve
-from tests.e2e.conftest import running_bot
+from tests.e2e.conftest import running_bot, within_limits
 from tests.e2e.fake_discord import (
     GUILD_ID,
     OPPONENT_ID,
@@ -26,18 +26,11 @@ from tests.e2e.fake_discord import (
     component_interaction,
     final_answer,
 )
+from tests.rules_core.helpers40k import QUICK_START_ATTACKER, QUICK_START_DEFENDER
 
 EPHEMERAL = 64
 STRANGER_ID = 900000000000000007  # in the server, neither player of a private combat
-# The README's quick-start 40K fight.
-ATTACKER = (
-    "9x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ frag-grenades ; "
-    "1x Sergeant: WS4 S4 T4 W1 I4 A2 Ld9 Sv3+ power-fist frag-grenades dies-last"
-)
-DEFENDER = (
-    "14x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+ heavy-ccw two-weapons ; "
-    "1x Nob: WS4 S4 T4 W2 I3 A3 Ld7 Sv6+ power-fist dies-last"
-)
+ATTACKER, DEFENDER = QUICK_START_ATTACKER, QUICK_START_DEFENDER  # the README's quick-start fight
 CASUALTY_POLICY = "Which models die"
 
 
@@ -64,14 +57,6 @@ def text_of(embed: dict[str, Any]) -> str:
     parts = [embed.get("title", ""), embed.get("description", "")]
     parts += [f"{f['name']}\n{f['value']}" for f in embed.get("fields", [])]
     return "\n".join(parts)
-
-
-def within_limits(embed: dict[str, Any]) -> None:
-    size = len(embed.get("title", "")) + len(embed.get("description", "")) + len(embed["footer"]["text"])
-    size += sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields", []))
-    assert size <= EMBED_TOTAL
-    assert len(embed.get("fields", [])) <= FIELDS
-    assert all(len(f["value"]) <= FIELD_VALUE for f in embed.get("fields", []))
 
 
 def phone_lines(text: str, width: int = 45) -> int:

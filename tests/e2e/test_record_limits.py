@@ -9,26 +9,14 @@ from typing import Any
 from bot.access import OPERATOR, Actor
 from bot.data import catalogue
 from bot.discord.app import RefereeBot
-from bot.render.embeds import DESCRIPTION, EMBED_TOTAL, FIELD_VALUE, FIELDS
 from bot.storage.records import MAX_NOTE_CHARS, MAX_VOID_REASON_CHARS
 from rules_core import resolve
 from tests.bot.test_stored_limits import sides
+from tests.e2e.conftest import within_limits
 from tests.e2e.fake_discord import PLAYER_ID, FakeDiscord, command_interaction, component_interaction
 
 EPHEMERAL = 64
 GUILD = "900000000000000003"
-
-
-def size(embed: dict[str, Any]) -> int:
-    total = len(embed.get("title", "")) + len(embed.get("description", "")) + len(embed["footer"]["text"])
-    return total + sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields", []))
-
-
-def within_limits(embed: dict[str, Any]) -> None:
-    assert size(embed) <= EMBED_TOTAL, size(embed)
-    assert len(embed.get("description", "")) <= DESCRIPTION
-    assert len(embed.get("fields", [])) <= FIELDS
-    assert all(len(f["value"]) <= FIELD_VALUE for f in embed.get("fields", []))
 
 
 async def answer(fake: FakeDiscord, payload: dict[str, Any]) -> dict[str, Any]:
