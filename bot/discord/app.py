@@ -22,6 +22,7 @@ from bot.discord.errors import apology, error_embed, gone_embed, new_error_id, r
 from bot.discord.record_writer import RecordWriter
 from bot.discord.results import PageButton, RollPageButton, ShowRollsButton, VerifyButton, WhyButton
 from bot.discord.settings import Settings
+from bot.server_settings.cache import SettingsCache
 from bot.storage import StorageError, Store
 from rules_core import RefereeError
 
@@ -95,6 +96,7 @@ class RefereeBot(commands.AutoShardedBot):
         self.started: dict[int, float] = {}
         self.collector = Collector()  # held off while first answers are being worked out
         self.in_flight: set[asyncio.Task[Any]] = set()  # results being recorded, waited for on shutdown
+        self.server_settings = SettingsCache()  # every server's settings and players' preferences, in memory
 
     @property
     def store(self) -> Store:

@@ -53,6 +53,9 @@ class CombatRecord(Base):
     continues_id: Mapped[int | None] = mapped_column(
         ForeignKey("combat_records.id", ondelete="SET NULL", name="fk_combat_records_continues_id")
     )
+    # Which of the report's options came from the server's house rules (a JSON list of option names; None or "[]":
+    # none). The report keeps the effective options; this only says where they came from (shown by /replay).
+    house_rules: Mapped[str | None] = mapped_column(Text)
 
     events: Mapped[list[RecordEvent]] = relationship(
         back_populates="record", order_by="RecordEvent.id", cascade="all, delete-orphan", passive_deletes=True
@@ -259,6 +262,52 @@ class DisplayName(Base):
     fetched_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
     __table_args__ = (Index("ix_display_names_user_id", "user_id"),)
+
+
+# --- server settings and preferences -------------------------------------------------------------------------------
+
+
+class SettingValue(Base):
+    """One setting (bot/server_settings/model.py): a server's, one of its channels', or a user's preference."""
+
+    __tablename__ = "settings"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    scope: Mapped[str] = mapped_column(String(16))  # server, channel or user
+    scope_id: Mapped[str] = mapped_column(String(NAME))  # the server's, the channel's or the user's id
+    guild_id: Mapped[str | None] = mapped_column(String(NAME))  # the server it belongs to; None for a user's
+    key: Mapped[str] = mapped_column(String(200))
+    value_json: Mapped[str] = mapped_column(Text)
+    updated_by: Mapped[str] = mapped_column(String(NAME))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        UniqueConstraint("scope", "scope_id", "key", name="uq_settings_scope_scope_id_key"),
+        Index("ix_settings_guild_id", "guild_id"),
+    )
+
+
+class SettingChange(Base):
+    """The audit of settings: append-only, one row per change (who, when, before, after). Its highest id is the
+    settings' version: a bot process that sees it move reloads what changed (bot/server_settings/cache.py)."""
+
+    __tablename__ = "settings_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    scope: Mapped[str] = mapped_column(String(16))
+    scope_id: Mapped[str] = mapped_column(String(NAME))
+    guild_id: Mapped[str | None] = mapped_column(String(NAME))
+    key: Mapped[str] = mapped_column(String(200))
+    before_json: Mapped[str | None] = mapped_column(Text)  # None: unset before
+    after_json: Mapped[str | None] = mapped_column(Text)  # None: cleared
+    actor: Mapped[str] = mapped_column(String(NAME))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        Index("ix_settings_changes_guild_id_id", "guild_id", "id"),
+        Index("ix_settings_changes_scope_id", "scope_id"),
+        Index("ix_settings_changes_actor", "actor"),
+    )
 
 
 def add_postgresql_options() -> None:

@@ -1,0 +1,242 @@
+"""The settings themselves, pure: which keys exist, their values checked, what applies in a channel, and house rules
+merged into the options of one command.
+
+A setting is one row: a scope (``server``, ``channel`` or ``user``), the id it belongs to (the server's, the
+channel's or the user's), the server it belongs to (None for a user's), a key and a JSON value. Channel settings
+override the server's for house rules (option by option) and visibility; the results and league channels are the
+server's alone; a user's preferences follow them everywhere.
+
+House rules are keyed ``house:<game>:<option>``; they are defaults: an option the player gives explicitly wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules_core.errors import Example, OptionError
+from rules_core.errors import Setting as ExampleSetting
+from rules_core.options import OptionSpec, OptionType, OptionValue
+from rules_core.registry import Game
+
+SERVER = "server"
+CHANNEL = "channel"
+USER = "user"
+SCOPES = (SERVER, CHANNEL, USER)
+
+HOUSE_PREFIX = "house:"
+VISIBILITY = "visibility"  # "public" or "private": the default for results without private:
+THREADS = "threads"  # "on" or "off": a result longer than one page goes to a thread of its own
+RESULTS_CHANNEL = "results_channel"  # a channel id: a copy of each public result, with a link back
+LEAGUE_CHANNEL = "league_channel"  # a channel id: league confirmations, disputes and standings changes
+PREF_PRIVATE = "private"  # a user's: True or False, their results' default visibility
+PREF_STEPS = "steps"  # a user's: "compact" (one line a step) or "full" (every step with its dice)
+
+VISIBILITIES = ("public", "private")
+STEP_LISTS = ("compact", "full")
+SERVER_ONLY = (RESULTS_CHANNEL, LEAGUE_CHANNEL)
+CHANNEL_OR_SERVER = (VISIBILITY, THREADS)
+USER_KEYS = (PREF_PRIVATE, PREF_STEPS)
+
+
+@dataclass(frozen=True, slots=True)
+class SettingRow:
+    """One stored setting."""
+
+    scope: str
+    scope_id: str
+    guild_id: str | None
+    key: str
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One change of a setting, as the audit keeps it: who, when, and the value before and after (None: unset)."""
+
+    id: int
+    scope: str
+    scope_id: str
+    guild_id: str | None
+    key: str
+    before: Any
+    after: Any
+    actor: str
+    at: Any  # a timezone-aware datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Effective:
+    """What applies to a command in one channel of one server (or in direct messages: nothing)."""
+
+    house_rules: Mapping[str, Mapping[str, OptionValue]] = field(default_factory=dict)  # game id -> option -> value
+    private: bool = False  # results private unless the command says otherwise
+    threads: bool = False  # a long result's pages in a thread of its own, the summary in the channel
+    results_channel: str | None = None
+    league_channel: str | None = None
+
+    def house_for(self, game_id: str) -> Mapping[str, OptionValue]:
+        return self.house_rules.get(game_id, {})
+
+
+@dataclass(frozen=True, slots=True)
+class Preferences:
+    """One player's preferences (unset: the server's, or the bot's, default)."""
+
+    private: bool | None = None
+    steps: str = "compact"
+
+    @property
+    def full_steps(self) -> bool:
+        return self.steps == "full"
+
+
+NOTHING = Effective()
+
+
+def house_key(game_id: str, option: str) -> str:
+    return f"{HOUSE_PREFIX}{game_id}:{option}"
+
+
+def split_house_key(key: str) -> tuple[str, str] | None:
+    """``(game id, option)`` of a house-rule key; None for any other key."""
+    if not key.startswith(HOUSE_PREFIX):
+        return None
+    game_id, _, option = key.removeprefix(HOUSE_PREFIX).partition(":")
+    return game_id, option
+
+
+def effective(rows: Iterable[SettingRow], channel_id: str | None) -> Effective:
+    """The settings of one server's ``rows`` that apply in ``channel_id``: the channel's own first, then the
+    server's."""
+    server: dict[str, Any] = {}
+    channel: dict[str, Any] = {}
+    for row in rows:
+        if row.scope == SERVER:
+            server[row.key] = row.value
+        elif row.scope == CHANNEL and channel_id is not None and row.scope_id == channel_id:
+            channel[row.key] = row.value
+    merged = server | channel
+    house: dict[str, dict[str, OptionValue]] = {}
+    for key, value in merged.items():
+        split = split_house_key(key)
+        if split is not None:
+            house.setdefault(split[0], {})[split[1]] = value
+    return Effective(
+        house_rules=house,
+        private=merged.get(VISIBILITY) == "private",
+        threads=merged.get(THREADS) == "on",
+        results_channel=server.get(RESULTS_CHANNEL),
+        league_channel=server.get(LEAGUE_CHANNEL),
+    )
+
+
+def preferences(rows: Iterable[SettingRow]) -> Preferences:
+    """One user's preferences from their rows."""
+    values = {row.key: row.value for row in rows if row.scope == USER}
+    private = values.get(PREF_PRIVATE)
+    steps = values.get(PREF_STEPS)
+    return Preferences(
+        private=private if isinstance(private, bool) else None,
+        steps=steps if steps in STEP_LISTS else "compact",
+    )
+
+
+def house_rule_option(game: Game, option: str) -> OptionSpec:
+    """The option of ``game`` a house rule sets; an :class:`OptionError` naming the game's options otherwise."""
+    name = option.strip().replace("-", "_")
+    specs = {spec.name: spec for spec in game.options}
+    spec = specs.get(name)
+    settable = [spec for spec in game.options if spec.type is not OptionType.TEXT]
+    example = _example(game)
+    if spec is None:
+        known = ", ".join(spec.name for spec in settable)
+        raise OptionError(f"{game.id} has no option '{option}'. Its options: {known}.", token=option, example=example)
+    if spec.type is OptionType.TEXT:
+        raise OptionError(
+            f"The option {spec.name} names units (a spec): it is given with each combat, never a house rule.",
+            token=option,
+            example=example,
+        )
+    return spec
+
+
+def house_rule_value(game: Game, option: str, value: str) -> tuple[str, OptionValue]:
+    """A house rule checked by the game's own declaration: ``(option name, converted value)``."""
+    spec = house_rule_option(game, option)
+    return spec.name, spec.convert(value)
+
+
+def apply_house_rules(
+    game: Game, chosen: Mapping[str, Any], house: Mapping[str, OptionValue]
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The options of one command: the player's (``chosen``, given explicitly) win; each house rule fills an option
+    the player left unsaid. Returns the options and the names of those that came from house rules, in the game's
+    declaration order. A house rule the game no longer declares (an option renamed since) is ignored."""
+    merged = dict(chosen)
+    used: list[str] = []
+    for spec in game.options:
+        if spec.name in house and spec.name not in chosen and spec.type is not OptionType.TEXT:
+            merged[spec.name] = house[spec.name]
+            used.append(spec.name)
+    return merged, tuple(used)
+
+
+def phrase(spec_or_name: OptionSpec | str, value: OptionValue) -> str:
+    """One house rule in a player's words: ``result dice: sum``, ``double one passes: on``."""
+    name = spec_or_name.name if isinstance(spec_or_name, OptionSpec) else spec_or_name
+    if isinstance(value, bool):
+        shown = "on" if value else "off"
+    elif isinstance(value, float) and value.is_integer():
+        shown = str(int(value))
+    else:
+        shown = str(value).replace("_", " ")
+    return f"{name.replace('_', ' ')}: {shown}"
+
+
+def house_rules_line(options: Mapping[str, Any], used: Iterable[str]) -> str:
+    """The summary's line, ``house rules: result dice: sum; max rounds: 3``; empty when none were used."""
+    parts = [phrase(name, options.get(name)) for name in used]
+    return f"house rules: {'; '.join(parts)}" if parts else ""
+
+
+def _example(game: Game) -> Example | None:
+    for spec in game.options:
+        if spec.type is OptionType.CHOICE and len(spec.choices) > 1:
+            other = next(choice for choice in spec.choices if choice != spec.default)
+            return Example((ExampleSetting(spec.name, other),))
+    return None
+
+
+__all__ = [
+    "CHANNEL",
+    "CHANNEL_OR_SERVER",
+    "LEAGUE_CHANNEL",
+    "NOTHING",
+    "PREF_PRIVATE",
+    "PREF_STEPS",
+    "RESULTS_CHANNEL",
+    "SCOPES",
+    "SERVER",
+    "SERVER_ONLY",
+    "STEP_LISTS",
+    "THREADS",
+    "USER",
+    "USER_KEYS",
+    "VISIBILITIES",
+    "VISIBILITY",
+    "Change",
+    "Effective",
+    "Preferences",
+    "SettingRow",
+    "apply_house_rules",
+    "effective",
+    "house_key",
+    "house_rule_option",
+    "house_rule_value",
+    "house_rules_line",
+    "phrase",
+    "preferences",
+    "split_house_key",
+]
