@@ -1,0 +1,132 @@
+"""The settings model, pure: what applies in a channel, house rules checked by each game's own declarations and merged
+under the player's explicit options, and their words in a summary."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.server_settings.cache import SettingsCache
+from bot.server_settings.model import (
+    CHANNEL,
+    NOTHING,
+    SERVER,
+    USER,
+    Preferences,
+    SettingRow,
+    apply_house_rules,
+    effective,
+    house_key,
+    house_rule_value,
+    house_rules_line,
+    phrase,
+    preferences,
+    split_house_key,
+)
+from rules_core import RefereeError, all_games
+from rules_core.options import OptionType
+from rules_core.registry import get_game
+
+GUILD, CHANNEL_A, CHANNEL_B = "1", "10", "20"
+
+
+def server(key: str, value: object) -> SettingRow:
+    return SettingRow(SERVER, GUILD, GUILD, key, value)
+
+
+def channel(key: str, value: object, channel_id: str = CHANNEL_A) -> SettingRow:
+    return SettingRow(CHANNEL, channel_id, GUILD, key, value)
+
+
+def test_a_channel_overrides_the_server_option_by_option_and_only_in_that_channel() -> None:
+    rows = [
+        server(house_key("epic", "result_dice"), "sum"),
+        server(house_key("epic", "max_rounds"), 3),
+        server("visibility", "private"),
+        channel(house_key("epic", "result_dice"), "highest"),
+        channel("visibility", "public"),
+    ]
+    here = effective(rows, CHANNEL_A)
+    assert dict(here.house_for("epic")) == {"result_dice": "highest", "max_rounds": 3}
+    assert here.private is False
+    elsewhere = effective(rows, CHANNEL_B)
+    assert dict(elsewhere.house_for("epic")) == {"result_dice": "sum", "max_rounds": 3}
+    assert elsewhere.private is True
+    assert dict(effective(rows, None).house_for("40k")) == {}
+
+
+def test_results_and_league_channels_are_the_servers_alone() -> None:
+    rows = [server("results_channel", "99"), channel("results_channel", "98"), server("threads", "on")]
+    here = effective(rows, CHANNEL_A)
+    assert (here.results_channel, here.league_channel, here.threads) == ("99", None, True)
+
+
+def test_explicit_options_win_and_the_names_used_come_in_declaration_order() -> None:
+    epic = get_game("epic")
+    house = {"max_rounds": 3, "result_dice": "sum", "lost_contact": "countercharge"}
+    options, used = apply_house_rules(epic, {"lost_contact": "ff"}, house)
+    assert options == {"lost_contact": "ff", "max_rounds": 3, "result_dice": "sum"}
+    assert used == ("result_dice", "max_rounds")  # the order the game declares them, lost_contact the player's
+    assert apply_house_rules(epic, {}, {}) == ({}, ())
+
+
+def test_an_option_the_game_no_longer_declares_is_ignored() -> None:
+    options, used = apply_house_rules(get_game("duel"), {}, {"result_dice": "sum"})
+    assert (options, used) == ({}, ())
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda game: game.id)
+def test_every_settable_option_of_every_game_takes_its_default_back(game: object) -> None:
+    for spec in game.options:  # type: ignore[attr-defined]
+        if spec.type is OptionType.TEXT:
+            with pytest.raises(RefereeError, match="never a house rule"):
+                house_rule_value(game, spec.name, "x")  # type: ignore[arg-type]
+            continue
+        if spec.default is None:
+            continue
+        text = str(spec.default).lower() if isinstance(spec.default, bool) else str(spec.default)
+        assert house_rule_value(game, spec.name.replace("_", "-"), text) == (spec.name, spec.default)  # type: ignore[arg-type]
+
+
+def test_bad_house_rules_name_what_was_wrong() -> None:
+    epic = get_game("epic")
+    with pytest.raises(RefereeError, match=r"no option 'result_die'.*result_dice"):
+        house_rule_value(epic, "result_die", "sum")
+    with pytest.raises(RefereeError, match="result_dice is one of highest, sum, not 'add'"):
+        house_rule_value(epic, "result_dice", "add")
+    with pytest.raises(RefereeError, match="max_rounds"):
+        house_rule_value(epic, "max_rounds", "0.5")
+
+
+def test_house_rules_in_a_players_words() -> None:
+    assert phrase("result_dice", "sum") == "result dice: sum"
+    assert phrase("double_one_passes", True) == "double one passes: on"
+    assert phrase("charge_distance", 6.0) == "charge distance: 6"
+    assert phrase("morale_modifier", "per_wound") == "morale modifier: per wound"
+    options = {"result_dice": "sum", "max_rounds": 3}
+    assert house_rules_line(options, ("result_dice", "max_rounds")) == "house rules: result dice: sum; max rounds: 3"
+    assert house_rules_line(options, ()) == ""
+
+
+def test_house_keys_split_back() -> None:
+    assert split_house_key(house_key("40k", "morale_modifier")) == ("40k", "morale_modifier")
+    assert split_house_key("visibility") is None
+
+
+def test_preferences_and_the_cache() -> None:
+    assert preferences([SettingRow(USER, "5", None, "private", True), SettingRow(USER, "5", None, "steps", "full")]) \
+        == Preferences(private=True, steps="full")  # fmt: skip
+    cache = SettingsCache()
+    assert cache.effective(GUILD, CHANNEL_A) is NOTHING
+    assert cache.effective(None, None) is NOTHING
+    cache.replace_guild(GUILD, [server("visibility", "private")])
+    assert cache.effective(GUILD, CHANNEL_A).private is True
+    cache.replace_guild(GUILD, [server("visibility", "public"), channel("visibility", "private")])
+    assert cache.effective(GUILD, CHANNEL_A).private is True  # the memo of that channel was dropped
+    assert cache.effective(GUILD, CHANNEL_B).private is False
+    cache.replace_guild(GUILD, [])
+    assert cache.effective(GUILD, CHANNEL_A) is NOTHING
+    cache.replace_user("5", [SettingRow(USER, "5", None, "steps", "full")])
+    assert cache.preferences("5").full_steps and not cache.preferences("6").full_steps
+    cache.replace_all([server("threads", "on"), SettingRow(USER, "6", None, "private", False)], version=7)
+    assert cache.effective(GUILD, None).threads and cache.preferences("6").private is False
+    assert cache.preferences("5") == Preferences() and cache.version == 7
