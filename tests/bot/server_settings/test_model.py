@@ -23,7 +23,7 @@ from bot.server_settings.model import (
     split_house_key,
 )
 from rules_core import RefereeError, all_games
-from rules_core.options import OptionType
+from rules_core.options import OptionType, OptionValue
 from rules_core.registry import get_game
 
 GUILD, CHANNEL_A, CHANNEL_B = "1", "10", "20"
@@ -62,7 +62,7 @@ def test_results_and_league_channels_are_the_servers_alone() -> None:
 
 def test_explicit_options_win_and_the_names_used_come_in_declaration_order() -> None:
     epic = get_game("epic")
-    house = {"max_rounds": 3, "result_dice": "sum", "lost_contact": "countercharge"}
+    house: dict[str, OptionValue] = {"max_rounds": 3, "result_dice": "sum", "lost_contact": "countercharge"}
     options, used = apply_house_rules(epic, {"lost_contact": "ff"}, house)
     assert options == {"lost_contact": "ff", "max_rounds": 3, "result_dice": "sum"}
     assert used == ("result_dice", "max_rounds")  # the order the game declares them, lost_contact the player's
