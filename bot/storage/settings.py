@@ -96,7 +96,7 @@ class Settings:
             )
             return [_row(row) for row in rows.all()]
 
-    async def set(
+    async def set(  # noqa: PLR0917 (a setting is named by these five, in this order, everywhere)
         self, scope: str, scope_id: str, guild_id: str | None, key: str, value: Any, actor: str,
         *, at: datetime | None = None,
     ) -> Change | None:  # fmt: skip
@@ -132,7 +132,7 @@ class Settings:
             await session.flush()
             return [change_of(row) for row in audit]
 
-    async def _write(
+    async def _write(  # noqa: PLR0917
         self, scope: str, scope_id: str, guild_id: str | None, key: str, value: Any, actor: str, at: datetime | None
     ) -> Change | None:
         _checked(scope, scope_id, guild_id)
@@ -160,20 +160,25 @@ class Settings:
             return change_of(audit)
 
     @staticmethod
-    def _audit(
+    def _audit(  # noqa: PLR0917
         scope: str, scope_id: str, guild_id: str | None, key: str, before: str | None, after: str | None, actor: str,
         at: datetime,
     ) -> SettingChange:  # fmt: skip
         return SettingChange(scope=scope, scope_id=scope_id, guild_id=guild_id, key=key, before_json=before,
                              after_json=after, actor=actor, created_at=at)  # fmt: skip
 
-    async def history(self, guild_id: str, *, limit: int = 20, before_id: int | None = None) -> list[Change]:
-        """A server's changes (its own settings and its channels'), newest first; ``before_id`` pages on."""
+    async def history(
+        self, guild_id: str, *, limit: int = 20, before_id: int | None = None, offset: int = 0
+    ) -> list[Change]:
+        """A server's changes (its own settings and its channels'), newest first; ``before_id`` (the last id of the
+        page before) or ``offset`` (a page's number times its size) pages on."""
         query = select(SettingChange).where(SettingChange.guild_id == guild_id)
         if before_id is not None:
             query = query.where(SettingChange.id < before_id)
         async with self.sessions() as session:
-            rows = await session.scalars(query.order_by(SettingChange.id.desc()).limit(min(limit, HISTORY_LIMIT)))
+            rows = await session.scalars(
+                query.order_by(SettingChange.id.desc()).offset(offset).limit(min(limit, HISTORY_LIMIT))
+            )
             return [change_of(row) for row in rows.all()]
 
     async def all_history(self, guild_id: str) -> list[Change]:
@@ -183,6 +188,11 @@ class Settings:
                 select(SettingChange).where(SettingChange.guild_id == guild_id).order_by(SettingChange.id)
             )
             return [change_of(row) for row in rows.all()]
+
+    async def count_history(self, guild_id: str) -> int:
+        async with self.sessions() as session:
+            found = await session.scalar(select(func.count()).where(SettingChange.guild_id == guild_id))
+            return int(found or 0)
 
     async def changes_since(self, version: int, *, also: Iterable[int] = ()) -> list[Change]:
         """The changes after ``version`` (and those of the ids in ``also``: changes a poll saw missing, which a

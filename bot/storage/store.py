@@ -41,8 +41,8 @@ A = TypeVar("A")
 class Store:
     """One database. Open it with :meth:`open` (which checks or upgrades the schema) and :meth:`close` it.
 
-    ``store.records``, ``store.rosters``, ``store.leagues``, ``store.matches``, ``store.privacy`` and ``store.settings`` hold
-    the operations.
+    ``store.records``, ``store.rosters``, ``store.leagues``, ``store.matches``, ``store.privacy`` and
+    ``store.settings`` hold the operations.
     """
 
     def __init__(self, engine: AsyncEngine, url: str) -> None:
