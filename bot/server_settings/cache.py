@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from bot.server_settings.model import (
+    ERASED,
     NOTHING,
     USER,
     Change,
@@ -127,6 +128,10 @@ class SettingsCache:
         changes = await store.settings.changes_since(self.version, also=self._gaps)
         if not changes:
             return 0
+        if any(change.key == ERASED for change in changes):  # a deletion: what went is not in the audit
+            rows, version = await store.settings.all_rows()
+            self.replace_all(rows, max(version, self.version))
+            return len(changes)
         guilds = {change.guild_id for change in changes if change.scope != USER and change.guild_id is not None}
         users = {change.scope_id for change in changes if change.scope == USER}
         for guild_id in sorted(guilds):

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.server_settings.model import SCOPES, USER, Change, SettingRow
+from bot.server_settings.model import ERASED, SCOPES, SERVER, USER, Change, SettingRow
 from bot.storage.db import aware, now
 from bot.storage.models import SettingChange, SettingValue
 
@@ -58,6 +58,43 @@ def _checked(scope: str, scope_id: str, guild_id: str | None) -> None:
         raise ValueError("a user's preference belongs to no server; every other setting belongs to one")
     if not scope_id:
         raise ValueError("a setting belongs to a server, a channel or a user: its id is missing")
+
+
+def erased_marker() -> SettingChange:
+    """The audit row a privacy deletion adds: it names nobody and no server; the version moves, and every process's
+    cache reloads everything (it cannot tell what went)."""
+    return SettingChange(scope=SERVER, scope_id=ERASED, guild_id=None, key=ERASED, before_json=None,
+                         after_json=None, actor=ERASED, created_at=now())  # fmt: skip
+
+
+def _change_dict(change: Change) -> dict[str, Any]:
+    return {"id": change.id, "scope": change.scope, "scope_id": change.scope_id, "guild_id": change.guild_id,
+            "key": change.key, "before": change.before, "after": change.after, "actor": change.actor,
+            "at": change.at.isoformat()}  # fmt: skip
+
+
+async def settings_export(session: AsyncSession, *, user: str | None, guild: str | None) -> dict[str, Any]:
+    """For a privacy export: a user's preferences and every settings change they made (their preferences' and any
+    server's); or a server's settings and their whole audit."""
+    if user is not None:
+        rows = select(SettingValue).where(SettingValue.scope == USER, SettingValue.scope_id == user)
+        changes = select(SettingChange).where(SettingChange.actor == user)
+        name = "preferences"
+    else:
+        rows = select(SettingValue).where(SettingValue.guild_id == guild)
+        changes = select(SettingChange).where(SettingChange.guild_id == guild)
+        name = "settings"
+    found = (await session.scalars(rows.order_by(SettingValue.id))).all()
+    audit = (await session.scalars(changes.order_by(SettingChange.id))).all()
+    listed = [
+        {"scope": row.scope, "scope_id": row.scope_id, "guild_id": row.guild_id, "key": row.key,
+         "value": json.loads(row.value_json), "updated_at": aware(row.updated_at).isoformat()}
+        for row in found
+    ]  # fmt: skip
+    return {
+        name: listed,
+        "settings_changes": [_change_dict(change_of(row)) for row in audit],
+    }
 
 
 class Settings:
@@ -207,4 +244,4 @@ class Settings:
             return [change_of(row) for row in rows.all()]
 
 
-__all__ = ["HISTORY_LIMIT", "Settings", "change_of", "dumped"]
+__all__ = ["HISTORY_LIMIT", "Settings", "change_of", "dumped", "erased_marker", "settings_export"]

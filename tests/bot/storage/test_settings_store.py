@@ -161,3 +161,43 @@ async def test_a_failing_poll_is_logged_once_and_polling_goes_on(
     assert cache.effective(GUILD, None).house_for("epic") == {"result_dice": "sum"}
     failures = [r for r in caplog.records if "could not be refreshed" in r.getMessage()]
     assert len(failures) == 1 and any("refreshed again" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_users_export_holds_their_preferences_and_the_settings_changes_they_made(store: Store) -> None:
+    await store.settings.set(USER, PLAYER, None, "steps", "full", PLAYER)
+    await store.settings.set(SERVER, GUILD, GUILD, SUM, "sum", PLAYER)  # as a manager of a server
+    await store.settings.set(SERVER, GUILD, GUILD, VISIBILITY, "private", MANAGER)  # someone else's change
+    mine = await store.privacy.export(user=PLAYER)
+    assert [(row["key"], row["value"]) for row in mine["preferences"]] == [("steps", "full")]
+    assert [(c["key"], c["before"], c["after"], c["actor"]) for c in mine["settings_changes"]] == [
+        ("steps", None, "full", PLAYER), (SUM, None, "sum", PLAYER),
+    ]  # fmt: skip
+    server = await store.privacy.export(guild=GUILD)
+    assert {row["key"] for row in server["settings"]} == {SUM, VISIBILITY}
+    assert [c["actor"] for c in server["settings_changes"]] == [PLAYER, MANAGER]  # no one's preferences
+
+
+async def test_deleting_a_user_or_a_server_reaches_every_processs_cache(store_url: str) -> None:
+    """A deletion leaves no audit row of what went: a mark naming nobody makes every cache reload everything."""
+    first, second = await Store.open(store_url), await Store.open(store_url)
+    try:
+        await first.settings.set(USER, PLAYER, None, "private", True, PLAYER)
+        await first.settings.set(SERVER, GUILD, GUILD, SUM, "sum", MANAGER)
+        await first.settings.set(SERVER, OTHER, OTHER, VISIBILITY, "private", MANAGER)
+        cache = SettingsCache()
+        await cache.load(second)
+        assert cache.preferences(PLAYER).private is True
+        counts = await first.privacy.delete(user=PLAYER)
+        assert (counts["preferences"], counts["preference_changes"]) == (1, 1)
+        await cache.refresh(second)
+        assert cache.preferences(PLAYER).private is None
+        assert cache.effective(GUILD, None).house_for("epic") == {"result_dice": "sum"}
+        deleted = await first.privacy.delete(guild=GUILD)
+        assert (deleted["settings"], deleted["settings_changes"]) == (1, 1)
+        await cache.refresh(second)
+        assert cache.effective(GUILD, None).house_for("epic") == {} and cache.effective(OTHER, None).private
+        assert await first.settings.history(GUILD, limit=10) == []
+        assert await cache.refresh(second) == 0
+    finally:
+        await first.close()
+        await second.close()
