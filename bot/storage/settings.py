@@ -73,6 +73,12 @@ def _change_dict(change: Change) -> dict[str, Any]:
             "at": change.at.isoformat()}  # fmt: skip
 
 
+def change_from_dict(entry: dict[str, Any]) -> Change:
+    """A change as an export holds it, read back."""
+    return Change(entry["id"], entry["scope"], entry["scope_id"], entry["guild_id"], entry["key"], entry["before"],
+                  entry["after"], entry["actor"], datetime.fromisoformat(entry["at"]))  # fmt: skip
+
+
 async def settings_export(session: AsyncSession, *, user: str | None, guild: str | None) -> dict[str, Any]:
     """For a privacy export: a user's preferences and every settings change they made (their preferences' and any
     server's); or a server's settings and their whole audit."""
@@ -88,7 +94,8 @@ async def settings_export(session: AsyncSession, *, user: str | None, guild: str
     audit = (await session.scalars(changes.order_by(SettingChange.id))).all()
     listed = [
         {"scope": row.scope, "scope_id": row.scope_id, "guild_id": row.guild_id, "key": row.key,
-         "value": json.loads(row.value_json), "updated_at": aware(row.updated_at).isoformat()}
+         "value": json.loads(row.value_json), "updated_by": row.updated_by,
+         "updated_at": aware(row.updated_at).isoformat()}
         for row in found
     ]  # fmt: skip
     return {
@@ -226,6 +233,11 @@ class Settings:
             )
             return [change_of(row) for row in rows.all()]
 
+    async def export(self, guild_id: str) -> dict[str, Any]:
+        """A server's settings and its whole audit, oldest first, as plain JSON values (the CLI's export)."""
+        async with self.sessions() as session:
+            return await settings_export(session, user=None, guild=guild_id)
+
     async def count_history(self, guild_id: str) -> int:
         async with self.sessions() as session:
             found = await session.scalar(select(func.count()).where(SettingChange.guild_id == guild_id))
@@ -244,4 +256,4 @@ class Settings:
             return [change_of(row) for row in rows.all()]
 
 
-__all__ = ["HISTORY_LIMIT", "Settings", "change_of", "dumped", "erased_marker", "settings_export"]
+__all__ = ["HISTORY_LIMIT", "Settings", "change_from_dict", "change_of", "dumped", "erased_marker", "settings_export"]
