@@ -3,10 +3,14 @@ stored, audited, in the bot's cache at once and listed; a member without Manage 
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
 from typing import Any
 
 from bot.discord.app import RefereeBot
-from bot.server_settings.model import CHANNEL, SERVER, USER, SettingRow, house_key
+from bot.server_settings.model import CHANNEL, SERVER, USER, VISIBILITY, SettingRow, house_key
+from bot.storage import Store
+from tests.e2e.conftest import running_bot
 from tests.e2e.fake_discord import (
     GUILD_ID,
     OPPONENT_ID,
@@ -216,3 +220,25 @@ async def test_the_option_and_value_autocompletes_follow_the_chosen_game(bot: Re
     assert "max_rounds" in every and "attacker_support" not in every  # a spec is never a house rule
     values = await complete([opt("game", "epic"), opt("option", "result_dice"), {**opt("value", ""), "focused": True}])
     assert values == ["highest", "sum"]
+
+
+async def test_the_bot_loads_settings_at_start_and_sees_another_processs_change_by_its_poll(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'shared.db'}"
+    other = await Store.open(url)  # another bot process on the same database, in effect
+    try:
+        await other.settings.set(SERVER, GUILD, GUILD, house_key("epic", "result_dice"), "sum", str(PLAYER_ID))
+        async with running_bot(fake, url) as referee:
+            assert referee.server_settings.effective(GUILD, None).house_for("epic") == {"result_dice": "sum"}
+            await other.settings.set(SERVER, GUILD, GUILD, VISIBILITY, "private", str(PLAYER_ID))
+            for _ in range(200):  # the poll runs once a second; waited for, never timed
+                if referee.server_settings.effective(GUILD, None).private:
+                    break
+                await asyncio.sleep(0.05)
+            assert referee.server_settings.effective(GUILD, None).private
+            poll = referee._settings_poll
+            assert poll is not None and not poll.done()
+        assert poll.cancelled()  # stopped with the bot
+    finally:
+        await other.close()
