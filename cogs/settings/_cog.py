@@ -1,6 +1,6 @@
 """/settings for server managers and /preferences for everyone (docs/settings.md).
 
-/settings is top-level with ``default_member_permissions`` Manage Server, because Discord hides a command from
+/settings, top-level, has ``default_member_permissions`` Manage Server, because Discord hides a command from
 members without it only on a top-level command; hiding is no check, so every subcommand also refuses, privately,
 anyone without Manage Server (a server may have granted the command to a role). Every change is written with its
 audit row in one transaction and applied to this process's cache at once; other processes see it within a second
