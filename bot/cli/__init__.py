@@ -1,7 +1,7 @@
 """The offline `referee` command: resolve procedures in the terminal, print their JSON, explain the games.
 
 This module holds the root group, puts the command groups together (one module each in this package: ``games``,
-``records``, ``rosters``, ``leagues``, ``odds``, ``guide``, ``privacy``, ``admin``; what they share is in
+``records``, ``rosters``, ``leagues``, ``odds``, ``guide``, ``privacy``, ``settings``, ``admin``; what they share is in
 ``common``) and runs it: ``main`` is the console script ``referee`` (``python -m bot.cli`` runs it too).
 
 Quick rulings start fast: the games' commands and the guide are loaded with the group, every other command's
@@ -57,6 +57,8 @@ LAZY: tuple[tuple[GameGroup, str, str, str], ...] = (
      "it (docs/privacy.md)."),
     (cli, "league", "bot.cli.leagues:league_group", "Leagues kept by the Discord bot: list them; read standings, "
      "match history and the audit log; export."),
+    (cli, "settings", "bot.cli.settings:settings_group", "A Discord server's settings (house rules, visibility, "
+     "threads, channels) and every change of them, offline."),
     (cli, "odds", "bot.cli.odds:odds_group", "Odds before you commit: exact where the game allows, otherwise Monte "
      "Carlo through the referee itself."),
 )  # fmt: skip

@@ -28,7 +28,10 @@ from rules_core import RefereeError
 
 log = logging.getLogger("referee.bot")
 SHUTDOWN_GRACE = 10.0  # seconds given to answers still being recorded when the bot stops
-EXTENSIONS = ("cogs.combat", "cogs.records", "cogs.rosters", "cogs.tools", "cogs.privacy", "cogs.leagues", "cogs.odds")
+EXTENSIONS = (
+    "cogs.combat", "cogs.records", "cogs.rosters", "cogs.tools", "cogs.privacy", "cogs.leagues", "cogs.odds",
+    "cogs.settings",
+)  # fmt: skip
 
 
 class RefereeTree(app_commands.CommandTree["RefereeBot"]):
@@ -97,6 +100,7 @@ class RefereeBot(commands.AutoShardedBot):
         self.collector = Collector()  # held off while first answers are being worked out
         self.in_flight: set[asyncio.Task[Any]] = set()  # results being recorded, waited for on shutdown
         self.server_settings = SettingsCache()  # every server's settings and players' preferences, in memory
+        self._settings_poll: asyncio.Task[None] | None = None  # keeps the cache correct (bot/server_settings/cache.py)
 
     @property
     def store(self) -> Store:
@@ -113,6 +117,9 @@ class RefereeBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         catalogue().games()  # every game bound to its data files once, before any command asks for one
         self._store = await Store.open(self.settings.database_url)
+        # Every setting in memory before any command can run, then kept correct by a poll of the audit's version.
+        await self.server_settings.load(self._store)
+        self._settings_poll = asyncio.create_task(self.server_settings.poll(self._store), name="settings-poll")
         # The result's buttons; the cogs add their own in their setup().
         self.add_dynamic_items(PageButton, VerifyButton, ShowRollsButton, RollPageButton, WhyButton)
         for extension in EXTENSIONS:
@@ -133,6 +140,7 @@ class RefereeBot(commands.AutoShardedBot):
         # closes, then the store.
         if self.in_flight:
             await asyncio.wait(set(self.in_flight), timeout=SHUTDOWN_GRACE)
+        await self.stop_settings_poll()
         await super().close()
         if self._writer is not None:
             await self._writer.close()
@@ -141,6 +149,12 @@ class RefereeBot(commands.AutoShardedBot):
             await self._store.close()
             self._store = None
         gc.unfreeze()  # a process that starts another bot (the tests) lets the collector see this one's objects
+
+    async def stop_settings_poll(self) -> None:
+        poll, self._settings_poll = self._settings_poll, None
+        if poll is not None:
+            poll.cancel()
+            await asyncio.gather(poll, return_exceptions=True)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         self.started[interaction.id] = time.perf_counter()
@@ -172,6 +186,7 @@ async def sync_commands(settings: Settings) -> int:
         await bot.login(settings.discord_token.get_secret_value())  # runs setup_hook: store, cogs, dev guild
         return len(await bot.tree.sync())
     finally:
+        await bot.stop_settings_poll()
         if bot._store is not None:
             await bot._store.close()
         await bot.http.close()

@@ -11,17 +11,30 @@ open, and a missed notification cannot leave a cache wrong for ever.)
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import time
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from bot.server_settings.model import (
+    ERASED,
     NOTHING,
     USER,
+    Change,
     Effective,
     Preferences,
     SettingRow,
     effective,
     preferences,
 )
+
+if TYPE_CHECKING:
+    from bot.storage import Store
+
+log = logging.getLogger("referee.settings")
+POLL_SECONDS = 1.0  # how often a process looks for other processes' changes
+GAP_SECONDS = 30.0  # how long an audit id seen missing is looked for (a transaction that committed after a later one)
 
 
 class SettingsCache:
@@ -30,6 +43,11 @@ class SettingsCache:
         self.users: dict[str, Preferences] = {}
         self.version = 0  # the highest settings_changes id seen
         self._effective: dict[tuple[str, str | None], Effective] = {}
+        self._user_rows: dict[str, list[SettingRow]] = {}
+        # Audit ids below ``version`` not seen yet, with when they were first missed: on PostgreSQL a transaction
+        # can take its id before another and commit after it; a rolled-back one leaves its id unused for ever.
+        self._gaps: dict[int, float] = {}
+        self._failing = False
 
     def effective(self, guild_id: str | None, channel_id: str | None) -> Effective:
         """What applies to a command in ``channel_id`` of ``guild_id`` (None: a direct message, nothing)."""
@@ -62,8 +80,10 @@ class SettingsCache:
         kept = [row for row in rows if row.scope == USER]
         if kept:
             self.users[user_id] = preferences(kept)
+            self._user_rows[user_id] = kept
         else:
             self.users.pop(user_id, None)
+            self._user_rows.pop(user_id, None)
 
     def replace_all(self, rows: Iterable[SettingRow], version: int) -> None:
         """Everything, as loaded at start."""
@@ -76,8 +96,74 @@ class SettingsCache:
                 guilds.setdefault(row.guild_id, []).append(row)
         self.guilds = guilds
         self.users = {user: preferences(kept) for user, kept in users.items()}
+        self._user_rows = users
         self._effective.clear()
+        self._gaps.clear()
         self.version = version
 
+    def apply(self, change: Change) -> None:
+        """One change this process just made, applied at once (no query): the next poll reloads its server or user
+        from the database all the same, which makes the two agree whatever else happened meanwhile."""
+        row = None if change.after is None else SettingRow(change.scope, change.scope_id, change.guild_id,
+                                                           change.key, change.after)  # fmt: skip
+        same = (change.scope, change.scope_id, change.key)
+        if change.scope == USER:
+            kept = [r for r in self._user_rows.get(change.scope_id, []) if (r.scope, r.scope_id, r.key) != same]
+            self.replace_user(change.scope_id, [*kept, *([row] if row else [])])
+        elif change.guild_id is not None:
+            kept = [r for r in self.guilds.get(change.guild_id, []) if (r.scope, r.scope_id, r.key) != same]
+            self.replace_guild(change.guild_id, [*kept, *([row] if row else [])])
 
-__all__ = ["SettingsCache"]
+    async def load(self, store: Store) -> None:
+        """Everything, from the database (at start: one query for the rows, one for the version)."""
+        rows, version = await store.settings.all_rows()
+        self.replace_all(rows, version)
+
+    async def refresh(self, store: Store) -> int:
+        """Reload the servers and users whose settings changed since the last look; the number of changes found.
+
+        With nothing new this is one query (the audit's ids above ``version``: a range of its primary key)."""
+        now = time.monotonic()
+        self._gaps = {gap: since for gap, since in self._gaps.items() if now - since < GAP_SECONDS}
+        changes = await store.settings.changes_since(self.version, also=self._gaps)
+        if not changes:
+            return 0
+        if any(change.key == ERASED for change in changes):  # a deletion: what went is not in the audit
+            rows, version = await store.settings.all_rows()
+            self.replace_all(rows, max(version, self.version))
+            return len(changes)
+        guilds = {change.guild_id for change in changes if change.scope != USER and change.guild_id is not None}
+        users = {change.scope_id for change in changes if change.scope == USER}
+        for guild_id in sorted(guilds):
+            self.replace_guild(guild_id, await store.settings.rows_for_guild(guild_id))
+        for user_id in sorted(users):
+            self.replace_user(user_id, await store.settings.rows_for_user(user_id))
+        seen = {change.id for change in changes}
+        for found in seen:
+            self._gaps.pop(found, None)
+        highest = max(seen)
+        for missing in range(self.version + 1, highest):
+            if missing not in seen:
+                self._gaps[missing] = now
+        self.version = max(self.version, highest)
+        return len(changes)
+
+    async def poll(self, store: Store, every: float = POLL_SECONDS) -> None:
+        """Refresh for ever, every ``every`` seconds (the bot's background task). A failing refresh is logged once
+        (and its recovery once) and tried again: the cache keeps what it had, never stops the bot."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.refresh(store)
+            except Exception:
+                if not self._failing:
+                    log.exception("the settings could not be refreshed: kept as they were, tried again every %gs",
+                                  every)  # fmt: skip
+                self._failing = True
+            else:
+                if self._failing:
+                    log.info("the settings are refreshed again")
+                self._failing = False
+
+
+__all__ = ["GAP_SECONDS", "POLL_SECONDS", "SettingsCache"]

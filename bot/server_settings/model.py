@@ -33,6 +33,10 @@ LEAGUE_CHANNEL = "league_channel"  # a channel id: league confirmations, dispute
 PREF_PRIVATE = "private"  # a user's: True or False, their results' default visibility
 PREF_STEPS = "steps"  # a user's: "compact" (one line a step) or "full" (every step with its dice)
 
+# The audit's mark of a privacy deletion (bot/storage/privacy.py): a row naming nobody and no server, whose key
+# tells every bot process to reload all settings, since the rows deleted left no change of their own.
+ERASED = "*erased*"
+
 VISIBILITIES = ("public", "private")
 STEP_LISTS = ("compact", "full")
 SERVER_ONLY = (RESULTS_CHANNEL, LEAGUE_CHANNEL)
@@ -212,6 +216,7 @@ def _example(game: Game) -> Example | None:
 __all__ = [
     "CHANNEL",
     "CHANNEL_OR_SERVER",
+    "ERASED",
     "LEAGUE_CHANNEL",
     "NOTHING",
     "PREF_PRIVATE",

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 
 from bot.leagues.model import match_dict, pair_key
+from bot.server_settings.model import USER
 from bot.storage.db import aware, now, rowcount
 from bot.storage.league_rows import match_info
 from bot.storage.models import (
@@ -34,7 +35,10 @@ from bot.storage.models import (
     LeagueSnapshot,
     RecordEvent,
     Roster,
+    SettingChange,
+    SettingValue,
 )
+from bot.storage.settings import erased_marker, settings_export
 
 
 async def _change(session: AsyncSession, statement: Any) -> int:
@@ -104,6 +108,7 @@ class Privacy:
             rolls_filter = DiceRoll.requested_by == user if user is not None else DiceRoll.guild_id == guild
             rolls = (await session.scalars(select(DiceRoll).where(rolls_filter).order_by(DiceRoll.id))).all()
             leagues = await _league_export(session, user=user, guild=guild)
+            settings = await settings_export(session, user=user, guild=guild)
             written: list[RecordEvent] = []
             if user is not None:  # their voids and notes on other people's combats (their own come with them)
                 written = list(
@@ -140,6 +145,7 @@ class Privacy:
                 for e in written
             ],
             **leagues,
+            **settings,
         }
 
     async def delete(self, *, user: str | None = None, guild: str | None = None) -> dict[str, int]:
@@ -170,6 +176,9 @@ class Privacy:
             rolls = await _change(session, delete(DiceRoll).where(DiceRoll.guild_id == guild))
             leagues = await _change(session, delete(League).where(League.guild_id == guild))
             names = await _change(session, delete(DisplayName).where(DisplayName.guild_id == guild))
+            settings = await _change(session, delete(SettingValue).where(SettingValue.guild_id == guild))
+            changes = await _change(session, delete(SettingChange).where(SettingChange.guild_id == guild))
+            session.add(erased_marker())  # every bot process reloads its settings (their audit no longer says why)
             return {
                 "combat_records": records,
                 "record_notes": events,
@@ -178,6 +187,8 @@ class Privacy:
                 "dice_rolls": rolls,
                 "leagues": leagues,
                 "display_names": names,
+                "settings": settings,
+                "settings_changes": changes,
             }
 
 
@@ -290,6 +301,8 @@ _TEXT: tuple[tuple[type[Base], tuple[str, ...], dict[str, bool]], ...] = (
     (LeagueMatch, ("reporter_id", "opponent_id", "created_by", "decided_by", "score", "notes"), {}),
     (LeagueEvent, ("actor", "reason"), {"before_json": True, "after_json": True}),
     (DisplayName, ("name",), {}),  # another player's name that holds the id
+    (SettingValue, ("updated_by",), {}),  # a server setting they made: kept, theirs no more
+    (SettingChange, ("actor",), {}),  # their changes of server settings: kept in the server's audit, anonymised
 )
 
 
@@ -330,7 +343,14 @@ async def _forget_user(session: AsyncSession, name: Pseudonym) -> dict[str, int]
         "dice_rolls": await _change(session, delete(DiceRoll).where(DiceRoll.requested_by == user)),
         "organiser_roles": await _change(session, delete(LeagueOrganiser).where(LeagueOrganiser.user_id == user)),
         "display_names": await _change(session, delete(DisplayName).where(DisplayName.user_id == user)),
+        "preferences": await _change(
+            session, delete(SettingValue).where(SettingValue.scope == USER, SettingValue.scope_id == user)
+        ),
+        "preference_changes": await _change(
+            session, delete(SettingChange).where(SettingChange.scope == USER, SettingChange.scope_id == user)
+        ),
     }
+    session.add(erased_marker())  # every bot process forgets their preferences (no audit row says whose)
     rewritten = {model: await _rewrite(session, model, name, text, as_json) for model, text, as_json in _TEXT}
     # A match's pair key is its two players sorted: computed again, never rewritten in place.
     renamed = await session.execute(
@@ -347,7 +367,7 @@ async def _forget_user(session: AsyncSession, name: Pseudonym) -> dict[str, int]
     caches = await _change(
         session, delete(LeagueSnapshot).where(LeagueSnapshot.data_json.contains(user, autoescape=True))
     )
-    others = (Roster, DiceRoll, League, LeagueOrganiser, LeagueSeason, DisplayName)
+    others = (Roster, DiceRoll, League, LeagueOrganiser, LeagueSeason, DisplayName, SettingValue, SettingChange)
     return {
         **deleted,
         "records_anonymised": rewritten[CombatRecord],

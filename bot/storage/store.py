@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from bot.storage.leagues import Leagues
     from bot.storage.matches import Matches
     from bot.storage.privacy import Privacy
+    from bot.storage.settings import Settings
 
 A = TypeVar("A")
 
@@ -40,8 +41,8 @@ A = TypeVar("A")
 class Store:
     """One database. Open it with :meth:`open` (which checks or upgrades the schema) and :meth:`close` it.
 
-    ``store.records``, ``store.rosters``, ``store.leagues``, ``store.matches`` and ``store.privacy`` hold the
-    operations.
+    ``store.records``, ``store.rosters``, ``store.leagues``, ``store.matches``, ``store.privacy`` and
+    ``store.settings`` hold the operations.
     """
 
     def __init__(self, engine: AsyncEngine, url: str) -> None:
@@ -68,6 +69,12 @@ class Store:
         from bot.storage.privacy import Privacy  # noqa: PLC0415
 
         return guarded(Privacy(self.sessions), self.url)
+
+    @cached_property
+    def settings(self) -> Settings:
+        from bot.storage.settings import Settings  # noqa: PLC0415
+
+        return guarded(Settings(self.sessions), self.url)
 
     @classmethod
     async def open(cls, url: str | None = None) -> Store:

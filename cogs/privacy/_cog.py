@@ -28,7 +28,8 @@ WHAT_IS_STORED = (
     "the opponent if one was named, this server and channel, whether it was private, and the time. Voids and "
     "notes with who made them. Your saved rosters. Your /roll results with their dice. In leagues: your "
     "membership, your matches and the changes you made, and your display name in the server (for the league's "
-    "chart and CSV). Nothing else: no messages, avatars or other names.\n\n"
+    "chart and CSV). Your /preferences, and the changes you made to them or, as a manager, to /settings. "
+    "Nothing else: no messages, avatars or other names.\n\n"
     "**Who sees it:** a public combat, this server's members (from this server only); a private one, only you "
     "and the opponent you named, not even server managers. Leagues stay in their server.\n\n"
     "Records are kept until deleted (leagues rely on them). `/privacy export` sends you everything about you; "
@@ -71,6 +72,7 @@ class PrivacyCog(commands.Cog):
                                   "/privacy delete-my-data confirm:True"), ephemeral=True)  # fmt: skip
             return
         counts = await self.bot.store.privacy.delete(user=str(interaction.user.id))
+        await self.bot.server_settings.refresh(self.bot.store)  # their preferences forgotten here at once
         await interaction.response.send_message(_deleted(counts), ephemeral=True)
 
     @staticmethod
@@ -104,6 +106,7 @@ class PrivacyCog(commands.Cog):
                                   "leagues for good.", "/server-data delete confirm:True"), ephemeral=True)  # fmt: skip
             return
         counts = await self.bot.store.privacy.delete(guild=str(interaction.guild_id))
+        await self.bot.server_settings.refresh(self.bot.store)  # the server's settings gone here at once
         await interaction.response.send_message(_deleted(counts), ephemeral=True)
 
 

@@ -4,7 +4,8 @@ The seeding goes through the store's public methods only, putting the user's id 
 put it: records they asked for and records naming them, notes by them and about them, rosters, rolls, leagues
 they created, organised, started and ended seasons of, matches they played, entered and decided, audit reasons
 and notes that mention them (``<@id>``, ``<@!id>`` or the bare id), unit names others typed, the cached
-standings, and the display names cached for league charts and CSV files (theirs, and another's holding the id).
+standings, the display names cached for league charts and CSV files (theirs, and another's holding the id), their
+preferences and the server settings they changed.
 The scan iterates ``Base.metadata``, so a column added later is scanned without anyone listing it.
 """
 
@@ -18,6 +19,7 @@ from sqlalchemy import Text, cast, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.access import OPERATOR, Actor
+from bot.server_settings.model import CHANNEL, PREF_PRIVATE, PREF_STEPS, SERVER, USER, VISIBILITY, house_key
 from bot.storage import Store, privacy
 from bot.storage.models import Base, LeagueEvent
 from bot.storage.rosters import RosterInput
@@ -149,6 +151,13 @@ async def seed_everywhere(store: Store) -> Seeded:
     # The display names cached for the chart and the CSV: the victim's own, and another's that holds their id.
     await store.leagues.remember_names(G1, {VICTIM: "Vic the Bold", P2: f"fan of {VICTIM}"})
     await store.leagues.remember_names(G2, {VICTIM: "Vic"})
+    # Settings: their own preferences (changed twice), and a server's settings they changed as a manager.
+    await store.settings.set(USER, VICTIM, None, PREF_PRIVATE, True, VICTIM)
+    await store.settings.set(USER, VICTIM, None, PREF_STEPS, "full", VICTIM)
+    await store.settings.set(USER, VICTIM, None, PREF_STEPS, "compact", VICTIM)
+    await store.settings.set(SERVER, G1, G1, house_key("epic", "result_dice"), "sum", VICTIM)
+    await store.settings.set(CHANNEL, "c1", G1, VISIBILITY, "private", VICTIM)
+    await store.settings.set(CHANNEL, "c1", G1, VISIBILITY, "public", P2)
     return Seeded(records, crusade, ladder)
 
 
@@ -166,6 +175,8 @@ SEEDED = {
     "league_events": ("actor", "reason", "before_json", "after_json"),
     "league_snapshots": ("data_json",),
     "display_names": ("user_id", "name"),
+    "settings": ("scope_id", "updated_by"),
+    "settings_changes": ("scope_id", "actor"),
 }
 SEEDED_COLUMNS = {f"{table}.{column}" for table, columns in SEEDED.items() for column in columns}
 
@@ -194,6 +205,13 @@ async def test_deleting_a_user_leaves_their_id_in_no_column_of_any_table(store: 
         note.kind for note in (await store.records.get(seeded.records["names_victim"], actor=OPERATOR)).history
     ] == ["note", "void"]
     await store.rosters.get(P2, "40k", next(r.name for r in await store.rosters.visible_to(P2)))
+    # The server's settings they made stay (the server's), their author anonymised; their preferences are gone.
+    assert {(row.key, row.value) for row in await store.settings.rows_for_guild(G1)} == {
+        (house_key("epic", "result_dice"), "sum"), (VISIBILITY, "public"),
+    }  # fmt: skip
+    audit = await store.settings.history(G1, limit=10)
+    assert [c.actor.startswith("deleted-") for c in audit] == [False, True, True]
+    assert await store.settings.rows_for_user(VICTIM) == []
     for league, before in others_before.items():
         rows = (await store.leagues.standings(league, actor=OPERATOR)).rows
         after = {row.player: (row.played, row.points) for row in rows}

@@ -49,7 +49,7 @@ async def test_deleting_a_user_removes_their_records_and_rosters_and_anonymises_
     ids = await fill(store)
     counts = await store.privacy.delete(user="u1")
     assert counts == {"record_notes": 1, "combat_records": 1, "rosters": 1, "dice_rolls": 1, "organiser_roles": 0,
-                      "display_names": 0,
+                      "display_names": 0, "preferences": 0, "preference_changes": 0,
                       "records_anonymised": 1, "notes_anonymised": 1, "league_matches_anonymised": 0,
                       "league_events_anonymised": 0, "league_memberships": 0, "other_rows_anonymised": 0,
                       "standings_caches": 0}  # fmt: skip
@@ -69,7 +69,8 @@ async def test_deleting_a_guild_removes_its_records_and_unshares_its_rosters(sto
     assert sorted(r["id"] for r in exported["combat_records"]) == [ids["u1_in_g1"], ids["u2_in_g1"]]
     counts = await store.privacy.delete(guild="g1")
     assert counts == {"combat_records": 2, "record_notes": 2, "private_combats_detached": 1, "rosters_unshared": 1,
-                      "dice_rolls": 1, "leagues": 0, "display_names": 0}  # fmt: skip
+                      "dice_rolls": 1, "leagues": 0, "display_names": 0, "settings": 0,
+                      "settings_changes": 0}  # fmt: skip
     assert [row.id for row in await store.records.history(actor=OPERATOR)] == [secret, ids["u2_in_g2"]]
     kept = await store.records.get(secret, actor=Actor("u4", guild="g9"))  # still its two players'
     assert (kept.guild_id, kept.channel_id, kept.private) == (None, None, True)

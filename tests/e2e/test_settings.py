@@ -1,0 +1,244 @@
+"""/settings and /preferences through the real discord.py stack and the fake Discord: what a manager sets is
+stored, audited, in the bot's cache at once and listed; a member without Manage Server changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from bot.discord.app import RefereeBot
+from bot.server_settings.model import CHANNEL, SERVER, USER, VISIBILITY, SettingRow, house_key
+from bot.storage import Store
+from tests.e2e.conftest import running_bot
+from tests.e2e.fake_discord import (
+    GUILD_ID,
+    OPPONENT_ID,
+    PLAYER_ID,
+    FakeDiscord,
+    base_interaction,
+    channel_of,
+    command_interaction,
+)
+
+EPHEMERAL = 64
+GUILD = str(GUILD_ID)
+LEAGUE_ROOM = 900000000000000077  # another channel of the server
+
+
+def opt(name: str, value: Any, kind: int = 3) -> dict[str, Any]:
+    return {"type": kind, "name": name, "value": value}
+
+
+def room(channel_id: int = LEAGUE_ROOM, name: str = "league") -> tuple[dict[str, Any], dict[str, Any]]:
+    """A channel option and what Discord resolves it to."""
+    data = {"id": str(channel_id), "type": 0, "name": name, "guild_id": GUILD, "permissions": "2147483647"}
+    return opt("channel", str(channel_id), 7), {"channels": {str(channel_id): data}}
+
+
+async def settings(fake: FakeDiscord, sub: str, options: list[dict[str, Any]], **kwargs: Any) -> dict[str, Any]:
+    """One /settings subcommand's private answer (its first embed, with its flags)."""
+    return await answer(fake, "settings", sub, options, **kwargs)
+
+
+async def answer(
+    fake: FakeDiscord, name: str, sub: str, options: list[dict[str, Any]], **kwargs: Any
+) -> dict[str, Any]:
+    (callback,) = await fake.ask(command_interaction(name, options, subcommand=sub, **kwargs))
+    data = callback.payload["data"]
+    assert data["flags"] & EPHEMERAL, data
+    embed: dict[str, Any] = data["embeds"][0]
+    return embed
+
+
+def text(embed: dict[str, Any]) -> str:
+    parts = [embed.get("description", "")] + [f"{f['name']}\n{f['value']}" for f in embed.get("fields", [])]
+    return "\n".join(parts + [embed.get("footer", {}).get("text", "")])
+
+
+async def test_a_manager_sets_shows_and_clears_a_house_rule_and_every_other_setting(
+    bot: RefereeBot, fake: FakeDiscord
+) -> None:
+    done = await settings(fake, "house-rule", [opt("game", "epic"), opt("option", "result-dice"), opt("value", "sum")])
+    assert done["description"] == "epic house rule result dice: unset -> sum (server)."
+    assert bot.server_settings.effective(GUILD, "1").house_for("epic") == {"result_dice": "sum"}  # at once
+    again = await settings(fake, "house-rule", [opt("game", "epic"), opt("option", "result_dice"), opt("value", "sum")])
+    assert again["description"].startswith("Nothing changed: epic house rule: result dice: sum already")
+    channel, resolved = room()
+    wrong = await settings(fake, "house-rule", [opt("game", "40k"), opt("option", "max_rounds"), opt("value", "3"),
+                                                channel], resolved=resolved)  # fmt: skip
+    assert "40k has no option 'max\\_rounds'" in wrong["description"]  # Epic's, not 40K's: nothing set
+    assert bot.server_settings.effective(GUILD, str(LEAGUE_ROOM)).house_for("40k") == {}
+    await settings(fake, "house-rule", [opt("game", "40k"), opt("option", "morale_modifier"),
+                                        opt("value", "per_wound"), channel], resolved=resolved)  # fmt: skip
+    assert bot.server_settings.effective(GUILD, str(LEAGUE_ROOM)).house_for("40k") == {"morale_modifier": "per_wound"}
+    assert bot.server_settings.effective(GUILD, str(channel_of(GUILD_ID))).house_for("40k") == {}
+    await settings(fake, "visibility", [opt("value", "private"), channel], resolved=resolved)
+    await settings(fake, "threads", [opt("value", "on")])
+    results, results_resolved = room(900000000000000078, "results")
+    await settings(fake, "results-channel", [results], resolved=results_resolved)
+    await settings(fake, "league-channel", [channel], resolved=resolved)
+    in_league = bot.server_settings.effective(GUILD, str(LEAGUE_ROOM))
+    assert (in_league.private, in_league.threads, in_league.results_channel, in_league.league_channel) == (
+        True, True, "900000000000000078", str(LEAGUE_ROOM),
+    )  # fmt: skip
+    assert not bot.server_settings.effective(GUILD, "elsewhere").private
+
+    shown = text(await settings(fake, "show", [channel], resolved=resolved))
+    for line in ("epic house rule: result dice: sum", "long results in a thread of their own: on",
+                 "results channel (a copy of each public result): <#900000000000000078>",
+                 f"league channel (confirmations, disputes, standings): <#{LEAGUE_ROOM}>",
+                 "Overridden in #league", "40k house rule: morale modifier: per wound",
+                 "results: private by default"):  # fmt: skip
+        assert line in shown, (line, shown)
+    here = text(await settings(fake, "show", []))  # this channel: the league room's overrides are listed apart
+    assert "Nothing: the server's settings apply." in here and f"<#{LEAGUE_ROOM}>" in here
+
+    cleared = await settings(fake, "clear", [opt("setting", house_key("epic", "result_dice"))])
+    assert cleared["description"] == "epic house rule result dice: sum -> unset (server)."
+    await settings(fake, "clear", [opt("setting", "visibility"), channel], resolved=resolved)
+    await settings(fake, "results-channel", [])  # no channel: unset
+    nothing = await settings(fake, "clear", [opt("setting", "threads"), channel], resolved=resolved)
+    assert nothing["description"] == f"Nothing to clear: threads is not set for <#{LEAGUE_ROOM}>."
+    unknown = await settings(fake, "clear", [opt("setting", "loudness")])
+    assert unknown["title"] == "That did not work" and "There is no setting 'loudness'" in unknown["description"]
+    assert await bot.store.settings.rows_for_guild(GUILD) == [
+        SettingRow(CHANNEL, str(LEAGUE_ROOM), GUILD, house_key("40k", "morale_modifier"), "per_wound"),
+        SettingRow(SERVER, GUILD, GUILD, "threads", "on"),
+        SettingRow(SERVER, GUILD, GUILD, "league_channel", str(LEAGUE_ROOM)),
+    ]
+    assert bot.server_settings.effective(GUILD, str(LEAGUE_ROOM)).results_channel is None
+
+
+async def test_a_bad_house_rule_says_what_was_wrong_with_a_correct_command_to_copy(
+    bot: RefereeBot, fake: FakeDiscord
+) -> None:
+    bad = await settings(fake, "house-rule", [opt("game", "epic"), opt("option", "result_dice"), opt("value", "max")])
+    assert bad["title"] == "That did not work"
+    assert "result_dice" in bad["description"] and "highest, sum" in bad["description"]
+    assert bad["fields"][0]["value"] == "```\n/settings house-rule game:epic option:result_dice value:sum\n```"
+    unknown = await settings(fake, "house-rule", [opt("game", "duel"), opt("option", "loud"), opt("value", "on")])
+    assert "duel has no option 'loud'" in unknown["description"]
+    assert unknown["fields"][0]["value"].startswith("```\n/settings house-rule game:duel option:strength_save_table")
+    spec = await settings(
+        fake, "house-rule", [opt("game", "epic"), opt("option", "attacker_support"), opt("value", "x")]
+    )
+    assert "never a house rule" in spec["description"]
+    assert await bot.store.settings.all_rows() == ([], 0)
+
+
+async def test_a_member_without_manage_server_is_refused_every_change(bot: RefereeBot, fake: FakeDiscord) -> None:
+    """Even a member a server granted the command to (Discord would show it) needs Manage Server."""
+    for sub, options in (
+        ("house-rule", [opt("game", "epic"), opt("option", "result_dice"), opt("value", "sum")]),
+        ("visibility", [opt("value", "private")]),
+        ("threads", [opt("value", "on")]),
+        ("results-channel", []),
+        ("league-channel", []),
+        ("clear", [opt("setting", "threads")]),
+        ("show", []),
+        ("history", []),
+    ):
+        refused = await settings(fake, sub, options, user_id=OPPONENT_ID, permissions="0")
+        assert refused["description"] == (
+            "Only a member with Manage Server can use /settings: being allowed to use the command is not enough."
+        ), sub
+    assert await bot.store.settings.all_rows() == ([], 0)
+
+
+async def test_history_lists_every_change_with_who_before_and_after_newest_first_and_pages(
+    bot: RefereeBot, fake: FakeDiscord
+) -> None:
+    await settings(fake, "visibility", [opt("value", "private")])
+    await settings(fake, "visibility", [opt("value", "public")], user_id=OPPONENT_ID)
+    for rounds in range(1, 11):
+        await settings(
+            fake, "house-rule", [opt("game", "epic"), opt("option", "max_rounds"), opt("value", str(rounds))]
+        )
+    first = await settings(fake, "history", [])
+    lines = first["description"].split("\n")
+    assert len(lines) == 10 and lines[0].endswith(f"<@{PLAYER_ID}>: epic house rule max rounds: 9 -> 10 (server)")
+    assert lines[-1].endswith(f"<@{PLAYER_ID}>: epic house rule max rounds: unset -> 1 (server)")
+    assert first["footer"]["text"] == (
+        "Page 1 of 2, newest first (12 changes) · /settings history page:2 for older changes"
+    )
+    second = await settings(fake, "history", [opt("page", 2, 4)])
+    assert second["description"].split("\n") == [
+        second["description"].split("\n")[0].split(" ")[0]
+        + f" <@{OPPONENT_ID}>: visibility: private -> public (server)",
+        second["description"].split("\n")[1].split(" ")[0] + f" <@{PLAYER_ID}>: visibility: unset -> private (server)",
+    ]
+    assert second["footer"]["text"] == "Page 2 of 2, newest first (12 changes)"
+
+
+async def test_preferences_are_set_shown_and_cleared_by_each_player_for_themselves(
+    bot: RefereeBot, fake: FakeDiscord
+) -> None:
+    done = await answer(fake, "preferences", "private", [opt("value", "on")], user_id=OPPONENT_ID, permissions="0")
+    assert done["description"] == "private by default: unset -> on (preference)."
+    await answer(fake, "preferences", "steps", [opt("value", "full")], user_id=OPPONENT_ID, permissions="0")
+    mine = bot.server_settings.preferences(str(OPPONENT_ID))
+    assert (mine.private, mine.full_steps) == (True, True)
+    assert bot.server_settings.preferences(str(PLAYER_ID)).private is None  # another player's are their own
+    shown = await answer(fake, "preferences", "show", [], user_id=OPPONENT_ID, permissions="0")
+    assert shown["description"] == "• my results private by default: on\n• step list: full"
+    cleared = await answer(fake, "preferences", "clear", [], user_id=OPPONENT_ID, permissions="0")
+    assert cleared["description"] == "Your preferences are cleared."
+    assert bot.server_settings.preferences(str(OPPONENT_ID)).private is None
+    assert await bot.store.settings.rows_for_user(str(OPPONENT_ID)) == []
+    audit = await bot.store.settings.changes_since(0)
+    assert {(c.scope, c.scope_id, c.guild_id, c.actor) for c in audit} == {(USER, str(OPPONENT_ID), None,
+                                                                            str(OPPONENT_ID))}  # fmt: skip
+    assert len(audit) == 4
+    empty = await answer(fake, "preferences", "show", [], user_id=OPPONENT_ID)
+    assert empty["description"].startswith("None set")
+
+
+async def test_settings_is_shown_to_managers_only_and_preferences_to_everyone(
+    bot: RefereeBot, fake: FakeDiscord
+) -> None:
+    synced = {command["name"]: command for command in fake.synced[f"guild:{GUILD_ID}"]}
+    assert synced["settings"]["default_member_permissions"] == 1 << 5  # "32": Manage Server
+    assert synced["preferences"]["default_member_permissions"] is None
+    subcommands = {option["name"] for option in synced["settings"]["options"]}
+    assert subcommands == {"house-rule", "clear", "show", "visibility", "threads", "results-channel",
+                           "league-channel", "history"}  # fmt: skip
+
+
+async def test_the_option_and_value_autocompletes_follow_the_chosen_game(bot: RefereeBot, fake: FakeDiscord) -> None:
+    async def complete(options: list[dict[str, Any]]) -> list[str]:
+        data = {"id": "1", "name": "settings", "type": 1,
+                "options": [{"type": 1, "name": "house-rule", "options": options}]}  # fmt: skip
+        payload = base_interaction(4, data, user_id=PLAYER_ID)
+        await fake.interaction(payload)
+        (done,) = await fake.wait_answers(payload["token"], 1)
+        return [choice["value"] for choice in done.payload["data"]["choices"]]
+
+    options = await complete([opt("game", "epic"), {**opt("option", "dice"), "focused": True}])
+    assert options == ["result_dice"]
+    every = await complete([opt("game", "epic"), {**opt("option", ""), "focused": True}])
+    assert "max_rounds" in every and "attacker_support" not in every  # a spec is never a house rule
+    values = await complete([opt("game", "epic"), opt("option", "result_dice"), {**opt("value", ""), "focused": True}])
+    assert values == ["highest", "sum"]
+
+
+async def test_the_bot_loads_settings_at_start_and_sees_another_processs_change_by_its_poll(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'shared.db'}"
+    other = await Store.open(url)  # another bot process on the same database, in effect
+    try:
+        await other.settings.set(SERVER, GUILD, GUILD, house_key("epic", "result_dice"), "sum", str(PLAYER_ID))
+        async with running_bot(fake, url) as referee:
+            assert referee.server_settings.effective(GUILD, None).house_for("epic") == {"result_dice": "sum"}
+            await other.settings.set(SERVER, GUILD, GUILD, VISIBILITY, "private", str(PLAYER_ID))
+            for _ in range(200):  # the poll runs once a second; waited for, never timed
+                if referee.server_settings.effective(GUILD, None).private:
+                    break
+                await asyncio.sleep(0.05)
+            assert referee.server_settings.effective(GUILD, None).private
+            poll = referee._settings_poll
+            assert poll is not None and not poll.done()
+        assert poll.cancelled()  # stopped with the bot
+    finally:
+        await other.close()
