@@ -101,6 +101,7 @@ def _summary(
     """Page 1's text: how each side was read, then the summary at table level (who won, by unit and player; what
     each side removes; the moves; what comes next; the house rules it used), then the record line."""
     table = [f"**{headline(report, players, escape)}**", *table_lines(report, escape)]
+    next_at = len(table)  # the next round's command goes with "Next:", above the house rules
     if house := house_rules_text(report.inputs.options, house_rules):
         table.append(f"*{escape(house)}*")
     parts = [escape(read_line(report)), "\n".join(table)]
@@ -113,7 +114,7 @@ def _summary(
         # round's command is worth a line, one tap from being copied.
         game = _game(report)
         if game is not None and any(ev.kind == "continues" for step in report.steps for ev in step.events):
-            table.append(f"Next round: `/{game.command} continue record:{record_id}`")
+            table.insert(next_at, f"Next round: `/{game.command} continue record:{record_id}`")
             parts[1] = "\n".join(table)
     return cut("\n\n".join(parts), DESCRIPTION)
 
