@@ -46,11 +46,14 @@ def record_report(
     opponent: str | None = None,
     continues: int | None = None,
     url: str | None = None,
+    house_rules: tuple[str, ...] = (),
 ) -> Recorded:
     """Store a report that has already been shown; any storage failure becomes a 'not recorded' answer."""
     try:
         record_id = with_store(
-            lambda store: store.records.add(report, requested_by=requested_by, opponent=opponent, continues=continues),
+            lambda store: store.records.add(
+                report, requested_by=requested_by, opponent=opponent, continues=continues, house_rules=house_rules
+            ),
             url,
         )
     except (StorageError, AlreadyContinued) as error:  # the store turns every failure under it into StorageError

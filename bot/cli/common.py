@@ -23,6 +23,7 @@ import click
 from rich.console import Console
 
 from bot.access import LOCAL_USER
+from bot.render.summary import house_rules_text
 from bot.render.terminal import print_report
 from rules_core import RefereeError, get_game
 from rules_core.errors import Do, Example, Hint, Setting, example
@@ -89,19 +90,22 @@ def opponent_name(name: str | None) -> str | None:
 
 
 def show_and_record(
-    report: Report, as_json: bool, *, continues: int | None = None, opponent: str | None = None
-) -> None:
+    report: Report, as_json: bool, *, continues: int | None = None, opponent: str | None = None,
+    house_rules: tuple[str, ...] = (),
+) -> None:  # fmt: skip
     if as_json:
         click.echo(report.to_json())
     else:
         print_report(report, Console(highlight=False))
+        if house := house_rules_text(report.inputs.options, house_rules):
+            click.echo(house)
     # Shown first, stored second: a failed write never takes the result away, and the result is on the screen
     # before the storage stack is even imported (as the bot answers before it records).
     sys.stdout.flush()
     with importing():
         from bot.recording import record_report  # noqa: PLC0415 (the storage stack: only once the result is shown)
 
-    recorded = record_report(report, continues=continues, opponent=opponent)
+    recorded = record_report(report, continues=continues, opponent=opponent, house_rules=house_rules)
     if recorded.record_id is None:
         click.echo(f"warning: not recorded, but the result above stands. {recorded.problem}", err=True)
         return

@@ -15,6 +15,7 @@ from bot.cli.common import parse_seed, show_and_record
 from bot.continuing import POSITIONS_HELP, next_round
 from bot.data import catalogue
 from bot.recording import with_store
+from bot.render.summary import house_rules_text
 from bot.render.terminal import print_report
 from bot.verification import Verdict, verify
 from rules_core import get_game, resolve
@@ -72,6 +73,9 @@ def replay_command(record_id: int, as_json: bool) -> None:
     console = Console(highlight=False)
     print_report(stored.report, console)
     console.print(f"Record #{stored.id}, {stored.created_at:%Y-%m-%d %H:%M} UTC, requested by {stored.requested_by}.")
+    if house := house_rules_text(stored.report.inputs.options, stored.house_rules):
+        # Which options came from its Discord server's house rules, as they were when it was resolved.
+        console.print(f"{house} (its server's house rules when it was resolved)", soft_wrap=True)
     for note in stored.history:
         label = "VOIDED" if note.kind == "void" else "Note"
         console.print(f"{label} by {note.actor} at {note.at:%Y-%m-%d %H:%M} UTC: {note.reason}", soft_wrap=True)
@@ -142,4 +146,5 @@ def assault_continue(
         next_report = resolve(catalogue().game(stored.report.game), attacker, defender, seed=parse_seed(seed),
                               **options)  # fmt: skip
     click.echo(positions, err=True)
-    show_and_record(next_report, as_json, continues=record_id)
+    # The record's options carry on, and so does which of them came from its server's house rules.
+    show_and_record(next_report, as_json, continues=record_id, house_rules=stored.house_rules)

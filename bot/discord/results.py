@@ -77,7 +77,8 @@ class PageButton(
             await interaction.response.send_message(embed=button_error_embed(error), ephemeral=True)
             return
         pages = render_pages(stored.report, record_id=stored.id, history=history_lines(stored.history),
-                             players=player_mentions(stored.requested_by, stored.opponent))  # fmt: skip
+                             players=player_mentions(stored.requested_by, stored.opponent),
+                             house_rules=stored.house_rules)  # fmt: skip
         page = max(0, min(self.page, len(pages) - 1))
         view = result_view(stored.id, page, len(pages), report=stored.report)
         message = interaction.message
@@ -257,7 +258,7 @@ def result_view(record_id: int | None, page: int, pages: int, *, report: Report 
 
 async def record(
     bot: BotServices, report: Report, interaction: discord.Interaction[Any], *, opponent: str | None,
-    private: bool, continues: int | None = None,
+    private: bool, continues: int | None = None, house_rules: tuple[str, ...] = (),
 ) -> tuple[int | None, str | None]:  # fmt: skip
     """Store the result; any storage failure is logged (traceback and error id) and returned as the reason it is
     'not recorded' (what failed, in a player's words, and the error id), never raised."""
@@ -269,6 +270,7 @@ async def record(
         channel_id=None if interaction.channel_id is None else str(interaction.channel_id),
         continues=continues,
         private=private or interaction.guild_id is None,  # resolved in direct messages: no server's to show
+        house_rules=house_rules,
     )
     try:
         record_id = await bot.writer.record(request)
@@ -287,12 +289,13 @@ async def record(
 async def send_result(
     interaction: discord.Interaction[Any], report: Report, *, private: bool, opponent: str | None,
     continues: int | None = None, hold: CollectorHold | None = None, note: str | None = None,
-    players: Players | None = None,
+    players: Players | None = None, house_rules: tuple[str, ...] = (),
 ) -> int | None:  # fmt: skip
     """Show the (already valid) result at once, then store it and edit in its record id and buttons.
 
     The summary names the players (``players``: the attacker's and the defender's mentions; by default the
     requester and the ``opponent``); a public result pings the opponent once, in its content, and nobody else.
+    ``house_rules``: the names of the options that came from house rules, said in the summary and kept on the record.
 
     Shown first, stored second, as on the command line: the answer never waits on the database, so Discord's
     3-second deadline is never at risk, and a failed write only changes the footer to "not recorded".
@@ -303,7 +306,7 @@ async def send_result(
         bot.in_flight.add(task)
         task.add_done_callback(bot.in_flight.discard)
     players = players or player_mentions(str(interaction.user.id), opponent)
-    first = render_pages(report, pending=True, players=players)
+    first = render_pages(report, pending=True, players=players, house_rules=house_rules)
     ping = opponent if opponent and opponent.isdigit() and not private else None
     content = " ".join(part for part in (f"<@{ping}>" if ping else None, note) if part) or None
     mentions = discord.AllowedMentions.none()
@@ -314,8 +317,8 @@ async def send_result(
     if hold is not None:
         hold.release()  # the first answer is out: the collector may catch up
     record_id, problem = await record(bot, report, interaction, opponent=opponent, private=private,
-                                      continues=continues)  # fmt: skip
-    pages = render_pages(report, record_id=record_id, not_recorded=problem, players=players)
+                                      continues=continues, house_rules=house_rules)  # fmt: skip
+    pages = render_pages(report, record_id=record_id, not_recorded=problem, players=players, house_rules=house_rules)
     files = []
     # The full log goes with a result whose rolls take more than one private page, and with one that is not
     # recorded (its buttons cannot reload it): the whole combat, every die, in one file.

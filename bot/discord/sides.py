@@ -15,6 +15,7 @@ from bot.discord.interactions import guild_of
 from bot.discord.options import DESCRIPTION
 from bot.render.markdown import cut
 from bot.rosters import expand_all
+from bot.server_settings.model import apply_house_rules
 from rules_core import parse_given
 from rules_core.registry import Game
 from rules_core.spec import split_units
@@ -41,9 +42,10 @@ def roster_choices(bot: BotServices, game: Game) -> Any:
 async def sides_and_options(
     bot: BotServices, interaction: discord.Interaction[Any], game: Game, attacker: str, defender: str, *,
     options: dict[str, Any],
-) -> tuple[tuple[Any, Any], dict[str, Any]]:  # fmt: skip
-    """The two sides parsed (@roster references replaced: the user's rosters, then the guild's) and the options
-    given; a bad spec or an unknown roster raises here, before anything is answered."""
+) -> tuple[tuple[Any, Any], dict[str, Any], tuple[str, ...]]:  # fmt: skip
+    """The two sides parsed (@roster references replaced: the user's rosters, then the guild's), the options (those
+    given, then the house rules of the server or channel for the rest) and the names of the options that came from
+    house rules; a bad spec or an unknown roster raises here, before anything is answered."""
     owner = str(interaction.user.id)
     guild = guild_of(interaction)
 
@@ -52,13 +54,28 @@ async def sides_and_options(
 
     chosen = {name: value for name, value in options.items() if value is not None}
     attacker, defender, chosen = await expand_all(game, attacker, defender, chosen, lookup)
+    chosen, house = with_house_rules(bot, interaction, game, chosen)
     bound = catalogue().game(game)
     # Parsed once per spec text (the catalogue's cache); a spec in error is shown back marked, corrected if certain.
     sides = tuple(
         parse_given(bound, text, which, parse=partial(catalogue().parsed_side, game.id))
         for text, which in ((attacker, "attacker"), (defender, "defender"))
     )
-    return (sides[0], sides[1]), chosen
+    return (sides[0], sides[1]), chosen, house
 
 
-__all__ = ["roster_choices", "sides_and_options"]
+def with_house_rules(
+    bot: BotServices, interaction: discord.Interaction[Any], game: Game, chosen: dict[str, Any]
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The options of one command in a server: the player's explicit ones (``chosen``, rosters' included) win, the
+    house rules of its channel, else of its server, fill the rest. From the bot's settings cache, never a query, so
+    the first answer does not wait; direct messages have no server and get none. Returns the options and the names
+    of those that came from house rules (the record keeps them; the summary says them)."""
+    channel = None if interaction.channel_id is None else str(interaction.channel_id)
+    house = bot.server_settings.effective(guild_of(interaction), channel).house_for(game.id)
+    if not house:
+        return chosen, ()
+    return apply_house_rules(game, chosen, house)
+
+
+__all__ = ["roster_choices", "sides_and_options", "with_house_rules"]

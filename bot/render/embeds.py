@@ -20,7 +20,7 @@ import discord
 from bot.render.colours import INFO_COLOUR, ODDS_COLOUR, WINNER_COLOURS
 from bot.render.markdown import cut, escape, step_lines
 from bot.render.odds import odds_lines
-from bot.render.summary import Players, headline, read_lines, result_title, table_lines
+from bot.render.summary import Players, headline, house_rules_text, read_lines, result_title, table_lines
 from rules_core import compact
 from rules_core.odds import Odds
 from rules_core.registry import Game, games_named
@@ -95,11 +95,15 @@ def step_fields(report: Report) -> list[Field]:
 
 
 def _summary(
-    report: Report, record_id: int | None, not_recorded: str | None, pending: bool, players: Players | None = None
-) -> str:
+    report: Report, record_id: int | None, not_recorded: str | None, pending: bool, players: Players | None = None,
+    *, house_rules: Sequence[str] = (),
+) -> str:  # fmt: skip
     """Page 1's text: how each side was read, then the summary at table level (who won, by unit and player; what
-    each side removes; the moves; what comes next), then the record line."""
+    each side removes; the moves; what comes next; the house rules it used), then the record line."""
     table = [f"**{headline(report, players, escape)}**", *table_lines(report, escape)]
+    next_at = len(table)  # the next round's command goes with "Next:", above the house rules
+    if house := house_rules_text(report.inputs.options, house_rules):
+        table.append(f"*{escape(house)}*")
     parts = [escape(read_line(report)), "\n".join(table)]
     if pending:
         parts.append("Recording this combat…")
@@ -110,7 +114,7 @@ def _summary(
         # round's command is worth a line, one tap from being copied.
         game = _game(report)
         if game is not None and any(ev.kind == "continues" for step in report.steps for ev in step.events):
-            table.append(f"Next round: `/{game.command} continue record:{record_id}`")
+            table.insert(next_at, f"Next round: `/{game.command} continue record:{record_id}`")
             parts[1] = "\n".join(table)
     return cut("\n\n".join(parts), DESCRIPTION)
 
@@ -200,7 +204,7 @@ def _footer(report: Report, record_id: int | None) -> str:
 
 def render_pages(
     report: Report, *, record_id: int | None = None, not_recorded: str | None = None, title: str | None = None,
-    pending: bool = False, history: str = "", players: Players | None = None,
+    pending: bool = False, history: str = "", players: Players | None = None, house_rules: Sequence[str] = (),
 ) -> list[discord.Embed]:  # fmt: skip
     """The result as the channel shows it: the summary, then one short line a step (the dice are one tap away:
     :func:`roll_pages`), paged only when a long fight's lines outgrow one embed; every page inside Discord's
@@ -208,10 +212,11 @@ def render_pages(
 
     ``pending``: the result is not stored yet; the page is the summary alone (the steps follow in the edit that adds
     the record id), so the first answer costs almost nothing to build. ``history``: a stored record's void and note
-    lines (:func:`history_lines`), which open page 1 and are counted in its size like the rest.
+    lines (:func:`history_lines`), which open page 1 and are counted in its size like the rest. ``house_rules``: the
+    names of the options that came from the server's house rules (the record keeps them), said in the summary.
     """
     colour = WINNER_COLOURS.get(str(report.result.winner.value), WINNER_COLOURS["none"])
-    description = _summary(report, record_id, not_recorded, pending, players)
+    description = _summary(report, record_id, not_recorded, pending, players, house_rules=house_rules)
     if history:
         description = cut(f"{cut(history, HISTORY)}\n\n{description}", DESCRIPTION)
     fields = [] if pending else step_line_fields(report)
@@ -237,9 +242,11 @@ def why_embed(report: Report, *, record_id: int | None = None) -> discord.Embed 
                          colour=INFO_COLOUR).set_footer(text=_footer(report, record_id))  # fmt: skip
 
 
-def odds_embed(result: Odds, title: str) -> discord.Embed:
+def odds_embed(result: Odds, title: str, *, house_rules: str = "") -> discord.Embed:
+    """The odds as an embed; ``house_rules``: the line naming the house rules they were worked out under."""
     lines = odds_lines(result, title)
-    embed = discord.Embed(title=cut(lines[0], 256), description=cut("\n".join(lines[1:]), 4096), colour=ODDS_COLOUR)
+    text = "\n".join([*([f"*{escape(house_rules)}*"] if house_rules else []), *lines[1:]])
+    embed = discord.Embed(title=cut(lines[0], 256), description=cut(text, 4096), colour=ODDS_COLOUR)
     how = "exact" if result.method == "exact" else f"Monte Carlo, {result.trials} trials"
     embed.set_footer(text=f"{result.game} · {how} · the same rules and choices as the referee")
     return embed

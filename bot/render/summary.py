@@ -4,8 +4,10 @@ its own (``Game.outcome_words``), and so is what its players do at the table (``
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
+from bot.server_settings.model import house_rules_line
 from rules_core.errors import RefereeError
 from rules_core.registry import Game, OutcomeWords, games_named
 from rules_core.report import Report, SideName
@@ -203,3 +205,11 @@ def table_lines(report: Report, escape: Callable[[str], str] = _identity) -> lis
 def summary_lines(report: Report, players: Players | None = None) -> list[str]:
     """The whole plain-text summary (the terminal's panel): who won, then what to do at the table."""
     return [headline(report, players), *table_lines(report)]
+
+
+def house_rules_text(options: Mapping[str, Any], names: Iterable[str]) -> str:
+    """The summary's line naming the house rules a result used, with the values it used (the report's options, so
+    a replay says what applied then, whatever the server's settings are now): ``House rules: result dice: sum``;
+    empty when none were used."""
+    line = house_rules_line(options, names)
+    return line[:1].upper() + line[1:]

@@ -106,6 +106,7 @@ class StoredCombat:
     history: tuple[RecordNote, ...]
     continues_id: int | None = None  # the record whose combat this one continues
     private: bool = False  # only its requester and named opponent see it
+    house_rules: tuple[str, ...] = ()  # which of the report's options came from its server's house rules
 
     @property
     def voided(self) -> bool:
@@ -145,11 +146,12 @@ class RecordRequest:
     at: datetime | None = None
     continues: int | None = None
     private: bool = False
+    house_rules: tuple[str, ...] = ()  # the options that came from house rules (the report keeps their values)
 
 
 def _record_row(
     report: Report, *, requested_by: str, opponent: str | None, guild_id: str | None, channel_id: str | None,
-    at: datetime | None, continues: int | None, private: bool,
+    at: datetime | None, continues: int | None, private: bool, house_rules: Sequence[str] = (),
 ) -> dict[str, Any]:  # fmt: skip
     return {
         "game": report.game,
@@ -168,7 +170,13 @@ def _record_row(
         "private": private,
         "created_at": at or now(),
         "continues_id": continues,
+        "house_rules": json.dumps(list(house_rules)) if house_rules else None,
     }
+
+
+def house_rules_of(stored: str | None) -> tuple[str, ...]:
+    """A record row's house-rule option names (NULL or "[]": none)."""
+    return tuple(str(name) for name in json.loads(stored)) if stored else ()
 
 
 def _check_reason(kind: str, reason: str) -> None:
@@ -199,12 +207,14 @@ class Records:
         at: datetime | None = None,
         continues: int | None = None,
         private: bool = False,
+        house_rules: Sequence[str] = (),
     ) -> int:
         """Store one resolution; returns its record id. ``continues``: the record whose combat it carries on;
-        ``private``: only its requester and named opponent will see it."""
+        ``private``: only its requester and named opponent see it; ``house_rules``: options from house rules."""
         # One Core INSERT ... RETURNING in its own transaction: the hot path of every combat, kept lean.
         row = _record_row(report, requested_by=requested_by, opponent=opponent, guild_id=guild_id,
-                          channel_id=channel_id, at=at, continues=continues, private=private)  # fmt: skip
+                          channel_id=channel_id, at=at, continues=continues, private=private,
+                          house_rules=house_rules)  # fmt: skip
         try:
             async with self.engine.begin() as connection:
                 result = await connection.execute(insert(CombatRecord).values(**row).returning(CombatRecord.id))
@@ -218,8 +228,8 @@ class Records:
     async def add_many(self, requests: Sequence[RecordRequest]) -> list[int]:
         """Store several resolutions in one transaction (all or none); their ids, in order."""
         rows = [_record_row(r.report, requested_by=r.requested_by, opponent=r.opponent, guild_id=r.guild_id,
-                            channel_id=r.channel_id, at=r.at, continues=r.continues, private=r.private)
-                for r in requests]  # fmt: skip
+                            channel_id=r.channel_id, at=r.at, continues=r.continues, private=r.private,
+                            house_rules=r.house_rules) for r in requests]  # fmt: skip
         statement = insert(CombatRecord).returning(CombatRecord.id, sort_by_parameter_order=True)
         async with self.engine.begin() as connection:
             result = await connection.execute(statement, rows)
@@ -270,6 +280,7 @@ class Records:
             history=tuple(RecordNote(n.kind, n.actor, n.reason, aware(n.created_at)) for n in notes),
             continues_id=row.continues_id,
             private=row.private,
+            house_rules=house_rules_of(row.house_rules),
         )
 
     async def add_note(
@@ -383,18 +394,7 @@ class Records:
 
 
 __all__ = [
-    "EVENT_KINDS",
-    "MAX_NOTE_CHARS",
-    "MAX_VOID_REASON_CHARS",
-    "AlreadyContinued",
-    "AlreadyVoid",
-    "RecordNotFound",
-    "RecordNote",
-    "RecordRequest",
-    "RecordSummary",
-    "Records",
-    "StoredCombat",
-    "VoidNotAllowed",
-    "side_name",
-    "visible_combats",
-]
+    "EVENT_KINDS", "MAX_NOTE_CHARS", "MAX_VOID_REASON_CHARS", "AlreadyContinued", "AlreadyVoid", "RecordNotFound",
+    "RecordNote", "RecordRequest", "RecordSummary", "Records", "StoredCombat", "VoidNotAllowed", "house_rules_of",
+    "side_name", "visible_combats"
+]  # fmt: skip

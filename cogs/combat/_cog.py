@@ -68,11 +68,13 @@ class CombatCog(commands.Cog):
         opponent: discord.User | None = None, private: bool | None = None, **options: Any,
     ) -> None:  # fmt: skip
         with self.bot.collector.hold() as hold:  # released once the first answer is out
-            sides, chosen = await sides_and_options(self.bot, interaction, game, attacker, defender, options=options)
+            # The options given, then the house rules of this server or channel (bot/discord/sides.py).
+            sides, chosen, house = await sides_and_options(self.bot, interaction, game, attacker, defender,
+                                                           options=options)  # fmt: skip
             # Validated and resolved before anything is sent: a bad spec is answered privately at once.
             report = resolve(catalogue().game(game), *sides, **chosen)
             interaction.extras["outcome"] = report.result.outcome
-            await send_result(interaction, report, private=bool(private), hold=hold,
+            await send_result(interaction, report, private=bool(private), hold=hold, house_rules=house,
                               opponent=None if opponent is None else str(opponent.id))  # fmt: skip
 
     def continue_command(self) -> app_commands.Command[Any, ..., Any]:
@@ -107,8 +109,9 @@ class CombatCog(commands.Cog):
                 interaction.extras["outcome"] = report.result.outcome
                 # A personal combat's next round is personal too, and stays its two players' whoever of them asks.
                 other = stored.requested_by if actor.user == stored.opponent else stored.opponent
+                # The record's options carry on (today's house rules are not applied), and so do their origins.
                 await send_result(interaction, report, private=bool(private) or stored.personal, opponent=other,
-                                  continues=record, hold=hold, note=positions,
+                                  continues=record, hold=hold, note=positions, house_rules=stored.house_rules,
                                   players=player_mentions(stored.requested_by, stored.opponent))  # fmt: skip
 
         per_user_check(self.limit)(continue_round)

@@ -26,6 +26,7 @@ from bot.discord.sides import roster_choices, sides_and_options
 from bot.render.embeds import odds_embed
 from bot.render.markdown import cut
 from bot.render.odds import odds_chart
+from bot.render.summary import house_rules_text
 from rules_core import all_games
 from rules_core.odds import DEFAULT_TIME_LIMIT, Odds, exact_refusal, odds
 from rules_core.options import validate_options
@@ -77,7 +78,9 @@ class OddsCog(commands.Cog):
         self, game: Game, interaction: discord.Interaction[Any], *, attacker: str, defender: str,
         method: str | None = None, private: bool | None = None, **options: Any,
     ) -> None:  # fmt: skip
-        sides, chosen = await sides_and_options(self.bot, interaction, game, attacker, defender, options=options)
+        # The options given, then the house rules of this server or channel: the odds of the game as played here.
+        sides, chosen, house = await sides_and_options(self.bot, interaction, game, attacker, defender,
+                                                       options=options)  # fmt: skip
         bound = catalogue().game(game)
         validate_options(bound.options, chosen)  # every input error is answered now, privately
         how = method or "auto"
@@ -89,7 +92,7 @@ class OddsCog(commands.Cog):
         result, png = await asyncio.get_running_loop().run_in_executor(None, work)
         interaction.extras["outcome"] = result.method
         await interaction.edit_original_response(
-            embed=odds_embed(result, game.title),
+            embed=odds_embed(result, game.title, house_rules=house_rules_text(chosen, house)),
             attachments=[discord.File(io.BytesIO(png), filename="odds.png", description="The odds as a chart")],
         )
 

@@ -34,7 +34,8 @@ class RecordsCog(commands.Cog):
         stored = await self.bot.store.records.get(record, actor=actor_of(interaction))
         # The void and note lines open page 1 and are sized with it (the page buttons render the same pages).
         pages = render_pages(stored.report, record_id=stored.id, history=history_lines(stored.history),
-                             players=player_mentions(stored.requested_by, stored.opponent))  # fmt: skip
+                             players=player_mentions(stored.requested_by, stored.opponent),
+                             house_rules=stored.house_rules)  # fmt: skip
         embed = pages[0]
         view = result_view(stored.id, 0, len(pages), report=stored.report)
         # A private combat (or one from direct messages) stays its two players': never replayed publicly.

@@ -193,3 +193,31 @@ def test_a_void_combat_does_not_continue(capsys: pytest.CaptureFixture[str]) -> 
     referee("void", "1", "--reason", "mistake", capsys=capsys)
     code, _, err = referee("assault", "continue", "1", capsys=capsys)
     assert code == 2 and "is void" in err
+
+
+def test_a_combat_resolved_under_house_rules_carries_them_on_in_the_terminal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The terminal applies no house rules, but a Discord combat resolved under them and continued here keeps its
+    record's options and their origins; `replay` says them in the terminal's words."""
+    from bot.access import OPERATOR
+    from bot.recording import with_store
+    from rules_core import resolve
+
+    grots = "5x Grot: WS2 S1 T6 W1 I2 A1 Ld5 Sv-"  # nobody can wound anybody: drawn, it goes on
+    first = resolve("40k", grots, grots.replace("Grot", "Gretchin"), seed=1, charge_distance=3,
+                    morale_modifier="per_wound")  # fmt: skip
+    with_store(lambda store: store.records.add(first, requested_by="123", guild_id="9",
+                                               house_rules=("morale_modifier",)))  # fmt: skip
+    code, out, err = referee("assault", "continue", "1", capsys=capsys)
+    assert code == 0, err
+    assert "House rules: morale modifier: per wound" in out and "/settings" not in out + err
+    continued = with_store(lambda store: store.records.get(2, actor=OPERATOR))
+    assert continued.report.inputs.options["morale_modifier"] == "per_wound"
+    assert continued.house_rules == ("morale_modifier",)
+    code, out, _ = referee("replay", "2", capsys=capsys)
+    assert "House rules: morale modifier: per wound (its server's house rules when it was resolved)" in out
+    referee(*DUEL, "--seed", "1", capsys=capsys)  # the terminal's own combats: none
+    assert with_store(lambda store: store.records.get(3, actor=OPERATOR)).house_rules == ()
+    code, out, _ = referee("replay", "3", capsys=capsys)
+    assert "House rules" not in out

@@ -112,3 +112,27 @@ def test_a_plural_unit_name_takes_a_plural_verb() -> None:
     report = resolve("boltaction", "8x Grenadiers: veteran smg=2 nco", "10x Rifle Squad: regular nco smg=1", seed=2,
                      distance=9, reaction_shots=10)  # fmt: skip
     assert headline(report) == "Rifle Squad beats Grenadiers; Grenadiers were destroyed"
+
+
+def test_the_summary_says_the_house_rules_it_used_with_the_values_of_its_report() -> None:
+    """The house-rules line: in the summary of the first answer (pending) and of every later render, with the values
+    the report kept (never today's settings); nothing at all for a result that used none; the odds say it too."""
+    from bot.render.embeds import odds_embed
+    from bot.render.summary import house_rules_text
+    from rules_core.odds import odds
+
+    report = resolve("epic", "4x Tactical: CC4+ FF4+ Sv4+ INF", "4x Ork Boyz: CC4+ FF5+ Sv6+ INF", seed=5,
+                     result_dice="sum", max_rounds=3, lost_contact="countercharge")  # fmt: skip
+    line = "*House rules: result dice: sum; max rounds: 3*"  # as the record keeps them: the declaration order
+    for pending in (True, False):
+        description = render_pages(report, record_id=1, pending=pending, house_rules=("result_dice", "max_rounds"))[0]
+        assert line in (description.description or "")
+    plain = render_pages(report, record_id=1)[0].description or ""
+    assert "House rules" not in plain
+    with_rules = render_pages(report, record_id=1, house_rules=("result_dice", "max_rounds"))[0].description or ""
+    assert with_rules.replace(f"\n{line}", "") == plain  # one line more, nothing else changes
+    assert house_rules_text(report.inputs.options, ()) == ""
+    chances = odds("epic", "2x Tactical: CC4+ FF4+ Sv4+ INF", "2x Ork Boyz: CC4+ FF5+ Sv6+ INF", result_dice="sum")
+    said = odds_embed(chances, "Epic", house_rules=house_rules_text({"result_dice": "sum"}, ["result_dice"]))
+    assert (said.description or "").startswith("*House rules: result dice: sum*\n")
+    assert "House rules" not in (odds_embed(chances, "Epic").description or "")

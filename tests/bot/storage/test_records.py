@@ -134,3 +134,32 @@ async def test_the_writer_batches_a_burst_and_retries_a_bad_row_alone(store: Sto
     assert isinstance(results[-1], AlreadyContinued)  # the taken continuation fails alone...
     assert len({r for r in results[:-1] if isinstance(r, int)}) == 20  # ...and the other twenty are written
     assert len(await store.records.history(actor=OPERATOR, requested_by="burst", limit=200)) == 20
+
+
+async def test_a_record_keeps_which_options_came_from_house_rules(store: Store) -> None:
+    """The record row says which of the report's options came from the server's house rules, through every way a
+    record is written (one, several, the writer's burst and its retry alone); the report itself is unchanged, and
+    the user's data export says them too."""
+    from bot.discord.record_writer import RecordWriter
+    from bot.storage.records import RecordRequest
+
+    report = resolve(
+        "40k", MARINES, ORKS, seed=3, charge_distance=4, morale_modifier="per_wound", ws_majority="over_half"
+    )
+    house = ("morale_modifier", "ws_majority")
+    one = await store.records.add(report, requested_by="u1", house_rules=house)
+    none = await store.records.add(report, requested_by="u1")
+    many = await store.records.add_many([RecordRequest(report, requested_by="u1", house_rules=house[:1]),
+                                         RecordRequest(report, requested_by="u1")])  # fmt: skip
+    writer = RecordWriter(store)
+    burst = await asyncio.gather(*(writer.record(RecordRequest(report, requested_by="u1", house_rules=house))
+                                   for _ in range(3)))  # fmt: skip
+    alone = await writer.record(RecordRequest(report, requested_by="u1", house_rules=house[1:]))
+    await writer.close()
+    wanted = {one: house, none: (), many[0]: house[:1], many[1]: (), alone: house[1:]} | dict.fromkeys(burst, house)
+    for record_id, names in wanted.items():
+        stored = await store.records.get(record_id, actor=OPERATOR)
+        assert stored.house_rules == names
+        assert stored.report_json == report.to_json(indent=None)  # the report's JSON does not change
+    exported = {row["id"]: row["house_rules"] for row in (await store.privacy.export(user="u1"))["combat_records"]}
+    assert exported == {record_id: list(names) for record_id, names in wanted.items()}
