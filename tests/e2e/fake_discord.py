@@ -92,6 +92,7 @@ class FakeDiscord:
         # message the bot posted to a channel or a thread (POST /channels/{id}/messages), by channel id. A channel
         # in ``no_threads`` refuses to start threads (403, as without Create Public Threads).
         self.threads: dict[str, dict[str, Any]] = {}
+        self.responses: dict[str, str] = {}  # interaction token -> the id of the message its callback made
         self.posted: dict[str, list[Call]] = defaultdict(list)
         self.no_threads: set[int] = set()
         self.runner: web.AppRunner | None = None
@@ -194,7 +195,9 @@ class FakeDiscord:
                     )
                 return reply({"message": "Internal Server Error", "code": 0}, status=status)
             await self.answer(parts[2], call)
-            return reply(self.callback_response(parts[1], call.payload))
+            response = self.callback_response(parts[1], call.payload)
+            self.responses[parts[2]] = response["interaction"]["response_message_id"]
+            return reply(response)
         if parts[0] == "channels" and parts[-1] == "messages" and method == "POST":
             if int(parts[1]) in self.closed_channels:
                 return reply({"message": "Missing Access", "code": 50001}, status=403)
@@ -266,6 +269,7 @@ class FakeDiscord:
         self.messages.clear()
         self.posted.clear()
         self.threads.clear()
+        self.responses.clear()
 
     def message(self, payload: Any) -> dict[str, Any]:
         body = payload if isinstance(payload, dict) else {}
