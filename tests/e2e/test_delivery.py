@@ -16,6 +16,7 @@ import pytest
 from bot.access import OPERATOR
 from bot.discord.app import RefereeBot
 from bot.server_settings.model import SettingRow
+from rules_core import resolve
 from tests.e2e import test_leagues as leagues
 from tests.e2e.conftest import long_fight, within_limits
 from tests.e2e.discord_view import PHONE, Browser, Shown
@@ -33,6 +34,7 @@ from tests.e2e.fake_discord import (
     component_interaction,
     final_answer,
 )
+from tests.e2e.test_commands import MARINES, ORK_MOB
 
 EPHEMERAL = 64
 GUILD = str(GUILD_ID)
@@ -264,6 +266,30 @@ async def test_a_channel_can_be_private_in_a_public_server(bot: RefereeBot, fake
     assert (await result(fake, duel())).first["flags"] & EPHEMERAL
     elsewhere = await result(fake, in_channel(duel(), RESULTS_CHANNEL_ID))
     assert not (elsewhere.first.get("flags") or 0) & EPHEMERAL
+
+
+async def test_odds_follow_the_same_visibility(bot: RefereeBot, fake: FakeDiscord) -> None:
+    server(bot, visibility="private")
+    spec = [option("attacker", "8x Grenadiers: veteran smg=2 nco"), option("defender", "10x Rifles: regular nco"),
+            option("reaction_shots", 10, 4), option("distance", 9.0, 10)]  # fmt: skip
+    deferred, _ = await fake.ask(command_interaction("odds", spec, subcommand="boltaction"), 2)
+    assert deferred.payload["data"]["flags"] & EPHEMERAL  # deferred privately: the answer is private
+    said = command_interaction("odds", [*spec, option("private", False, 5)], subcommand="boltaction")
+    deferred, _ = await fake.ask(said, 2)
+    assert not (deferred.payload.get("data") or {}).get("flags", 0) & EPHEMERAL
+
+
+async def test_a_continued_round_follows_its_players_visibility(bot: RefereeBot, fake: FakeDiscord) -> None:
+    first = resolve("40k", MARINES, ORK_MOB, seed=0, charge_distance=3)  # a combat that goes on
+    for _ in range(2):
+        await bot.store.records.add(first, requested_by=str(PLAYER_ID), guild_id=GUILD)  # public, #1 and #2
+    prefer(bot, PLAYER_ID, private=True)
+    mine = command_interaction("assault", [option("record", 1, 4)], subcommand="continue")
+    assert (await result(fake, mine)).first["flags"] & EPHEMERAL  # her preference: her next round is private
+    stranger = OPPONENT_ID + 9  # not a player of combat #2: their preference cannot hide it from its players
+    prefer(bot, stranger, private=True)
+    theirs = command_interaction("assault", [option("record", 2, 4)], subcommand="continue", user_id=stranger)
+    assert not ((await result(fake, theirs)).first.get("flags") or 0) & EPHEMERAL
 
 
 async def test_replay_and_the_page_buttons_follow_the_pressers_preference(bot: RefereeBot, fake: FakeDiscord) -> None:
