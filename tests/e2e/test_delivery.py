@@ -279,6 +279,14 @@ async def test_odds_follow_the_same_visibility(bot: RefereeBot, fake: FakeDiscor
     assert not (deferred.payload.get("data") or {}).get("flags", 0) & EPHEMERAL
 
 
+async def test_a_roll_follows_the_same_visibility(bot: RefereeBot, fake: FakeDiscord) -> None:
+    prefer(bot, PLAYER_ID, private=True)
+    (call,) = await fake.ask(command_interaction("roll", [option("expression", "2d6+1")]))
+    assert call.payload["data"]["flags"] & EPHEMERAL
+    (said,) = await fake.ask(command_interaction("roll", [option("expression", "2d6+1"), option("private", False, 5)]))
+    assert not said.payload["data"].get("flags", 0) & EPHEMERAL
+
+
 async def test_a_continued_round_follows_its_players_visibility(bot: RefereeBot, fake: FakeDiscord) -> None:
     first = resolve("40k", MARINES, ORK_MOB, seed=0, charge_distance=3)  # a combat that goes on
     for _ in range(2):
