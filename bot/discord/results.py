@@ -19,6 +19,7 @@ import discord
 from bot.access import Actor
 from bot.discord.client import BotServices
 from bot.discord.collector import CollectorHold
+from bot.discord.delivery import full_steps, post_copy, post_to_thread, shared, start_thread, thread_name, where
 from bot.discord.errors import error_embed, new_error_id, referee_error_embed
 from bot.discord.interactions import actor_of, guild_of
 from bot.render.colours import ERROR_COLOUR, GREEN, YELLOW
@@ -76,9 +77,11 @@ class PageButton(
         except (RefereeError, StorageError) as error:  # hidden or missing; or the database failed
             await interaction.response.send_message(embed=button_error_embed(error), ephemeral=True)
             return
+        # In the presser's preference (one line a step, or every step in full): the pages are theirs to turn.
         pages = render_pages(stored.report, record_id=stored.id, history=history_lines(stored.history),
                              players=player_mentions(stored.requested_by, stored.opponent),
-                             house_rules=stored.house_rules)  # fmt: skip
+                             house_rules=stored.house_rules,
+                             full_steps=full_steps(bot, interaction))  # fmt: skip
         page = max(0, min(self.page, len(pages) - 1))
         view = result_view(stored.id, page, len(pages), report=stored.report)
         message = interaction.message
@@ -299,6 +302,10 @@ async def send_result(
 
     Shown first, stored second, as on the command line: the answer never waits on the database, so Discord's
     3-second deadline is never at risk, and a failed write only changes the footer to "not recorded".
+
+    Once recorded, the server's settings place it (bot/discord/delivery.py): a long public result's pages and log
+    in a thread on its message, a copy of its summary in the results channel. The steps are listed as the asker
+    prefers (one line each, or in full with their dice).
     """
     bot: BotServices = interaction.client
     task = asyncio.current_task()
@@ -312,13 +319,14 @@ async def send_result(
     mentions = discord.AllowedMentions.none()
     if ping:  # the opponent alone: never @everyone, a role or anyone a unit's name might spell
         mentions.users = [discord.Object(id=int(ping))]
-    await interaction.response.send_message(content=content, embed=first[0], ephemeral=private,
-                                            allowed_mentions=mentions)  # fmt: skip
+    sent = await interaction.response.send_message(content=content, embed=first[0], ephemeral=private,
+                                                   allowed_mentions=mentions)  # fmt: skip
     if hold is not None:
         hold.release()  # the first answer is out: the collector may catch up
     record_id, problem = await record(bot, report, interaction, opponent=opponent, private=private,
                                       continues=continues, house_rules=house_rules)  # fmt: skip
-    pages = render_pages(report, record_id=record_id, not_recorded=problem, players=players, house_rules=house_rules)
+    pages = render_pages(report, record_id=record_id, not_recorded=problem, players=players, house_rules=house_rules,
+                         full_steps=full_steps(bot, interaction))  # fmt: skip
     files = []
     # The full log goes with a result whose rolls take more than one private page, and with one that is not
     # recorded (its buttons cannot reload it): the whole combat, every die, in one file.
@@ -326,8 +334,21 @@ async def send_result(
         name = f"combat-{record_id}.md" if record_id is not None else "combat.md"
         text = report_markdown(report, record_id=record_id).encode("utf-8")
         files.append(discord.File(io.BytesIO(text), filename=name, description="The full combat log"))
+    settings = where(bot, interaction)
+    public = shared(interaction, private)
+    message_id = sent.message_id
+    thread = None
+    if public and settings.threads and len(pages) > 1 and message_id is not None:
+        # A long result's pages and log go to a thread on its message; the channel keeps the summary and buttons.
+        thread = await start_thread(interaction, message_id, thread_name(report, record_id))
     view = result_view(record_id, 0, len(pages), report=report)
-    await interaction.edit_original_response(embed=pages[0], attachments=files, view=view)
+    await interaction.edit_original_response(embed=pages[0], attachments=[] if thread else files, view=view)
+    if thread is not None:
+        await post_to_thread(thread, pages, files)
+    if public and settings.results_channel is not None:
+        summary = render_pages(report, record_id=record_id, not_recorded=problem, players=players,
+                               house_rules=house_rules, summary_only=True)  # fmt: skip
+        await post_copy(interaction, settings, summary[0], message_id)
     return record_id
 
 

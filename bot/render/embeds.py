@@ -205,6 +205,7 @@ def _footer(report: Report, record_id: int | None) -> str:
 def render_pages(
     report: Report, *, record_id: int | None = None, not_recorded: str | None = None, title: str | None = None,
     pending: bool = False, history: str = "", players: Players | None = None, house_rules: Sequence[str] = (),
+    full_steps: bool = False, summary_only: bool = False,
 ) -> list[discord.Embed]:  # fmt: skip
     """The result as the channel shows it: the summary, then one short line a step (the dice are one tap away:
     :func:`roll_pages`), paged only when a long fight's lines outgrow one embed; every page inside Discord's
@@ -214,12 +215,18 @@ def render_pages(
     the record id), so the first answer costs almost nothing to build. ``history``: a stored record's void and note
     lines (:func:`history_lines`), which open page 1 and are counted in its size like the rest. ``house_rules``: the
     names of the options that came from the server's house rules (the record keeps them), said in the summary.
+
+    ``full_steps``: every step in full with its dice (:func:`step_fields`, what Show rolls shows), for a player who
+    prefers it to one line a step. ``summary_only``: the summary alone, no steps (a results channel's copy).
     """
     colour = WINNER_COLOURS.get(str(report.result.winner.value), WINNER_COLOURS["none"])
     description = _summary(report, record_id, not_recorded, pending, players, house_rules=house_rules)
     if history:
         description = cut(f"{cut(history, HISTORY)}\n\n{description}", DESCRIPTION)
-    fields = [] if pending else step_line_fields(report)
+    if pending or summary_only:
+        fields: list[Field] = []
+    else:
+        fields = step_fields(report) if full_steps else step_line_fields(report)
     return _paged(result_heading(report, title), description, _footer(report, record_id), fields, colour)
 
 

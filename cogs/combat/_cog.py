@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.continuing import next_round
 from bot.data import catalogue
 from bot.discord.cooldown import RateLimit, per_user_check
+from bot.discord.delivery import is_private
 from bot.discord.interactions import actor_of
 from bot.discord.options import DESCRIPTION, command_callback
 from bot.discord.results import player_mentions, send_result
@@ -74,7 +75,8 @@ class CombatCog(commands.Cog):
             # Validated and resolved before anything is sent: a bad spec is answered privately at once.
             report = resolve(catalogue().game(game), *sides, **chosen)
             interaction.extras["outcome"] = report.result.outcome
-            await send_result(interaction, report, private=bool(private), hold=hold, house_rules=house,
+            await send_result(interaction, report, private=is_private(self.bot, interaction, private), hold=hold,
+                              house_rules=house,
                               opponent=None if opponent is None else str(opponent.id))  # fmt: skip
 
     def continue_command(self) -> app_commands.Command[Any, ..., Any]:
@@ -108,9 +110,12 @@ class CombatCog(commands.Cog):
                     report = resolve(catalogue().game(stored.report.game), attacker, defender, **options)
                 interaction.extras["outcome"] = report.result.outcome
                 # A personal combat's next round is personal too, and stays its two players' whoever of them asks.
+                # Unsaid, the asker's preference or the channel's visibility decides, as for a new combat; but never
+                # for someone who did not play it (a private round would hide it from its own players).
                 other = stored.requested_by if actor.user == stored.opponent else stored.opponent
+                hidden = is_private(self.bot, interaction, private) if player else bool(private)
                 # The record's options carry on (today's house rules are not applied), and so do their origins.
-                await send_result(interaction, report, private=bool(private) or stored.personal, opponent=other,
+                await send_result(interaction, report, private=hidden or stored.personal, opponent=other,
                                   continues=record, hold=hold, note=positions, house_rules=stored.house_rules,
                                   players=player_mentions(stored.requested_by, stored.opponent))  # fmt: skip
 

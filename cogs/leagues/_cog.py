@@ -25,6 +25,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.access import OPERATOR
 from bot.discord.interactions import actor_of
 from bot.leagues.chart import legend_labels, rating_chart
 from bot.leagues.errors import LeagueError, LeagueNotFound
@@ -34,6 +35,7 @@ from bot.leagues.standings import Points
 from cogs.leagues._follow import refresh_posts, send_reminders
 from cogs.leagues._names import NameBook
 from cogs.leagues._ui import (
+    announce,
     audit_embed,
     history_embed,
     match_embed,
@@ -97,9 +99,11 @@ class LeagueCog(commands.Cog):
         """Confirm every report whose window has passed (by ``at``, default now), edit their messages to say so,
         and remind the opponents of reports due within a day; how many were confirmed."""
         confirmed = await self.bot.store.matches.confirm_due(at=at)
+        await refresh_posts(self.bot, confirmed)
         for match in confirmed:
             log.info("league match #%d confirmed automatically", match.id)
-        await refresh_posts(self.bot, confirmed)
+            league = await self.bot.store.leagues.get(match.league_id, actor=OPERATOR)
+            await announce(self.bot, league, match, "confirmed", "auto")  # the league channel hears of it
         await send_reminders(self.bot, await self.bot.store.matches.claim_reminders(at=at))
         return len(confirmed)
 
@@ -257,6 +261,8 @@ class LeagueCog(commands.Cog):
                     "organiser to settle.")  # fmt: skip
         await interaction.response.send_message(text, embed=match_embed(match, found))
         await refresh_posts(self.bot, [match], found)  # the first report's message: its buttons go
+        what = "confirmed" if outcome.kind == "merged" else "disputed"
+        await announce(self.bot, found, match, what, str(interaction.user.id), origin=interaction.channel_id)
 
     @organisers.command(name="resolve", description="Settle a disputed match (organisers who did not play it).")
     @app_commands.describe(match="The match id.", decision="The reporter's result that stands, or void.",
@@ -265,13 +271,13 @@ class LeagueCog(commands.Cog):
         self, interaction: discord.Interaction[Any], match: MATCH, decision: Decision, reason: SHORT
     ) -> None:
         changed = await self.bot.store.matches.resolve(match, decision, actor=actor_of(interaction), reason=reason)
-        await self._decided(interaction, changed)
+        await self._decided(interaction, changed, "voided" if decision == "void" else "resolved")
 
     @organisers.command(name="void", description="Void a match: it no longer counts (organisers).")
     @app_commands.describe(match="The match id.", reason="Why (kept in the audit log).")
     async def void(self, interaction: discord.Interaction[Any], match: MATCH, reason: SHORT) -> None:
         changed = await self.bot.store.matches.void(match, actor=actor_of(interaction), reason=reason)
-        await self._decided(interaction, changed)
+        await self._decided(interaction, changed, "voided")
 
     @organisers.command(name="correct", description="Correct a confirmed match's result (organisers).")
     @app_commands.describe(match="The match id.", result="The reporter's result.", reason="Why (kept in the log).",
@@ -283,7 +289,7 @@ class LeagueCog(commands.Cog):
         changed = await self.bot.store.matches.correct(
             match, actor=actor_of(interaction), result=result, reason=reason, score=score
         )
-        await self._decided(interaction, changed)
+        await self._decided(interaction, changed, "corrected")
 
     @organisers.command(name="enter", description="Enter a result directly, confirmed at once (organisers).")
     @app_commands.describe(player="The first player.", opponent="The second player.", result="The first player's.",
@@ -300,12 +306,15 @@ class LeagueCog(commands.Cog):
             score=score, combats=combats, notes=notes or "",
         )  # fmt: skip
         await interaction.response.send_message(embed=match_embed(entered, found))
+        await announce(self.bot, found, entered, "entered", str(interaction.user.id), origin=interaction.channel_id)
 
-    async def _decided(self, interaction: discord.Interaction[Any], changed: MatchInfo) -> None:
-        """An organiser's decision, shown; the report's own message then says so too (and loses its buttons)."""
+    async def _decided(self, interaction: discord.Interaction[Any], changed: MatchInfo, what: str) -> None:
+        """An organiser's decision, shown; the report's own message then says so too (and loses its buttons), and
+        the league channel hears of it."""
         league = await self.bot.store.leagues.get(changed.league_id, actor=actor_of(interaction))
         await interaction.response.send_message(embed=match_embed(changed, league))
         await refresh_posts(self.bot, [changed], league)
+        await announce(self.bot, league, changed, what, str(interaction.user.id), origin=interaction.channel_id)
 
     # --- reading -----------------------------------------------------------------------------------------------
 

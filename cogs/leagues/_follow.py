@@ -6,6 +6,8 @@ A report's message is edited through the channel (the interaction's token is goo
 waits for days); the reminder goes to the channel where the game was reported, mentioning only the opponent, or
 by direct message when the channel refuses it (or the match has no channel). The store marks a reminder sent
 before it is sent (``Matches.claim_reminders``): at most one per match, by one process, across restarts too.
+What changes the standings (a confirmation, a dispute, an organiser's decision) is also told in the server's league
+channel when its settings name one (``_ui.announce``).
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,7 @@ from rules_core import RefereeError
 if TYPE_CHECKING:
     from bot.discord.app import RefereeBot
 
+log = logging.getLogger("referee.bot")
 VERBS = {"win": "beat", "draw": "drew with", "loss": "lost to"}
 DESCRIPTION_ROOM = 3900  # of Discord's 4096, leaving room for a closing line
 
@@ -55,6 +57,39 @@ def match_embed(match: MatchInfo, league: LeagueInfo) -> discord.Embed:
         embed.add_field(name="Decided by", value=decided, inline=False)
     embed.set_footer(text=f"{league.name} · season {match.season} · match #{match.id}")
     return embed
+
+
+def news_embed(match: MatchInfo, league: LeagueInfo, what: str, by: str | None) -> discord.Embed:
+    """League news for the league channel, one short embed: ``Match #3 confirmed``, who played and the result, and
+    who did it (``by``: a user id, or ``auto`` when nobody answered in time). Names are mentions (they never ping
+    inside an embed)."""
+    lines = [match_summary(match)]
+    if by == "auto":
+        lines.append(f"{what.capitalize()} automatically: nobody answered in time.")
+    elif by is not None:
+        lines.append(f"{what.capitalize()} by {who(by)}.")
+    embed = discord.Embed(title=f"Match #{match.id} {what}", description="\n".join(lines),
+                          colour=MATCH_STATUS_COLOURS.get(match.status, INFO_COLOUR))  # fmt: skip
+    embed.set_footer(text=cut(f"{league.name} · season {match.season} · /league standings", 2048))
+    return embed
+
+
+async def announce(
+    bot: RefereeBot, league: LeagueInfo, match: MatchInfo, what: str, by: str | None, *, origin: int | None = None
+) -> bool:
+    """League news (a confirmation, a dispute, an organiser's decision: what changes the standings) in the server's
+    league channel, if it has one, mentioning nobody; not when it was just said in that very channel (``origin``:
+    where the news was answered). False, logged in one line, when the channel refuses it."""
+    target = bot.server_settings.effective(league.guild_id, None).league_channel
+    if target is None or not target.isdigit() or (origin is not None and str(origin) == target):
+        return False
+    channel = bot.get_partial_messageable(int(target), guild_id=int(league.guild_id))
+    try:
+        await channel.send(embed=news_embed(match, league, what, by), allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException as error:
+        log.warning("the league channel %s refused news of match #%d: %s", target, match.id, error)
+        return False
+    return True
 
 
 def match_view(match: MatchInfo) -> discord.ui.View | None:
@@ -98,6 +133,8 @@ class MatchButton(
             return
         league = await bot.store.leagues.get(changed.league_id, actor=actor)
         await interaction.response.edit_message(embed=match_embed(changed, league), view=None)
+        what = "confirmed" if self.action == "confirm" else "disputed"
+        await announce(bot, league, changed, what, actor.user)
 
 
 def standings_embed(standings: Standings) -> discord.Embed:
@@ -163,10 +200,12 @@ def audit_embed(league: LeagueInfo, entries: Sequence[AuditEntry]) -> discord.Em
 __all__ = [
     "MatchButton",
     "actor_of",
+    "announce",
     "audit_embed",
     "history_embed",
     "match_embed",
     "match_view",
+    "news_embed",
     "standings_embed",
     "who",
 ]

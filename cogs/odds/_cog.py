@@ -21,6 +21,7 @@ from discord.ext import commands
 
 from bot.data import catalogue
 from bot.discord.cooldown import RateLimit, per_user_check
+from bot.discord.delivery import is_private
 from bot.discord.options import DESCRIPTION, command_callback
 from bot.discord.sides import roster_choices, sides_and_options
 from bot.render.embeds import odds_embed
@@ -87,7 +88,7 @@ class OddsCog(commands.Cog):
         refused = exact_refusal(bound, *sides) if how == "exact" else None
         if refused is not None:
             raise refused
-        await interaction.response.defer(thinking=True, ephemeral=bool(private))
+        await interaction.response.defer(thinking=True, ephemeral=is_private(self.bot, interaction, private))
         work = partial(compute, bound, *sides, chosen, how)
         result, png = await asyncio.get_running_loop().run_in_executor(None, work)
         interaction.extras["outcome"] = result.method

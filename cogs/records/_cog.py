@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.delivery import full_steps, is_private
 from bot.discord.errors import error_embed
 from bot.discord.interactions import actor_of
 from bot.discord.options import game_matches
@@ -33,13 +34,17 @@ class RecordsCog(commands.Cog):
     ) -> None:
         stored = await self.bot.store.records.get(record, actor=actor_of(interaction))
         # The void and note lines open page 1 and are sized with it (the page buttons render the same pages).
+        # In the asker's preference: one line a step, or every step in full.
         pages = render_pages(stored.report, record_id=stored.id, history=history_lines(stored.history),
                              players=player_mentions(stored.requested_by, stored.opponent),
-                             house_rules=stored.house_rules)  # fmt: skip
+                             house_rules=stored.house_rules,
+                             full_steps=full_steps(self.bot, interaction))  # fmt: skip
         embed = pages[0]
         view = result_view(stored.id, 0, len(pages), report=stored.report)
-        # A private combat (or one from direct messages) stays its two players': never replayed publicly.
-        await interaction.response.send_message(embed=embed, view=view, ephemeral=bool(private) or stored.personal)
+        # A private combat (or one from direct messages) stays its two players': never replayed publicly. Unsaid,
+        # the asker's preference or the channel's visibility decides.
+        hidden = is_private(self.bot, interaction, private) or stored.personal
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=hidden)
 
     @app_commands.command(name="verify", description="Re-run a stored combat from its seed: identical, or altered.")
     @app_commands.describe(record="The record id (in a result's footer).")

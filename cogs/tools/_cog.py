@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.delivery import is_private
 from bot.discord.errors import error_embed
 from bot.discord.interactions import guild_of
 from bot.discord.options import game_choices
@@ -91,6 +92,7 @@ class ToolsCog(commands.Cog):
             await interaction.response.send_message(embed=error_embed(message, "/roll 2d6+1"), ephemeral=True)
             return
         text = cut(str(result), 4000)
+        private = is_private(self.bot, interaction, private)  # unsaid: the player's preference, else the channel's
         # A private roll is the roller's alone: kept with no server, so it is in their export, never the server's.
         here = not private and interaction.guild_id is not None
         roll_id = await self.bot.store.records.add_roll(

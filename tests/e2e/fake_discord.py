@@ -27,6 +27,8 @@ GUILDS = (GUILD_ID, OTHER_GUILD_ID)
 CHANNEL_ID = 900000000000000004
 PLAYER_ID = 900000000000000005
 OPPONENT_ID = 900000000000000006
+RESULTS_CHANNEL_ID = 900000000000000010  # the first server's other text channels: where results are copied,
+LEAGUE_CHANNEL_ID = 900000000000000011  # and where league news goes, when the server's settings say so
 REJECTED_TOKEN = "a-token-discord-rejects"
 _ids = itertools.count(910000000000000000)
 
@@ -86,6 +88,13 @@ class FakeDiscord:
         self.not_members: set[int] = set()
         self.closed_channels: set[int] = set()
         self.messages: dict[str, dict[str, Any]] = {}  # every message the bot posted, by id (as first posted)
+        # Threads started on a message (Start Thread from Message; a thread's id is its message's), by id; and every
+        # message the bot posted to a channel or a thread (POST /channels/{id}/messages), by channel id. A channel
+        # in ``no_threads`` refuses to start threads (403, as without Create Public Threads).
+        self.threads: dict[str, dict[str, Any]] = {}
+        self.responses: dict[str, str] = {}  # interaction token -> the id of the message its callback made
+        self.posted: dict[str, list[Call]] = defaultdict(list)
+        self.no_threads: set[int] = set()
         self.runner: web.AppRunner | None = None
         self.port = 0
 
@@ -186,11 +195,25 @@ class FakeDiscord:
                     )
                 return reply({"message": "Internal Server Error", "code": 0}, status=status)
             await self.answer(parts[2], call)
-            return reply(self.callback_response(parts[1], call.payload))
+            response = self.callback_response(parts[1], call.payload)
+            self.responses[parts[2]] = response["interaction"]["response_message_id"]
+            return reply(response)
         if parts[0] == "channels" and parts[-1] == "messages" and method == "POST":
             if int(parts[1]) in self.closed_channels:
                 return reply({"message": "Missing Access", "code": 50001}, status=403)
+            self.posted[parts[1]].append(call)
             return reply(self.message(call.payload) | {"channel_id": parts[1]})
+        if parts[0] == "channels" and len(parts) == 5 and parts[2] == "messages" and parts[4] == "threads":
+            if method != "POST":
+                return reply({"message": "405: Method Not Allowed", "code": 0}, status=405)
+            if int(parts[1]) in self.no_threads or int(parts[1]) in self.closed_channels:
+                return reply({"message": "Missing Permissions", "code": 50013}, status=403)
+            if parts[3] in self.threads:
+                return reply({"message": "A thread has already been created for this message", "code": 160004},
+                             status=400)  # fmt: skip
+            thread = self.thread(parts[1], parts[3], call.payload or {})
+            self.threads[parts[3]] = thread
+            return reply(thread, status=201)
         if parts[0] == "channels" and len(parts) == 4 and parts[2] == "messages" and method == "PATCH":
             return reply(self.message(call.payload) | {"channel_id": parts[1], "id": parts[3]})
         if path == "/users/@me/channels" and method == "POST":
@@ -211,6 +234,25 @@ class FakeDiscord:
             return reply(self.message(call.payload))
         return reply({"message": f"the fake Discord has no route {method} {path}", "code": 0}, status=404)
 
+    def thread(self, channel_id: str, message_id: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """A public thread (type 11) as Start Thread from Message returns it: the channel object, its id the
+        message's, with its metadata and the bot as its one member."""
+        now = "2026-11-22T00:00:00+00:00"
+        guild = next((g for g in GUILDS if str(channel_of(g)) == channel_id), GUILD_ID)
+        return {"id": message_id, "type": 11, "guild_id": str(guild), "parent_id": channel_id,
+                "owner_id": str(BOT_ID), "name": payload.get("name", ""), "last_message_id": None,
+                "message_count": 0, "total_message_sent": 0, "member_count": 1, "flags": 0,
+                "rate_limit_per_user": payload.get("rate_limit_per_user") or 0,
+                "thread_metadata": {"archived": False, "locked": False, "archive_timestamp": now,
+                                    "auto_archive_duration": payload.get("auto_archive_duration", 4320),
+                                    "create_timestamp": now},
+                "member": {"id": message_id, "user_id": str(BOT_ID), "join_timestamp": now,
+                           "flags": 0}}  # fmt: skip
+
+    def in_channel(self, channel_id: int | str) -> list[dict[str, Any]]:
+        """The messages the bot posted to a channel or thread, oldest first, each with the names of its files."""
+        return [(call.payload or {}) | {"files": call.files} for call in self.posted.get(str(channel_id), [])]
+
     def user_of(self, user_id: int) -> dict[str, Any]:
         return user(user_id, self.user_names.get(user_id, f"user{user_id % 1000}"))
 
@@ -225,6 +267,9 @@ class FakeDiscord:
         self.answers.clear()
         self.uploads.clear()
         self.messages.clear()
+        self.posted.clear()
+        self.threads.clear()
+        self.responses.clear()
 
     def message(self, payload: Any) -> dict[str, Any]:
         body = payload if isinstance(payload, dict) else {}
@@ -287,13 +332,21 @@ class FakeDiscord:
                     {"id": str(guild_id), "name": "@everyone", "permissions": "2147483647", "position": 0, "color": 0,
                      "hoist": False, "managed": False, "mentionable": False, "flags": 0}],
                 "emojis": [], "stickers": [], "features": [], "member_count": 2, "large": False, "unavailable": False,
-                "channels": [{"id": str(channel_of(guild_id)), "type": 0, "name": "battles", "position": 0,
-                              "permission_overwrites": [], "guild_id": str(guild_id)}],
+                "channels": self.channels(guild_id),
                 "members": [], "threads": [], "voice_states": [], "presences": [], "stage_instances": [],
                 "guild_scheduled_events": [], "soundboard_sounds": [], "premium_tier": 0, "preferred_locale": "en-US",
                 "joined_at": "2026-11-22T00:00:00+00:00", "afk_timeout": 300, "verification_level": 0,
                 "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0,
                 "system_channel_flags": 0}  # fmt: skip
+
+    @staticmethod
+    def channels(guild_id: int) -> list[dict[str, Any]]:
+        """A server's text channels: its battles channel; the first server has a results and a league channel too."""
+        names = [(channel_of(guild_id), "battles")]
+        if guild_id == GUILD_ID:
+            names += [(RESULTS_CHANNEL_ID, "results"), (LEAGUE_CHANNEL_ID, "league")]
+        return [{"id": str(channel_id), "type": 0, "name": name, "position": position, "permission_overwrites": [],
+                 "guild_id": str(guild_id)} for position, (channel_id, name) in enumerate(names)]  # fmt: skip
 
     async def drop_gateway(self) -> None:
         """Close the bot's websocket mid-stream (as Discord does on a reconnect request)."""
