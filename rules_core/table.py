@@ -7,6 +7,7 @@ it. The helpers are shared by the games' hooks (a game words its own removals an
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -151,6 +152,34 @@ def wiped_out(report: Report) -> tuple[bool, bool]:
         result.attacker.remaining == 0 and result.attacker.lost > 0,
         result.defender.remaining == 0 and result.defender.lost > 0,
     )
+
+
+class EndStates:
+    """The fights a game resolved most recently, by their report: what a ``table_summary`` would otherwise re-run the
+    report's dice to read (which group's models fell). A bot shows a result, and again with its record id, moments
+    after resolving it; both read the fight's end from here, and only an older report (a replay) is re-run.
+
+    Keyed by the report object itself (identity, checked: an id is reused once its object is gone), bounded, and
+    safe across threads (odds are worked out in a worker thread). A cache, not state: the summary is the same either
+    way (tests/rules_core/test_table_summary.py checks it)."""
+
+    __slots__ = ("_fights", "_lock", "_size")
+
+    def __init__(self, size: int = 64) -> None:
+        self._fights: dict[int, tuple[Report, object]] = {}
+        self._lock = threading.Lock()
+        self._size = size
+
+    def remember(self, report: Report, fight: object) -> None:
+        with self._lock:
+            self._fights[id(report)] = (report, fight)
+            while len(self._fights) > self._size:
+                del self._fights[next(iter(self._fights))]
+
+    def get(self, report: Report) -> object | None:
+        with self._lock:
+            found = self._fights.get(id(report))
+        return found[1] if found is not None and found[0] is report else None
 
 
 class ReplayDice:

@@ -281,3 +281,20 @@ def test_epic_says_the_rally_once_for_every_broken_formation() -> None:
     next_step = epic.table_summary(report).next_step
     assert next_step.startswith("In the end phase, Broken Tactical and Ork Boyz: each tests to rally")
     assert next_step.count("rally") == 1
+
+
+def test_a_40k_fight_just_resolved_reads_its_end_without_a_rerun_and_says_the_same_as_a_rerun() -> None:
+    """The summary of a report just resolved reads the fight's end from memory (rules_core.table.EndStates); a stored
+    report (a copy, as read back from the database) re-runs its dice. Both say the same, fight after fight."""
+    game = get_game("40k")
+    attacker = "4x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+; Sergeant: WS4 S4 T4 W1 I4 A2 Ld9 Sv3+"
+    defender = "10x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+; Nob: WS4 S4 T4 W2 I3 A3 Ld7 Sv6+ power-fist"
+    read_back = 0
+    for seed in range(60):
+        report = resolve(game, attacker, defender, seed=seed, charge_distance=4)
+        stored = Report.from_dict(report.to_dict())
+        assert stored == report and stored is not report
+        from_memory = game.table_summary(report)
+        assert game.table_summary(stored) == from_memory, seed
+        read_back += from_memory.removals != ("", "")
+    assert read_back > 50  # the fights removed models: the groups were read, not left out

@@ -52,6 +52,7 @@ from rules_core.report import (
     Winner,
     event,
 )
+from rules_core.table import EndStates
 
 MAX_CHARGE = 6.0
 
@@ -432,5 +433,11 @@ class Assault(Fight):
         )
 
 
+ENDS = EndStates()  # the fights just resolved: their table summary reads the end from here, no re-run (table.py)
+
+
 def resolve(attacker: Side, defender: Side, options: Mapping[str, OptionValue], dice: DiceSource) -> Report:
-    return Assault(attacker, defender, options, dice).run()
+    fight = Assault(attacker, defender, options, dice)
+    report = fight.run()
+    ENDS.remember(report, fight)
+    return report

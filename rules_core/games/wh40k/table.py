@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rules_core.errors import RefereeError
-from rules_core.games.wh40k.engine import Assault
+from rules_core.games.wh40k.engine import ENDS, Assault
 from rules_core.games.wh40k.spec import parse_side
 from rules_core.options import OptionSpec, validate_options
 from rules_core.report import Event, Report, SideName, thaw
@@ -56,6 +56,9 @@ Groups = list[tuple[str, list[tuple[str, int, int, int]]]]
 def _groups_at_end(report: Report, options: tuple[OptionSpec, ...]) -> dict[SideName, Groups] | None:
     """Each side's units and groups as they stand after the fight, re-run on the report's dice; None when the re-run
     is not the same fight (an older engine's record, a report built by hand)."""
+    fight = ENDS.get(report)
+    if isinstance(fight, Assault):  # just resolved: its end as it stands
+        return _groups_of(fight)
     given = thaw(report.inputs.options)
     if not isinstance(given, Mapping):
         return None
@@ -68,6 +71,10 @@ def _groups_at_end(report: Report, options: tuple[OptionSpec, ...]) -> dict[Side
         return None
     if again != report:
         return None
+    return _groups_of(fight)
+
+
+def _groups_of(fight: Assault) -> dict[SideName, Groups]:
     found: dict[SideName, Groups] = {}
     for side in SideName:
         found[side] = [
