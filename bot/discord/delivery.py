@@ -84,14 +84,18 @@ async def start_thread(interaction: discord.Interaction[Any], message_id: int, n
         return None
 
 
-async def post_to_thread(thread: discord.Thread, pages: Sequence[discord.Embed], files: list[discord.File]) -> None:
-    """Every page, one message each (a page is near a message's 6,000 characters), the full log with the last."""
+async def post_to_thread(thread: discord.Thread, pages: Sequence[discord.Embed], files: list[discord.File]) -> bool:
+    """Every page, one message each (a page is near a message's 6,000 characters), the full log with the last.
+    False, logged in one line, when the thread refuses them (no Send Messages in Threads): the caller then keeps
+    the log with the result in the channel, as without threads."""
     try:
         for number, page in enumerate(pages, start=1):
             last = number == len(pages)
             await thread.send(embed=page, files=files if last else [], allowed_mentions=discord.AllowedMentions.none())
-    except discord.HTTPException as error:  # the summary and its buttons are in the channel whatever happens here
+    except discord.HTTPException as error:
         log.warning("the result's thread %s refused its pages: %s", thread.id, error)
+        return False
+    return True
 
 
 async def post_copy(

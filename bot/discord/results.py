@@ -341,10 +341,14 @@ async def send_result(
     if public and settings.threads and len(pages) > 1 and message_id is not None:
         # A long result's pages and log go to a thread on its message; the channel keeps the summary and buttons.
         thread = await start_thread(interaction, message_id, thread_name(report, record_id))
+    # The pages go to the thread before the channel's message drops the log: a thread that refuses them (no Send
+    # Messages in Threads) leaves the log with the result, as without threads.
+    placed = thread is not None and await post_to_thread(thread, pages, files)
+    if thread is not None and not placed:
+        files = [discord.File(io.BytesIO(file.fp.getvalue()), filename=file.filename, description=file.description)
+                 for file in files if isinstance(file.fp, io.BytesIO)]  # fmt: skip
     view = result_view(record_id, 0, len(pages), report=report)
-    await interaction.edit_original_response(embed=pages[0], attachments=[] if thread else files, view=view)
-    if thread is not None:
-        await post_to_thread(thread, pages, files)
+    await interaction.edit_original_response(embed=pages[0], attachments=[] if placed else files, view=view)
     if public and settings.results_channel is not None:
         summary = render_pages(report, record_id=record_id, not_recorded=problem, players=players,
                                house_rules=house_rules, summary_only=True)  # fmt: skip

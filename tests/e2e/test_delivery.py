@@ -175,6 +175,24 @@ async def test_a_thread_discord_refuses_leaves_the_result_in_the_channel_as_with
     assert len(refused) == 1 and refused[0].levelno == logging.WARNING and not refused[0].exc_info
 
 
+async def test_a_thread_that_refuses_its_pages_leaves_the_log_with_the_result(
+    bot: RefereeBot, fake: FakeDiscord, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="referee.bot")
+    server(bot, threads="on")
+    fake.closed_threads.add(CHANNEL_ID)  # the thread is made, but refuses messages (no Send Messages in Threads)
+    payload = long_assault()
+    answer = await result(fake, payload)
+    await settle(bot)
+    message_id = fake.responses[payload["token"]]
+    assert list(fake.threads) == [message_id]  # the thread was started
+    assert fake.in_channel(message_id) == []  # and took nothing
+    assert answer.files == ["combat-1.md"]  # the full log stays with the result, as without threads
+    assert "referee:page:1:1" in custom_ids(answer.data)
+    refused = [r for r in caplog.records if "refused its pages" in r.getMessage()]
+    assert len(refused) == 1 and refused[0].levelno == logging.WARNING
+
+
 # --- the results channel -------------------------------------------------------------------------------------------
 
 
