@@ -24,7 +24,7 @@ from typing import Any
 import discord
 
 from bot.discord.client import BotServices
-from bot.discord.interactions import guild_of
+from bot.discord.interactions import guild_of, settings_channel
 from bot.render.embeds import result_heading
 from bot.render.markdown import cut
 from bot.server_settings.model import Effective
@@ -52,9 +52,9 @@ def full_steps(bot: BotServices, interaction: discord.Interaction[Any]) -> bool:
 
 
 def where(bot: BotServices, interaction: discord.Interaction[Any]) -> Effective:
-    """The settings that apply in the interaction's channel (none in direct messages)."""
-    channel = None if interaction.channel_id is None else str(interaction.channel_id)
-    return bot.server_settings.effective(guild_of(interaction), channel)
+    """The settings that apply in the interaction's channel, or in a thread its channel's (none in direct
+    messages)."""
+    return bot.server_settings.effective(guild_of(interaction), settings_channel(interaction))
 
 
 def shared(interaction: discord.Interaction[Any], private: bool) -> bool:

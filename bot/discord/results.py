@@ -21,7 +21,7 @@ from bot.discord.client import BotServices
 from bot.discord.collector import CollectorHold
 from bot.discord.delivery import full_steps, post_copy, post_to_thread, shared, start_thread, thread_name, where
 from bot.discord.errors import error_embed, new_error_id, referee_error_embed
-from bot.discord.interactions import actor_of, guild_of
+from bot.discord.interactions import actor_of, guild_of, in_thread
 from bot.render.colours import ERROR_COLOUR, GREEN, YELLOW
 from bot.render.embeds import history_lines, render_pages, roll_pages, why_embed
 from bot.render.markdown import report_markdown
@@ -338,8 +338,9 @@ async def send_result(
     public = shared(interaction, private)
     message_id = sent.message_id
     thread = None
-    if public and settings.threads and len(pages) > 1 and message_id is not None:
-        # A long result's pages and log go to a thread on its message; the channel keeps the summary and buttons.
+    if public and settings.threads and len(pages) > 1 and message_id is not None and not in_thread(interaction):
+        # A long result's pages and log go to a thread on its message; the channel keeps the summary and buttons
+        # (not in a thread already: a thread has no threads of its own).
         thread = await start_thread(interaction, message_id, thread_name(report, record_id))
     # The pages go to the thread before the channel's message drops the log: a thread that refuses them (no Send
     # Messages in Threads) leaves the log with the result, as without threads.

@@ -243,12 +243,12 @@ class Settings:
             found = await session.scalar(select(func.count()).where(SettingChange.guild_id == guild_id))
             return int(found or 0)
 
-    async def ids_between(self, low: int, high: int) -> set[int]:
+    async def ids_between(self, low: int, high: int) -> frozenset[int]:
         """The audit ids in ``low < id <= high`` (a range of the primary key): those missing may still commit."""
         async with self.sessions() as session:
             found = await session.scalars(select(SettingChange.id).where(SettingChange.id > low,
                                                                          SettingChange.id <= high))  # fmt: skip
-            return set(found.all())
+            return frozenset(found.all())
 
     async def changes_since(self, version: int, *, also: Iterable[int] = ()) -> list[Change]:
         """The changes after ``version`` (and those of the ids in ``also``: changes a poll saw missing, which a

@@ -108,6 +108,13 @@ class SettingsCog(commands.Cog):
         channel: app_commands.AppCommandChannel | None,
     ) -> None:
         """Set (or, with None, clear) one of the server's settings, or one channel's, and say what changed."""
+        for named in (channel, value if key in (RESULTS_CHANNEL, LEAGUE_CHANNEL) else None):
+            if isinstance(named, app_commands.AppCommandChannel) and named.type not in _TEXT_CHANNELS.get(key, _TEXT):
+                await interaction.response.send_message(embed=error_embed(_not_a_text_channel(named, key)),
+                                                        ephemeral=True)  # fmt: skip
+                return
+        if isinstance(value, app_commands.AppCommandChannel):
+            value = str(value.id)
         guild = str(interaction.guild_id)
         scope, scope_id = (CHANNEL, str(channel.id)) if channel is not None else (SERVER, guild)
         store = self.bot.store.settings
@@ -235,7 +242,7 @@ class SettingsCog(commands.Cog):
         self, interaction: discord.Interaction[Any], channel: app_commands.AppCommandChannel | None = None
     ) -> None:
         if not await self.refused(interaction):
-            await self.change(interaction, RESULTS_CHANNEL, None if channel is None else str(channel.id), None)
+            await self.change(interaction, RESULTS_CHANNEL, channel, None)
 
     @managers.command(name="league-channel", description="A channel for league confirmations, disputes and standings.")
     @app_commands.describe(channel="The channel; leave out to unset it.")
@@ -243,7 +250,7 @@ class SettingsCog(commands.Cog):
         self, interaction: discord.Interaction[Any], channel: app_commands.AppCommandChannel | None = None
     ) -> None:
         if not await self.refused(interaction):
-            await self.change(interaction, LEAGUE_CHANNEL, None if channel is None else str(channel.id), None)
+            await self.change(interaction, LEAGUE_CHANNEL, channel, None)
 
     @managers.command(name="show", description="Every setting in effect: the server's and one channel's own.")
     @app_commands.describe(channel="The channel (default: this one).")
@@ -323,6 +330,21 @@ class SettingsCog(commands.Cog):
         await interaction.response.send_message(
             embed=discord.Embed(title="Your preferences", description=text, colour=INFO_COLOUR), ephemeral=True
         )
+
+
+# The channels a setting may name: a category or a voice channel has no results of its own; a forum has posts (its
+# threads follow its house rules and visibility) but takes no message of the bot's.
+_TEXT = (discord.ChannelType.text, discord.ChannelType.news, discord.ChannelType.forum)
+_TEXT_CHANNELS = {RESULTS_CHANNEL: _TEXT[:2], LEAGUE_CHANNEL: _TEXT[:2]}
+
+
+def _not_a_text_channel(channel: app_commands.AppCommandChannel, key: str) -> str:
+    kind = {discord.ChannelType.category: "a category", discord.ChannelType.forum: "a forum"}.get(
+        channel.type, "a voice channel" if channel.type in (discord.ChannelType.voice, discord.ChannelType.stage_voice)
+        else "not a text channel")  # fmt: skip
+    if key in _TEXT_CHANNELS:
+        return f"#{channel.name} is {kind}: the {setting_name(key)} must be a text channel the bot can post in."
+    return f"#{channel.name} is {kind}: settings apply to text channels (and their threads); pick one of those."
 
 
 def _lines(rows: list[SettingRow]) -> str:

@@ -369,6 +369,21 @@ async def test_the_league_channel_hears_of_a_confirmation_without_pinging_anyone
     assert news["allowed_mentions"] == {"parse": []}
 
 
+async def test_a_button_pressed_in_the_league_channel_is_not_told_there_twice(
+    bot: RefereeBot, fake: FakeDiscord
+) -> None:
+    await a_league_of_two(bot, fake)
+    server(bot, league_channel=str(CHANNEL_ID))  # the league is played in its own channel
+    shown = await leagues.report(fake, ANN, BOB, "win")
+    await leagues.click(fake, "referee:league:confirm:1", shown["data"], BOB)  # the answer is the news, there
+    later = await leagues.report(fake, ANN, BOB, "draw")
+    pressed = component_interaction("referee:league:confirm:2", later["data"].get("components", []), user_id=BOB)
+    await fake.ask(in_channel(pressed, RESULTS_CHANNEL_ID))  # pressed elsewhere: the league channel hears of it
+    (news,) = await fake.wait_calls(posts_to(CHANNEL_ID))
+    assert [m["embeds"][0]["title"] for m in fake.in_channel(CHANNEL_ID)] == ["Match #2 confirmed"]
+    assert news.payload["embeds"][0]["title"] == "Match #2 confirmed"
+
+
 async def test_the_league_channel_hears_of_disputes_and_an_organisers_decision(
     bot: RefereeBot, fake: FakeDiscord
 ) -> None:

@@ -30,9 +30,9 @@ def opt(name: str, value: Any, kind: int = 3) -> dict[str, Any]:
     return {"type": kind, "name": name, "value": value}
 
 
-def room(channel_id: int = LEAGUE_ROOM, name: str = "league") -> tuple[dict[str, Any], dict[str, Any]]:
-    """A channel option and what Discord resolves it to."""
-    data = {"id": str(channel_id), "type": 0, "name": name, "guild_id": GUILD, "permissions": "2147483647"}
+def room(channel_id: int = LEAGUE_ROOM, name: str = "league", kind: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A channel option and what Discord resolves it to (``kind``: 0 text, 2 voice, 4 category, 15 forum)."""
+    data = {"id": str(channel_id), "type": kind, "name": name, "guild_id": GUILD, "permissions": "2147483647"}
     return opt("channel", str(channel_id), 7), {"channels": {str(channel_id): data}}
 
 
@@ -125,6 +125,25 @@ async def test_a_bad_house_rule_says_what_was_wrong_with_a_correct_command_to_co
     )
     assert "never a house rule" in spec["description"]
     assert await bot.store.settings.all_rows() == ([], 0)
+
+
+async def test_a_category_or_a_voice_channel_is_refused_with_a_sentence(bot: RefereeBot, fake: FakeDiscord) -> None:
+    category, in_category = room(900000000000000079, "Campaigns", kind=4)
+    voice, in_voice = room(900000000000000080, "Table talk", kind=2)
+    forum, in_forum = room(900000000000000081, "battle-reports", kind=15)
+    refused = await settings(fake, "visibility", [opt("value", "private"), category], resolved=in_category)
+    assert refused["title"] == "That did not work"
+    assert "#Campaigns is a category: settings apply to text channels (and their threads)" in refused["description"]
+    rule = [opt("game", "epic"), opt("option", "result_dice"), opt("value", "sum"), voice]
+    assert "#Table talk is a voice channel" in (await settings(fake, "house-rule", rule, resolved=in_voice))[
+        "description"]  # fmt: skip
+    results = await settings(fake, "results-channel", [category], resolved=in_category)
+    assert "the results channel must be a text channel the bot can post in" in results["description"]
+    league = await settings(fake, "league-channel", [forum], resolved=in_forum)
+    assert "#battle-reports is a forum: the league channel must be a text channel" in league["description"]
+    assert await bot.store.settings.all_rows() == ([], 0)
+    await settings(fake, "threads", [opt("value", "on"), forum], resolved=in_forum)  # a forum's posts are threads
+    assert bot.server_settings.effective(GUILD, "900000000000000081").threads
 
 
 async def test_a_member_without_manage_server_is_refused_every_change(bot: RefereeBot, fake: FakeDiscord) -> None:
