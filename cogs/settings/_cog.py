@@ -32,10 +32,12 @@ from bot.server_settings.model import (
     VISIBILITY,
     Change,
     SettingRow,
+    example_variant,
     house_key,
     house_rule_option,
     house_rule_value,
     split_house_key,
+    variants,
 )
 from bot.server_settings.words import change_text, setting_line, setting_name
 from rules_core import RefereeError
@@ -68,14 +70,22 @@ def good_value(spec: OptionSpec, bad: str = "") -> str:
 
 
 def house_rule_example(game_id: str, spec: OptionSpec | None, bad: str = "") -> str:
+    """A /settings house-rule that works: ``spec`` (a rules variant) with another value than ``bad``; else the
+    game's first variant with a choice other than its default."""
     game = catalogue().game(game_id)
-    if spec is None:
-        spec = next(s for s in game.options if s.type is not OptionType.TEXT)
+    if spec is None or not spec.variant:
+        chosen = example_variant(game)
+        if chosen is None:
+            return "/settings show"
+        spec, value = chosen
+        shown = value if isinstance(value, str) else good_value(spec)
+        return f"/settings house-rule game:{game.id} option:{spec.name} value:{shown}"
     return f"/settings house-rule game:{game.id} option:{spec.name} value:{good_value(spec, bad)}"
 
 
 def settable(game_id: str) -> list[OptionSpec]:
-    return [spec for spec in catalogue().game(game_id).options if spec.type is not OptionType.TEXT]
+    """The options a house rule may set: the game's rules variants."""
+    return variants(catalogue().game(game_id))
 
 
 class SettingsCog(commands.Cog):

@@ -124,6 +124,12 @@ async def test_a_bad_house_rule_says_what_was_wrong_with_a_correct_command_to_co
         fake, "house-rule", [opt("game", "epic"), opt("option", "attacker_support"), opt("value", "x")]
     )
     assert "never a house rule" in spec["description"]
+    one_combat = await settings(fake, "house-rule", [opt("game", "40k"), opt("option", "round"), opt("value", "2")])
+    assert one_combat["description"].startswith("The option round describes one combat (1 = the charge turn")
+    assert "House rules set 40k's rules variants: cover\\_power\\_fists" in one_combat["description"]
+    assert one_combat["fields"][0]["value"] == (
+        "```\n/settings house-rule game:40k option:cover_power_fists value:initiative_1\n```"
+    )
     assert await bot.store.settings.all_rows() == ([], 0)
 
 
@@ -237,6 +243,9 @@ async def test_the_option_and_value_autocompletes_follow_the_chosen_game(bot: Re
     assert options == ["result_dice"]
     every = await complete([opt("game", "epic"), {**opt("option", ""), "focused": True}])
     assert "max_rounds" in every and "attacker_support" not in every  # a spec is never a house rule
+    assert "attacker_blast_markers" not in every and "attacker_broken" not in every  # nor one combat's facts
+    wh40k = await complete([opt("game", "40k"), {**opt("option", ""), "focused": True}])
+    assert wh40k == ["cover_power_fists", "morale_modifier", "double_one_passes", "ws_majority", "perils"]
     values = await complete([opt("game", "epic"), opt("option", "result_dice"), {**opt("value", ""), "focused": True}])
     assert values == ["highest", "sum"]
 
