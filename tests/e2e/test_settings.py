@@ -60,10 +60,10 @@ async def test_a_manager_sets_shows_and_clears_a_house_rule_and_every_other_sett
     bot: RefereeBot, fake: FakeDiscord
 ) -> None:
     done = await settings(fake, "house-rule", [opt("game", "epic"), opt("option", "result-dice"), opt("value", "sum")])
-    assert done["description"] == "epic house rule result dice: unset -> sum (server)."
+    assert done["description"] == "Epic house rule result dice: unset → sum (whole server)."
     assert bot.server_settings.effective(GUILD, "1").house_for("epic") == {"result_dice": "sum"}  # at once
     again = await settings(fake, "house-rule", [opt("game", "epic"), opt("option", "result_dice"), opt("value", "sum")])
-    assert again["description"].startswith("Nothing changed: epic house rule: result dice: sum already")
+    assert again["description"] == "Nothing changed: Epic house rule result dice is already sum for the whole server."
     channel, resolved = room()
     wrong = await settings(fake, "house-rule", [opt("game", "40k"), opt("option", "max_rounds"), opt("value", "3"),
                                                 channel], resolved=resolved)  # fmt: skip
@@ -85,21 +85,21 @@ async def test_a_manager_sets_shows_and_clears_a_house_rule_and_every_other_sett
     assert not bot.server_settings.effective(GUILD, "elsewhere").private
 
     shown = text(await settings(fake, "show", [channel], resolved=resolved))
-    for line in ("epic house rule: result dice: sum", "long results in a thread of their own: on",
+    for line in ("Epic house rule result dice: sum", "long results in a thread of their own: on",
                  "results channel (a copy of each public result): <#900000000000000078>",
                  f"league channel (confirmations, disputes, standings): <#{LEAGUE_ROOM}>",
-                 "Overridden in #league", "40k house rule: morale modifier: per wound",
+                 "Overridden in #league", "40K house rule morale modifier: per wound",
                  "results: private by default"):  # fmt: skip
         assert line in shown, (line, shown)
     here = text(await settings(fake, "show", []))  # this channel: the league room's overrides are listed apart
     assert "Nothing: the server's settings apply." in here and f"<#{LEAGUE_ROOM}>" in here
 
     cleared = await settings(fake, "clear", [opt("setting", house_key("epic", "result_dice"))])
-    assert cleared["description"] == "epic house rule result dice: sum -> unset (server)."
+    assert cleared["description"] == "Epic house rule result dice: sum → unset (whole server)."
     await settings(fake, "clear", [opt("setting", "visibility"), channel], resolved=resolved)
     await settings(fake, "results-channel", [])  # no channel: unset
     nothing = await settings(fake, "clear", [opt("setting", "threads"), channel], resolved=resolved)
-    assert nothing["description"] == f"Nothing to clear: threads is not set for <#{LEAGUE_ROOM}>."
+    assert nothing["description"] == f"Nothing to clear: threads is not set in <#{LEAGUE_ROOM}>."
     unknown = await settings(fake, "clear", [opt("setting", "loudness")])
     assert unknown["title"] == "That did not work" and "There is no setting 'loudness'" in unknown["description"]
     assert await bot.store.settings.rows_for_guild(GUILD) == [
@@ -182,17 +182,18 @@ async def test_history_lists_every_change_with_who_before_and_after_newest_first
         )
     first = await settings(fake, "history", [])
     lines = first["description"].split("\n")
-    assert len(lines) == 10 and lines[0].endswith(f"<@{PLAYER_ID}>: epic house rule max rounds: 9 -> 10 (server)")
-    assert lines[-1].endswith(f"<@{PLAYER_ID}>: epic house rule max rounds: unset -> 1 (server)")
+    assert len(lines) == 10 and lines[0].endswith(f"<@{PLAYER_ID}>: Epic house rule max rounds: 9 → 10 (whole server)")
+    assert lines[-1].endswith(f"<@{PLAYER_ID}>: Epic house rule max rounds: unset → 1 (whole server)")
     assert first["footer"]["text"] == (
         "Page 1 of 2, newest first (12 changes) · /settings history page:2 for older changes"
     )
     second = await settings(fake, "history", [opt("page", 2, 4)])
-    assert second["description"].split("\n") == [
-        second["description"].split("\n")[0].split(" ")[0]
-        + f" <@{OPPONENT_ID}>: visibility: private -> public (server)",
-        second["description"].split("\n")[1].split(" ")[0] + f" <@{PLAYER_ID}>: visibility: unset -> private (server)",
+    older = second["description"].split("\n")
+    assert [line.split(" ", 2)[2] for line in older] == [
+        f"<@{OPPONENT_ID}>: visibility: private → public (whole server)",
+        f"<@{PLAYER_ID}>: visibility: unset → private (whole server)",
     ]
+    assert all(line.startswith("• <t:") for line in older)  # a bulleted list
     assert second["footer"]["text"] == "Page 2 of 2, newest first (12 changes)"
 
 
@@ -200,7 +201,7 @@ async def test_preferences_are_set_shown_and_cleared_by_each_player_for_themselv
     bot: RefereeBot, fake: FakeDiscord
 ) -> None:
     done = await answer(fake, "preferences", "private", [opt("value", "on")], user_id=OPPONENT_ID, permissions="0")
-    assert done["description"] == "private by default: unset -> on (preference)."
+    assert done["description"] == "Private by default: unset → on (your preference)."
     await answer(fake, "preferences", "steps", [opt("value", "full")], user_id=OPPONENT_ID, permissions="0")
     mine = bot.server_settings.preferences(str(OPPONENT_ID))
     assert (mine.private, mine.full_steps) == (True, True)
