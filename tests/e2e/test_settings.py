@@ -4,12 +4,16 @@ stored, audited, in the bot's cache at once and listed; a member without Manage 
 from __future__ import annotations
 
 import asyncio
+import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bot.data import catalogue
 from bot.discord.app import RefereeBot
 from bot.server_settings.model import CHANNEL, SERVER, USER, VISIBILITY, SettingRow, house_key
 from bot.storage import Store
+from bot.storage.models import SettingValue
 from tests.e2e.conftest import running_bot
 from tests.e2e.fake_discord import (
     GUILD_ID,
@@ -271,3 +275,60 @@ async def test_the_bot_loads_settings_at_start_and_sees_another_processs_change_
         assert poll.cancelled()  # stopped with the bot
     finally:
         await other.close()
+
+
+async def test_clear_takes_a_setting_as_show_writes_it_and_offers_managers_the_ones_set_there(
+    bot: RefereeBot, fake: FakeDiscord
+) -> None:
+    channel, resolved = room()
+    await settings(fake, "house-rule", [opt("game", "epic"), opt("option", "result_dice"), opt("value", "sum")])
+    await settings(fake, "house-rule", [opt("game", "40k"), opt("option", "perils"), opt("value", "off"), channel],
+                   resolved=resolved)  # fmt: skip
+    again = await answer(fake, "preferences", "private", [opt("value", "on")], permissions="0")
+    repeat = await answer(fake, "preferences", "private", [opt("value", "on")], permissions="0")
+    assert (again["title"], repeat["title"]) == ("Your preferences", "Your preferences")
+    assert repeat["description"] == "Nothing changed: private by default is already on for you."
+
+    async def offered(options: list[dict[str, Any]], permissions: str = "2147483647") -> list[tuple[str, str]]:
+        data = {"id": "1", "name": "settings", "type": 1, "options": [{"type": 1, "name": "clear",
+                "options": options}], "resolved": resolved}  # fmt: skip
+        payload = base_interaction(4, data, user_id=PLAYER_ID, permissions=permissions)
+        await fake.interaction(payload)
+        (done,) = await fake.wait_answers(payload["token"], 1)
+        return [(choice["name"], choice["value"]) for choice in done.payload["data"]["choices"]]
+
+    focused = {**opt("setting", ""), "focused": True}
+    assert await offered([focused]) == [("Epic house rule result dice: sum", house_key("epic", "result_dice"))]
+    assert await offered([focused, channel]) == [("40K house rule perils: off", house_key("40k", "perils"))]
+    assert await offered([focused], permissions="0") == []  # a member without Manage Server: nothing
+    # The line as /settings show writes it, any case, clears it; so does the name alone.
+    done = await settings(fake, "clear", [opt("setting", "• epic house rule result dice: SUM")])
+    assert done["description"] == "Epic house rule result dice: sum → unset (whole server)."
+    by_name = await settings(fake, "clear", [opt("setting", "40K house rule perils"), channel], resolved=resolved)
+    assert by_name["description"] == f"40K house rule perils: off → unset (<#{LEAGUE_ROOM}>)."
+    await settings(fake, "visibility", [opt("value", "private")])
+    unknown = await settings(fake, "clear", [opt("setting", "loudness")])
+    assert unknown["description"].startswith("There is no setting 'loudness' for the whole server to clear. Pick one")
+    assert unknown["fields"][0]["value"] == "```\n/settings clear setting:visibility\n```"  # one that is set here
+
+
+async def test_show_gives_each_games_house_rules_a_field_of_their_own(bot: RefereeBot, fake: FakeDiscord) -> None:
+    rows = [SettingRow(SERVER, GUILD, GUILD, VISIBILITY, "private")]
+    for game in ("40k", "epic", "reikhammer"):
+        for spec in catalogue().game(game).options:
+            if spec.variant:
+                value = spec.choices[-1] if spec.choices else (not spec.default if spec.type.name == "BOOL" else 3)
+                rows.append(SettingRow(SERVER, GUILD, GUILD, house_key(game, spec.name), value))
+    bot.server_settings.replace_guild(GUILD, rows)
+    async with bot.store.settings.sessions.begin() as session:  # stored as /settings would have, in one go
+        session.add_all([SettingValue(scope=row.scope, scope_id=row.scope_id, guild_id=row.guild_id, key=row.key,
+                                      value_json=json.dumps(row.value), updated_by="1",
+                                      updated_at=datetime.now(UTC)) for row in rows])  # fmt: skip
+    shown = await settings(fake, "show", [])
+    names = [field["name"] for field in shown["fields"]]
+    assert names[:4] == ["This server", "This server · 40K house rules", "This server · Epic house rules",
+                         "This server · Reikhammer house rules"]  # fmt: skip
+    every = text(shown)
+    assert all(f"house rule {spec.replace('_', ' ')}:" in every for spec in ("perils", "max_rounds", "save_direction"))
+    assert "…" not in every and len(every) < 6000
+    assert all(len(field["value"]) <= 1024 for field in shown["fields"])
