@@ -253,3 +253,19 @@ async def test_a_change_that_commits_just_after_a_load_below_its_version_is_seen
         session.add(SettingValue(**copies[1]))
     assert await cache.refresh(store) == 1
     assert cache.effective(GUILD, None).house_for("epic") == {"result_dice": "sum"}
+
+
+async def test_two_processes_setting_the_same_new_key_at_once_both_succeed(store_url: str) -> None:
+    """Both read "unset", both insert: the second meets the unique constraint and is retried as an update."""
+    first, second = await Store.open(store_url), await Store.open(store_url)
+    try:
+        for rounds in range(1, 9):
+            key = house_key("epic", f"rule_{rounds}")
+            done = await asyncio.gather(first.settings.set(SERVER, GUILD, GUILD, key, "sum", MANAGER),
+                                        second.settings.set(SERVER, GUILD, GUILD, key, "highest", PLAYER))  # fmt: skip
+            assert all(change is None or change.key == key for change in done)
+            (row,) = [row for row in await first.settings.rows_for_guild(GUILD) if row.key == key]
+            assert row.value in ("sum", "highest")
+    finally:
+        await first.close()
+        await second.close()
