@@ -159,8 +159,9 @@ def house_rule_option(game: Game, option: str) -> OptionSpec:
     spec = next((spec for spec in game.options if spec.name == name), None)
     example = _example(game)
     allowed = variants(game)
-    listed = (f"House rules set {game.id}'s rules variants: {', '.join(s.name for s in allowed)}." if allowed
-              else f"{game.id} has no rules variant a house rule may set.")  # fmt: skip
+    label = game.short_title.removesuffix(" assault") or game.id
+    listed = (f"A house rule sets one of {label}'s rules variants: {', '.join(s.name for s in allowed)}." if allowed
+              else f"{label} has no rules variant a house rule may set.")  # fmt: skip
     if spec is None:
         raise OptionError(f"{game.id} has no option '{option}'. {listed}", token=option, example=example)
     if spec.type is OptionType.TEXT:
@@ -168,13 +169,13 @@ def house_rule_option(game: Game, option: str) -> OptionSpec:
                           f"rule. {listed}", token=option, example=example)  # fmt: skip
     if not spec.variant:
         raise OptionError(f"The option {spec.name} describes one combat ({_what(spec)}): its players give it with "
-                          f"that combat, never a house rule. {listed}", token=option, example=example)  # fmt: skip
+                          f"that combat, never as a house rule. {listed}", token=option, example=example)  # fmt: skip
     return spec
 
 
 def _what(spec: OptionSpec) -> str:
     """An option's help, shortened to its first sentence, lower-cased, without its full stop."""
-    first = spec.short_help.split(". ")[0].split(": ")[0].rstrip(".")
+    first = spec.short_help.split(". ")[0].split(": ")[0].split(" (")[0].rstrip(".")
     return first[:1].lower() + first[1:]
 
 

@@ -15,6 +15,7 @@ from bot.server_settings.model import CHANNEL, SERVER, USER, VISIBILITY, Setting
 from bot.storage import Store
 from bot.storage.models import SettingValue
 from tests.e2e.conftest import running_bot
+from tests.e2e.discord_view import PHONE, Browser, Shown
 from tests.e2e.fake_discord import (
     GUILD_ID,
     OPPONENT_ID,
@@ -130,7 +131,7 @@ async def test_a_bad_house_rule_says_what_was_wrong_with_a_correct_command_to_co
     assert "never a house rule" in spec["description"]
     one_combat = await settings(fake, "house-rule", [opt("game", "40k"), opt("option", "round"), opt("value", "2")])
     assert one_combat["description"].startswith("The option round describes one combat (1 = the charge turn")
-    assert "House rules set 40k's rules variants: cover\\_power\\_fists" in one_combat["description"]
+    assert "A house rule sets one of 40K's rules variants: cover\\_power\\_fists" in one_combat["description"]
     assert one_combat["fields"][0]["value"] == (
         "```\n/settings house-rule game:40k option:cover_power_fists value:initiative_1\n```"
     )
@@ -332,3 +333,24 @@ async def test_show_gives_each_games_house_rules_a_field_of_their_own(bot: Refer
     assert all(f"house rule {spec.replace('_', ' ')}:" in every for spec in ("perils", "max_rounds", "save_direction"))
     assert "…" not in every and len(every) < 6000
     assert all(len(field["value"]) <= 1024 for field in shown["fields"])
+
+
+async def test_the_settings_answers_as_a_phone_shows_them(
+    bot: RefereeBot, fake: FakeDiscord, chromium: Browser, tmp_path: Path
+) -> None:
+    """/settings show with house rules of two games, the history, a refused house rule: each readable at 390 px."""
+    channel, resolved = room()
+    for game, name, value in (("epic", "result_dice", "sum"), ("epic", "max_rounds", "3"),
+                              ("40k", "morale_modifier", "per_wound")):  # fmt: skip
+        await settings(fake, "house-rule", [opt("game", game), opt("option", name), opt("value", value)])
+    await settings(fake, "visibility", [opt("value", "private"), channel], resolved=resolved)
+    answers = {
+        "show": await settings(fake, "show", []),
+        "history": await settings(fake, "history", []),
+        "refused": await settings(fake, "house-rule", [opt("game", "40k"), opt("option", "round"), opt("value", "2")]),
+    }
+    for name, embed in answers.items():
+        shown = Shown({"embeds": [embed], "flags": EPHEMERAL}, command=f"/settings {name}")
+        height = chromium.photograph([shown], PHONE, tmp_path / f"settings-{name}-390.png")
+        assert 100 < height < 1400, (name, height)
+    assert "→" in answers["history"]["description"]

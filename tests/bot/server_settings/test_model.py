@@ -84,7 +84,7 @@ def test_every_settable_option_of_every_game_takes_its_default_back(game: object
                 house_rule_value(game, spec.name, "x")  # type: ignore[arg-type]
             continue
         if not spec.variant:  # what describes one combat is said with it, never a house rule
-            with pytest.raises(RefereeError, match=r"describes one combat.*House rules set"):
+            with pytest.raises(RefereeError, match=r"describes one combat.*A house rule sets one of"):
                 house_rule_value(game, spec.name, "1")  # type: ignore[arg-type]
             continue
         if spec.default is None:
@@ -98,8 +98,12 @@ def test_only_rules_variants_are_house_rules_and_a_stored_one_on_another_option_
     with pytest.raises(RefereeError) as refused:
         house_rule_value(wh40k, "round", "2")
     text = str(refused.value)
-    assert text.startswith("The option round describes one combat (1 = the charge turn; 2 or more")
-    assert "House rules set 40k's rules variants: cover_power_fists, morale_modifier, double_one_passes, " in text
+    assert text.startswith(
+        "The option round describes one combat (1 = the charge turn; 2 or more = the combat continues): its "
+    )
+    assert (
+        "A house rule sets one of 40K's rules variants: cover_power_fists, morale_modifier, double_one_passes, " in text
+    )
     assert [spec.name for spec in variants(epic)] == ["reinforced_vs_macro", "both_wiped_out", "lost_contact",
                                                       "result_dice", "max_rounds"]  # fmt: skip
     assert [spec.name for spec in variants(get_game("boltaction"))] == ["morale_check"]
