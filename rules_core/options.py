@@ -45,6 +45,10 @@ class OptionSpec:
     # The option in at most BRIEF_CHARS characters, whole, where space is short (a slash command's option
     # description); empty when ``help`` is short enough itself.
     brief: str = ""
+    # A rules variant a group may play differently (REFERENCE.md's "named options": the sum of the result dice, a
+    # morale table), which a server may make a house rule; False for what describes one combat (a distance, a
+    # round, markers, cover), which only the players of that combat can say.
+    variant: bool = False
 
     @property
     def flag(self) -> str:

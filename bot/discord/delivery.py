@@ -24,7 +24,7 @@ from typing import Any
 import discord
 
 from bot.discord.client import BotServices
-from bot.discord.interactions import guild_of
+from bot.discord.interactions import guild_of, settings_channel
 from bot.render.embeds import result_heading
 from bot.render.markdown import cut
 from bot.server_settings.model import Effective
@@ -52,9 +52,9 @@ def full_steps(bot: BotServices, interaction: discord.Interaction[Any]) -> bool:
 
 
 def where(bot: BotServices, interaction: discord.Interaction[Any]) -> Effective:
-    """The settings that apply in the interaction's channel (none in direct messages)."""
-    channel = None if interaction.channel_id is None else str(interaction.channel_id)
-    return bot.server_settings.effective(guild_of(interaction), channel)
+    """The settings that apply in the interaction's channel, or in a thread its channel's (none in direct
+    messages)."""
+    return bot.server_settings.effective(guild_of(interaction), settings_channel(interaction))
 
 
 def shared(interaction: discord.Interaction[Any], private: bool) -> bool:
@@ -84,14 +84,18 @@ async def start_thread(interaction: discord.Interaction[Any], message_id: int, n
         return None
 
 
-async def post_to_thread(thread: discord.Thread, pages: Sequence[discord.Embed], files: list[discord.File]) -> None:
-    """Every page, one message each (a page is near a message's 6,000 characters), the full log with the last."""
+async def post_to_thread(thread: discord.Thread, pages: Sequence[discord.Embed], files: list[discord.File]) -> bool:
+    """Every page, one message each (a page is near a message's 6,000 characters), the full log with the last.
+    False, logged in one line, when the thread refuses them (no Send Messages in Threads): the caller then keeps
+    the log with the result in the channel, as without threads."""
     try:
         for number, page in enumerate(pages, start=1):
             last = number == len(pages)
             await thread.send(embed=page, files=files if last else [], allowed_mentions=discord.AllowedMentions.none())
-    except discord.HTTPException as error:  # the summary and its buttons are in the channel whatever happens here
+    except discord.HTTPException as error:
         log.warning("the result's thread %s refused its pages: %s", thread.id, error)
+        return False
+    return True
 
 
 async def post_copy(

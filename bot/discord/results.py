@@ -21,7 +21,7 @@ from bot.discord.client import BotServices
 from bot.discord.collector import CollectorHold
 from bot.discord.delivery import full_steps, post_copy, post_to_thread, shared, start_thread, thread_name, where
 from bot.discord.errors import error_embed, new_error_id, referee_error_embed
-from bot.discord.interactions import actor_of, guild_of
+from bot.discord.interactions import actor_of, guild_of, in_thread
 from bot.render.colours import ERROR_COLOUR, GREEN, YELLOW
 from bot.render.embeds import history_lines, render_pages, roll_pages, why_embed
 from bot.render.markdown import report_markdown
@@ -338,13 +338,18 @@ async def send_result(
     public = shared(interaction, private)
     message_id = sent.message_id
     thread = None
-    if public and settings.threads and len(pages) > 1 and message_id is not None:
-        # A long result's pages and log go to a thread on its message; the channel keeps the summary and buttons.
+    if public and settings.threads and len(pages) > 1 and message_id is not None and not in_thread(interaction):
+        # A long result's pages and log go to a thread on its message; the channel keeps the summary and buttons
+        # (not in a thread already: a thread has no threads of its own).
         thread = await start_thread(interaction, message_id, thread_name(report, record_id))
+    # The pages go to the thread before the channel's message drops the log: a thread that refuses them (no Send
+    # Messages in Threads) leaves the log with the result, as without threads.
+    placed = thread is not None and await post_to_thread(thread, pages, files)
+    if thread is not None and not placed:
+        files = [discord.File(io.BytesIO(file.fp.getvalue()), filename=file.filename, description=file.description)
+                 for file in files if isinstance(file.fp, io.BytesIO)]  # fmt: skip
     view = result_view(record_id, 0, len(pages), report=report)
-    await interaction.edit_original_response(embed=pages[0], attachments=[] if thread else files, view=view)
-    if thread is not None:
-        await post_to_thread(thread, pages, files)
+    await interaction.edit_original_response(embed=pages[0], attachments=[] if placed else files, view=view)
     if public and settings.results_channel is not None:
         summary = render_pages(report, record_id=record_id, not_recorded=problem, players=players,
                                house_rules=house_rules, summary_only=True)  # fmt: skip

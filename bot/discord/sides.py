@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot.data import catalogue
 from bot.discord.client import BotServices
-from bot.discord.interactions import guild_of
+from bot.discord.interactions import guild_of, settings_channel
 from bot.discord.options import DESCRIPTION
 from bot.render.markdown import cut
 from bot.rosters import expand_all
@@ -68,11 +68,11 @@ def with_house_rules(
     bot: BotServices, interaction: discord.Interaction[Any], game: Game, chosen: dict[str, Any]
 ) -> tuple[dict[str, Any], tuple[str, ...]]:
     """The options of one command in a server: the player's explicit ones (``chosen``, rosters' included) win, the
-    house rules of its channel, else of its server, fill the rest. From the bot's settings cache, never a query, so
-    the first answer does not wait; direct messages have no server and get none. Returns the options and the names
-    of those that came from house rules (the record keeps them; the summary says them)."""
-    channel = None if interaction.channel_id is None else str(interaction.channel_id)
-    house = bot.server_settings.effective(guild_of(interaction), channel).house_for(game.id)
+    house rules of its channel (in a thread: the thread's channel), else of its server, fill the rest. From the
+    bot's settings cache, never a query, so the first answer does not wait; direct messages have no server and get
+    none. Returns the options and the names of those that came from house rules (the record keeps them; the summary
+    says them)."""
+    house = bot.server_settings.effective(guild_of(interaction), settings_channel(interaction)).house_for(game.id)
     if not house:
         return chosen, ()
     return apply_house_rules(game, chosen, house)

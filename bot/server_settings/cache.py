@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("referee.settings")
 POLL_SECONDS = 1.0  # how often a process looks for other processes' changes
 GAP_SECONDS = 30.0  # how long an audit id seen missing is looked for (a transaction that committed after a later one)
+LOAD_GAPS = 100  # at a load, the ids this far below the version that are missing are looked for as gaps
 
 
 class SettingsCache:
@@ -118,6 +119,17 @@ class SettingsCache:
         """Everything, from the database (at start: one query for the rows, one for the version)."""
         rows, version = await store.settings.all_rows()
         self.replace_all(rows, version)
+        await self._note_gaps(store, version)
+
+    async def _note_gaps(self, store: Store, version: int) -> None:
+        """The ids just below a loaded version that are missing: on PostgreSQL a write that took a lower id may
+        commit just after the load; each is looked for by the refreshes (for ``GAP_SECONDS``) like a poll's gap."""
+        low = max(0, version - LOAD_GAPS)
+        present = await store.settings.ids_between(low, version)
+        now = time.monotonic()
+        for missing in range(low + 1, version):
+            if missing not in present:
+                self._gaps.setdefault(missing, now)
 
     async def refresh(self, store: Store) -> int:
         """Reload the servers and users whose settings changed since the last look; the number of changes found.
@@ -131,6 +143,7 @@ class SettingsCache:
         if any(change.key == ERASED for change in changes):  # a deletion: what went is not in the audit
             rows, version = await store.settings.all_rows()
             self.replace_all(rows, max(version, self.version))
+            await self._note_gaps(store, self.version)
             return len(changes)
         guilds = {change.guild_id for change in changes if change.scope != USER and change.guild_id is not None}
         users = {change.scope_id for change in changes if change.scope == USER}
@@ -166,4 +179,4 @@ class SettingsCache:
                 self._failing = False
 
 
-__all__ = ["GAP_SECONDS", "POLL_SECONDS", "SettingsCache"]
+__all__ = ["GAP_SECONDS", "LOAD_GAPS", "POLL_SECONDS", "SettingsCache"]

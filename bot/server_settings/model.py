@@ -147,23 +147,36 @@ def preferences(rows: Iterable[SettingRow]) -> Preferences:
     )
 
 
+def variants(game: Game) -> list[OptionSpec]:
+    """The options of ``game`` a house rule may set: its rules variants (``OptionSpec.variant``)."""
+    return [spec for spec in game.options if spec.variant and spec.type is not OptionType.TEXT]
+
+
 def house_rule_option(game: Game, option: str) -> OptionSpec:
-    """The option of ``game`` a house rule sets; an :class:`OptionError` naming the game's options otherwise."""
+    """The rules variant of ``game`` a house rule sets; an :class:`OptionError` naming the game's variants
+    otherwise (an unknown option, or one that describes a single combat)."""
     name = option.strip().replace("-", "_")
-    specs = {spec.name: spec for spec in game.options}
-    spec = specs.get(name)
-    settable = [spec for spec in game.options if spec.type is not OptionType.TEXT]
+    spec = next((spec for spec in game.options if spec.name == name), None)
     example = _example(game)
+    allowed = variants(game)
+    label = game.short_title.removesuffix(" assault") or game.id
+    listed = (f"A house rule sets one of {label}'s rules variants: {', '.join(s.name for s in allowed)}." if allowed
+              else f"{label} has no rules variant a house rule may set.")  # fmt: skip
     if spec is None:
-        known = ", ".join(spec.name for spec in settable)
-        raise OptionError(f"{game.id} has no option '{option}'. Its options: {known}.", token=option, example=example)
+        raise OptionError(f"{game.id} has no option '{option}'. {listed}", token=option, example=example)
     if spec.type is OptionType.TEXT:
-        raise OptionError(
-            f"The option {spec.name} names units (a spec): it is given with each combat, never a house rule.",
-            token=option,
-            example=example,
-        )
+        raise OptionError(f"The option {spec.name} names units (a spec): it is given with each combat, never a house "
+                          f"rule. {listed}", token=option, example=example)  # fmt: skip
+    if not spec.variant:
+        raise OptionError(f"The option {spec.name} describes one combat ({_what(spec)}): its players give it with "
+                          f"that combat, never as a house rule. {listed}", token=option, example=example)  # fmt: skip
     return spec
+
+
+def _what(spec: OptionSpec) -> str:
+    """An option's help, shortened to its first sentence, lower-cased, without its full stop."""
+    first = spec.short_help.split(". ")[0].split(": ")[0].split(" (")[0].rstrip(".")
+    return first[:1].lower() + first[1:]
 
 
 def house_rule_value(game: Game, option: str, value: str) -> tuple[str, OptionValue]:
@@ -177,11 +190,12 @@ def apply_house_rules(
 ) -> tuple[dict[str, Any], tuple[str, ...]]:
     """The options of one command: the player's (``chosen``, given explicitly) win; each house rule fills an option
     the player left unsaid. Returns the options and the names of those that came from house rules, in the game's
-    declaration order. A house rule the game no longer declares (an option renamed since) is ignored."""
+    declaration order. A house rule the game no longer declares (an option renamed since), or on an option that
+    is no rules variant (set before variants were told apart), is ignored."""
     merged = dict(chosen)
     used: list[str] = []
-    for spec in game.options:
-        if spec.name in house and spec.name not in chosen and spec.type is not OptionType.TEXT:
+    for spec in variants(game):
+        if spec.name in house and spec.name not in chosen:
             merged[spec.name] = house[spec.name]
             used.append(spec.name)
     return merged, tuple(used)
@@ -205,12 +219,22 @@ def house_rules_line(options: Mapping[str, Any], used: Iterable[str]) -> str:
     return f"house rules: {'; '.join(parts)}" if parts else ""
 
 
-def _example(game: Game) -> Example | None:
-    for spec in game.options:
+def example_variant(game: Game) -> tuple[OptionSpec, bool | int | float | str] | None:
+    """A house rule that works, for an example: a variant with a choice other than its default (else a variant
+    switched from its default, else any variant at its default); None for a game without variants."""
+    found = variants(game)
+    for spec in found:
         if spec.type is OptionType.CHOICE and len(spec.choices) > 1:
-            other = next(choice for choice in spec.choices if choice != spec.default)
-            return Example((ExampleSetting(spec.name, other),))
-    return None
+            return spec, next(choice for choice in spec.choices if choice != spec.default)
+    for spec in found:
+        if spec.type is OptionType.BOOL:
+            return spec, not spec.default
+    return next(((spec, spec.default) for spec in found if spec.default is not None), None)
+
+
+def _example(game: Game) -> Example | None:
+    chosen = example_variant(game)
+    return None if chosen is None else Example((ExampleSetting(chosen[0].name, chosen[1]),))
 
 
 __all__ = [
@@ -237,6 +261,7 @@ __all__ = [
     "SettingRow",
     "apply_house_rules",
     "effective",
+    "example_variant",
     "house_key",
     "house_rule_option",
     "house_rule_value",
@@ -244,4 +269,5 @@ __all__ = [
     "phrase",
     "preferences",
     "split_house_key",
+    "variants",
 ]

@@ -19,6 +19,8 @@ from bot.server_settings.model import (
     phrase,
     split_house_key,
 )
+from rules_core import RefereeError
+from rules_core.registry import get_game
 
 Channel = Callable[[str], str]
 
@@ -27,11 +29,20 @@ def plain_channel(channel_id: str) -> str:
     return f"channel {channel_id}"
 
 
+def game_label(game_id: str) -> str:
+    """A game as a setting names it: its heading's words without " assault" ("Epic", "40K", "Bolt Action"); the
+    id itself for a game no longer registered."""
+    try:
+        return get_game(game_id).short_title.removesuffix(" assault") or game_id
+    except RefereeError:
+        return game_id
+
+
 def setting_name(key: str) -> str:
-    """What a key is called: ``epic house rule result dice``, ``visibility``, ``results channel``."""
+    """What a key is called: ``Epic house rule result dice``, ``visibility``, ``results channel``."""
     split = split_house_key(key)
     if split is not None:
-        return f"{split[0]} house rule {split[1].replace('_', ' ')}"
+        return f"{game_label(split[0])} house rule {split[1].replace('_', ' ')}"
     return {PREF_PRIVATE: "private by default", PREF_STEPS: "step list"}.get(key, key.replace("_", " "))
 
 
@@ -50,10 +61,9 @@ def value_text(key: str, value: Any, channel: Channel = plain_channel) -> str:
 
 
 def setting_line(key: str, value: Any, channel: Channel = plain_channel) -> str:
-    """One setting in effect: ``epic house rule: result dice: sum``, ``results: private by default``."""
-    split = split_house_key(key)
-    if split is not None:
-        return f"{split[0]} house rule: {phrase(split[1], value)}"
+    """One setting in effect: ``Epic house rule result dice: sum``, ``results: private by default``."""
+    if split_house_key(key) is not None:
+        return f"{setting_name(key)}: {value_text(key, value, channel)}"
     if key == VISIBILITY:
         return f"results: {value} by default"
     if key == THREADS:
@@ -70,16 +80,25 @@ def setting_line(key: str, value: Any, channel: Channel = plain_channel) -> str:
 
 
 def where(change: Change, channel: Channel = plain_channel) -> str:
-    """Where a change applies: ``server``, a channel, or ``preference`` (a user's own)."""
+    """Where a change applies: ``whole server``, a channel, or ``your preference`` (a user's own)."""
     if change.scope == USER:
-        return "preference"
-    return "server" if change.scope == SERVER else channel(change.scope_id)
+        return "your preference"
+    return "whole server" if change.scope == SERVER else channel(change.scope_id)
 
 
 def change_text(change: Change, channel: Channel = plain_channel) -> str:
-    """What changed, without who and when: ``epic house rule result dice: unset -> sum (server)``."""
+    """What changed, without who and when: ``Epic house rule result dice: unset → sum (whole server)``."""
     before, after = value_text(change.key, change.before, channel), value_text(change.key, change.after, channel)
-    return f"{setting_name(change.key)}: {before} -> {after} ({where(change, channel)})"
+    return f"{setting_name(change.key)}: {before} → {after} ({where(change, channel)})"
 
 
-__all__ = ["Channel", "change_text", "plain_channel", "setting_line", "setting_name", "value_text", "where"]
+__all__ = [
+    "Channel",
+    "change_text",
+    "game_label",
+    "plain_channel",
+    "setting_line",
+    "setting_name",
+    "value_text",
+    "where",
+]

@@ -307,6 +307,9 @@ class SettingChange(Base):
         Index("ix_settings_changes_guild_id_id", "guild_id", "id"),
         Index("ix_settings_changes_scope_id", "scope_id"),
         Index("ix_settings_changes_actor", "actor"),
+        # Ids never given twice (SQLite otherwise reuses the highest after a deletion): a privacy deletion removes
+        # the newest rows, and the caches' version must stay below every later change (cache.py).
+        {"sqlite_autoincrement": True},
     )
 
 

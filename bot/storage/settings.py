@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, or_, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.server_settings.model import ERASED, SCOPES, SERVER, USER, Change, SettingRow
@@ -180,6 +181,16 @@ class Settings:
         self, scope: str, scope_id: str, guild_id: str | None, key: str, value: Any, actor: str, at: datetime | None
     ) -> Change | None:
         _checked(scope, scope_id, guild_id)
+        try:
+            return await self._write_once(scope, scope_id, guild_id, key, value, actor, at)
+        except IntegrityError:
+            # Another process inserted the same new setting between this one's read and its insert (the unique
+            # constraint): read again, now an update (or no change), once.
+            return await self._write_once(scope, scope_id, guild_id, key, value, actor, at)
+
+    async def _write_once(  # noqa: PLR0917
+        self, scope: str, scope_id: str, guild_id: str | None, key: str, value: Any, actor: str, at: datetime | None
+    ) -> Change | None:
         moment = at or now()
         after = None if value is None else dumped(value)
         async with self.sessions.begin() as session:
@@ -242,6 +253,13 @@ class Settings:
         async with self.sessions() as session:
             found = await session.scalar(select(func.count()).where(SettingChange.guild_id == guild_id))
             return int(found or 0)
+
+    async def ids_between(self, low: int, high: int) -> frozenset[int]:
+        """The audit ids in ``low < id <= high`` (a range of the primary key): those missing may still commit."""
+        async with self.sessions() as session:
+            found = await session.scalars(select(SettingChange.id).where(SettingChange.id > low,
+                                                                         SettingChange.id <= high))  # fmt: skip
+            return frozenset(found.all())
 
     async def changes_since(self, version: int, *, also: Iterable[int] = ()) -> list[Change]:
         """The changes after ``version`` (and those of the ids in ``also``: changes a poll saw missing, which a

@@ -134,7 +134,7 @@ class MatchButton(
         league = await bot.store.leagues.get(changed.league_id, actor=actor)
         await interaction.response.edit_message(embed=match_embed(changed, league), view=None)
         what = "confirmed" if self.action == "confirm" else "disputed"
-        await announce(bot, league, changed, what, actor.user)
+        await announce(bot, league, changed, what, actor.user, origin=interaction.channel_id)
 
 
 def standings_embed(standings: Standings) -> discord.Embed:

@@ -19,7 +19,7 @@ from bot.data import catalogue
 from bot.discord.errors import DISCORD, error_embed
 from bot.discord.options import game_choices
 from bot.render.colours import INFO_COLOUR
-from bot.render.markdown import cut, escape
+from bot.render.markdown import cut
 from bot.server_settings.model import (
     CHANNEL,
     LEAGUE_CHANNEL,
@@ -31,51 +31,39 @@ from bot.server_settings.model import (
     USER,
     VISIBILITY,
     Change,
-    SettingRow,
     house_key,
     house_rule_option,
     house_rule_value,
     split_house_key,
 )
-from bot.server_settings.words import change_text, setting_line, setting_name
+from bot.server_settings.words import change_text, plain_channel, setting_line, setting_name, value_text
+from cogs.settings._words import (
+    TEXT_CHANNELS,
+    TEXT_KINDS,
+    channel_name,
+    fit_fields,
+    house_rule_example,
+    mention,
+    not_a_text_channel,
+    settable,
+    setting_fields,
+    setting_named,
+    shown_lines,
+    who,
+)
 from rules_core import RefereeError
 from rules_core.errors import OptionError
-from rules_core.options import OptionSpec, OptionType
+from rules_core.options import OptionType
 
 if TYPE_CHECKING:
     from bot.discord.app import RefereeBot
 
 Channel = app_commands.AppCommandChannel
 Choice = app_commands.Choice[str]
+FOOTER = "A player's explicit option always wins over a house rule · /settings history"
 HISTORY_PAGE = 10  # changes a page of /settings history
 REFUSED = "Only a member with Manage Server can use /settings: being allowed to use the command is not enough."
 CHANNEL_HELP = "One channel only (it overrides the server's); leave out for the whole server."
-
-
-def mention(channel_id: str) -> str:
-    return f"<#{channel_id}>"
-
-
-def good_value(spec: OptionSpec, bad: str = "") -> str:
-    """A value the option takes, for an example (another than the one refused)."""
-    if spec.type is OptionType.CHOICE:
-        return next((c for c in spec.choices if c not in (bad, spec.default)), spec.choices[0])
-    if spec.type is OptionType.BOOL:
-        return "off" if spec.default else "on"
-    if spec.default is not None:
-        return f"{spec.default:g}" if isinstance(spec.default, float) else str(spec.default)
-    return f"{spec.minimum:g}" if spec.minimum is not None else "1"
-
-
-def house_rule_example(game_id: str, spec: OptionSpec | None, bad: str = "") -> str:
-    game = catalogue().game(game_id)
-    if spec is None:
-        spec = next(s for s in game.options if s.type is not OptionType.TEXT)
-    return f"/settings house-rule game:{game.id} option:{spec.name} value:{good_value(spec, bad)}"
-
-
-def settable(game_id: str) -> list[OptionSpec]:
-    return [spec for spec in catalogue().game(game_id).options if spec.type is not OptionType.TEXT]
 
 
 class SettingsCog(commands.Cog):
@@ -108,6 +96,15 @@ class SettingsCog(commands.Cog):
         channel: app_commands.AppCommandChannel | None,
     ) -> None:
         """Set (or, with None, clear) one of the server's settings, or one channel's, and say what changed."""
+        for named in (channel, value if key in (RESULTS_CHANNEL, LEAGUE_CHANNEL) else None):
+            if isinstance(named, app_commands.AppCommandChannel) and named.type not in TEXT_CHANNELS.get(
+                key, TEXT_KINDS
+            ):
+                await interaction.response.send_message(embed=error_embed(not_a_text_channel(named, key)),
+                                                        ephemeral=True)  # fmt: skip
+                return
+        if isinstance(value, app_commands.AppCommandChannel):
+            value = str(value.id)
         guild = str(interaction.guild_id)
         scope, scope_id = (CHANNEL, str(channel.id)) if channel is not None else (SERVER, guild)
         store = self.bot.store.settings
@@ -116,19 +113,23 @@ class SettingsCog(commands.Cog):
             done = await store.clear(scope, scope_id, guild, key, actor)
         else:
             done = await store.set(scope, scope_id, guild, key, value, actor)
-        await self.answer_change(interaction, done, key, value, "the server" if channel is None else mention(scope_id))
+        where = "for the whole server" if channel is None else f"in {mention(scope_id)}"
+        await self.answer_change(interaction, done, key, value, where)
 
     async def answer_change(
-        self, interaction: discord.Interaction[Any], done: Change | None, key: str, value: Any, where: str
-    ) -> None:
+        self, interaction: discord.Interaction[Any], done: Change | None, key: str, value: Any, where: str,
+        *, title: str = "Settings",
+    ) -> None:  # fmt: skip
+        """``where``: "for the whole server", "in #channel" or "for you"."""
         if done is not None:
             self.bot.server_settings.apply(done)
             text = f"{change_text(done, mention)}."
         elif value is None:
-            text = f"Nothing to clear: {setting_name(key)} is not set for {where}."
+            text = f"Nothing to clear: {setting_name(key)} is not set {where}."
         else:
-            text = f"Nothing changed: {setting_line(key, value, mention)} already, for {where}."
-        embed = discord.Embed(title="Settings", description=text, colour=INFO_COLOUR)
+            text = f"Nothing changed: {setting_name(key)} is already {value_text(key, value, mention)} {where}."
+        text = text[:1].upper() + text[1:]
+        embed = discord.Embed(title=title, description=text, colour=INFO_COLOUR)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # --- /settings --------------------------------------------------------------------------------------------------
@@ -185,31 +186,48 @@ class SettingsCog(commands.Cog):
         return [app_commands.Choice(name=v, value=v) for v in values if current.lower() in v][:25]
 
     @managers.command(name="clear", description="Remove one setting of the server or of one channel.")
-    @app_commands.describe(setting="The setting to remove (as /settings show lists them).", channel=CHANNEL_HELP)
+    @app_commands.describe(setting="The setting to remove: pick it from the list (or type it as /settings show lists "
+                           "it).", channel=CHANNEL_HELP)  # fmt: skip
     async def clear(
         self, interaction: discord.Interaction[Any], setting: str, channel: app_commands.AppCommandChannel | None = None
     ) -> None:
         if await self.refused(interaction):
             return
-        key = setting.strip()
-        split = split_house_key(key)
+        guild = str(interaction.guild_id)
+        scope, scope_id = (CHANNEL, str(channel.id)) if channel is not None else (SERVER, guild)
+        rows = [row for row in await self.bot.store.settings.rows_for_guild(guild)
+                if (row.scope, row.scope_id) == (scope, scope_id)]  # fmt: skip
+        key = setting_named(setting, rows)
         known = key in (VISIBILITY, THREADS) or (channel is None and key in (RESULTS_CHANNEL, LEAGUE_CHANNEL))
-        if split is None and not known:
-            text = (f"There is no setting '{key}' to clear. /settings show lists the settings in effect; a house rule "
-                    "is written house:game:option.")  # fmt: skip
-            example = "/settings clear setting:house:epic:result_dice"
-            await interaction.response.send_message(embed=error_embed(text, example), ephemeral=True)
+        if key is None or (split_house_key(key) is None and not known):
+            where = "for the whole server" if channel is None else f"in #{channel.name}"
+            text = (f"There is no setting '{setting.strip()}' {where} to clear. Pick one from the list as you type "
+                    "(the settings set here); /settings show lists them.")  # fmt: skip
+            named = setting_name(rows[0].key) if rows else "visibility"
+            await interaction.response.send_message(
+                embed=error_embed(text, f"/settings clear setting:{named}"), ephemeral=True
+            )
             return
         await self.change(interaction, key, None, channel)
 
     @clear.autocomplete("setting")
     async def set_choices(self, interaction: discord.Interaction[Any], current: str) -> list[Choice]:
-        rows = self.bot.server_settings.guilds.get(str(interaction.guild_id), [])
+        """The settings set where the command points (the server, or the channel given), by their shown line; a
+        member without Manage Server is offered nothing."""
+        if interaction.guild_id is None or not interaction.permissions.manage_guild:
+            return []
+        guild = str(interaction.guild_id)
         channel = getattr(interaction.namespace, "channel", None)
-        scope_id = str(channel.id) if channel is not None else str(interaction.guild_id)
-        keys = sorted({row.key for row in rows if row.scope_id == scope_id})
-        return [app_commands.Choice(name=cut(setting_name(key), 100), value=key) for key in keys
-                if current.lower() in key.lower()][:25]  # fmt: skip
+        scope, scope_id = (CHANNEL, str(channel.id)) if channel is not None else (SERVER, guild)
+        rows = [row for row in self.bot.server_settings.guilds.get(guild, [])
+                if (row.scope, row.scope_id) == (scope, scope_id)]  # fmt: skip
+        typed = current.strip().lower()
+        found = []
+        for row in sorted(rows, key=lambda row: row.key):
+            line = setting_line(row.key, row.value, plain_channel)
+            if typed in line.lower() or typed in row.key.lower():
+                found.append(app_commands.Choice(name=cut(line, 100), value=row.key))
+        return found[:25]
 
     @managers.command(name="visibility", description="Results public or private unless a command says otherwise.")
     @app_commands.describe(value="public or private", channel=CHANNEL_HELP)
@@ -235,7 +253,7 @@ class SettingsCog(commands.Cog):
         self, interaction: discord.Interaction[Any], channel: app_commands.AppCommandChannel | None = None
     ) -> None:
         if not await self.refused(interaction):
-            await self.change(interaction, RESULTS_CHANNEL, None if channel is None else str(channel.id), None)
+            await self.change(interaction, RESULTS_CHANNEL, channel, None)
 
     @managers.command(name="league-channel", description="A channel for league confirmations, disputes and standings.")
     @app_commands.describe(channel="The channel; leave out to unset it.")
@@ -243,7 +261,7 @@ class SettingsCog(commands.Cog):
         self, interaction: discord.Interaction[Any], channel: app_commands.AppCommandChannel | None = None
     ) -> None:
         if not await self.refused(interaction):
-            await self.change(interaction, LEAGUE_CHANNEL, None if channel is None else str(channel.id), None)
+            await self.change(interaction, LEAGUE_CHANNEL, channel, None)
 
     @managers.command(name="show", description="Every setting in effect: the server's and one channel's own.")
     @app_commands.describe(channel="The channel (default: this one).")
@@ -259,14 +277,15 @@ class SettingsCog(commands.Cog):
         embed = discord.Embed(title="Settings", colour=INFO_COLOUR)
         server = [row for row in rows if row.scope == SERVER]
         own = [row for row in rows if row.scope == CHANNEL and row.scope_id == channel_id]
-        embed.add_field(name="This server", value=_lines(server) or "Nothing set: the bot's defaults.", inline=False)
-        embed.add_field(name=f"Overridden in #{_channel_name(interaction, channel, channel_id)}",
-                        value=_lines(own) or "Nothing: the server's settings apply.", inline=False)  # fmt: skip
+        here = f"Overridden in #{channel_name(interaction, channel, channel_id)}"
+        fields = setting_fields("This server", server) or [("This server", "Nothing set: the bot's defaults.")]
+        fields += setting_fields(here, own) or [(here, "Nothing: the server's settings apply.")]
         others = sorted({row.scope_id for row in rows if row.scope == CHANNEL and row.scope_id != channel_id})
         if others:
-            listed = ", ".join(mention(other) for other in others)
-            embed.add_field(name="Other channels with their own settings", value=cut(listed, 1024), inline=False)
-        embed.set_footer(text="A player's explicit option always wins over a house rule · /settings history")
+            fields.append(("Other channels with their own settings", cut(", ".join(map(mention, others)), 1024)))
+        for name, value in fit_fields(fields, used=len("Settings") + len(FOOTER)):
+            embed.add_field(name=name, value=value, inline=False)
+        embed.set_footer(text=FOOTER)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @managers.command(name="history", description="Every change of this server's settings: who, when, before, after.")
@@ -279,7 +298,7 @@ class SettingsCog(commands.Cog):
         pages = max(1, -(-total // HISTORY_PAGE))
         shown = min(page, pages)
         changes = await self.bot.store.settings.history(guild, limit=HISTORY_PAGE, offset=(shown - 1) * HISTORY_PAGE)
-        lines = [f"<t:{int(c.at.timestamp())}:f> {_who(c.actor)}: {change_text(c, mention)}" for c in changes]
+        lines = [f"• <t:{int(c.at.timestamp())}:f> {who(c.actor)}: {change_text(c, mention)}" for c in changes]
         described = cut("\n".join(lines), 4096) or "No setting has been changed yet."
         embed = discord.Embed(title="Settings history", description=described, colour=INFO_COLOUR)
         more = f" · /settings history page:{shown + 1} for older changes" if shown < pages else ""
@@ -291,7 +310,7 @@ class SettingsCog(commands.Cog):
     async def prefer(self, interaction: discord.Interaction[Any], key: str, value: Any) -> None:
         user = str(interaction.user.id)
         done = await self.bot.store.settings.set(USER, user, None, key, value, user)
-        await self.answer_change(interaction, done, key, value, "you")
+        await self.answer_change(interaction, done, key, value, "for you", title="Your preferences")
 
     @everyone.command(name="private", description="Your results private unless a command says otherwise.")
     @app_commands.describe(value="on: private by default; off: public by default")
@@ -308,7 +327,9 @@ class SettingsCog(commands.Cog):
         user = str(interaction.user.id)
         rows = await self.bot.store.settings.rows_for_user(user)
         self.bot.server_settings.replace_user(user, rows)
-        text = _lines(rows) or "None set: the server's defaults apply (compact steps; public unless it says private)."
+        text = (
+            shown_lines(rows) or "None set: the server's defaults apply (compact steps; public unless it says private)."
+        )
         embed = discord.Embed(title="Your preferences", description=text, colour=INFO_COLOUR)
         embed.set_footer(text="/preferences private · /preferences steps · /preferences clear")
         await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -325,22 +346,4 @@ class SettingsCog(commands.Cog):
         )
 
 
-def _lines(rows: list[SettingRow]) -> str:
-    return cut("\n".join(f"• {setting_line(row.key, row.value, mention)}" for row in rows), 1024)
-
-
-def _who(actor: str) -> str:
-    """A change's author: a mention, or the pseudonym a deleted user's id became (never a broken mention)."""
-    return f"<@{actor}>" if actor.isdigit() else escape(actor)
-
-
-def _channel_name(
-    interaction: discord.Interaction[Any], channel: app_commands.AppCommandChannel | None, channel_id: str
-) -> str:
-    if channel is not None:
-        return channel.name
-    found = interaction.guild.get_channel(int(channel_id)) if interaction.guild is not None else None
-    return found.name if found is not None else "this channel"
-
-
-__all__ = ["SettingsCog", "good_value", "house_rule_example"]
+__all__ = ["SettingsCog"]

@@ -47,11 +47,11 @@ def test_show_lists_the_settings_in_effect_and_every_change_oldest_first(
         "In channel 77 (overrides the server):",
         "  results: private by default",
         "Changes, oldest first (5):",
-        "  #1 2026-11-01 12:00 by 811: epic house rule result dice: unset -> sum (server)",
-        "  #2 2026-11-01 12:01 by 822: epic house rule result dice: sum -> highest (server)",
-        "  #3 2026-11-01 12:02 by 811: visibility: unset -> private (channel 77)",
-        "  #4 2026-11-01 12:03 by 811: results channel: unset -> channel 78 (server)",
-        "  #5 2026-11-01 12:04 by 811: epic house rule result dice: highest -> unset (server)",
+        "  #1 2026-11-01 12:00 by 811: Epic house rule result dice: unset → sum (whole server)",
+        "  #2 2026-11-01 12:01 by 822: Epic house rule result dice: sum → highest (whole server)",
+        "  #3 2026-11-01 12:02 by 811: visibility: unset → private (channel 77)",
+        "  #4 2026-11-01 12:03 by 811: results channel: unset → channel 78 (whole server)",
+        "  #5 2026-11-01 12:04 by 811: Epic house rule result dice: highest → unset (whole server)",
     ]
     assert "/" not in out.replace("/settings", "")  # no slash command in the terminal
     code, out, _ = referee("settings", "show", "--guild", "123", capsys=capsys)

@@ -95,6 +95,9 @@ class FakeDiscord:
         self.responses: dict[str, str] = {}  # interaction token -> the id of the message its callback made
         self.posted: dict[str, list[Call]] = defaultdict(list)
         self.no_threads: set[int] = set()
+        # A channel in ``closed_threads`` starts threads that refuse messages (403, as without Send Messages in
+        # Threads): each thread started there is added to ``closed_channels``.
+        self.closed_threads: set[int] = set()
         self.runner: web.AppRunner | None = None
         self.port = 0
 
@@ -213,6 +216,8 @@ class FakeDiscord:
                              status=400)  # fmt: skip
             thread = self.thread(parts[1], parts[3], call.payload or {})
             self.threads[parts[3]] = thread
+            if int(parts[1]) in self.closed_threads:
+                self.closed_channels.add(int(parts[3]))
             return reply(thread, status=201)
         if parts[0] == "channels" and len(parts) == 4 and parts[2] == "messages" and method == "PATCH":
             return reply(self.message(call.payload) | {"channel_id": parts[1], "id": parts[3]})

@@ -175,6 +175,24 @@ async def test_a_thread_discord_refuses_leaves_the_result_in_the_channel_as_with
     assert len(refused) == 1 and refused[0].levelno == logging.WARNING and not refused[0].exc_info
 
 
+async def test_a_thread_that_refuses_its_pages_leaves_the_log_with_the_result(
+    bot: RefereeBot, fake: FakeDiscord, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="referee.bot")
+    server(bot, threads="on")
+    fake.closed_threads.add(CHANNEL_ID)  # the thread is made, but refuses messages (no Send Messages in Threads)
+    payload = long_assault()
+    answer = await result(fake, payload)
+    await settle(bot)
+    message_id = fake.responses[payload["token"]]
+    assert list(fake.threads) == [message_id]  # the thread was started
+    assert fake.in_channel(message_id) == []  # and took nothing
+    assert answer.files == ["combat-1.md"]  # the full log stays with the result, as without threads
+    assert "referee:page:1:1" in custom_ids(answer.data)
+    refused = [r for r in caplog.records if "refused its pages" in r.getMessage()]
+    assert len(refused) == 1 and refused[0].levelno == logging.WARNING
+
+
 # --- the results channel -------------------------------------------------------------------------------------------
 
 
@@ -349,6 +367,21 @@ async def test_the_league_channel_hears_of_a_confirmation_without_pinging_anyone
     assert embed["description"] == f"<@{ANN}> beat <@{BOB}> (3-1)\nConfirmed by <@{BOB}>."
     assert "Autumn Crusade" in embed["footer"]["text"]
     assert news["allowed_mentions"] == {"parse": []}
+
+
+async def test_a_button_pressed_in_the_league_channel_is_not_told_there_twice(
+    bot: RefereeBot, fake: FakeDiscord
+) -> None:
+    await a_league_of_two(bot, fake)
+    server(bot, league_channel=str(CHANNEL_ID))  # the league is played in its own channel
+    shown = await leagues.report(fake, ANN, BOB, "win")
+    await leagues.click(fake, "referee:league:confirm:1", shown["data"], BOB)  # the answer is the news, there
+    later = await leagues.report(fake, ANN, BOB, "draw")
+    pressed = component_interaction("referee:league:confirm:2", later["data"].get("components", []), user_id=BOB)
+    await fake.ask(in_channel(pressed, RESULTS_CHANNEL_ID))  # pressed elsewhere: the league channel hears of it
+    (news,) = await fake.wait_calls(posts_to(CHANNEL_ID))
+    assert [m["embeds"][0]["title"] for m in fake.in_channel(CHANNEL_ID)] == ["Match #2 confirmed"]
+    assert news.payload["embeds"][0]["title"] == "Match #2 confirmed"
 
 
 async def test_the_league_channel_hears_of_disputes_and_an_organisers_decision(

@@ -69,6 +69,13 @@ def in_channel(payload: dict[str, Any], channel: int) -> dict[str, Any]:
     return payload
 
 
+def in_thread(fake: FakeDiscord, payload: dict[str, Any], thread: int, parent: int) -> dict[str, Any]:
+    """The interaction as sent from a thread of ``parent`` (Discord sends the thread's channel object, type 11)."""
+    payload["channel_id"] = str(thread)
+    payload["channel"] = fake.thread(str(parent), str(thread), {"name": "a fight"})
+    return payload
+
+
 def epic(*more: dict[str, Any]) -> dict[str, Any]:
     return command_interaction("assault", [option("attacker", TACTICAL), option("defender", BOYZ), *more],
                                subcommand="epic")  # fmt: skip
@@ -125,6 +132,19 @@ async def test_an_explicit_option_wins_over_the_house_rule(bot: RefereeBot, fake
     assert stored.report.inputs.options["max_rounds"] == 3
     assert stored.house_rules == ("max_rounds",)
     assert "*House rules: max rounds: 3*" in embed["description"] and "result dice" not in embed["description"]
+
+
+async def test_a_channels_house_rules_and_visibility_apply_in_its_threads(bot: RefereeBot, fake: FakeDiscord) -> None:
+    bot.server_settings.replace_guild(str(GUILD_ID), [
+        server_rule("epic", "result_dice", "sum"),
+        channel_rule(LEAGUE_CHANNEL, "epic", "result_dice", "highest"),
+        SettingRow(CHANNEL, str(LEAGUE_CHANNEL), str(GUILD_ID), "visibility", "private"),
+    ])  # fmt: skip
+    payload = in_thread(fake, epic(), 900000000000000778, LEAGUE_CHANNEL)
+    await fake.interaction(payload)
+    answer = await final_answer(fake, payload["token"])
+    assert answer.first["flags"] & EPHEMERAL  # the channel's visibility
+    assert "*House rules: result dice: highest*" in answer.data["embeds"][0]["description"]  # the channel's rule
 
 
 async def test_a_channels_house_rule_overrides_the_servers_in_that_channel_only(

@@ -4,13 +4,18 @@ stored, audited, in the bot's cache at once and listed; a member without Manage 
 from __future__ import annotations
 
 import asyncio
+import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bot.data import catalogue
 from bot.discord.app import RefereeBot
 from bot.server_settings.model import CHANNEL, SERVER, USER, VISIBILITY, SettingRow, house_key
 from bot.storage import Store
+from bot.storage.models import SettingValue
 from tests.e2e.conftest import running_bot
+from tests.e2e.discord_view import PHONE, Browser, Shown
 from tests.e2e.fake_discord import (
     GUILD_ID,
     OPPONENT_ID,
@@ -30,9 +35,9 @@ def opt(name: str, value: Any, kind: int = 3) -> dict[str, Any]:
     return {"type": kind, "name": name, "value": value}
 
 
-def room(channel_id: int = LEAGUE_ROOM, name: str = "league") -> tuple[dict[str, Any], dict[str, Any]]:
-    """A channel option and what Discord resolves it to."""
-    data = {"id": str(channel_id), "type": 0, "name": name, "guild_id": GUILD, "permissions": "2147483647"}
+def room(channel_id: int = LEAGUE_ROOM, name: str = "league", kind: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A channel option and what Discord resolves it to (``kind``: 0 text, 2 voice, 4 category, 15 forum)."""
+    data = {"id": str(channel_id), "type": kind, "name": name, "guild_id": GUILD, "permissions": "2147483647"}
     return opt("channel", str(channel_id), 7), {"channels": {str(channel_id): data}}
 
 
@@ -60,10 +65,10 @@ async def test_a_manager_sets_shows_and_clears_a_house_rule_and_every_other_sett
     bot: RefereeBot, fake: FakeDiscord
 ) -> None:
     done = await settings(fake, "house-rule", [opt("game", "epic"), opt("option", "result-dice"), opt("value", "sum")])
-    assert done["description"] == "epic house rule result dice: unset -> sum (server)."
+    assert done["description"] == "Epic house rule result dice: unset → sum (whole server)."
     assert bot.server_settings.effective(GUILD, "1").house_for("epic") == {"result_dice": "sum"}  # at once
     again = await settings(fake, "house-rule", [opt("game", "epic"), opt("option", "result_dice"), opt("value", "sum")])
-    assert again["description"].startswith("Nothing changed: epic house rule: result dice: sum already")
+    assert again["description"] == "Nothing changed: Epic house rule result dice is already sum for the whole server."
     channel, resolved = room()
     wrong = await settings(fake, "house-rule", [opt("game", "40k"), opt("option", "max_rounds"), opt("value", "3"),
                                                 channel], resolved=resolved)  # fmt: skip
@@ -85,21 +90,21 @@ async def test_a_manager_sets_shows_and_clears_a_house_rule_and_every_other_sett
     assert not bot.server_settings.effective(GUILD, "elsewhere").private
 
     shown = text(await settings(fake, "show", [channel], resolved=resolved))
-    for line in ("epic house rule: result dice: sum", "long results in a thread of their own: on",
+    for line in ("Epic house rule result dice: sum", "long results in a thread of their own: on",
                  "results channel (a copy of each public result): <#900000000000000078>",
                  f"league channel (confirmations, disputes, standings): <#{LEAGUE_ROOM}>",
-                 "Overridden in #league", "40k house rule: morale modifier: per wound",
+                 "Overridden in #league", "40K house rule morale modifier: per wound",
                  "results: private by default"):  # fmt: skip
         assert line in shown, (line, shown)
     here = text(await settings(fake, "show", []))  # this channel: the league room's overrides are listed apart
     assert "Nothing: the server's settings apply." in here and f"<#{LEAGUE_ROOM}>" in here
 
     cleared = await settings(fake, "clear", [opt("setting", house_key("epic", "result_dice"))])
-    assert cleared["description"] == "epic house rule result dice: sum -> unset (server)."
+    assert cleared["description"] == "Epic house rule result dice: sum → unset (whole server)."
     await settings(fake, "clear", [opt("setting", "visibility"), channel], resolved=resolved)
     await settings(fake, "results-channel", [])  # no channel: unset
     nothing = await settings(fake, "clear", [opt("setting", "threads"), channel], resolved=resolved)
-    assert nothing["description"] == f"Nothing to clear: threads is not set for <#{LEAGUE_ROOM}>."
+    assert nothing["description"] == f"Nothing to clear: threads is not set in <#{LEAGUE_ROOM}>."
     unknown = await settings(fake, "clear", [opt("setting", "loudness")])
     assert unknown["title"] == "That did not work" and "There is no setting 'loudness'" in unknown["description"]
     assert await bot.store.settings.rows_for_guild(GUILD) == [
@@ -124,7 +129,32 @@ async def test_a_bad_house_rule_says_what_was_wrong_with_a_correct_command_to_co
         fake, "house-rule", [opt("game", "epic"), opt("option", "attacker_support"), opt("value", "x")]
     )
     assert "never a house rule" in spec["description"]
+    one_combat = await settings(fake, "house-rule", [opt("game", "40k"), opt("option", "round"), opt("value", "2")])
+    assert one_combat["description"].startswith("The option round describes one combat (1 = the charge turn")
+    assert "A house rule sets one of 40K's rules variants: cover\\_power\\_fists" in one_combat["description"]
+    assert one_combat["fields"][0]["value"] == (
+        "```\n/settings house-rule game:40k option:cover_power_fists value:initiative_1\n```"
+    )
     assert await bot.store.settings.all_rows() == ([], 0)
+
+
+async def test_a_category_or_a_voice_channel_is_refused_with_a_sentence(bot: RefereeBot, fake: FakeDiscord) -> None:
+    category, in_category = room(900000000000000079, "Campaigns", kind=4)
+    voice, in_voice = room(900000000000000080, "Table talk", kind=2)
+    forum, in_forum = room(900000000000000081, "battle-reports", kind=15)
+    refused = await settings(fake, "visibility", [opt("value", "private"), category], resolved=in_category)
+    assert refused["title"] == "That did not work"
+    assert "#Campaigns is a category: settings apply to text channels (and their threads)" in refused["description"]
+    rule = [opt("game", "epic"), opt("option", "result_dice"), opt("value", "sum"), voice]
+    assert "#Table talk is a voice channel" in (await settings(fake, "house-rule", rule, resolved=in_voice))[
+        "description"]  # fmt: skip
+    results = await settings(fake, "results-channel", [category], resolved=in_category)
+    assert "the results channel must be a text channel the bot can post in" in results["description"]
+    league = await settings(fake, "league-channel", [forum], resolved=in_forum)
+    assert "#battle-reports is a forum: the league channel must be a text channel" in league["description"]
+    assert await bot.store.settings.all_rows() == ([], 0)
+    await settings(fake, "threads", [opt("value", "on"), forum], resolved=in_forum)  # a forum's posts are threads
+    assert bot.server_settings.effective(GUILD, "900000000000000081").threads
 
 
 async def test_a_member_without_manage_server_is_refused_every_change(bot: RefereeBot, fake: FakeDiscord) -> None:
@@ -157,17 +187,18 @@ async def test_history_lists_every_change_with_who_before_and_after_newest_first
         )
     first = await settings(fake, "history", [])
     lines = first["description"].split("\n")
-    assert len(lines) == 10 and lines[0].endswith(f"<@{PLAYER_ID}>: epic house rule max rounds: 9 -> 10 (server)")
-    assert lines[-1].endswith(f"<@{PLAYER_ID}>: epic house rule max rounds: unset -> 1 (server)")
+    assert len(lines) == 10 and lines[0].endswith(f"<@{PLAYER_ID}>: Epic house rule max rounds: 9 → 10 (whole server)")
+    assert lines[-1].endswith(f"<@{PLAYER_ID}>: Epic house rule max rounds: unset → 1 (whole server)")
     assert first["footer"]["text"] == (
         "Page 1 of 2, newest first (12 changes) · /settings history page:2 for older changes"
     )
     second = await settings(fake, "history", [opt("page", 2, 4)])
-    assert second["description"].split("\n") == [
-        second["description"].split("\n")[0].split(" ")[0]
-        + f" <@{OPPONENT_ID}>: visibility: private -> public (server)",
-        second["description"].split("\n")[1].split(" ")[0] + f" <@{PLAYER_ID}>: visibility: unset -> private (server)",
+    older = second["description"].split("\n")
+    assert [line.split(" ", 2)[2] for line in older] == [
+        f"<@{OPPONENT_ID}>: visibility: private → public (whole server)",
+        f"<@{PLAYER_ID}>: visibility: unset → private (whole server)",
     ]
+    assert all(line.startswith("• <t:") for line in older)  # a bulleted list
     assert second["footer"]["text"] == "Page 2 of 2, newest first (12 changes)"
 
 
@@ -175,7 +206,7 @@ async def test_preferences_are_set_shown_and_cleared_by_each_player_for_themselv
     bot: RefereeBot, fake: FakeDiscord
 ) -> None:
     done = await answer(fake, "preferences", "private", [opt("value", "on")], user_id=OPPONENT_ID, permissions="0")
-    assert done["description"] == "private by default: unset -> on (preference)."
+    assert done["description"] == "Private by default: unset → on (your preference)."
     await answer(fake, "preferences", "steps", [opt("value", "full")], user_id=OPPONENT_ID, permissions="0")
     mine = bot.server_settings.preferences(str(OPPONENT_ID))
     assert (mine.private, mine.full_steps) == (True, True)
@@ -218,6 +249,9 @@ async def test_the_option_and_value_autocompletes_follow_the_chosen_game(bot: Re
     assert options == ["result_dice"]
     every = await complete([opt("game", "epic"), {**opt("option", ""), "focused": True}])
     assert "max_rounds" in every and "attacker_support" not in every  # a spec is never a house rule
+    assert "attacker_blast_markers" not in every and "attacker_broken" not in every  # nor one combat's facts
+    wh40k = await complete([opt("game", "40k"), {**opt("option", ""), "focused": True}])
+    assert wh40k == ["cover_power_fists", "morale_modifier", "double_one_passes", "ws_majority", "perils"]
     values = await complete([opt("game", "epic"), opt("option", "result_dice"), {**opt("value", ""), "focused": True}])
     assert values == ["highest", "sum"]
 
@@ -242,3 +276,81 @@ async def test_the_bot_loads_settings_at_start_and_sees_another_processs_change_
         assert poll.cancelled()  # stopped with the bot
     finally:
         await other.close()
+
+
+async def test_clear_takes_a_setting_as_show_writes_it_and_offers_managers_the_ones_set_there(
+    bot: RefereeBot, fake: FakeDiscord
+) -> None:
+    channel, resolved = room()
+    await settings(fake, "house-rule", [opt("game", "epic"), opt("option", "result_dice"), opt("value", "sum")])
+    await settings(fake, "house-rule", [opt("game", "40k"), opt("option", "perils"), opt("value", "off"), channel],
+                   resolved=resolved)  # fmt: skip
+    again = await answer(fake, "preferences", "private", [opt("value", "on")], permissions="0")
+    repeat = await answer(fake, "preferences", "private", [opt("value", "on")], permissions="0")
+    assert (again["title"], repeat["title"]) == ("Your preferences", "Your preferences")
+    assert repeat["description"] == "Nothing changed: private by default is already on for you."
+
+    async def offered(options: list[dict[str, Any]], permissions: str = "2147483647") -> list[tuple[str, str]]:
+        data = {"id": "1", "name": "settings", "type": 1, "options": [{"type": 1, "name": "clear",
+                "options": options}], "resolved": resolved}  # fmt: skip
+        payload = base_interaction(4, data, user_id=PLAYER_ID, permissions=permissions)
+        await fake.interaction(payload)
+        (done,) = await fake.wait_answers(payload["token"], 1)
+        return [(choice["name"], choice["value"]) for choice in done.payload["data"]["choices"]]
+
+    focused = {**opt("setting", ""), "focused": True}
+    assert await offered([focused]) == [("Epic house rule result dice: sum", house_key("epic", "result_dice"))]
+    assert await offered([focused, channel]) == [("40K house rule perils: off", house_key("40k", "perils"))]
+    assert await offered([focused], permissions="0") == []  # a member without Manage Server: nothing
+    # The line as /settings show writes it, any case, clears it; so does the name alone.
+    done = await settings(fake, "clear", [opt("setting", "• epic house rule result dice: SUM")])
+    assert done["description"] == "Epic house rule result dice: sum → unset (whole server)."
+    by_name = await settings(fake, "clear", [opt("setting", "40K house rule perils"), channel], resolved=resolved)
+    assert by_name["description"] == f"40K house rule perils: off → unset (<#{LEAGUE_ROOM}>)."
+    await settings(fake, "visibility", [opt("value", "private")])
+    unknown = await settings(fake, "clear", [opt("setting", "loudness")])
+    assert unknown["description"].startswith("There is no setting 'loudness' for the whole server to clear. Pick one")
+    assert unknown["fields"][0]["value"] == "```\n/settings clear setting:visibility\n```"  # one that is set here
+
+
+async def test_show_gives_each_games_house_rules_a_field_of_their_own(bot: RefereeBot, fake: FakeDiscord) -> None:
+    rows = [SettingRow(SERVER, GUILD, GUILD, VISIBILITY, "private")]
+    for game in ("40k", "epic", "reikhammer"):
+        for spec in catalogue().game(game).options:
+            if spec.variant:
+                value = spec.choices[-1] if spec.choices else (not spec.default if spec.type.name == "BOOL" else 3)
+                rows.append(SettingRow(SERVER, GUILD, GUILD, house_key(game, spec.name), value))
+    bot.server_settings.replace_guild(GUILD, rows)
+    async with bot.store.settings.sessions.begin() as session:  # stored as /settings would have, in one go
+        session.add_all([SettingValue(scope=row.scope, scope_id=row.scope_id, guild_id=row.guild_id, key=row.key,
+                                      value_json=json.dumps(row.value), updated_by="1",
+                                      updated_at=datetime.now(UTC)) for row in rows])  # fmt: skip
+    shown = await settings(fake, "show", [])
+    names = [field["name"] for field in shown["fields"]]
+    assert names[:4] == ["This server", "This server · 40K house rules", "This server · Epic house rules",
+                         "This server · Reikhammer house rules"]  # fmt: skip
+    every = text(shown)
+    assert all(f"house rule {spec.replace('_', ' ')}:" in every for spec in ("perils", "max_rounds", "save_direction"))
+    assert "…" not in every and len(every) < 6000
+    assert all(len(field["value"]) <= 1024 for field in shown["fields"])
+
+
+async def test_the_settings_answers_as_a_phone_shows_them(
+    bot: RefereeBot, fake: FakeDiscord, chromium: Browser, tmp_path: Path
+) -> None:
+    """/settings show with house rules of two games, the history, a refused house rule: each readable at 390 px."""
+    channel, resolved = room()
+    for game, name, value in (("epic", "result_dice", "sum"), ("epic", "max_rounds", "3"),
+                              ("40k", "morale_modifier", "per_wound")):  # fmt: skip
+        await settings(fake, "house-rule", [opt("game", game), opt("option", name), opt("value", value)])
+    await settings(fake, "visibility", [opt("value", "private"), channel], resolved=resolved)
+    answers = {
+        "show": await settings(fake, "show", []),
+        "history": await settings(fake, "history", []),
+        "refused": await settings(fake, "house-rule", [opt("game", "40k"), opt("option", "round"), opt("value", "2")]),
+    }
+    for name, embed in answers.items():
+        shown = Shown({"embeds": [embed], "flags": EPHEMERAL}, command=f"/settings {name}")
+        height = chromium.photograph([shown], PHONE, tmp_path / f"settings-{name}-390.png")
+        assert 100 < height < 1400, (name, height)
+    assert "→" in answers["history"]["description"]

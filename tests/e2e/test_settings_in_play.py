@@ -130,7 +130,7 @@ async def test_what_managers_and_players_set_changes_the_next_results(bot: Refer
     history = await manage(fake, "history")
     lines = [line for line in history.splitlines() if "<@" in line]
     assert len(lines) == 4, history
-    assert "house rule result dice: sum -> unset" in lines[0] and "unset -> sum" in lines[-1]
+    assert "house rule result dice: sum → unset" in lines[0] and "unset → sum" in lines[-1]
     assert all(f"<@{PLAYER_ID}>" in line for line in lines)  # who
 
 

@@ -49,6 +49,7 @@ def upgrade() -> None:
         sa.Column("actor", sa.String(length=100), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id"),
+        sqlite_autoincrement=True,  # ids never reused after a deletion: the caches' version stays below new ones
     )
     op.create_index("ix_settings_changes_guild_id_id", "settings_changes", ["guild_id", "id"], unique=False)
     op.create_index("ix_settings_changes_scope_id", "settings_changes", ["scope_id"], unique=False)

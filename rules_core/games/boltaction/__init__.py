@@ -147,6 +147,7 @@ OPTIONS = (
         True,
         "Assaulters brought to half strength or less by reaction fire test morale (2D6 <= Morale - pins).",
         example=example(morale_check=False),
+        variant=True,
     ),
 )
 

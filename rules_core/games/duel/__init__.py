@@ -115,6 +115,7 @@ OPTIONS = (
         "Save modifier of a hit whose weapon lists none: whfb (S4 -1, S5 -2 ... S10 -7) or none.",
         choices=("whfb", "none"),
         example=example(strength_save_table="none"),
+        variant=True,
     ),
 )
 

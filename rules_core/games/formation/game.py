@@ -91,6 +91,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             choices=("save", "no_save"),
             brief="save: reinforced armour still saves against macro-weapon hits (no re-roll). no_save: it does not.",
             example=example(reinforced_vs_macro="no_save"),
+            variant=True,
         )
     )
     text_says = (
@@ -108,6 +109,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             choices=("draw", "defender"),
             brief="Who wins when both formations are wiped out together: draw, or defender (the attack stalled).",
             example=example(both_wiped_out="defender" if rules.both_wiped_out == "draw" else "draw"),
+            variant=True,
         )
     )
     options.append(
@@ -121,6 +123,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             choices=("ff", "countercharge"),
             brief="Units whose every enemy in contact died after a tie: ff (fight with FF) or countercharge (keep CC).",
             example=example(lost_contact="countercharge"),
+            variant=True,
         )
     )
     options.append(
@@ -131,6 +134,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             "highest: 2D6 keep the highest die (the rules text). sum: add both dice (the published rulebook).",
             choices=("highest", "sum"),
             example=example(result_dice="sum"),
+            variant=True,
         )
     )
     options.append(
@@ -142,6 +146,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             minimum=1,
             maximum=MAX_ROUNDS,
             example=example(max_rounds=3),
+            variant=True,
         )
     )
     return tuple(options)

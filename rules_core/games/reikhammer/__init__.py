@@ -134,6 +134,7 @@ OPTIONS = (
         "'Double units remaining': at_least twice as many (>= 2x), or more_than twice (> 2x, as in Epic).",
         choices=("at_least", "more_than"),
         example=example(double_means="more_than"),
+        variant=True,
     ),
     OptionSpec(
         "save_direction",
@@ -142,6 +143,7 @@ OPTIONS = (
         "over: a save succeeds on D6 >= Sv (as in Epic: Armageddon). under: on D6 <= Sv.",
         choices=("over", "under"),
         example=example(save_direction="under"),
+        variant=True,
     ),
 )
 

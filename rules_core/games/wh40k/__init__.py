@@ -198,6 +198,7 @@ OPTIONS = (
         choices=("cover", "initiative_1"),
         brief="cover: power fists strike with their unit in the Cover step. initiative_1: always at Initiative 1.",
         example=example(defender_in_cover=True, cover_power_fists="initiative_1"),
+        variant=True,
     ),
     OptionSpec(
         "round",
@@ -215,6 +216,7 @@ OPTIONS = (
         "none: 2D6 <= Ld (the rules text). per_wound: -1 Ld per wound the side lost by (4th edition).",
         choices=("none", "per_wound"),
         example=example(morale_modifier="per_wound"),
+        variant=True,
     ),
     OptionSpec(
         "double_one_passes",
@@ -222,6 +224,7 @@ OPTIONS = (
         False,
         "A Leadership roll of double 1 always passes (4th edition's Insane Heroism).",
         example=example(double_one_passes=True),
+        variant=True,
     ),
     OptionSpec(
         "ws_majority",
@@ -232,6 +235,7 @@ OPTIONS = (
         choices=("most", "over_half"),
         brief="most: the most common WS is the majority. over_half: only a WS held by over half the models.",
         example=example(ws_majority="over_half"),
+        variant=True,
     ),
     OptionSpec(
         "perils",
@@ -239,6 +243,7 @@ OPTIONS = (
         True,
         "Perils of the Warp on a psychic test of double 1 or double 6 (force weapons).",
         example=example(perils=False),
+        variant=True,
     ),
 )
 

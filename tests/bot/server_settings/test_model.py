@@ -15,12 +15,14 @@ from bot.server_settings.model import (
     SettingRow,
     apply_house_rules,
     effective,
+    example_variant,
     house_key,
     house_rule_value,
     house_rules_line,
     phrase,
     preferences,
     split_house_key,
+    variants,
 )
 from rules_core import RefereeError, all_games
 from rules_core.options import OptionType, OptionValue
@@ -81,10 +83,34 @@ def test_every_settable_option_of_every_game_takes_its_default_back(game: object
             with pytest.raises(RefereeError, match="never a house rule"):
                 house_rule_value(game, spec.name, "x")  # type: ignore[arg-type]
             continue
+        if not spec.variant:  # what describes one combat is said with it, never a house rule
+            with pytest.raises(RefereeError, match=r"describes one combat.*A house rule sets one of"):
+                house_rule_value(game, spec.name, "1")  # type: ignore[arg-type]
+            continue
         if spec.default is None:
             continue
         text = str(spec.default).lower() if isinstance(spec.default, bool) else str(spec.default)
         assert house_rule_value(game, spec.name.replace("_", "-"), text) == (spec.name, spec.default)  # type: ignore[arg-type]
+
+
+def test_only_rules_variants_are_house_rules_and_a_stored_one_on_another_option_is_ignored() -> None:
+    wh40k, epic = get_game("40k"), get_game("epic")
+    with pytest.raises(RefereeError) as refused:
+        house_rule_value(wh40k, "round", "2")
+    text = str(refused.value)
+    assert text.startswith(
+        "The option round describes one combat (1 = the charge turn; 2 or more = the combat continues): its "
+    )
+    assert (
+        "A house rule sets one of 40K's rules variants: cover_power_fists, morale_modifier, double_one_passes, " in text
+    )
+    assert [spec.name for spec in variants(epic)] == ["reinforced_vs_macro", "both_wiped_out", "lost_contact",
+                                                      "result_dice", "max_rounds"]  # fmt: skip
+    assert [spec.name for spec in variants(get_game("boltaction"))] == ["morale_check"]
+    # A house rule round:2 stored before variants were told apart: ignored, never a charge that always fails.
+    options, used = apply_house_rules(wh40k, {}, {"round": 2, "charge_distance": 3.0, "morale_modifier": "per_wound"})
+    assert (options, used) == ({"morale_modifier": "per_wound"}, ("morale_modifier",))
+    assert example_variant(get_game("boltaction"))[1] is False  # type: ignore[index]  # morale_check on by default
 
 
 def test_bad_house_rules_name_what_was_wrong() -> None:

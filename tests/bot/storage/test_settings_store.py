@@ -8,10 +8,12 @@ import logging
 import time
 
 import pytest
+from sqlalchemy import select
 
 from bot.server_settings.cache import SettingsCache
 from bot.server_settings.model import CHANNEL, SERVER, USER, VISIBILITY, SettingRow, house_key
 from bot.storage import Store
+from bot.storage.models import SettingChange, SettingValue
 
 GUILD, OTHER, CHANNEL_ID = "900000000000000001", "900000000000000002", "910000000000000001"
 MANAGER, PLAYER = "811111111111111111", "822222222222222222"
@@ -198,6 +200,72 @@ async def test_deleting_a_user_or_a_server_reaches_every_processs_cache(store_ur
         assert cache.effective(GUILD, None).house_for("epic") == {} and cache.effective(OTHER, None).private
         assert await first.settings.history(GUILD, limit=10) == []
         assert await cache.refresh(second) == 0
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_after_a_server_deletion_took_the_newest_audit_rows_later_changes_are_still_seen(store_url: str) -> None:
+    """Deleting a server's settings removes the audit's newest rows; their ids are never given again (SQLite's
+    AUTOINCREMENT, PostgreSQL's sequence), so the erase mark and every later change stay above each cache's
+    version."""
+    first, second = await Store.open(store_url), await Store.open(store_url)
+    try:
+        await first.settings.set(SERVER, OTHER, OTHER, VISIBILITY, "private", MANAGER)
+        await first.settings.set(SERVER, GUILD, GUILD, SUM, "sum", MANAGER)
+        await first.settings.set(CHANNEL, CHANNEL_ID, GUILD, house_key("40k", "max_rounds"), 3, MANAGER)
+        deleting, other = SettingsCache(), SettingsCache()
+        await deleting.load(first)
+        await other.load(second)
+        assert other.effective(GUILD, CHANNEL_ID).house_for("40k") == {"max_rounds": 3}
+        await first.privacy.delete(guild=GUILD)  # the two newest audit rows go
+        for cache, store in ((deleting, first), (other, second)):
+            assert await cache.refresh(store) == 1  # the erase mark
+            assert cache.effective(GUILD, CHANNEL_ID).house_rules == {}
+        change = await first.settings.set(SERVER, OTHER, OTHER, house_key("epic", "max_rounds"), 4, MANAGER)
+        assert change is not None
+        for cache, store in ((deleting, first), (other, second)):
+            assert await cache.refresh(store) == 1
+            assert cache.effective(OTHER, None).house_for("epic") == {"max_rounds": 4}
+            assert cache.effective(OTHER, None).private
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_change_that_commits_just_after_a_load_below_its_version_is_seen(store: Store) -> None:
+    """On PostgreSQL a write can take its audit id before another and commit after a cache's load has read the
+    later one: the load notes the missing ids below its version, and the next refresh finds the late one."""
+    early = await store.settings.set(SERVER, GUILD, GUILD, SUM, "sum", MANAGER)
+    late = await store.settings.set(SERVER, OTHER, OTHER, VISIBILITY, "private", MANAGER)
+    assert early is not None and late is not None
+    async with store.settings.sessions.begin() as session:  # as if the early write had not committed yet
+        held = [await session.get(SettingChange, early.id), await session.scalar(
+            select(SettingValue).where(SettingValue.guild_id == GUILD))]  # fmt: skip
+        copies = [{c.key: getattr(row, c.key) for c in row.__mapper__.column_attrs} for row in held if row]
+        for row in held:
+            await session.delete(row)
+    cache = SettingsCache()
+    await cache.load(store)
+    assert cache.version == late.id and cache.effective(GUILD, None).house_for("epic") == {}
+    async with store.settings.sessions.begin() as session:  # the early write commits now
+        session.add(SettingChange(**copies[0]))
+        session.add(SettingValue(**copies[1]))
+    assert await cache.refresh(store) == 1
+    assert cache.effective(GUILD, None).house_for("epic") == {"result_dice": "sum"}
+
+
+async def test_two_processes_setting_the_same_new_key_at_once_both_succeed(store_url: str) -> None:
+    """Both read "unset", both insert: the second meets the unique constraint and is retried as an update."""
+    first, second = await Store.open(store_url), await Store.open(store_url)
+    try:
+        for rounds in range(1, 9):
+            key = house_key("epic", f"rule_{rounds}")
+            done = await asyncio.gather(first.settings.set(SERVER, GUILD, GUILD, key, "sum", MANAGER),
+                                        second.settings.set(SERVER, GUILD, GUILD, key, "highest", PLAYER))  # fmt: skip
+            assert all(change is None or change.key == key for change in done)
+            (row,) = [row for row in await first.settings.rows_for_guild(GUILD) if row.key == key]
+            assert row.value in ("sum", "highest")
     finally:
         await first.close()
         await second.close()
