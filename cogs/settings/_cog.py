@@ -27,9 +27,11 @@ from bot.server_settings.model import (
     PREF_STEPS,
     RESULTS_CHANNEL,
     SERVER,
+    SERVER_ONLY,
     THREADS,
     USER,
     VISIBILITY,
+    WEB,
     Change,
     SettingRow,
     house_key,
@@ -193,7 +195,7 @@ class SettingsCog(commands.Cog):
             return
         key = setting.strip()
         split = split_house_key(key)
-        known = key in (VISIBILITY, THREADS) or (channel is None and key in (RESULTS_CHANNEL, LEAGUE_CHANNEL))
+        known = key in (VISIBILITY, THREADS) or (channel is None and key in SERVER_ONLY)
         if split is None and not known:
             text = (f"There is no setting '{key}' to clear. /settings show lists the settings in effect; a house rule "
                     "is written house:game:option.")  # fmt: skip
@@ -244,6 +246,12 @@ class SettingsCog(commands.Cog):
     ) -> None:
         if not await self.refused(interaction):
             await self.change(interaction, LEAGUE_CHANNEL, None if channel is None else str(channel.id), None)
+
+    @managers.command(name="web", description="Show this server's leagues and public combats on the web pages.")
+    @app_commands.describe(value="public: served on the web pages; off: not served (at once)")
+    async def web(self, interaction: discord.Interaction[Any], value: Literal["public", "off"]) -> None:
+        if not await self.refused(interaction):
+            await self.change(interaction, WEB, value, None)
 
     @managers.command(name="show", description="Every setting in effect: the server's and one channel's own.")
     @app_commands.describe(channel="The channel (default: this one).")
