@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +13,8 @@ from bot.server_settings.cache import SettingsCache
 from bot.storage import Store
 from bot.web.app import make_app
 from bot.web.config import WebConfig
+from tests.bot.web.browser import WebBrowser
+from tests.e2e.discord_view import browser, chromium_missing
 
 Serve = Callable[..., Awaitable[TestClient[Any, Any]]]
 
@@ -43,3 +45,12 @@ async def serve(store: Store) -> AsyncIterator[Serve]:
     yield start
     for client in clients:
         await client.close()
+
+
+@pytest.fixture(scope="module")
+def web_browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebBrowser]:
+    """Headless Chromium for the pages: skipped, with the reason, only when CI is unset and there is no browser."""
+    if reason := chromium_missing():
+        pytest.skip(reason)
+    with browser(tmp_path_factory.mktemp("web-chromium")) as opened:
+        yield WebBrowser(opened)
