@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from html.parser import HTMLParser
 
 from bot.access import Actor
 from bot.server_settings.model import SERVER, WEB
@@ -49,5 +50,44 @@ async def seed_league(store: Store, *, guild: str = GUILD, public: bool = True, 
     return Seeded(league.id, guild)
 
 
+class _Cells(HTMLParser):
+    """The body rows of the tables with one class: each row's cells' text."""
+
+    def __init__(self, table_class: str) -> None:
+        super().__init__()
+        self.table_class = table_class
+        self.inside = self.in_body = False
+        self.rows: list[list[str]] = []
+        self.cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "table":
+            self.inside = self.table_class in (dict(attrs).get("class") or "").split()
+        elif self.inside and tag == "tbody":
+            self.in_body = True
+        elif self.inside and self.in_body and tag == "tr":
+            self.rows.append([])
+        elif self.inside and self.in_body and tag in ("td", "th"):
+            self.cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "table":
+            self.inside = self.in_body = False
+        elif tag in ("td", "th") and self.cell is not None:
+            self.rows[-1].append(" ".join("".join(self.cell).split()))
+            self.cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def table_rows(page: str, table_class: str) -> list[list[str]]:
+    """The text of each body row of the page's ``table.<table_class>``."""
+    parser = _Cells(table_class)
+    parser.feed(page)
+    return parser.rows
+
+
 __all__ = ["ANN", "BOB", "CID", "DEE", "GUILD", "ORGANISER", "OTHER_GUILD", "START", "Seeded", "actor", "opt_in",
-           "seed_league"]  # fmt: skip
+           "seed_league", "table_rows"]  # fmt: skip
