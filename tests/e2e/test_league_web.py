@@ -15,7 +15,7 @@ from tests.bot.web.league_data import table_rows
 from tests.e2e.fake_discord import FakeDiscord, command_interaction
 from tests.e2e.test_leagues import ANN, BOB, CID, MANAGER, ORGANISER, admin, answer, league, option
 
-EMBED_ROW = re.compile(r"\*\*(\d+)\.\*\* <@(\d+)> · \*\*(\d+)\*\* pts · (\d+) played \((\d+)-(\d+)-(\d+)\) · (\d+)")
+EMBED_ROW = re.compile(r"\*\*(\d+)\.\*\* <@(\d+)> · \*\*(\d+)\*\* pts · (\d+) played \((\d+-\d+-\d+)\) · (\d+)")
 PAGE_PLAYER = re.compile(r'<th scope="row"><a href="/l/\d+/players/(\d+)">')
 
 
@@ -40,8 +40,8 @@ async def test_the_pages_standings_are_the_bots_standings_embed(bot: RefereeBot,
     finally:
         await client.close()
     players = PAGE_PLAYER.findall(page)
-    page_rows = [[rank, player, points, played, won, drawn, lost, rating]
-                 for (rank, _name, points, played, won, drawn, lost, rating), player
+    page_rows = [[rank, player, points, played, record, rating]
+                 for (rank, _name, points, played, record, rating), player
                  in zip(table_rows(page, "standings"), players, strict=True)]  # fmt: skip
     assert page_rows == bot_rows
     names = [row[1] for row in table_rows(page, "standings")]
