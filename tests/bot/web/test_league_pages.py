@@ -299,3 +299,29 @@ async def test_a_long_list_of_matches_is_paged_on_both_backends(any_store: Store
         await not_found(client, f"/l/{seeded.league}?page=3")
     finally:
         await client.close()
+
+
+async def test_a_table_read_once_is_never_shown_after_an_erasure_or_a_reused_league_id(
+    store: Store, serve: Serve
+) -> None:
+    seeded = await seed_league(store)
+    client = await serve()
+    for _ in range(2):  # computed and saved, then read from the snapshot (and kept read in memory)
+        before = await (await client.get(f"/l/{seeded.league}")).text()
+    assert "Bob" in before and (await store.leagues.standings(seeded.league, actor=actor(ANN))).cached
+    await store.privacy.delete(user=BOB)
+    for _ in range(2):
+        after = await (await client.get(f"/l/{seeded.league}")).text()
+    assert "Bob" not in after and any(row[1].startswith("deleted-") for row in table_rows(after, "standings"))
+    # The server's data deleted, and a new league made the same way: SQLite gives it the same id and version.
+    await store.privacy.delete(guild=GUILD)
+    again = await seed_league(store, name="Spring Crusade")
+    boss = actor(ORGANISER, manager=True)
+    await store.matches.enter(again.league, actor=boss, player=DEE, opponent=ANN, result="win",
+                              at=START + timedelta(hours=9))  # fmt: skip
+    assert (again.league, (await store.leagues.get(again.league, actor=boss)).version) == (seeded.league, 9)
+    await client.app[SETTINGS].refresh(store)
+    for _ in range(2):  # computed, then read from its own snapshot, never the deleted league's
+        rows = table_rows(await (await client.get(f"/l/{again.league}")).text(), "standings")
+    assert [(row[1], row[2]) for row in rows] == [("Ann the Bold", "6"), ("a player", "4"), ("a player", "1"),
+                                                  ("Bob", "0")]  # fmt: skip
