@@ -27,6 +27,11 @@ def player_label(player: str, names: Mapping[str, str] | None = None) -> str:
     return f"…{player[-4:]}" if player.isdigit() else player
 
 
+def chart_title(league: str, season: int) -> str:
+    """The rating chart's title, the same in Discord and on the web."""
+    return f"{league}, season {season}: ratings"
+
+
 def legend_labels(rows: Sequence[Row], names: Mapping[str, str] | None = None, *, top: int = TOP) -> list[str]:
     """The chart's legend, line by line: the ``top`` best-placed players who have played, with their rank."""
     return [f"{row.rank}. {player_label(row.player, names)}" for row in rows if row.history][:top]
@@ -115,4 +120,13 @@ def rating_figure(rows: Sequence[Row], title: str, names: Mapping[str, str] | No
     return figure
 
 
-__all__ = ["TOP", "chart_summary", "legend_labels", "player_label", "rating_chart", "rating_figure", "rating_svg"]
+__all__ = [
+    "TOP",
+    "chart_summary",
+    "chart_title",
+    "legend_labels",
+    "player_label",
+    "rating_chart",
+    "rating_figure",
+    "rating_svg",
+]

@@ -22,7 +22,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.access import OPERATOR, Actor
-from bot.leagues.chart import chart_summary, rating_svg
+from bot.leagues.chart import chart_summary, chart_title, rating_svg
 from bot.leagues.export import matches_csv, standings_csv
 from bot.leagues.model import LeagueInfo, MatchInfo, Standings
 from bot.leagues.standings import TIE_BREAKERS, Row
@@ -221,7 +221,7 @@ async def ratings_svg(request: web.Request) -> web.Response:
     charts = request.app[CHARTS]
     svg = charts.get(key)
     if svg is None:
-        title = f"{shown.league.name}: season {table.season}"
+        title = chart_title(shown.league.name, table.season)
         svg = await asyncio.to_thread(rating_svg, table.rows, title, shown.labels)
         charts.put(key, svg)
     return web.Response(body=svg, content_type="image/svg+xml", headers={"Cache-Control": "no-cache"})

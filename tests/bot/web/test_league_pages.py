@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import os
+import re
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.leagues.chart import legend_labels
 from bot.leagues.export import matches_csv, standings_csv
 from bot.server_settings.cache import SettingsCache
 from bot.storage import Store
@@ -117,6 +119,17 @@ async def test_the_matches_with_status_and_the_chart_with_its_summary(store: Sto
     assert svg.status == 200 and svg.content_type == "image/svg+xml"
     body = await svg.read()
     assert body.startswith(b"<?xml") and b"<svg" in body
+    # The bot's chart (title, legend: chart_title, legend_labels), its texts drawn as paths and named in comments.
+    texts = [" ".join(t.split()) for t in re.findall(r"<!-- (.*?) -->", body.decode(), re.DOTALL)]
+    assert "Autumn Crusade, season 1: ratings" in " ".join(texts)  # wrapped to fit a phone
+    assert (
+        [t for t in texts if t[:2] in ("1.", "2.", "3.", "4.")]
+        == legend_labels(
+            (await store.leagues.standings(seeded.league, actor=actor(ANN))).rows,
+            await labels(store, GUILD, [ANN, BOB, CID, DEE]),
+        )
+        == ["1. Ann the Bold", "2. a player", "3. a player", "4. Bob"]
+    )
     assert list(client.app[CHARTS]._charts) == [
         (seeded.league, 1, (await store.leagues.get(1, actor=actor(ANN))).version)
     ]
