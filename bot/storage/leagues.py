@@ -23,7 +23,7 @@ from bot.leagues.errors import LeagueError, LeagueNotFound, NotAllowed
 from bot.leagues.model import AuditEntry, KnownName, LeagueInfo, Standings
 from bot.leagues.standings import MatchResult, Points, Row, compute
 from bot.storage.db import aware, now, rowcount
-from bot.storage.league_rows import add_event, bump, league_info, league_row, require_organiser
+from bot.storage.league_rows import SnapshotsRead, add_event, bump, league_info, league_row, require_organiser
 from bot.storage.models import (
     NAME,
     DisplayName,
@@ -37,8 +37,6 @@ from bot.storage.models import (
 )
 from rules_core.errors import Do, Hint, Mention
 
-SNAPSHOTS_READ = 32  # the standings tables kept read in memory, the oldest read dropped first
-
 
 def _guild_scope(actor: Actor, guild_id: str | None) -> str | None:
     """The guild a lookup is limited to: the actor's own; the operator may name one, or none for all."""
@@ -50,9 +48,7 @@ class Leagues:
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
-        # Snapshots already read, by (league, season, version, when saved): every change moves the version on (a
-        # user's deletion too), so an entry is never stale, only unused. Its rows are shared: read, never change.
-        self._read: dict[tuple[int, int, int, datetime], tuple[Row, ...]] = {}
+        self._read = SnapshotsRead()
 
     # --- reading ------------------------------------------------------------------------------------------------
 
@@ -269,21 +265,8 @@ class Leagues:
         async with self.sessions() as session:
             league = await league_info(session, await league_row(session, league_id, actor))
             chosen = rules.check_season(league.season if season is None else season, league.season, league.name)
-            where = (LeagueSnapshot.league_id == league_id, LeagueSnapshot.season == chosen)
-            saved = (
-                await session.execute(select(LeagueSnapshot.version, LeagueSnapshot.computed_at).where(*where))
-            ).first()
-            if saved is not None and saved.version == league.version:
-                # The snapshot read once in this process: a big league's table is a megabyte of JSON. Keyed by when
-                # it was saved too, so that a league id SQLite reuses after a deletion is never another's table.
-                key = (league_id, chosen, saved.version, saved.computed_at)
-                rows = self._read.get(key)
-                if rows is None:
-                    data = await session.scalar(select(LeagueSnapshot.data_json).where(*where))
-                    rows = tuple(Row.from_dict(item) for item in json.loads(data or "[]"))
-                    self._read[key] = rows
-                    while len(self._read) > SNAPSHOTS_READ:
-                        self._read.pop(next(iter(self._read)))
+            rows = await self._read.rows(session, league_id, chosen, league.version)
+            if rows is not None:
                 return Standings(league, chosen, rows, league.version, cached=True)
             played = (
                 await session.execute(

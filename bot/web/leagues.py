@@ -27,6 +27,7 @@ from bot.leagues.export import matches_csv, standings_csv
 from bot.leagues.model import LeagueInfo, MatchInfo, Standings
 from bot.leagues.standings import TIE_BREAKERS, Row
 from bot.storage import Store
+from bot.web.keys import SETTINGS, STORE
 from bot.web.pages import html, not_found
 from rules_core import RefereeError
 
@@ -68,14 +69,10 @@ CHARTS = web.AppKey("league_charts", ChartCache)
 
 
 def _store(request: web.Request) -> Store:
-    from bot.web.app import STORE  # noqa: PLC0415 (app.py imports this module)
-
     return request.app[STORE]
 
 
 def _public(request: web.Request, guild_id: str) -> bool:
-    from bot.web.app import SETTINGS  # noqa: PLC0415 (app.py imports this module)
-
     return request.app[SETTINGS].effective(guild_id, None).web_public
 
 
