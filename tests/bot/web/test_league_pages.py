@@ -338,3 +338,16 @@ async def test_a_table_read_once_is_never_shown_after_an_erasure_or_a_reused_lea
         rows = table_rows(await (await client.get(f"/l/{again.league}")).text(), "standings")
     assert [(row[1], row[2]) for row in rows] == [("Ann the Bold", "6"), ("a player", "4"), ("a player", "1"),
                                                   ("Bob", "0")]  # fmt: skip
+
+
+async def test_a_new_league_without_players_or_games(store: Store, serve: Serve) -> None:
+    created = await store.leagues.create(GUILD, "Empty", "40k", actor=actor(ORGANISER, manager=True), at=START)
+    await opt_in(store)
+    client = await serve()
+    page = await (await client.get(f"/l/{created.id}")).text()
+    assert table_rows(page, "standings") == [["Nobody has joined yet."]]
+    assert table_rows(page, "matches") == [["No matches yet."]]
+    assert 'alt="Rating chart: no confirmed games yet."' in page
+    assert (await client.get(f"/l/{created.id}/ratings.svg")).status == 200
+    data = json.loads(await (await client.get(f"/l/{created.id}.json")).text())
+    assert data["standings"] == [] and data["matches"]["items"] == [] and data["matches"]["pages"] == 1
