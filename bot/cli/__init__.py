@@ -59,6 +59,9 @@ LAZY: tuple[tuple[GameGroup, str, str, str], ...] = (
      "match history and the audit log; export."),
     (cli, "settings", "bot.cli.settings:settings_group", "A Discord server's settings (house rules, visibility, "
      "threads, channels) and every change of them, offline."),
+    (cli, "web", "bot.cli.web:web_command", "Serve the web pages: league standings, matches and ratings, and combat "
+     "records, of the servers that publish them (settings from the environment or .env: DATABASE_URL, WEB_BASE_URL, "
+     "WEB_HOST, WEB_PORT; docs/web.md)."),
     (cli, "odds", "bot.cli.odds:odds_group", "Odds before you commit: exact where the game allows, otherwise Monte "
      "Carlo through the referee itself."),
 )  # fmt: skip

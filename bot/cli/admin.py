@@ -14,7 +14,7 @@ from bot.storage.db import create_engine, database_url, dispose_after_failure, h
 from bot.storage.failures import is_storage_failure, storage_error
 
 
-def _discord(work: str) -> Any:
+def _discord(work: str, **given: Any) -> Any:
     """Run ``bot.discord.app.<work>(settings)``. discord.py is imported only here: the offline commands start fast."""
     import discord  # noqa: PLC0415
 
@@ -22,7 +22,7 @@ def _discord(work: str) -> Any:
     from bot.discord.settings import TOKEN_HELP, SettingsError, load_settings  # noqa: PLC0415
 
     try:
-        settings = load_settings()
+        settings = load_settings(**given)
     except SettingsError as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(EXIT_BAD_INPUT)
@@ -37,9 +37,11 @@ def _discord(work: str) -> Any:
 
 
 @click.command("bot")
-def bot_command() -> None:
+@click.option("--web", is_flag=True, help="Serve the web pages from this process too (WEB_HOST, WEB_PORT; "
+              "docs/web.md).")  # fmt: skip
+def bot_command(web: bool) -> None:
     """Run the Discord bot (settings from the environment or .env: DISCORD_TOKEN, DATABASE_URL, DEV_GUILD_ID...)."""
-    _discord("run_bot")
+    _discord("run_bot", **({"serve_web": True} if web else {}))
 
 
 @click.command("sync")

@@ -5,6 +5,7 @@ sentence, and the log holds the traceback under the same id)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
 import logging
@@ -99,6 +100,7 @@ class RefereeBot(commands.AutoShardedBot):
         self.started: dict[int, float] = {}
         self.collector = Collector()  # held off while first answers are being worked out
         self.in_flight: set[asyncio.Task[Any]] = set()  # results being recorded, waited for on shutdown
+        self._web = contextlib.AsyncExitStack()  # the web pages, when this process serves them (--web)
         self.server_settings = SettingsCache()  # every server's settings and players' preferences, in memory
         self._settings_poll: asyncio.Task[None] | None = None  # keeps the cache correct (bot/server_settings/cache.py)
 
@@ -120,6 +122,8 @@ class RefereeBot(commands.AutoShardedBot):
         # Every setting in memory before any command can run, then kept correct by a poll of the audit's version.
         await self.server_settings.load(self._store)
         self._settings_poll = asyncio.create_task(self.server_settings.poll(self._store), name="settings-poll")
+        if self.settings.serve_web:  # referee bot --web: the pages from this process, on its store and settings
+            await self.start_web()
         # The result's buttons; the cogs add their own in their setup().
         self.add_dynamic_items(PageButton, VerifyButton, ShowRollsButton, RollPageButton, WhyButton)
         for extension in EXTENSIONS:
@@ -141,6 +145,7 @@ class RefereeBot(commands.AutoShardedBot):
         if self.in_flight:
             await asyncio.wait(set(self.in_flight), timeout=SHUTDOWN_GRACE)
         await self.stop_settings_poll()
+        await self._web.aclose()
         await super().close()
         if self._writer is not None:
             await self._writer.close()
@@ -149,6 +154,13 @@ class RefereeBot(commands.AutoShardedBot):
             await self._store.close()
             self._store = None
         gc.unfreeze()  # a process that starts another bot (the tests) lets the collector see this one's objects
+
+    async def start_web(self) -> None:
+        from bot.web.app import serving  # noqa: PLC0415 (aiohttp's server and Jinja2 only with --web)
+        from bot.web.config import WebConfig  # noqa: PLC0415
+
+        config = WebConfig(database_url=self.settings.database_url, web_base_url=self.settings.web_base_url)
+        await self._web.enter_async_context(serving(self.store, self.server_settings, config))
 
     async def stop_settings_poll(self) -> None:
         poll, self._settings_poll = self._settings_poll, None

@@ -34,6 +34,21 @@ class Settings(BaseSettings):
         "links each game's page under it. Unset: /help links nothing (never a path in the repository)."
     )  # fmt: skip
 
+    web_base_url: str | None = Field(
+        default=None, description="Where the web pages are reached (referee web, docs/web.md): a result of a server "
+        "that publishes its pages links to its page there. Unset: no links."
+    )  # fmt: skip
+    serve_web: bool = Field(default=False, description="Serve the web pages from this process (referee bot --web).")
+
+    @field_validator("web_base_url")
+    @classmethod
+    def _web_base_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        if not value.strip().startswith(("https://", "http://")):
+            raise ValueError("WEB_BASE_URL is the address the web pages are reached at, starting with https://")
+        return value.strip().rstrip("/")
+
     @field_validator("docs_url")
     @classmethod
     def _docs_url(cls, value: str | None) -> str | None:
@@ -62,10 +77,11 @@ class Settings(BaseSettings):
         return None if self.shard_ids is None else [int(part) for part in self.shard_ids.split(",")]
 
 
-def load_settings(env_file: str | None = ".env") -> Settings:
-    """The settings, or a :class:`SettingsError` that says exactly what is missing or wrong."""
+def load_settings(env_file: str | None = ".env", **given: object) -> Settings:
+    """The settings, or a :class:`SettingsError` that says exactly what is missing or wrong; ``given`` (from the
+    command line) over the environment's."""
     try:
-        settings = Settings(_env_file=env_file)  # type: ignore[call-arg]
+        settings = Settings(_env_file=env_file, **given)  # type: ignore[call-arg, arg-type]
     except ValidationError as error:
         problems = []
         for item in error.errors():

@@ -27,6 +27,11 @@ def player_label(player: str, names: Mapping[str, str] | None = None) -> str:
     return f"…{player[-4:]}" if player.isdigit() else player
 
 
+def chart_title(league: str, season: int) -> str:
+    """The rating chart's title, the same in Discord and on the web."""
+    return f"{league}, season {season}: ratings"
+
+
 def legend_labels(rows: Sequence[Row], names: Mapping[str, str] | None = None, *, top: int = TOP) -> list[str]:
     """The chart's legend, line by line: the ``top`` best-placed players who have played, with their rank."""
     return [f"{row.rank}. {player_label(row.player, names)}" for row in rows if row.history][:top]
@@ -40,6 +45,27 @@ def rating_chart(rows: Sequence[Row], title: str, names: Mapping[str, str] | Non
     buffer = io.BytesIO()
     rating_figure(rows, title, names, top=top).savefig(buffer, format="png")
     return buffer.getvalue()
+
+
+def rating_svg(rows: Sequence[Row], title: str, names: Mapping[str, str] | None = None, *, top: int = TOP) -> bytes:
+    """The same chart as :func:`rating_chart`, as SVG (the web page's): text drawn as paths, so it reads the same
+    without the fonts, and no timestamp, so the same table gives the same bytes."""
+    buffer = io.BytesIO()
+    rating_figure(rows, title, names, top=top).savefig(buffer, format="svg", metadata={"Date": None})
+    return buffer.getvalue()
+
+
+def chart_summary(rows: Sequence[Row], names: Mapping[str, str] | None = None, *, top: int = TOP) -> str:
+    """The chart in one sentence, for its alt text: the leader, and the range the charted ratings span."""
+    shown = [row for row in rows if row.history][:top]
+    if not shown:
+        return "Rating chart: no confirmed games yet."
+    ratings = [START_RATING] + [rating for row in shown for _, _, rating in row.history]
+    leader = shown[0]
+    return (
+        f"Elo ratings over the season of the top {len(shown)} players: {player_label(leader.player, names)} leads "
+        f"at {leader.rating:.0f}; ratings range from {min(ratings):.0f} to {max(ratings):.0f}."
+    )
 
 
 def rating_figure(rows: Sequence[Row], title: str, names: Mapping[str, str] | None = None, *, top: int = TOP) -> Figure:
@@ -94,4 +120,13 @@ def rating_figure(rows: Sequence[Row], title: str, names: Mapping[str, str] | No
     return figure
 
 
-__all__ = ["TOP", "legend_labels", "player_label", "rating_chart", "rating_figure"]
+__all__ = [
+    "TOP",
+    "chart_summary",
+    "chart_title",
+    "legend_labels",
+    "player_label",
+    "rating_chart",
+    "rating_figure",
+    "rating_svg",
+]

@@ -30,6 +30,7 @@ VISIBILITY = "visibility"  # "public" or "private": the default for results with
 THREADS = "threads"  # "on" or "off": a result longer than one page goes to a thread of its own
 RESULTS_CHANNEL = "results_channel"  # a channel id: a copy of each public result, with a link back
 LEAGUE_CHANNEL = "league_channel"  # a channel id: league confirmations, disputes and standings changes
+WEB = "web"  # "public" or "off": the server's leagues and public combats on the web pages (bot/web), opted in
 PREF_PRIVATE = "private"  # a user's: True or False, their results' default visibility
 PREF_STEPS = "steps"  # a user's: "compact" (one line a step) or "full" (every step with its dice)
 
@@ -39,7 +40,7 @@ ERASED = "*erased*"
 
 VISIBILITIES = ("public", "private")
 STEP_LISTS = ("compact", "full")
-SERVER_ONLY = (RESULTS_CHANNEL, LEAGUE_CHANNEL)
+SERVER_ONLY = (RESULTS_CHANNEL, LEAGUE_CHANNEL, WEB)
 CHANNEL_OR_SERVER = (VISIBILITY, THREADS)
 USER_KEYS = (PREF_PRIVATE, PREF_STEPS)
 
@@ -79,6 +80,7 @@ class Effective:
     threads: bool = False  # a long result's pages in a thread of its own, the summary in the channel
     results_channel: str | None = None
     league_channel: str | None = None
+    web_public: bool = False  # opted in to the web pages (a manager's choice; off unless said)
 
     def house_for(self, game_id: str) -> Mapping[str, OptionValue]:
         return self.house_rules.get(game_id, {})
@@ -133,6 +135,7 @@ def effective(rows: Iterable[SettingRow], channel_id: str | None) -> Effective:
         threads=merged.get(THREADS) == "on",
         results_channel=server.get(RESULTS_CHANNEL),
         league_channel=server.get(LEAGUE_CHANNEL),
+        web_public=server.get(WEB) == "public",
     )
 
 
@@ -255,6 +258,7 @@ __all__ = [
     "USER_KEYS",
     "VISIBILITIES",
     "VISIBILITY",
+    "WEB",
     "Change",
     "Effective",
     "Preferences",

@@ -15,6 +15,7 @@ from bot.server_settings.model import (
     THREADS,
     USER,
     VISIBILITY,
+    WEB,
     Change,
     phrase,
     split_house_key,
@@ -43,7 +44,8 @@ def setting_name(key: str) -> str:
     split = split_house_key(key)
     if split is not None:
         return f"{game_label(split[0])} house rule {split[1].replace('_', ' ')}"
-    return {PREF_PRIVATE: "private by default", PREF_STEPS: "step list"}.get(key, key.replace("_", " "))
+    names = {PREF_PRIVATE: "private by default", PREF_STEPS: "step list", WEB: "web pages"}
+    return names.get(key, key.replace("_", " "))
 
 
 def value_text(key: str, value: Any, channel: Channel = plain_channel) -> str:
@@ -72,6 +74,8 @@ def setting_line(key: str, value: Any, channel: Channel = plain_channel) -> str:
         return f"results channel (a copy of each public result): {channel(str(value))}"
     if key == LEAGUE_CHANNEL:
         return f"league channel (confirmations, disputes, standings): {channel(str(value))}"
+    if key == WEB:
+        return f"web pages (leagues, public combats): {value}"
     if key == PREF_PRIVATE:
         return f"my results private by default: {value_text(key, value)}"
     if key == PREF_STEPS:

@@ -15,9 +15,17 @@ from bot.access import Actor, sees_server_data
 from bot.leagues import permissions
 from bot.leagues.errors import LeagueNotFound, MatchNotFound
 from bot.leagues.model import LeagueInfo, MatchInfo
-from bot.leagues.standings import Points
+from bot.leagues.standings import Points, Row
 from bot.storage.db import aware
-from bot.storage.models import League, LeagueEvent, LeagueMatch, LeagueOrganiser, LeaguePlayer, LeagueSeason
+from bot.storage.models import (
+    League,
+    LeagueEvent,
+    LeagueMatch,
+    LeagueOrganiser,
+    LeaguePlayer,
+    LeagueSeason,
+    LeagueSnapshot,
+)
 from rules_core.errors import Do, Hint
 
 
@@ -110,6 +118,36 @@ async def require_organiser(session: AsyncSession, league: League, actor: Actor,
     permissions.require_organiser(actor, organiser=organiser, league_name=league.name, doing=doing)
 
 
+class SnapshotsRead:
+    """Standings snapshots already read in this process (a big league's table is a megabyte of JSON), the oldest
+    dropped past ``size``. Keyed by (league, season, version, when saved): every change moves the version on (a
+    user's deletion too), so an entry is never stale, only unused; the save time keeps a league id SQLite reuses
+    after a deletion from ever reading as the deleted league's table. The rows are shared: read them, never change.
+    """
+
+    def __init__(self, size: int = 32) -> None:
+        self.size = size
+        self._rows: dict[tuple[int, int, int, datetime], tuple[Row, ...]] = {}
+
+    async def rows(self, session: AsyncSession, league_id: int, season: int, version: int) -> tuple[Row, ...] | None:
+        """The season's snapshot if it is of ``version``, else None."""
+        where = (LeagueSnapshot.league_id == league_id, LeagueSnapshot.season == season)
+        saved = (
+            await session.execute(select(LeagueSnapshot.version, LeagueSnapshot.computed_at).where(*where))
+        ).first()
+        if saved is None or saved.version != version:
+            return None
+        key = (league_id, season, version, saved.computed_at)
+        rows = self._rows.get(key)
+        if rows is None:
+            data = await session.scalar(select(LeagueSnapshot.data_json).where(*where))
+            rows = tuple(Row.from_dict(item) for item in json.loads(data or "[]"))
+            self._rows[key] = rows
+            while len(self._rows) > self.size:
+                self._rows.pop(next(iter(self._rows)))
+        return rows
+
+
 async def is_player(session: AsyncSession, league_id: int, user: str) -> bool:
     """Whether the user is in the league now (joined, and not left)."""
     row = await session.get(LeaguePlayer, (league_id, user))
@@ -117,6 +155,7 @@ async def is_player(session: AsyncSession, league_id: int, user: str) -> bool:
 
 
 __all__ = [
+    "SnapshotsRead",
     "add_event",
     "bump",
     "is_organiser",

@@ -23,7 +23,7 @@ from bot.leagues.errors import LeagueError, LeagueNotFound, NotAllowed
 from bot.leagues.model import AuditEntry, KnownName, LeagueInfo, Standings
 from bot.leagues.standings import MatchResult, Points, Row, compute
 from bot.storage.db import aware, now, rowcount
-from bot.storage.league_rows import add_event, bump, league_info, league_row, require_organiser
+from bot.storage.league_rows import SnapshotsRead, add_event, bump, league_info, league_row, require_organiser
 from bot.storage.models import (
     NAME,
     DisplayName,
@@ -48,6 +48,7 @@ class Leagues:
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
+        self._read = SnapshotsRead()
 
     # --- reading ------------------------------------------------------------------------------------------------
 
@@ -264,9 +265,8 @@ class Leagues:
         async with self.sessions() as session:
             league = await league_info(session, await league_row(session, league_id, actor))
             chosen = rules.check_season(league.season if season is None else season, league.season, league.name)
-            snapshot = await session.get(LeagueSnapshot, (league_id, chosen))
-            if snapshot is not None and snapshot.version == league.version:
-                rows = tuple(Row.from_dict(item) for item in json.loads(snapshot.data_json))
+            rows = await self._read.rows(session, league_id, chosen, league.version)
+            if rows is not None:
                 return Standings(league, chosen, rows, league.version, cached=True)
             played = (
                 await session.execute(

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import Select, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -39,6 +40,19 @@ from rules_core.errors import Do, example
 REMIND_BEFORE = timedelta(hours=24)  # the opponent is reminded this long before a report confirms itself
 
 
+def _chosen(
+    query: Select[Any], league_id: int, season: int | None, player: str | None, statuses: Iterable[str] | None
+) -> Select[Any]:
+    query = query.where(LeagueMatch.league_id == league_id)
+    if season is not None:
+        query = query.where(LeagueMatch.season == season)
+    if player is not None:
+        query = query.where((LeagueMatch.reporter_id == player) | (LeagueMatch.opponent_id == player))
+    if statuses is not None:
+        query = query.where(LeagueMatch.status.in_(list(statuses)))
+    return query
+
+
 class Matches:
     """The league matches of one store (``store.matches``)."""
 
@@ -51,22 +65,28 @@ class Matches:
 
     async def in_league(
         self, league_id: int, *, actor: Actor, season: int | None = None, player: str | None = None,
-        limit: int | None = None, statuses: Iterable[str] | None = None,
+        limit: int | None = None, statuses: Iterable[str] | None = None, offset: int = 0,
     ) -> list[MatchInfo]:  # fmt: skip
-        """The league's matches, newest first."""
-        query = select(LeagueMatch).where(LeagueMatch.league_id == league_id)
-        if season is not None:
-            query = query.where(LeagueMatch.season == season)
-        if player is not None:
-            query = query.where((LeagueMatch.reporter_id == player) | (LeagueMatch.opponent_id == player))
-        if statuses is not None:
-            query = query.where(LeagueMatch.status.in_(list(statuses)))
+        """The league's matches, newest first (``offset`` of them skipped: a page of a long list)."""
+        query = _chosen(select(LeagueMatch), league_id, season, player, statuses)
         query = query.order_by(LeagueMatch.created_at.desc(), LeagueMatch.id.desc())
         if limit is not None:
             query = query.limit(limit)
+        if offset:
+            query = query.offset(offset)
         async with self.sessions() as session:
             await league_row(session, league_id, actor)
             return [match_info(row) for row in (await session.scalars(query)).all()]
+
+    async def count_in_league(
+        self, league_id: int, *, actor: Actor, season: int | None = None, player: str | None = None,
+        statuses: Iterable[str] | None = None,
+    ) -> int:  # fmt: skip
+        """How many matches :meth:`in_league` would list without a limit (the pages of the web's list)."""
+        query = _chosen(select(func.count()).select_from(LeagueMatch), league_id, season, player, statuses)
+        async with self.sessions() as session:
+            await league_row(session, league_id, actor)
+            return int(await session.scalar(query) or 0)
 
     # --- helpers for changes ------------------------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ from discord.ext import commands, tasks
 
 from bot.access import OPERATOR
 from bot.discord.interactions import actor_of
-from bot.leagues.chart import legend_labels, rating_chart
+from bot.leagues.chart import chart_title, legend_labels, rating_chart
 from bot.leagues.errors import LeagueError, LeagueNotFound
 from bot.leagues.export import matches_csv, standings_csv
 from bot.leagues.model import LeagueInfo, MatchInfo, Standings
@@ -337,8 +337,7 @@ class LeagueCog(commands.Cog):
             )
 
     def _chart(self, table: Standings, names: dict[str, str]) -> bytes:
-        title = f"{table.league.name}, season {table.season}: ratings"
-        return rating_chart(table.rows, title, names)
+        return rating_chart(table.rows, chart_title(table.league.name, table.season), names)
 
     @everyone.command(name="history", description="The league's matches, newest first.")
     @app_commands.describe(player="Only this player's matches.", league=LEAGUE)

@@ -27,9 +27,11 @@ from bot.server_settings.model import (
     PREF_STEPS,
     RESULTS_CHANNEL,
     SERVER,
+    SERVER_ONLY,
     THREADS,
     USER,
     VISIBILITY,
+    WEB,
     Change,
     house_key,
     house_rule_option,
@@ -198,7 +200,7 @@ class SettingsCog(commands.Cog):
         rows = [row for row in await self.bot.store.settings.rows_for_guild(guild)
                 if (row.scope, row.scope_id) == (scope, scope_id)]  # fmt: skip
         key = setting_named(setting, rows)
-        known = key in (VISIBILITY, THREADS) or (channel is None and key in (RESULTS_CHANNEL, LEAGUE_CHANNEL))
+        known = key in (VISIBILITY, THREADS) or (channel is None and key in SERVER_ONLY)
         if key is None or (split_house_key(key) is None and not known):
             where = "for the whole server" if channel is None else f"in #{channel.name}"
             text = (f"There is no setting '{setting.strip()}' {where} to clear. Pick one from the list as you type "
@@ -262,6 +264,12 @@ class SettingsCog(commands.Cog):
     ) -> None:
         if not await self.refused(interaction):
             await self.change(interaction, LEAGUE_CHANNEL, channel, None)
+
+    @managers.command(name="web", description="Show this server's leagues and public combats on the web pages.")
+    @app_commands.describe(value="public: served on the web pages; off: not served (at once)")
+    async def web(self, interaction: discord.Interaction[Any], value: Literal["public", "off"]) -> None:
+        if not await self.refused(interaction):
+            await self.change(interaction, WEB, value, None)
 
     @managers.command(name="show", description="Every setting in effect: the server's and one channel's own.")
     @app_commands.describe(channel="The channel (default: this one).")

@@ -165,6 +165,7 @@ async def test_a_member_without_manage_server_is_refused_every_change(bot: Refer
         ("threads", [opt("value", "on")]),
         ("results-channel", []),
         ("league-channel", []),
+        ("web", [opt("value", "public")]),
         ("clear", [opt("setting", "threads")]),
         ("show", []),
         ("history", []),
@@ -233,7 +234,7 @@ async def test_settings_is_shown_to_managers_only_and_preferences_to_everyone(
     assert synced["preferences"]["default_member_permissions"] is None
     subcommands = {option["name"] for option in synced["settings"]["options"]}
     assert subcommands == {"house-rule", "clear", "show", "visibility", "threads", "results-channel",
-                           "league-channel", "history"}  # fmt: skip
+                           "league-channel", "history", "web"}  # fmt: skip
 
 
 async def test_the_option_and_value_autocompletes_follow_the_chosen_game(bot: RefereeBot, fake: FakeDiscord) -> None:

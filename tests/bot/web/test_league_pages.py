@@ -1,0 +1,353 @@
+"""A league's pages over a real store: served only for a league whose server opted in (else the one 404 page, at
+once when it opts out), the standings exactly as /league standings computes them (the same store call, the same
+snapshot), the rating chart as SVG, paged matches, seasons, a player's history, the JSON and CSV twins, and players
+shown by their cached names, else as "a player", an erased one as the store's pseudonym, a name never markup."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.leagues.chart import legend_labels
+from bot.leagues.export import matches_csv, standings_csv
+from bot.server_settings.cache import SettingsCache
+from bot.storage import Store
+from bot.storage.db import create_engine, upgrade
+from bot.web.app import SETTINGS, make_app
+from bot.web.config import WebConfig
+from bot.web.leagues import CHARTS, PAGE_SIZE, combat_link, labels
+from tests.bot.storage.conftest import NO_SERVER, reset_postgresql
+from tests.bot.web.conftest import Serve
+from tests.bot.web.league_data import (
+    ANN,
+    BOB,
+    CID,
+    DEE,
+    GUILD,
+    ORGANISER,
+    OTHER_GUILD,
+    START,
+    actor,
+    opt_in,
+    seed_league,
+    table_rows,
+)
+
+TWINS = ("", ".json", "/ratings.svg", "/matches.csv", "/standings.csv", f"/players/{ANN}", f"/players/{ANN}.json")
+
+
+async def not_found(client: object, path: str) -> None:
+    response = await client.get(path)  # type: ignore[attr-defined]
+    assert response.status == 404, path
+    assert "<h1>Not found</h1>" in await response.text(), path
+
+
+async def test_an_unknown_league_or_one_not_published_is_not_found(store: Store, serve: Serve) -> None:
+    hidden = await seed_league(store, public=False)
+    client = await serve()
+    for suffix in TWINS:
+        await not_found(client, f"/l/{hidden.league}{suffix}")
+        await not_found(client, f"/l/999{suffix}")
+    for path in ("/l/abc", "/l/-1", f"/l/{hidden.league}x", "/l/99999999999999999999"):
+        await not_found(client, path)
+
+
+async def test_a_server_that_opts_out_is_not_served_after_one_refresh(store: Store, serve: Serve) -> None:
+    seeded = await seed_league(store)
+    client = await serve()
+    for suffix in TWINS:
+        assert (await client.get(f"/l/{seeded.league}{suffix}")).status == 200, suffix
+    await opt_in(store, GUILD, "off")
+    await client.app[SETTINGS].refresh(store)  # what the poll does every second
+    for suffix in TWINS:
+        await not_found(client, f"/l/{seeded.league}{suffix}")
+
+
+async def test_another_servers_league_is_not_served_because_one_server_opted_in(store: Store, serve: Serve) -> None:
+    public = await seed_league(store)
+    other = await seed_league(store, guild=OTHER_GUILD, public=False, name="Elsewhere")
+    client = await serve()
+    assert (await client.get(f"/l/{public.league}")).status == 200
+    for suffix in TWINS:
+        await not_found(client, f"/l/{other.league}{suffix}")
+    # A player of the public league is not found through the other league's address, and nobody is through a
+    # league they never played in.
+    await not_found(client, f"/l/{public.league}/players/{ORGANISER}")
+    await not_found(client, f"/l/{public.league}/players/900000000000000000")
+
+
+async def test_the_standings_are_what_league_standings_computes(store: Store, serve: Serve) -> None:
+    seeded = await seed_league(store)
+    client = await serve()
+    page = await (await client.get(f"/l/{seeded.league}")).text()
+    # The same call /league standings makes (cogs/leagues/_cog.py), after the page built the snapshot: served from it.
+    table = await store.leagues.standings(seeded.league, actor=actor(ANN))
+    assert table.cached
+    names = await labels(store, GUILD, [row.player for row in table.rows])
+    expected = [[str(r.rank), names[r.player], str(r.points), str(r.played), f"{r.won}-{r.drawn}-{r.lost}",
+                 f"{r.rating:.0f}"] for r in table.rows]  # fmt: skip
+    assert table_rows(page, "standings") == expected
+    assert [row[1] for row in expected] == ["Ann the Bold", "a player", "a player", "Bob"]
+    assert "Autumn Crusade" in page and "40k" in page and "Season</dt><dd>1 (open)" in page
+    for user in (ANN, BOB, CID, DEE):
+        assert f'href="/l/{seeded.league}/players/{user}"' in page
+        assert user not in page.replace(f"/players/{user}", "")  # an id only in a link, never shown
+
+
+async def test_the_matches_with_status_and_the_chart_with_its_summary(store: Store, serve: Serve) -> None:
+    seeded = await seed_league(store)
+    client = await serve()
+    page = await (await client.get(f"/l/{seeded.league}")).text()
+    rows = table_rows(page, "matches")
+    assert [row[0] for row in rows] == [f"#{n} 2026-03-01" for n in (4, 3, 2, 1)]  # newest first
+    assert rows[0][1:] == ["Bob beat a player", "pending"]
+    assert rows[3][1:] == ["Ann the Bold beat Bob (3-1)", "confirmed"]
+    assert rows[2][1] == "a player drew with a player"
+    assert 'alt="Elo ratings over the season of the top 4 players: Ann the Bold leads at 1531; ratings range from ' \
+           '1484 to 1531."' in page  # fmt: skip
+    assert f'src="/l/{seeded.league}/ratings.svg?season=1"' in page
+    svg = await client.get(f"/l/{seeded.league}/ratings.svg")
+    assert svg.status == 200 and svg.content_type == "image/svg+xml"
+    body = await svg.read()
+    assert body.startswith(b"<?xml") and b"<svg" in body
+    # The bot's chart (title, legend: chart_title, legend_labels), its texts drawn as paths and named in comments.
+    texts = [" ".join(t.split()) for t in re.findall(r"<!-- (.*?) -->", body.decode(), re.DOTALL)]
+    assert "Autumn Crusade, season 1: ratings" in " ".join(texts)  # wrapped to fit a phone
+    assert (
+        [t for t in texts if t[:2] in ("1.", "2.", "3.", "4.")]
+        == legend_labels(
+            (await store.leagues.standings(seeded.league, actor=actor(ANN))).rows,
+            await labels(store, GUILD, [ANN, BOB, CID, DEE]),
+        )
+        == ["1. Ann the Bold", "2. a player", "3. a player", "4. Bob"]
+    )
+    assert list(client.app[CHARTS]._charts) == [
+        (seeded.league, 1, (await store.leagues.get(1, actor=actor(ANN))).version)
+    ]
+    assert await (await client.get(f"/l/{seeded.league}/ratings.svg")).read() == body  # from the cache
+    assert combat_link(1) is None and "/c/" not in page  # combats are linked by slug only, once they have one
+
+
+async def test_a_void_or_disputed_match_shows_its_status(store: Store, serve: Serve) -> None:
+    seeded = await seed_league(store)
+    boss = actor(ORGANISER, manager=True)
+    await store.matches.void(2, actor=boss, reason="Entered twice", at=START + timedelta(hours=6))
+    await store.matches.dispute(4, actor=actor(DEE), reason="It was a draw", at=START + timedelta(hours=6))
+    client = await serve()
+    rows = table_rows(await (await client.get(f"/l/{seeded.league}")).text(), "matches")
+    assert {row[0].split()[0]: row[2] for row in rows} == {
+        "#4": "disputed",
+        "#3": "confirmed",
+        "#2": "void",
+        "#1": "confirmed",
+    }
+
+
+async def test_the_json_twin_has_a_stable_shape(store: Store, serve: Serve) -> None:
+    seeded = await seed_league(store)
+    client = await serve()
+    response = await client.get(f"/l/{seeded.league}.json")
+    assert response.content_type == "application/json"
+    data = json.loads(await response.text())
+    assert set(data) == {"league", "season", "season_open", "seasons", "standings", "matches"}
+    assert data["league"] == {"id": seeded.league, "name": "Autumn Crusade", "game": "40k", "season": 1,
+                              "season_open": True}  # fmt: skip
+    assert data["seasons"] == [1] and data["season"] == 1
+    assert data["standings"][0] == {"rank": 1, "player": ANN, "name": "Ann the Bold", "played": 2, "won": 2,
+                                    "drawn": 0, "lost": 0, "points": 6, "rating": 1531.3}  # fmt: skip
+    assert {k: v for k, v in data["matches"].items() if k != "items"} == {"page": 1, "pages": 1, "total": 4,
+                                                                           "page_size": PAGE_SIZE}  # fmt: skip
+    assert data["matches"]["items"][-1] == {
+        "id": 1, "season": 1, "status": "confirmed", "date": "2026-03-01", "reported_at": "2026-03-01T19:00:00+00:00",
+        "player": ANN, "player_name": "Ann the Bold", "opponent": BOB, "opponent_name": "Bob", "result": "win",
+        "verb": "beat", "score": "3-1", "combats": [],
+    }  # fmt: skip
+
+
+async def test_the_csv_twins_are_the_exports_as_attachments(store: Store, serve: Serve) -> None:
+    seeded = await seed_league(store)
+    client = await serve()
+    page = await (await client.get(f"/l/{seeded.league}")).text()
+    assert (
+        f'href="/l/{seeded.league}/matches.csv"' in page and f'href="/l/{seeded.league}/standings.csv?season=1"' in page
+    )
+    matches = await client.get(f"/l/{seeded.league}/matches.csv")
+    standings = await client.get(f"/l/{seeded.league}/standings.csv")
+    assert matches.headers["Content-Disposition"] == f'attachment; filename="league-{seeded.league}-matches.csv"'
+    assert standings.headers["Content-Disposition"] == (
+        f'attachment; filename="league-{seeded.league}-season-1-standings.csv"'
+    )
+    assert matches.content_type == standings.content_type == "text/csv"
+    table = await store.leagues.standings(seeded.league, actor=actor(ANN))
+    played = await store.matches.in_league(seeded.league, actor=actor(ANN))
+    names = await labels(store, GUILD, [p for m in played for p in (m.reporter, m.opponent)])
+    assert await matches.text() == matches_csv(played, names)
+    assert await standings.text() == standings_csv(table.rows, names)
+    rows = list(csv.DictReader(io.StringIO(await standings.text())))
+    assert [row["name"] for row in rows] == ["Ann the Bold", "a player", "a player", "Bob"]
+
+
+async def test_seasons_default_to_the_current_one_and_keep_the_old(store: Store, serve: Serve) -> None:
+    seeded = await seed_league(store)
+    boss = actor(ORGANISER, manager=True)
+    await store.matches.void(4, actor=boss, reason="Never played", at=START + timedelta(hours=7))
+    await store.leagues.start_season(seeded.league, actor=boss, at=START + timedelta(days=1))
+    await store.matches.enter(seeded.league, actor=boss, player=DEE, opponent=BOB, result="win",
+                              at=START + timedelta(days=1, hours=1))  # fmt: skip
+    client = await serve()
+    current = await (await client.get(f"/l/{seeded.league}")).text()
+    assert "Season</dt><dd>2 (open)" in current
+    assert table_rows(current, "standings")[0][:3] == ["1", "a player", "3"]
+    assert [row[0].split()[0] for row in table_rows(current, "matches")] == ["#5"]
+    assert f'href="/l/{seeded.league}?season=1"' in current
+    old = await (await client.get(f"/l/{seeded.league}?season=1")).text()
+    assert "Season</dt><dd>1 (ended)" in old
+    assert table_rows(old, "standings")[0][:3] == ["1", "Ann the Bold", "6"]
+    assert [row[0].split()[0] for row in table_rows(old, "matches")] == ["#4", "#3", "#2", "#1"]
+    assert json.loads(await (await client.get(f"/l/{seeded.league}.json?season=1")).text())["seasons"] == [1, 2]
+    for query in ("?season=3", "?season=0", "?season=x", "?page=2", "?page=0"):
+        await not_found(client, f"/l/{seeded.league}{query}")
+
+
+async def test_a_players_history_and_standing(store: Store, serve: Serve) -> None:
+    seeded = await seed_league(store)
+    client = await serve()
+    page = await (await client.get(f"/l/{seeded.league}/players/{ANN}")).text()
+    assert "<h1>Ann the Bold in Autumn Crusade</h1>" in page
+    assert "<dt>Rank</dt><dd>1</dd>" in page and "<dt>Points</dt><dd>6</dd>" in page
+    assert [row[1] for row in table_rows(page, "matches")] == [
+        "Ann the Bold beat a player",
+        "Ann the Bold beat Bob (3-1)",
+    ]
+    data = json.loads(await (await client.get(f"/l/{seeded.league}/players/{ANN}.json")).text())
+    assert data["player"] == {"id": ANN, "name": "Ann the Bold"} and data["standing"]["rank"] == 1
+    assert [m["id"] for m in data["matches"]["items"]] == [3, 1]
+    await not_found(client, f"/l/{seeded.league}/players/{ORGANISER}")  # never played in it
+
+
+async def test_an_erased_user_is_shown_as_their_pseudonym(store: Store, serve: Serve) -> None:
+    seeded = await seed_league(store)
+    await store.privacy.delete(user=BOB)
+    client = await serve()
+    page = await (await client.get(f"/l/{seeded.league}")).text()
+    [alias] = [row[1] for row in table_rows(page, "standings") if row[1].startswith("deleted-")]
+    assert BOB not in page and "Bob" not in page
+    assert f"Ann the Bold beat {alias} (3-1)" in [row[1] for row in table_rows(page, "matches")]
+    assert (await client.get(f"/l/{seeded.league}/players/{alias}")).status == 200
+    await not_found(client, f"/l/{seeded.league}/players/{BOB}")
+    assert BOB not in await (await client.get(f"/l/{seeded.league}/matches.csv")).text()
+
+
+async def test_a_name_is_never_markup(store: Store, serve: Serve) -> None:
+    seeded = await seed_league(store)
+    await store.leagues.remember_names(GUILD, {CID: "<script>alert('x')</script>"}, at=START)
+    client = await serve()
+    for path in (f"/l/{seeded.league}", f"/l/{seeded.league}/players/{CID}"):
+        page = await (await client.get(path)).text()
+        assert "<script>" not in page and "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in page, path
+
+
+@pytest.fixture(params=("sqlite", "postgresql"))
+async def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    """A store on each backend (PostgreSQL: TEST_DATABASE_URL, emptied and upgraded as tests/bot/storage does)."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'web.db'}"
+    if request.param == "postgresql":
+        url = os.environ.get("TEST_DATABASE_URL", "")
+        if not url:
+            pytest.skip(NO_SERVER)
+        await reset_postgresql(url)
+        engine = create_engine(url)
+        try:
+            await upgrade(engine)
+        finally:
+            await engine.dispose()
+    opened = await Store.open(url)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+async def test_a_long_list_of_matches_is_paged_on_both_backends(any_store: Store) -> None:
+    store = any_store
+    seeded = await seed_league(store)
+    boss = actor(ORGANISER, manager=True)
+    for index in range(PAGE_SIZE + 3):  # 57 matches in all
+        await store.matches.enter(seeded.league, actor=boss, player=CID, opponent=ANN, result="loss",
+                                  at=START + timedelta(days=1, minutes=index))  # fmt: skip
+    settings = SettingsCache()
+    await settings.load(store)
+    client = TestClient(TestServer(make_app(store, settings, WebConfig(_env_file=None))))  # type: ignore[call-arg]
+    await client.start_server()
+    try:
+        first = await (await client.get(f"/l/{seeded.league}")).text()
+        ids = [int(row[0].split()[0][1:]) for row in table_rows(first, "matches")]
+        assert len(ids) == PAGE_SIZE and ids[0] == PAGE_SIZE + 7 and ids == sorted(ids, reverse=True)
+        assert f'href="/l/{seeded.league}?season=1&amp;page=2"' in first and "page 1 of 2" in first
+        second = await (await client.get(f"/l/{seeded.league}?page=2")).text()
+        assert [row[0].split()[0] for row in table_rows(second, "matches")] == [
+            "#7",
+            "#6",
+            "#5",
+            "#4",
+            "#3",
+            "#2",
+            "#1",
+        ]
+        table = await store.leagues.standings(seeded.league, actor=actor(ANN))
+        assert table.cached and table_rows(first, "standings")[0][:3] == [
+            "1",
+            "Ann the Bold",
+            str(table.rows[0].points),
+        ]
+        await not_found(client, f"/l/{seeded.league}?page=3")
+    finally:
+        await client.close()
+
+
+async def test_a_table_read_once_is_never_shown_after_an_erasure_or_a_reused_league_id(
+    store: Store, serve: Serve
+) -> None:
+    seeded = await seed_league(store)
+    client = await serve()
+    for _ in range(2):  # computed and saved, then read from the snapshot (and kept read in memory)
+        before = await (await client.get(f"/l/{seeded.league}")).text()
+    assert "Bob" in before and (await store.leagues.standings(seeded.league, actor=actor(ANN))).cached
+    await store.privacy.delete(user=BOB)
+    for _ in range(2):
+        after = await (await client.get(f"/l/{seeded.league}")).text()
+    assert "Bob" not in after and any(row[1].startswith("deleted-") for row in table_rows(after, "standings"))
+    # The server's data deleted, and a new league made the same way: SQLite gives it the same id and version.
+    await store.privacy.delete(guild=GUILD)
+    again = await seed_league(store, name="Spring Crusade")
+    boss = actor(ORGANISER, manager=True)
+    await store.matches.enter(again.league, actor=boss, player=DEE, opponent=ANN, result="win",
+                              at=START + timedelta(hours=9))  # fmt: skip
+    assert (again.league, (await store.leagues.get(again.league, actor=boss)).version) == (seeded.league, 9)
+    await client.app[SETTINGS].refresh(store)
+    for _ in range(2):  # computed, then read from its own snapshot, never the deleted league's
+        rows = table_rows(await (await client.get(f"/l/{again.league}")).text(), "standings")
+    assert [(row[1], row[2]) for row in rows] == [("Ann the Bold", "6"), ("a player", "4"), ("a player", "1"),
+                                                  ("Bob", "0")]  # fmt: skip
+
+
+async def test_a_new_league_without_players_or_games(store: Store, serve: Serve) -> None:
+    created = await store.leagues.create(GUILD, "Empty", "40k", actor=actor(ORGANISER, manager=True), at=START)
+    await opt_in(store)
+    client = await serve()
+    page = await (await client.get(f"/l/{created.id}")).text()
+    assert table_rows(page, "standings") == [["Nobody has joined yet."]]
+    assert table_rows(page, "matches") == [["No matches yet."]]
+    assert 'alt="Rating chart: no confirmed games yet."' in page
+    assert (await client.get(f"/l/{created.id}/ratings.svg")).status == 200
+    data = json.loads(await (await client.get(f"/l/{created.id}.json")).text())
+    assert data["standings"] == [] and data["matches"]["items"] == [] and data["matches"]["pages"] == 1
