@@ -165,7 +165,7 @@ class WebLines(Stringifier[Line]):
                                  " ".join(face_text(face) for face in group.faces))
                        for group in grouped(faces))  # fmt: skip
         rerolls = ", ".join(f"{r.before}→{r.after}" for r in roll.rerolls)
-        row = RollRow(roll.purpose, need or "—", groups, len(roll.dice), outcome, rerolls or "none")
+        row = RollRow(roll.purpose, need, groups, len(roll.dice), outcome, rerolls)
         return Line("roll", roll=row)
 
     def note(self, event: Event) -> Line:
