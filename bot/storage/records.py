@@ -1,4 +1,6 @@
 """Combat records: append-only resolutions (with void and note events), how one continues another, dice rolls.
+Long because the aggregate's reads (by id, by web slug, listed), writes and refusals stay together, so its access
+rule (bot/access.py) is applied in this one module.
 
 Every write is one transaction; reads return plain frozen records, never ORM objects.
 """

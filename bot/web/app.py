@@ -23,16 +23,12 @@ from bot.server_settings.cache import SettingsCache
 from bot.storage import Store
 from bot.web import combats, leagues
 from bot.web.config import WebConfig
+from bot.web.keys import CONFIG, LIMIT, SETTINGS, STORE
 from bot.web.pages import html, not_found
 from bot.web.security import Handler, RateLimit, client_address, security_headers
 
 log = logging.getLogger("referee.web")
 STATIC = Path(__file__).with_name("static")
-
-STORE = web.AppKey("store", Store)
-SETTINGS = web.AppKey("settings", SettingsCache)
-CONFIG = web.AppKey("config", WebConfig)
-LIMIT = web.AppKey("limit", RateLimit)
 
 
 def make_app(store: Store, settings: SettingsCache, config: WebConfig) -> web.Application:

@@ -24,6 +24,7 @@ from bot.render.summary import Players, headline, house_rules_text, read_lines, 
 from bot.render.walk import Face, Stringifier, face_text, grouped
 from bot.storage.records import StoredCombat
 from bot.verification import Verdict, Verification, verify
+from bot.web.keys import CONFIG, SETTINGS, STORE
 from bot.web.pages import html, not_found
 from bot.web.security import RateLimit, client_address
 from rules_core import ENGINE_VERSION
@@ -47,8 +48,6 @@ def add_routes(app: web.Application) -> None:
 
 async def published(request: web.Request) -> StoredCombat:
     """The record the slug names, if it may be shown on the web; else the one 404, whatever the reason."""
-    from bot.web.app import SETTINGS, STORE  # noqa: PLC0415 (app.py imports this module)
-
     stored = await request.app[STORE].records.by_slug(request.match_info["slug"])
     if stored is None or stored.personal or stored.guild_id is None:
         raise not_found()
@@ -72,8 +71,6 @@ async def combat_verify(request: web.Request) -> web.Response:
     """Re-run the record from its seed and say identical or altered: a stricter rate limit than the pages (a
     re-run costs the whole combat), the answer cached per record and engine version (and re-run when the row's
     report is no longer the one the answer was for)."""
-    from bot.web.app import CONFIG  # noqa: PLC0415 (app.py imports this module)
-
     stored = await published(request)
     address = client_address(request, trust_proxy=request.app[CONFIG].web_trust_proxy)
     verification = request.app[VERIFIED].get(stored)
@@ -177,8 +174,6 @@ class WebLines(Stringifier[Line]):
 
 async def combat_context(request: web.Request, stored: StoredCombat) -> dict[str, Any]:
     """What the combat's templates show (the page and its verify answer)."""
-    from bot.web.app import STORE  # noqa: PLC0415 (app.py imports this module)
-
     report = stored.report
     assert stored.guild_id is not None  # published() checked it
     people = {stored.requested_by, *(n.actor for n in stored.history)} | (
