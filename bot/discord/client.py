@@ -8,6 +8,7 @@ import asyncio
 from typing import Any, Protocol
 
 from bot.discord.record_writer import RecordWriter
+from bot.discord.settings import Settings
 from bot.server_settings.cache import SettingsCache
 from bot.storage import Store
 
@@ -20,6 +21,7 @@ class BotServices(Protocol):
     def writer(self) -> RecordWriter: ...
 
     in_flight: set[asyncio.Task[Any]]  # results being recorded, waited for on shutdown
+    settings: Settings  # the bot's own settings (WEB_BASE_URL: where result buttons link its web pages)
     server_settings: SettingsCache  # every server's settings and players' preferences (bot/server_settings)
 
 

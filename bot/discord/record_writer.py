@@ -72,7 +72,7 @@ class RecordWriter:
             record_id = await self.store.records.add(
                 request.report, requested_by=request.requested_by, opponent=request.opponent,
                 guild_id=request.guild_id, channel_id=request.channel_id, at=request.at, continues=request.continues,
-                private=request.private, house_rules=request.house_rules,
+                private=request.private, house_rules=request.house_rules, slug=request.slug,
             )  # fmt: skip
         except Exception as error:  # handed to the answer that waits for it
             if not future.done():

@@ -27,7 +27,7 @@ from bot.render.embeds import history_lines, render_pages, roll_pages, why_embed
 from bot.render.markdown import report_markdown
 from bot.render.summary import Players
 from bot.storage.failures import StorageError, is_storage_failure, storage_error
-from bot.storage.records import AlreadyContinued, RecordRequest
+from bot.storage.records import AlreadyContinued, RecordRequest, StoredCombat, new_slug
 from bot.verification import Verdict, verify
 from rules_core import RefereeError
 from rules_core.compact import policy_notes
@@ -83,7 +83,7 @@ class PageButton(
                              house_rules=stored.house_rules,
                              full_steps=full_steps(bot, interaction))  # fmt: skip
         page = max(0, min(self.page, len(pages) - 1))
-        view = result_view(stored.id, page, len(pages), report=stored.report)
+        view = result_view(stored.id, page, len(pages), report=stored.report, web_url=stored_web_page(bot, stored))
         message = interaction.message
         own_copy = message is not None and message.flags.ephemeral  # a private copy: only its presser sees it
         asked = message.interaction_metadata if message is not None else None
@@ -238,10 +238,26 @@ async def verify_embed(bot: BotServices, record_id: int, actor: Actor) -> discor
     )
 
 
-def result_view(record_id: int | None, page: int, pages: int, *, report: Report | None = None) -> discord.ui.View:
-    """The result's buttons: its pages, Verify, Show rolls, and Why? when the referee made a player's choice in
-    ``report``. An unrecorded result cannot be reloaded by a button: its Show rolls is disabled and says why (the
-    full log is attached to it instead)."""
+def web_page(bot: BotServices, slug: str, *, guild_id: str | None, private: bool) -> str | None:
+    """A combat's web page (``{WEB_BASE_URL}/c/{slug}``) when it is shown there: the bot knows its public address,
+    the combat is public (not private, not from direct messages) and its server publishes its pages; else None."""
+    base = bot.settings.web_base_url
+    if base is None or private or guild_id is None or not bot.server_settings.effective(guild_id, None).web_public:
+        return None
+    return f"{base}/c/{slug}"
+
+
+def stored_web_page(bot: BotServices, stored: StoredCombat) -> str | None:
+    """A stored combat's web page, if it is shown there (see :func:`web_page`)."""
+    return web_page(bot, stored.slug, guild_id=stored.guild_id, private=stored.personal)
+
+
+def result_view(
+    record_id: int | None, page: int, pages: int, *, report: Report | None = None, web_url: str | None = None
+) -> discord.ui.View:
+    """The result's buttons: its pages, Verify, Show rolls, Why? when the referee made a player's choice in
+    ``report``, and a link to its web page (``web_url``) when it has one. An unrecorded result cannot be reloaded by
+    a button: its Show rolls is disabled and says why (the full log is attached to it instead)."""
     if record_id is None:
         # Nothing to press, so nothing to listen for: a short timeout lets discord.py forget the view.
         unrecorded = discord.ui.View(timeout=1)
@@ -256,12 +272,14 @@ def result_view(record_id: int | None, page: int, pages: int, *, report: Report 
     view.add_item(ShowRollsButton(record_id))
     if report is not None and policy_notes(report.steps):
         view.add_item(WhyButton(record_id))
+    if web_url is not None:
+        view.add_item(discord.ui.Button(label="Web page", style=discord.ButtonStyle.link, url=web_url))
     return view
 
 
 async def record(
     bot: BotServices, report: Report, interaction: discord.Interaction[Any], *, opponent: str | None,
-    private: bool, continues: int | None = None, house_rules: tuple[str, ...] = (),
+    private: bool, continues: int | None = None, house_rules: tuple[str, ...] = (), slug: str | None = None,
 ) -> tuple[int | None, str | None]:  # fmt: skip
     """Store the result; any storage failure is logged (traceback and error id) and returned as the reason it is
     'not recorded' (what failed, in a player's words, and the error id), never raised."""
@@ -274,6 +292,7 @@ async def record(
         continues=continues,
         private=private or interaction.guild_id is None,  # resolved in direct messages: no server's to show
         house_rules=house_rules,
+        slug=slug or new_slug(),
     )
     try:
         record_id = await bot.writer.record(request)
@@ -323,8 +342,9 @@ async def send_result(
                                                    allowed_mentions=mentions)  # fmt: skip
     if hold is not None:
         hold.release()  # the first answer is out: the collector may catch up
+    slug = new_slug()  # its web address, known before it is written
     record_id, problem = await record(bot, report, interaction, opponent=opponent, private=private,
-                                      continues=continues, house_rules=house_rules)  # fmt: skip
+                                      continues=continues, house_rules=house_rules, slug=slug)  # fmt: skip
     pages = render_pages(report, record_id=record_id, not_recorded=problem, players=players, house_rules=house_rules,
                          full_steps=full_steps(bot, interaction))  # fmt: skip
     files = []
@@ -348,7 +368,8 @@ async def send_result(
     if thread is not None and not placed:
         files = [discord.File(io.BytesIO(file.fp.getvalue()), filename=file.filename, description=file.description)
                  for file in files if isinstance(file.fp, io.BytesIO)]  # fmt: skip
-    view = result_view(record_id, 0, len(pages), report=report)
+    web_url = None if record_id is None else web_page(bot, slug, guild_id=guild_of(interaction), private=private)
+    view = result_view(record_id, 0, len(pages), report=report, web_url=web_url)
     await interaction.edit_original_response(embed=pages[0], attachments=[] if placed else files, view=view)
     if public and settings.results_channel is not None:
         summary = render_pages(report, record_id=record_id, not_recorded=problem, players=players,
@@ -366,5 +387,6 @@ __all__ = [
     "player_mentions",
     "result_view",
     "send_result",
+    "stored_web_page",
     "verify_embed",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 
 from sqlalchemy import (
@@ -25,6 +26,11 @@ PENDING_ONLY = "status = 'pending'"  # the partial unique index on league matche
 
 class Base(DeclarativeBase):
     pass
+
+
+def new_slug() -> str:
+    """A combat's web address (``/c/{slug}``): 128 random bits, URL-safe, so pages cannot be guessed or listed."""
+    return secrets.token_urlsafe(16)
 
 
 class CombatRecord(Base):
@@ -56,6 +62,8 @@ class CombatRecord(Base):
     # Which of the report's options came from the server's house rules (a JSON list of option names; None or "[]":
     # none). The report keeps the effective options; this only says where they came from (shown by /replay).
     house_rules: Mapped[str | None] = mapped_column(Text)
+    # Its web page's unguessable address (``/c/{slug}``, bot/web/combats.py): made before the insert, never the id.
+    slug: Mapped[str] = mapped_column(String(32), default=new_slug)
 
     events: Mapped[list[RecordEvent]] = relationship(
         back_populates="record", order_by="RecordEvent.id", cascade="all, delete-orphan", passive_deletes=True
@@ -66,6 +74,7 @@ class CombatRecord(Base):
         Index("ix_combat_records_guild_id_id", "guild_id", "id"),
         Index("ix_combat_records_game_id", "game", "id"),
         UniqueConstraint("continues_id", name="uq_combat_records_continues_id"),
+        UniqueConstraint("slug", name="uq_combat_records_slug"),
     )
 
 

@@ -57,6 +57,7 @@ def _record_dict(row: CombatRecord) -> dict[str, Any]:
         "channel_id": row.channel_id,
         "report": json.loads(row.report_json),
         "house_rules": json.loads(row.house_rules) if row.house_rules else [],  # which options came from house rules
+        "slug": row.slug,  # its web page: only the subject's own or its server's public combats are exported
         "history": [
             {"kind": e.kind, "actor": e.actor, "reason": e.reason, "at": aware(e.created_at).isoformat()}
             for e in row.events

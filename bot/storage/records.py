@@ -1,4 +1,6 @@
 """Combat records: append-only resolutions (with void and note events), how one continues another, dice rolls.
+Long because the aggregate's reads (by id, by web slug, listed), writes and refusals stay together, so its access
+rule (bot/access.py) is applied in this one module.
 
 Every write is one transaction; reads return plain frozen records, never ORM objects.
 """
@@ -6,8 +8,8 @@ Every write is one transaction; reads return plain frozen records, never ORM obj
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -17,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.access import Actor, may_void_combat, sees_combat
 from bot.storage.db import aware, now, rowcount
-from bot.storage.models import CombatRecord, DiceRoll, RecordEvent
+from bot.storage.models import CombatRecord, DiceRoll, RecordEvent, new_slug
 from rules_core.errors import Do, Hint, LimitError, Mention, RefereeError
 from rules_core.report import Report, thaw
 from rules_core.spec import group_head
@@ -107,6 +109,7 @@ class StoredCombat:
     continues_id: int | None = None  # the record whose combat this one continues
     private: bool = False  # only its requester and named opponent see it
     house_rules: tuple[str, ...] = ()  # which of the report's options came from its server's house rules
+    slug: str = ""  # its web page's unguessable address (``/c/{slug}``)
 
     @property
     def voided(self) -> bool:
@@ -147,13 +150,15 @@ class RecordRequest:
     continues: int | None = None
     private: bool = False
     house_rules: tuple[str, ...] = ()  # the options that came from house rules (the report keeps their values)
+    slug: str = field(default_factory=new_slug)  # its web page's address, known before it is written
 
 
 def _record_row(
     report: Report, *, requested_by: str, opponent: str | None, guild_id: str | None, channel_id: str | None,
-    at: datetime | None, continues: int | None, private: bool, house_rules: Sequence[str] = (),
+    at: datetime | None, continues: int | None, private: bool, house_rules: Sequence[str] = (), slug: str | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     return {
+        "slug": slug or new_slug(),
         "game": report.game,
         "attacker_spec": report.inputs.attacker,
         "defender_spec": report.inputs.defender,
@@ -189,6 +194,29 @@ def _check_reason(kind: str, reason: str) -> None:
         raise LimitError(f"{what} is {len(reason):,} characters long; the limit is {limit:,}.", token=kind)
 
 
+async def _stored(session: AsyncSession, row: CombatRecord) -> StoredCombat:
+    """A record's row and its history as a plain frozen record."""
+    notes = (
+        await session.scalars(select(RecordEvent).where(RecordEvent.record_id == row.id).order_by(RecordEvent.id))
+    ).all()
+    return StoredCombat(
+        id=row.id,
+        game=row.game,
+        report=Report.from_json(row.report_json),
+        report_json=row.report_json,
+        requested_by=row.requested_by,
+        opponent=row.opponent,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        created_at=aware(row.created_at),
+        history=tuple(RecordNote(n.kind, n.actor, n.reason, aware(n.created_at)) for n in notes),
+        continues_id=row.continues_id,
+        private=row.private,
+        house_rules=house_rules_of(row.house_rules),
+        slug=row.slug,
+    )
+
+
 class Records:
     """The combat records of one store (``store.records``)."""
 
@@ -208,13 +236,15 @@ class Records:
         continues: int | None = None,
         private: bool = False,
         house_rules: Sequence[str] = (),
+        slug: str | None = None,
     ) -> int:
         """Store one resolution; returns its record id. ``continues``: the record whose combat it carries on;
-        ``private``: only its requester and named opponent see it; ``house_rules``: options from house rules."""
+        ``private``: only its requester and named opponent see it; ``house_rules``: options from house rules;
+        ``slug``: its web page's address (a new random one when not given)."""
         # One Core INSERT ... RETURNING in its own transaction: the hot path of every combat, kept lean.
         row = _record_row(report, requested_by=requested_by, opponent=opponent, guild_id=guild_id,
                           channel_id=channel_id, at=at, continues=continues, private=private,
-                          house_rules=house_rules)  # fmt: skip
+                          house_rules=house_rules, slug=slug)  # fmt: skip
         try:
             async with self.engine.begin() as connection:
                 result = await connection.execute(insert(CombatRecord).values(**row).returning(CombatRecord.id))
@@ -229,7 +259,7 @@ class Records:
         """Store several resolutions in one transaction (all or none); their ids, in order."""
         rows = [_record_row(r.report, requested_by=r.requested_by, opponent=r.opponent, guild_id=r.guild_id,
                             channel_id=r.channel_id, at=r.at, continues=r.continues, private=r.private,
-                            house_rules=r.house_rules) for r in requests]  # fmt: skip
+                            house_rules=r.house_rules, slug=r.slug) for r in requests]  # fmt: skip
         statement = insert(CombatRecord).returning(CombatRecord.id, sort_by_parameter_order=True)
         async with self.engine.begin() as connection:
             result = await connection.execute(statement, rows)
@@ -262,26 +292,30 @@ class Records:
             row = await session.get(CombatRecord, record_id)
             if row is None or not _sees(actor, row):
                 raise RecordNotFound(record_id)
-            notes = (
-                await session.scalars(
-                    select(RecordEvent).where(RecordEvent.record_id == record_id).order_by(RecordEvent.id)
+            return await _stored(session, row)
+
+    async def by_slug(self, slug: str) -> StoredCombat | None:
+        """The record with this web slug (one indexed query, and one for its history), whoever may see it: the web
+        pages decide what is public (bot/web/combats.py). None when there is none."""
+        if not slug or len(slug) > 32:
+            return None
+        async with self.sessions() as session:
+            row = await session.scalar(select(CombatRecord).where(CombatRecord.slug == slug))
+            return None if row is None else await _stored(session, row)
+
+    async def public_slugs(self, record_ids: Iterable[int], guild_id: str) -> dict[int, str]:
+        """The web slugs of those records that are public combats of ``guild_id`` (never a private one, nor another
+        server's), by record id: a league page links a match's combats only through these."""
+        wanted = sorted(set(record_ids))
+        if not wanted:
+            return {}
+        async with self.sessions() as session:
+            rows = await session.execute(
+                select(CombatRecord.id, CombatRecord.slug).where(
+                    CombatRecord.id.in_(wanted), CombatRecord.guild_id == guild_id, CombatRecord.private.is_(False)
                 )
-            ).all()
-        return StoredCombat(
-            id=row.id,
-            game=row.game,
-            report=Report.from_json(row.report_json),
-            report_json=row.report_json,
-            requested_by=row.requested_by,
-            opponent=row.opponent,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            created_at=aware(row.created_at),
-            history=tuple(RecordNote(n.kind, n.actor, n.reason, aware(n.created_at)) for n in notes),
-            continues_id=row.continues_id,
-            private=row.private,
-            house_rules=house_rules_of(row.house_rules),
-        )
+            )
+            return {int(record_id): str(slug) for record_id, slug in rows}
 
     async def add_note(
         self, record_id: int, kind: str, *, actor: Actor, reason: str, at: datetime | None = None
@@ -396,5 +430,5 @@ class Records:
 __all__ = [
     "EVENT_KINDS", "MAX_NOTE_CHARS", "MAX_VOID_REASON_CHARS", "AlreadyContinued", "AlreadyVoid", "RecordNotFound",
     "RecordNote", "RecordRequest", "RecordSummary", "Records", "StoredCombat", "VoidNotAllowed", "house_rules_of",
-    "side_name", "visible_combats"
+    "new_slug", "side_name", "visible_combats"
 ]  # fmt: skip

@@ -38,11 +38,11 @@ JSON_TYPE = "application/json"
 VERBS = {"win": "beat", "draw": "drew with", "loss": "lost to"}
 
 
-def combat_link(record_id: int) -> str | None:
-    """The public address of a combat a match lists, or None while it has none (combats are linked by their
-    unguessable slug, never by record id)."""
-    del record_id
-    return None
+async def combat_links(store: Store, matches: Iterable[MatchInfo], guild_id: str) -> dict[int, str]:
+    """The web addresses of the combats the matches list that are public combats of the league's server: by their
+    unguessable slug, never by record id (a private combat a match lists is named, not linked)."""
+    slugs = await store.records.public_slugs((c for m in matches for c in m.combats), guild_id)
+    return {record_id: f"/c/{slug}" for record_id, slug in slugs.items()}
 
 
 class ChartCache:
@@ -136,13 +136,13 @@ def standing(row: Row, labels: dict[str, str]) -> dict[str, Any]:
             "rating": round(row.rating, 1)}  # fmt: skip
 
 
-def match_item(match: MatchInfo, labels: dict[str, str]) -> dict[str, Any]:
+def match_item(match: MatchInfo, labels: dict[str, str], links: dict[int, str]) -> dict[str, Any]:
     return {
         "id": match.id, "season": match.season, "status": match.status, "date": match.created_at.date().isoformat(),
         "reported_at": match.created_at.isoformat(), "player": match.reporter,
         "player_name": labels.get(match.reporter, UNNAMED), "opponent": match.opponent,
         "opponent_name": labels.get(match.opponent, UNNAMED), "result": match.result, "verb": VERBS[match.result],
-        "score": match.score, "combats": [{"id": c, "link": combat_link(c)} for c in match.combats],
+        "score": match.score, "combats": [{"id": c, "link": links.get(c)} for c in match.combats],
     }  # fmt: skip
 
 
@@ -163,9 +163,11 @@ async def _matches_page(
     return matches, page, pages, total
 
 
-def _page_dict(matches: list[MatchInfo], page: int, pages: int, total: int, labels: dict[str, str]) -> dict[str, Any]:
+def _page_dict(
+    matches: list[MatchInfo], page: int, pages: int, total: int, labels: dict[str, str], *, links: dict[int, str]
+) -> dict[str, Any]:
     return {"page": page, "pages": pages, "total": total, "page_size": PAGE_SIZE,
-            "items": [match_item(m, labels) for m in matches]}  # fmt: skip
+            "items": [match_item(m, labels, links) for m in matches]}  # fmt: skip
 
 
 def _league_dict(league: LeagueInfo) -> dict[str, Any]:
@@ -195,7 +197,14 @@ async def league_data(request: web.Request) -> dict[str, Any]:
         "seasons": list(range(1, shown.league.season + 1)),
         "standings": [standing(row, shown.labels) for row in table.rows],
         "chart_alt": chart_summary(table.rows, shown.labels),
-        "matches": _page_dict(matches, page, pages, total, shown.labels),
+        "matches": _page_dict(
+            matches,
+            page,
+            pages,
+            total,
+            shown.labels,
+            links=await combat_links(_store(request), matches, league.guild_id),
+        ),
         "tie_breakers": list(TIE_BREAKERS),
     }
 
@@ -239,7 +248,14 @@ async def player_data(request: web.Request) -> dict[str, Any]:
         "season": shown.standings.season,
         "seasons": list(range(1, shown.league.season + 1)),
         "standing": None if row is None else standing(row, shown.labels),
-        "matches": _page_dict(matches, page, pages, total, shown.labels),
+        "matches": _page_dict(
+            matches,
+            page,
+            pages,
+            total,
+            shown.labels,
+            links=await combat_links(_store(request), matches, league.guild_id),
+        ),
     }
 
 
@@ -284,4 +300,4 @@ def add_routes(app: web.Application) -> None:
     app.router.add_get("/l/{league_id}/players/{user_id}", player_page)
 
 
-__all__ = ["CHARTS", "PAGE_SIZE", "ChartCache", "add_routes", "combat_link", "labels", "league_data", "player_data"]
+__all__ = ["CHARTS", "PAGE_SIZE", "ChartCache", "add_routes", "combat_links", "labels", "league_data", "player_data"]

@@ -12,7 +12,7 @@ from bot.discord.delivery import full_steps, is_private
 from bot.discord.errors import error_embed
 from bot.discord.interactions import actor_of
 from bot.discord.options import game_matches
-from bot.discord.results import player_mentions, result_view, verify_embed
+from bot.discord.results import player_mentions, result_view, stored_web_page, verify_embed
 from bot.render.colours import INFO_COLOUR, VOID_COLOUR
 from bot.render.embeds import history_lines, render_pages
 from bot.render.markdown import cut, escape
@@ -40,7 +40,7 @@ class RecordsCog(commands.Cog):
                              house_rules=stored.house_rules,
                              full_steps=full_steps(self.bot, interaction))  # fmt: skip
         embed = pages[0]
-        view = result_view(stored.id, 0, len(pages), report=stored.report)
+        view = result_view(stored.id, 0, len(pages), report=stored.report, web_url=stored_web_page(self.bot, stored))
         # A private combat (or one from direct messages) stays its two players': never replayed publicly. Unsaid,
         # the asker's preference or the channel's visibility decides.
         hidden = is_private(self.bot, interaction, private) or stored.personal

@@ -24,7 +24,8 @@ from bot.storage import Store
 from bot.storage.db import create_engine, upgrade
 from bot.web.app import SETTINGS, make_app
 from bot.web.config import WebConfig
-from bot.web.leagues import CHARTS, PAGE_SIZE, combat_link, labels
+from bot.web.leagues import CHARTS, PAGE_SIZE, labels
+from rules_core import resolve
 from tests.bot.storage.conftest import NO_SERVER, reset_postgresql
 from tests.bot.web.conftest import Serve
 from tests.bot.web.league_data import (
@@ -134,7 +135,7 @@ async def test_the_matches_with_status_and_the_chart_with_its_summary(store: Sto
         (seeded.league, 1, (await store.leagues.get(1, actor=actor(ANN))).version)
     ]
     assert await (await client.get(f"/l/{seeded.league}/ratings.svg")).read() == body  # from the cache
-    assert combat_link(1) is None and "/c/" not in page  # combats are linked by slug only, once they have one
+    assert "/c/" not in page  # no match lists a combat here
 
 
 async def test_a_void_or_disputed_match_shows_its_status(store: Store, serve: Serve) -> None:
@@ -351,3 +352,25 @@ async def test_a_new_league_without_players_or_games(store: Store, serve: Serve)
     assert (await client.get(f"/l/{created.id}/ratings.svg")).status == 200
     data = json.loads(await (await client.get(f"/l/{created.id}.json")).text())
     assert data["standings"] == [] and data["matches"]["items"] == [] and data["matches"]["pages"] == 1
+
+
+async def test_a_matchs_public_combats_link_to_their_pages_by_slug_and_its_private_ones_do_not(
+    store: Store, serve: Serve
+) -> None:
+    """A match lists its combats by record id; the page links a public combat of the league's server by its
+    unguessable slug (never /c/{id}), and names a private one (its players may list it) without a link."""
+    seeded = await seed_league(store)
+    report = resolve("duel", "A: WS4 S4 T4 W1 I4 A1 Sv3+", "B: WS3 S3 T3 W1 I3 A1 Sv-", seed=7)
+    public = await store.records.add(report, requested_by=ANN, opponent=CID, guild_id=GUILD, private=False)
+    hidden = await store.records.add(report, requested_by=ANN, opponent=CID, guild_id=GUILD, private=True)
+    await store.matches.report(seeded.league, actor=actor(ANN), opponent=DEE, result="win", combats=[public, hidden])
+    client = await serve()
+    page = await (await client.get(f"/l/{seeded.league}")).text()
+    slug = (await store.records.get(public, actor=actor(ANN))).slug
+    assert f'href="/c/{slug}"' in page
+    assert page.count('href="/c/') == 1  # the private one: named, not linked
+    assert f"#{hidden}" in page
+    data = json.loads(await (await client.get(f"/l/{seeded.league}.json")).text())
+    listed = next(m for m in data["matches"]["items"] if m["combats"])
+    assert listed["combats"] == [{"id": public, "link": f"/c/{slug}"}, {"id": hidden, "link": None}]
+    assert (await client.get(f"/c/{slug}")).status == 200  # the link opens the combat's page
