@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any, cast
 
 from bot.leagues.standings import START_RATING, Row
-from bot.render.chart_style import TEXT_PT, dark_figure, style_axes, suptitle
+from bot.render.chart_style import TEXT_PT, dark_figure, literal, style_axes, suptitle
 from bot.render.colours import CHART_GRID, CHART_TEXT, RATING_LINES, chart
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ def rating_figure(rows: Sequence[Row], title: str, names: Mapping[str, str] | No
             cast(Any, times),
             ratings,
             where="post",
-            label=f"{row.rank}. {label}",  # as legend_labels() says
+            label=literal(f"{row.rank}. {label}"),  # as legend_labels() says, drawn as typed
             linewidth=2.2,
             color=chart(RATING_LINES[index % len(RATING_LINES)]),
             linestyle=("-", "--")[index // len(RATING_LINES) % 2],

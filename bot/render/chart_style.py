@@ -53,10 +53,18 @@ def style_axes(axes: Axes, title: str = "", xlabel: str = "", ylabel: str = "") 
         axes.set_ylabel(ylabel, fontsize=TEXT_PT, color=text)
 
 
+def literal(text: str) -> str:
+    """Text players typed (a league's or a unit's name, a display name), drawn as typed: matplotlib reads text
+    between two ``$`` as a formula (``$\\foo$`` would fail the whole chart, "$5 and $6" would be drawn wrong), so
+    each ``$`` is escaped."""
+    return text.replace("$", r"\$")
+
+
 def suptitle(figure: Figure, title: str, width: int = 30) -> None:
-    """The chart's title, wrapped to fit the phone's width."""
-    figure.suptitle("\n".join(textwrap.wrap(title, width)), fontsize=TITLE_PT, color=chart(CHART_TEXT))
+    """The chart's title (as typed: :func:`literal`), wrapped to fit the phone's width."""
+    wrapped = "\n".join(textwrap.wrap(title, width))
+    figure.suptitle(literal(wrapped), fontsize=TITLE_PT, color=chart(CHART_TEXT))
 
 
 __all__ = ["DPI", "PHONE_IMAGE_WIDTH", "SMALLEST_TEXT_PX", "TEXT_PT", "TITLE_PT", "WIDTH", "dark_figure",
-           "style_axes", "suptitle"]  # fmt: skip
+           "literal", "style_axes", "suptitle"]  # fmt: skip

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.leagues.chart import TOP, legend_labels, player_label, rating_chart
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+from bot.leagues.chart import TOP, legend_labels, player_label, rating_chart, rating_figure, rating_svg
 from bot.leagues.standings import Row
+from bot.render.odds import odds_chart
+from rules_core import get_game
+from rules_core.odds import odds
 
 WHEN = datetime(2026, 11, 1, tzinfo=UTC)
 
@@ -29,3 +34,23 @@ def test_at_most_top_players_are_drawn_and_the_chart_is_a_png() -> None:
     rows = [played(str(800000000000000000 + rank), rank) for rank in range(1, TOP + 3)]
     assert len(legend_labels(rows)) == TOP
     assert rating_chart(rows, "Autumn, season 1: ratings", {rows[0].player: "Ann"}).startswith(b"\x89PNG")
+
+
+def test_names_with_dollar_signs_are_drawn_as_typed_not_read_as_formulas() -> None:
+    """matplotlib reads text between two $ as a formula: a display name '$\\foo$' failed the whole chart (a 500 on
+    the web page, no chart in /league standings), and 'Price $5 and $6' lost its dollars (found by a review)."""
+    rows = [played("811111111111110101", 1), played("811111111111110102", 2)]
+    names = {"811111111111110101": r"$\foo$", "811111111111110102": "Price $5 and $6"}
+    title = r"League $\bar$ of $3, season 1: ratings"
+    assert rating_chart(rows, title, names).startswith(b"\x89PNG")
+    figure = rating_figure(rows, title, names)
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()  # drawing is where a formula fails
+    (legend,) = figure.legends
+    assert [text.get_text() for text in legend.get_texts()] == [r"1. \$\foo\$", r"2. Price \$5 and \$6"]
+    assert rating_svg(rows, title, names).lstrip().startswith(b"<?xml")
+
+
+def test_an_odds_chart_titled_with_dollar_signs_is_drawn() -> None:
+    result = odds(get_game("duel"), "A: WS4 S4 T4 W1 I4 A1 Sv3+", "B: WS3 S3 T3 W1 I3 A1 Sv-", method="exact")
+    assert odds_chart(result, r"$\foo$ v Price $5").startswith(b"\x89PNG")
