@@ -38,6 +38,7 @@ from cogs.leagues._ui import (
     announce,
     audit_embed,
     history_embed,
+    league_page_view,
     match_embed,
     match_view,
     standings_embed,
@@ -326,7 +327,7 @@ class LeagueCog(commands.Cog):
     ) -> None:  # fmt: skip
         found = await self.league(interaction, league)
         table = await self.bot.store.leagues.standings(found.id, actor=actor_of(interaction), season=season)
-        await interaction.response.send_message(embed=standings_embed(table))
+        await interaction.response.send_message(embed=standings_embed(table), view=league_page_view(self.bot, table))
         if any(row.played for row in table.rows):
             # The table answers at once; the names (cached, or fetched) and the chart follow in an edit.
             names = await self.names.names(table.league.guild_id, [row.player for row in table.rows if row.history])

@@ -137,6 +137,19 @@ class MatchButton(
         await announce(bot, league, changed, what, actor.user, origin=interaction.channel_id)
 
 
+def league_page_view(bot: RefereeBot, standings: Standings) -> discord.ui.View:
+    """A "Web page" link to the standings' page (``{WEB_BASE_URL}/l/{id}``) when the bot knows the pages' address
+    and the league's server publishes them (``/settings web public``); else an empty view (no button)."""
+    league, season = standings.league, standings.season
+    view = discord.ui.View(timeout=None)
+    base = bot.settings.web_base_url
+    if base is not None and bot.server_settings.effective(league.guild_id, None).web_public:
+        query = "" if season == league.season else f"?season={season}"
+        view.add_item(discord.ui.Button(label="Web page", style=discord.ButtonStyle.link,
+                                        url=f"{base}/l/{league.id}{query}"))  # fmt: skip
+    return view
+
+
 def standings_embed(standings: Standings) -> discord.Embed:
     league = standings.league
     state = "open" if standings.season == league.season and league.season_open else "ended"
@@ -203,6 +216,7 @@ __all__ = [
     "announce",
     "audit_embed",
     "history_embed",
+    "league_page_view",
     "match_embed",
     "match_view",
     "news_embed",

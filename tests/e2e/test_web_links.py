@@ -12,6 +12,7 @@ from bot.discord.app import RefereeBot
 from tests.e2e.conftest import long_fight, running_bot
 from tests.e2e.fake_discord import FakeDiscord, command_interaction, component_interaction
 from tests.e2e.test_commands import option, result, run
+from tests.e2e.test_leagues import ANN, MANAGER, ORGANISER, admin, answer, league
 
 BASE = "https://referee.example.org"
 
@@ -29,7 +30,7 @@ def links(payload: dict[str, Any]) -> list[str]:
 
 async def publish(fake: FakeDiscord, value: str = "public") -> None:
     (callback,) = await fake.ask(command_interaction("settings", [option("value", value)], subcommand="web"))
-    assert "web pages" in callback.payload["data"]["embeds"][0]["description"]
+    assert "Web pages" in callback.payload["data"]["embeds"][0]["description"]
 
 
 async def slug(referee: RefereeBot, record_id: int) -> str:
@@ -65,3 +66,22 @@ async def test_no_link_without_the_bots_public_address(bot: RefereeBot, fake: Fa
     shown = await result(fake, duel())
     assert links(shown.data) == []
     assert "referee:verify:1" in [c.get("custom_id") for row in shown.data["components"] for c in row["components"]]
+
+
+async def test_the_standings_link_the_leagues_page_when_the_server_publishes(fake: FakeDiscord, tmp_path: Path) -> None:
+    """/league standings has a "Web page" button to {WEB_BASE_URL}/l/{id} (a past season's: ?season=N) once the
+    server publishes its pages; none before, none after it stops (a review found league pages unreachable from
+    Discord)."""
+    async with running_bot(fake, f"sqlite+aiosqlite:///{tmp_path / 'e2e.db'}", web_base_url=BASE):
+        await answer(fake, admin("create", [option("name", "Autumn"), option("game", "40k")], by=ORGANISER))
+        (before,) = await answer(fake, league("standings", [], by=ANN))
+        assert links(before["data"]) == []
+        await publish(fake)
+        (shown,) = await answer(fake, league("standings", [], by=ANN))
+        assert links(shown["data"]) == [f"{BASE}/l/1"]
+        await answer(fake, admin("season start", [], by=ORGANISER, permissions=MANAGER))
+        (past,) = await answer(fake, league("standings", [option("season", 1, 4)], by=ANN))
+        assert links(past["data"]) == [f"{BASE}/l/1?season=1"]
+        await publish(fake, "off")
+        (after,) = await answer(fake, league("standings", [], by=ANN))
+        assert links(after["data"]) == []
