@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -76,13 +77,20 @@ def _public(request: web.Request, guild_id: str) -> bool:
     return request.app[SETTINGS].effective(guild_id, None).web_public
 
 
-def _number(request: web.Request, name: str) -> int | None:
-    text = request.query.get(name)
-    if text is None:
-        return None
-    if not text.isdigit() or not 0 < int(text) < 10**9:
+ID_MAX = 2**31 - 1  # the largest id the tables hold (a 32-bit integer on PostgreSQL)
+_DIGITS = re.compile(r"[0-9]{1,18}")  # ASCII digits only: str.isdigit() takes "²" (int() refuses) and "٣" (3)
+
+
+def whole(text: str, largest: int) -> int:
+    """``text`` as a number from 1 to ``largest``, written in ASCII digits (at most 18); else not found."""
+    if _DIGITS.fullmatch(text) is None or not 0 < int(text) <= largest:
         raise not_found()
     return int(text)
+
+
+def _number(request: web.Request, name: str) -> int | None:
+    text = request.query.get(name)
+    return None if text is None else whole(text, 10**9 - 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,11 +105,9 @@ class Shown:
 
 async def _league(request: web.Request) -> tuple[LeagueInfo, Actor]:
     """The league of the address, if its server has opted in; else not found."""
-    text = request.match_info["league_id"]
-    if not text.isdigit() or len(text) > 12:
-        raise not_found()
+    league_id = whole(request.match_info["league_id"], ID_MAX)
     try:
-        league = await _store(request).leagues.get(int(text), actor=OPERATOR)
+        league = await _store(request).leagues.get(league_id, actor=OPERATOR)
     except RefereeError:
         raise not_found() from None
     if not _public(request, league.guild_id):

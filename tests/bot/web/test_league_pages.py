@@ -62,6 +62,21 @@ async def test_an_unknown_league_or_one_not_published_is_not_found(store: Store,
         await not_found(client, path)
 
 
+async def test_only_ascii_digits_are_a_number_in_an_address(store: Store, serve: Serve) -> None:
+    """"²" passes str.isdigit() but not int() (it answered 500), and "٣" (an Arabic-Indic 3) was read as 3."""
+    seeded = await seed_league(store)
+    client = await serve()
+    three = "%D9%A3"  # ٣
+    assert seeded.league < 10
+    for path in ("/l/%C2%B2", f"/l/{three}", f"/l/{three}.json", f"/l/%EF%BC%91{seeded.league}",  # fullwidth 1
+                 f"/l/{seeded.league}?page=%C2%B2", f"/l/{seeded.league}?page=%D9%A1",
+                 f"/l/{seeded.league}?season=%C2%B9", f"/l/{seeded.league}.json?season=%D9%A1",
+                 f"/l/{seeded.league}/ratings.svg?season=%C2%B9", f"/l/{seeded.league}/players/{ANN}?page=%C2%B2",
+                 f"/l/{seeded.league}?page=+1", f"/l/{seeded.league}?page=1_0", "/l/1_0", "/l/0"):  # fmt: skip
+        await not_found(client, path)
+    assert (await client.get(f"/l/{seeded.league}?page=1&season=1")).status == 200
+
+
 async def test_a_server_that_opts_out_is_not_served_after_one_refresh(store: Store, serve: Serve) -> None:
     seeded = await seed_league(store)
     client = await serve()
@@ -311,6 +326,11 @@ async def test_a_long_list_of_matches_is_paged_on_both_backends(any_store: Store
             str(table.rows[0].points),
         ]
         await not_found(client, f"/l/{seeded.league}?page=3")
+        # Past what the id column holds (a 32-bit integer on PostgreSQL), up to 18 digits: not found, never a 500.
+        for big in ("2147483648", "999999999999", "999999999999999999"):
+            await not_found(client, f"/l/{big}")
+            await not_found(client, f"/l/{big}.json")
+        await not_found(client, f"/l/{seeded.league}?page=999999999999999999")
     finally:
         await client.close()
 
