@@ -63,7 +63,7 @@ async def test_an_unknown_league_or_one_not_published_is_not_found(store: Store,
 
 
 async def test_only_ascii_digits_are_a_number_in_an_address(store: Store, serve: Serve) -> None:
-    """"²" passes str.isdigit() but not int() (it answered 500), and "٣" (an Arabic-Indic 3) was read as 3."""
+    """A "²" passes str.isdigit() but not int() (it answered 500), and "٣" (an Arabic-Indic 3) was read as 3."""
     seeded = await seed_league(store)
     client = await serve()
     three = "%D9%A3"  # ٣
