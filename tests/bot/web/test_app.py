@@ -15,7 +15,7 @@ import pytest
 
 from bot.server_settings.model import SERVER, WEB, SettingRow, effective
 from bot.web.pages import environment
-from bot.web.security import CSP, RateLimit
+from bot.web.security import ADDRESSES_KEPT, CSP, RateLimit
 from tests.bot.web.conftest import Serve
 
 
@@ -63,6 +63,25 @@ def test_the_bucket_refills_at_its_rate() -> None:
     assert limit.take("a") == pytest.approx(1.0)
     now[0] = 2.0
     assert limit.take("a") == 0 and limit.take("a") == 0 and limit.take("a") > 0
+
+
+def test_a_million_addresses_keep_the_table_bounded_and_a_busy_one_still_limited() -> None:
+    """Every address that made a couple of requests used to be kept for ever, and past 100,000 the table was rebuilt
+    on every request: now the least recently seen are forgotten, and one address hammering is still limited."""
+    now = [0.0]
+    limit = RateLimit(60, clock=lambda: now[0])
+    assert all(limit.take("busy") == 0 for _ in range(60))
+    for index in range(1_000_000):
+        address = f"10.{index >> 16}.{(index >> 8) & 255}.{index & 255}"
+        limit.take(address)
+        limit.take(address)  # a couple of requests each: kept, then forgotten when least recently seen
+        assert len(limit.buckets) <= ADDRESSES_KEPT, index
+        if index % 1000 == 0:
+            assert limit.take("busy") > 0, index  # seen again and again: never forgotten, still limited
+        if index == ADDRESSES_KEPT + 10:  # a newcomer once the table is full is limited too (it was dropped each time)
+            assert [limit.take("newcomer") > 0 for _ in range(61)] == [False] * 60 + [True]
+    now[0] += 1.0  # a second later: one token back for the busy address (refilled by the time that passed)
+    assert limit.take("busy") == 0 and limit.take("busy") > 0
 
 
 def test_templates_escape_what_players_typed() -> None:
