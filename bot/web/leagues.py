@@ -280,12 +280,13 @@ def _csv(text: str, filename: str) -> web.Response:
 
 
 async def matches_csv_file(request: web.Request) -> web.Response:
-    """Every match of the league, as ``/league export`` gives it."""
+    """Every match of the league, as ``/league export`` gives it but for the columns no page shows (the notes,
+    the organiser's id)."""
     league, actor = await _league(request)
     store = _store(request)
     matches = await store.matches.in_league(league.id, actor=actor)
     names = await labels(store, league.guild_id, [p for m in matches for p in (m.reporter, m.opponent)])
-    return _csv(matches_csv(matches, names), f"league-{league.id}-matches.csv")
+    return _csv(matches_csv(matches, names, public=True), f"league-{league.id}-matches.csv")
 
 
 async def standings_csv_file(request: web.Request) -> web.Response:

@@ -206,10 +206,27 @@ async def test_the_csv_twins_are_the_exports_as_attachments(store: Store, serve:
     table = await store.leagues.standings(seeded.league, actor=actor(ANN))
     played = await store.matches.in_league(seeded.league, actor=actor(ANN))
     names = await labels(store, GUILD, [p for m in played for p in (m.reporter, m.opponent)])
-    assert await matches.text() == matches_csv(played, names)
+    assert await matches.text() == matches_csv(played, names, public=True)
     assert await standings.text() == standings_csv(table.rows, names)
     rows = list(csv.DictReader(io.StringIO(await standings.text())))
     assert [row["name"] for row in rows] == ["Ann the Bold", "a player", "a player", "Bob"]
+
+
+async def test_the_public_matches_csv_has_no_organiser_id_and_no_notes(store: Store, serve: Serve) -> None:
+    """The web's copy drops what no page shows (the organiser's Discord id, the free-text notes); the exports of
+    /league export and `referee league export` keep them."""
+    seeded = await seed_league(store)
+    await store.matches.enter(seeded.league, actor=actor(ORGANISER, manager=True), player=CID, opponent=BOB,
+                              result="win", notes="lives at 12 Elm St", at=START + timedelta(hours=6))  # fmt: skip
+    client = await serve()
+    text = await (await client.get(f"/l/{seeded.league}/matches.csv")).text()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert len(rows) == 5 and "notes" not in rows[0] and "decided_by" not in rows[0]
+    assert ORGANISER not in text and "Elm St" not in text
+    assert rows[-1]["player"] == CID and "decided_at" in rows[0]
+    played = await store.matches.in_league(seeded.league, actor=actor(ANN))
+    full = matches_csv(played, {})
+    assert ORGANISER in full and "Elm St" in full  # the exports keep them
 
 
 async def test_seasons_default_to_the_current_one_and_keep_the_old(store: Store, serve: Serve) -> None:
