@@ -14,12 +14,13 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
 
+from bot.access import LOCAL_USER
 from bot.render.summary import Players, headline, house_rules_text, read_lines, result_title, table_lines
 from bot.render.walk import Face, Stringifier, face_text, grouped
 from bot.storage.records import StoredCombat
@@ -34,7 +35,9 @@ SLUG = r"{slug:[A-Za-z0-9_-]{1,32}}"
 VERIFY_PER_MINUTE = 10  # re-runs an address may ask for a minute (a page costs a query; a re-run the whole combat)
 VERIFY_CACHED = 2_000  # verify answers kept in memory, the least recently asked forgotten first
 VERIFY_LIMIT = web.AppKey("verify_limit", RateLimit)
-_MENTION = re.compile(r"<@!?(\d+)>")
+_MENTION = re.compile(r"<@!?(\d+)>")  # a user, by name or nickname
+_ROLE, _CHANNEL = re.compile(r"<@&\d+>"), re.compile(r"<#\d+>")
+OPERATOR_WORDS = "the referee's operator"  # who acts from the terminal (`referee`): LOCAL_USER in the store
 
 
 def add_routes(app: web.Application) -> None:
@@ -186,6 +189,8 @@ async def combat_context(request: web.Request, stored: StoredCombat) -> dict[str
     def person(user: str | None) -> str:
         if user is None:
             return "a player"
+        if user == LOCAL_USER:
+            return OPERATOR_WORDS
         if user in names:
             return names[user]
         return "a player" if user.isdigit() else user  # an erased user is a pseudonym already
@@ -213,7 +218,7 @@ async def combat_context(request: web.Request, stored: StoredCombat) -> dict[str
                 "by": person(note.actor),
                 "at": note.at.strftime("%Y-%m-%d %H:%M UTC"),
                 "at_iso": note.at.isoformat(),
-                "reason": _MENTION.sub(lambda m: "@" + person(m[1]), note.reason),
+                "reason": _mentions(note.reason, person),
             }
             for note in stored.history
         ],
@@ -223,6 +228,13 @@ async def combat_context(request: web.Request, stored: StoredCombat) -> dict[str
         "json_url": f"/c/{slug}.json",
         "verify_url": f"/c/{slug}/verify",
     }
+
+
+def _mentions(text: str, person: Callable[[str], str]) -> str:
+    """Discord's mentions in a note as words: a user by their name ("@Ann", else "@a player"), a role as "@a role", a
+    channel as "#a channel" (never an id)."""
+    text = _MENTION.sub(lambda m: "@" + person(m[1]), text)
+    return _CHANNEL.sub("#a channel", _ROLE.sub("@a role", text))
 
 
 def _options(options: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -10,7 +10,7 @@ from typing import Any
 from aiohttp.test_utils import TestClient
 from sqlalchemy import text
 
-from bot.access import Actor
+from bot.access import OPERATOR, Actor
 from bot.server_settings.model import SERVER, WEB
 from bot.storage import Store
 from bot.web.app import LIMIT, SETTINGS
@@ -56,6 +56,23 @@ async def test_a_public_combat_of_a_publishing_server_has_its_page(store: Store,
     for step in report.steps:
         for roll in step.rolls:
             assert roll.purpose in body
+
+
+async def test_every_kind_of_mention_in_a_note_is_words_and_the_terminal_is_the_operator(
+    store: Store, serve: Serve
+) -> None:
+    record_id = await store.records.add(a_fight(), requested_by="111", guild_id=GUILD, channel_id="5")
+    await store.leagues.remember_names(GUILD, {"111": "Ann"})
+    reason = "Ask <@!111>, <@333> and <@&444> in <#555>"
+    await store.records.add_note(record_id, "note", actor=Actor("111", guild=GUILD), reason=reason)
+    await store.records.add_note(record_id, "note", actor=OPERATOR, reason="checked from the terminal")
+    await publish(store)
+    client = await serve()
+    status, body = await page(client, f"/c/{await _slug(store, record_id)}")
+    assert status == 200
+    assert "Ask @Ann, @a player and @a role in #a channel" in body
+    assert "444" not in body and "555" not in body and "333" not in body and "<#" not in body and "&lt;#" not in body
+    assert "the referee&#39;s operator" in body and "local" not in body
 
 
 async def test_nothing_else_is_served_and_every_refusal_is_the_same_404(store: Store, serve: Serve) -> None:
