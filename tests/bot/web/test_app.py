@@ -39,6 +39,16 @@ async def test_anything_not_served_is_the_one_not_found_page(serve: Serve) -> No
     assert "<h1>Not found</h1>" in body and '<main id="main">' in body and '<html lang="en">' in body
 
 
+async def test_a_missing_static_file_or_the_static_folder_is_the_one_not_found_page(serve: Serve) -> None:
+    client = await serve()
+    for path in ("/static/no-such.css", "/static/", "/static", "/static/../pyproject.toml"):
+        response = await client.get(path)
+        assert response.status == 404, path
+        assert response.content_type == "text/html", path
+        assert "<h1>Not found</h1>" in await response.text(), path
+        assert response.headers["Content-Security-Policy"] == CSP
+
+
 async def test_an_address_over_its_rate_is_told_to_slow_down(serve: Serve) -> None:
     client = await serve(web_rate=3)
     statuses = [(await client.get("/")).status for _ in range(4)]
@@ -96,7 +106,7 @@ async def test_the_stylesheet_is_served_with_a_version_that_follows_its_content(
     href = link.split('href="')[1].split('"')[0]
     assert href.startswith("/static/site.css?v=")
     css = await client.get(href)
-    assert css.status == 200 and "prefers-color-scheme: dark" in await css.text()
+    assert css.status == 200 and css.content_type == "text/css" and "prefers-color-scheme: dark" in await css.text()
 
 
 def test_publishing_is_a_servers_choice_off_by_default() -> None:
