@@ -11,6 +11,7 @@ the bot cached for the server, else "a player": never by a Discord id or mention
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 from collections import OrderedDict
@@ -84,7 +85,7 @@ async def combat_verify(request: web.Request) -> web.Response:
                         message=f"Verifying re-runs the whole combat: try again in {seconds} seconds.")  # fmt: skip
             body.headers["Retry-After"] = str(seconds)
             return body
-        verification = verify(stored)
+        verification = await asyncio.to_thread(verify, stored)  # a whole combat re-run: off the event loop
         request.app[VERIFIED].put(stored, verification)
     context = await combat_context(request, stored)
     return html("verify.html", verification=verification, verdict=VERDICT_WORDS[verification.verdict], **context)
