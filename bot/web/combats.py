@@ -24,12 +24,14 @@ from aiohttp import web
 from bot.access import LOCAL_USER
 from bot.render.summary import Players, headline, house_rules_text, read_lines, result_title, table_lines
 from bot.render.walk import Face, Stringifier, face_text, grouped
+from bot.server_settings.model import phrase
 from bot.storage.records import StoredCombat
 from bot.verification import Verdict, Verification, verify
 from bot.web.keys import CONFIG, SETTINGS, STORE
 from bot.web.pages import html, not_found
 from bot.web.security import RateLimit, client_address
-from rules_core import ENGINE_VERSION
+from rules_core import ENGINE_VERSION, RefereeError
+from rules_core.registry import get_game
 from rules_core.report import Event, Roll
 
 SLUG = r"{slug:[A-Za-z0-9_-]{1,32}}"
@@ -199,7 +201,6 @@ async def combat_context(request: web.Request, stored: StoredCombat) -> dict[str
     players: Players = (names.get(stored.requested_by),
                         names.get(stored.opponent) if stored.opponent else None)  # fmt: skip
     slug = stored.slug
-    options = {key: value for key, value in report.inputs.options.items() if value is not None}
     return {
         "title": result_title(report),
         "headline": headline(report, players),
@@ -207,7 +208,7 @@ async def combat_context(request: web.Request, stored: StoredCombat) -> dict[str
         "table": table_lines(report),
         "house_rules": house_rules_text(report.inputs.options, stored.house_rules),
         "report": report,
-        "options": _options(options),
+        "options": options_shown(report.game, report.inputs.options),
         "steps": [(step.title, WebLines().step(step)) for step in report.steps],
         "attacker_player": person(stored.requested_by),
         "defender_player": person(stored.opponent) if stored.opponent else "not named",
@@ -238,8 +239,20 @@ def _mentions(text: str, person: Callable[[str], str]) -> str:
     return _CHANNEL.sub("#a channel", _ROLE.sub("@a role", text))
 
 
-def _options(options: Mapping[str, Any]) -> list[tuple[str, str]]:
-    return [(key.replace("_", " "), str(value)) for key, value in sorted(options.items())]
+def options_shown(game_id: str, options: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The combat's options as the bot writes them (``phrase``: on/off, 5, words), only those that differ from the
+    game's defaults (an option the game no longer knows is shown as it is); empty when none do."""
+    try:
+        defaults = {spec.name: spec.default for spec in get_game(game_id).options}
+    except RefereeError:
+        defaults = {}
+    shown = []
+    for key, value in sorted(options.items()):
+        if value is None or (key in defaults and value == defaults[key]):
+            continue
+        name, words = phrase(key, value).split(": ", 1)
+        shown.append((name, words))
+    return shown
 
 
-__all__ = ["VERIFY_PER_MINUTE", "VerifyCache", "add_routes"]
+__all__ = ["VERIFY_PER_MINUTE", "VerifyCache", "add_routes", "options_shown"]

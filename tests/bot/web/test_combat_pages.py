@@ -75,6 +75,27 @@ async def test_every_kind_of_mention_in_a_note_is_words_and_the_terminal_is_the_
     assert "the referee&#39;s operator" in body and "local" not in body
 
 
+async def test_options_are_the_bots_words_and_only_those_off_the_games_defaults(store: Store, serve: Serve) -> None:
+    changed = resolve(
+        "40k", MARINES, ORKS, seed=7, charge_distance=6, difficult_terrain=True, morale_modifier="per_wound"
+    )
+    plain = resolve("duel", "Sir Roland: WS5 S4 T4 W2 I5 A2 Sv3+", "Black Knight: WS5 S4 T4 W2 I4 A2 Sv3+", seed=11)
+    await publish(store)
+    client = await serve()
+    slugs = []
+    for report in (changed, plain):
+        record_id = await store.records.add(report, requested_by="111", guild_id=GUILD, channel_id="5")
+        slugs.append(await _slug(store, record_id))
+    _, body = await page(client, f"/c/{slugs[0]}")
+    facts = body[body.index('<dl class="facts">') : body.index("</dl>")]
+    assert "<dt>charge distance</dt><dd>6</dd>" in facts and "<dt>difficult terrain</dt><dd>on</dd>" in facts
+    assert "<dt>morale modifier</dt><dd>per wound</dd>" in facts
+    for shown in ("False", "True", "6.0", "none", "shot this turn", "ws majority", "perils", "_"):
+        assert shown not in facts, shown
+    _, body = await page(client, f"/c/{slugs[1]}")
+    assert "<dt>Options</dt><dd>the game's defaults</dd>" in body
+
+
 async def test_nothing_else_is_served_and_every_refusal_is_the_same_404(store: Store, serve: Serve) -> None:
     public = await store.records.add(a_fight(1), requested_by="111", guild_id=GUILD)
     private = await store.records.add(a_fight(2), requested_by="111", guild_id=GUILD, private=True)
