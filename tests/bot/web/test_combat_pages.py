@@ -53,6 +53,10 @@ async def test_a_public_combat_of_a_publishing_server_has_its_page(store: Store,
     assert "111" not in body.replace(str(report.seed), "") and "222" not in body and "<@" not in body
     assert "Ask @Ann &lt;b&gt;Smith&lt;/b&gt; about it" in body
     assert f'href="/c/{stored.slug}/verify"' in body and f'href="/c/{stored.slug}.json"' in body
+    for path in (f"/c/{stored.slug}", f"/c/{stored.slug}/verify"):
+        _, shown = await page(client, path)
+        footer = shown[shown.index('<footer class="site">') :]
+        assert "resolved by the referee with real dice" in footer and "re-run from" in footer, path
     for step in report.steps:
         for roll in step.rolls:
             assert roll.purpose in body

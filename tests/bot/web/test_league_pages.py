@@ -229,6 +229,17 @@ async def test_the_public_matches_csv_has_no_organiser_id_and_no_notes(store: St
     assert ORGANISER in full and "Elm St" in full  # the exports keep them
 
 
+async def test_league_pages_do_not_claim_their_results_were_rolled(store: Store, serve: Serve) -> None:
+    """Results are entered by hand in a league: the combat pages' footer (real dice, re-run from a seed) is theirs."""
+    seeded = await seed_league(store)
+    client = await serve()
+    for path in (f"/l/{seeded.league}", f"/l/{seeded.league}/players/{ANN}", "/", "/l/999"):
+        body = await (await client.get(path)).text()
+        footer = body[body.index('<footer class="site">') :]
+        assert "real dice" not in footer and "seed" not in footer, path
+        assert "Tabletop referee" in footer, path
+
+
 async def test_seasons_default_to_the_current_one_and_keep_the_old(store: Store, serve: Serve) -> None:
     seeded = await seed_league(store)
     boss = actor(ORGANISER, manager=True)
