@@ -117,10 +117,13 @@ async def _league(request: web.Request) -> tuple[LeagueInfo, Actor]:
 
 async def labels(store: Store, guild_id: str, players: Iterable[str]) -> dict[str, str]:
     """Every player as the pages show them: the display name cached for the server; else a pseudonym or an offline
-    name as it is, and a Discord id as "a player"."""
+    name as it is, and a Discord id as "a player", numbered in the order given ("a player (1)", "a player (2)": the
+    standings' order first) when there are several, so no two rows or legend lines look alike."""
     wanted = list(dict.fromkeys(players))
     known = await store.leagues.names(guild_id, wanted)
-    return {p: known[p].name if p in known else UNNAMED if p.isdigit() else p for p in wanted}
+    unnamed = [p for p in wanted if p not in known and p.isdigit()]
+    numbered = {p: f"{UNNAMED} ({n})" if len(unnamed) > 1 else UNNAMED for n, p in enumerate(unnamed, start=1)}
+    return {p: known[p].name if p in known else numbered.get(p, p) for p in wanted}
 
 
 async def _shown(
@@ -285,7 +288,9 @@ async def matches_csv_file(request: web.Request) -> web.Response:
     league, actor = await _league(request)
     store = _store(request)
     matches = await store.matches.in_league(league.id, actor=actor)
-    names = await labels(store, league.guild_id, [p for m in matches for p in (m.reporter, m.opponent)])
+    table = await store.leagues.standings(league.id, actor=actor)  # its players first: numbered as the page does
+    players = [row.player for row in table.rows] + [p for m in matches for p in (m.reporter, m.opponent)]
+    names = await labels(store, league.guild_id, players)
     return _csv(matches_csv(matches, names, public=True), f"league-{league.id}-matches.csv")
 
 
