@@ -15,6 +15,7 @@ from bot.leagues.standings import Row
 # Players are their ids (what the league counts by) with their display names beside, where the referee knows them.
 MATCH_COLUMNS = ("match", "season", "status", "reported_at", "player", "player_name", "opponent", "opponent_name",
                  "result", "score", "combats", "notes", "source", "decided_by", "decided_at")  # fmt: skip
+PRIVATE_COLUMNS = ("notes", "decided_by")  # left out of the web pages' copy: no page shows them
 STANDINGS_COLUMNS = ("rank", "player", "name", "played", "won", "drawn", "lost", "points", "rating")
 # A formula starts with = + - @ (or a tab or carriage return before one), at the start of a cell or of any part a
 # spreadsheet may split off at a `,` or a `;` (European locales split on `;`).
@@ -42,20 +43,22 @@ def _csv(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     return buffer.getvalue()
 
 
-def matches_csv(matches: Iterable[MatchInfo], names: Mapping[str, str] | None = None) -> str:
+def matches_csv(matches: Iterable[MatchInfo], names: Mapping[str, str] | None = None, *, public: bool = False) -> str:
     """Matches oldest first; the result is the player's (the one who reported it, or the organiser's first).
-    ``names``: display names by id (a name column is empty where none is known)."""
+    ``names``: display names by id (a name column is empty where none is known). ``public``: the web pages' copy,
+    without the columns no page shows (the free-text notes, the organiser's id: ``PRIVATE_COLUMNS``)."""
     ordered = sorted(matches, key=lambda m: (m.created_at, m.id))
     known = names or {}
-    return _csv(
-        MATCH_COLUMNS,
-        (
-            (m.id, m.season, m.status, m.created_at, m.reporter, known.get(m.reporter), m.opponent,
-             known.get(m.opponent), m.result, m.score, " ".join(f"#{c}" for c in m.combats), m.notes, m.source,
-             m.decided_by, m.decided_at)
-            for m in ordered
-        ),
+    rows = (
+        (m.id, m.season, m.status, m.created_at, m.reporter, known.get(m.reporter), m.opponent,
+         known.get(m.opponent), m.result, m.score, " ".join(f"#{c}" for c in m.combats), m.notes, m.source,
+         m.decided_by, m.decided_at)
+        for m in ordered
     )  # fmt: skip
+    if not public:
+        return _csv(MATCH_COLUMNS, rows)
+    kept = [index for index, column in enumerate(MATCH_COLUMNS) if column not in PRIVATE_COLUMNS]
+    return _csv([MATCH_COLUMNS[i] for i in kept], ([row[i] for i in kept] for row in rows))
 
 
 def standings_csv(rows: Iterable[Row], names: Mapping[str, str] | None = None) -> str:
@@ -69,4 +72,4 @@ def standings_csv(rows: Iterable[Row], names: Mapping[str, str] | None = None) -
     )
 
 
-__all__ = ["MATCH_COLUMNS", "STANDINGS_COLUMNS", "matches_csv", "safe_cell", "standings_csv"]
+__all__ = ["MATCH_COLUMNS", "PRIVATE_COLUMNS", "STANDINGS_COLUMNS", "matches_csv", "safe_cell", "standings_csv"]

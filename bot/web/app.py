@@ -40,7 +40,7 @@ def make_app(store: Store, settings: SettingsCache, config: WebConfig) -> web.Ap
     app[LIMIT] = RateLimit(config.web_rate)
     app.router.add_get("/", home)
     app.router.add_get("/healthz", healthz)
-    app.router.add_static("/static/", STATIC)
+    app.router.add_get("/static/{name}", static_file)
     combats.add_routes(app)
     leagues.add_routes(app)
     return app
@@ -48,6 +48,18 @@ def make_app(store: Store, settings: SettingsCache, config: WebConfig) -> web.Ap
 
 async def home(_request: web.Request) -> web.Response:
     return html("home.html", title="Tabletop referee")
+
+
+STATIC_FILES = {path.name: path for path in STATIC.iterdir() if path.is_file()}
+
+
+async def static_file(request: web.Request) -> web.StreamResponse:
+    """A file of bot/web/static by its name; anything else (a missing file, the folder) the one 404 page, where
+    aiohttp's static route answered an empty octet-stream 404 and a plain 403."""
+    path = STATIC_FILES.get(request.match_info["name"])
+    if path is None:
+        raise not_found()
+    return web.FileResponse(path)
 
 
 async def healthz(_request: web.Request) -> web.Response:

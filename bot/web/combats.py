@@ -11,30 +11,36 @@ the bot cached for the server, else "a player": never by a Discord id or mention
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
 
+from bot.access import LOCAL_USER
 from bot.render.summary import Players, headline, house_rules_text, read_lines, result_title, table_lines
 from bot.render.walk import Face, Stringifier, face_text, grouped
+from bot.server_settings.model import phrase
 from bot.storage.records import StoredCombat
 from bot.verification import Verdict, Verification, verify
 from bot.web.keys import CONFIG, SETTINGS, STORE
 from bot.web.pages import html, not_found
 from bot.web.security import RateLimit, client_address
-from rules_core import ENGINE_VERSION
+from rules_core import ENGINE_VERSION, RefereeError
+from rules_core.registry import get_game
 from rules_core.report import Event, Roll
 
 SLUG = r"{slug:[A-Za-z0-9_-]{1,32}}"
 VERIFY_PER_MINUTE = 10  # re-runs an address may ask for a minute (a page costs a query; a re-run the whole combat)
 VERIFY_CACHED = 2_000  # verify answers kept in memory, the least recently asked forgotten first
 VERIFY_LIMIT = web.AppKey("verify_limit", RateLimit)
-_MENTION = re.compile(r"<@!?(\d+)>")
+_MENTION = re.compile(r"<@!?(\d+)>")  # a user, by name or nickname
+_ROLE, _CHANNEL = re.compile(r"<@&\d+>"), re.compile(r"<#\d+>")
+OPERATOR_WORDS = "the referee's operator"  # who acts from the terminal (`referee`): LOCAL_USER in the store
 
 
 def add_routes(app: web.Application) -> None:
@@ -81,7 +87,7 @@ async def combat_verify(request: web.Request) -> web.Response:
                         message=f"Verifying re-runs the whole combat: try again in {seconds} seconds.")  # fmt: skip
             body.headers["Retry-After"] = str(seconds)
             return body
-        verification = verify(stored)
+        verification = await asyncio.to_thread(verify, stored)  # a whole combat re-run: off the event loop
         request.app[VERIFIED].put(stored, verification)
     context = await combat_context(request, stored)
     return html("verify.html", verification=verification, verdict=VERDICT_WORDS[verification.verdict], **context)
@@ -186,6 +192,8 @@ async def combat_context(request: web.Request, stored: StoredCombat) -> dict[str
     def person(user: str | None) -> str:
         if user is None:
             return "a player"
+        if user == LOCAL_USER:
+            return OPERATOR_WORDS
         if user in names:
             return names[user]
         return "a player" if user.isdigit() else user  # an erased user is a pseudonym already
@@ -193,7 +201,6 @@ async def combat_context(request: web.Request, stored: StoredCombat) -> dict[str
     players: Players = (names.get(stored.requested_by),
                         names.get(stored.opponent) if stored.opponent else None)  # fmt: skip
     slug = stored.slug
-    options = {key: value for key, value in report.inputs.options.items() if value is not None}
     return {
         "title": result_title(report),
         "headline": headline(report, players),
@@ -201,7 +208,7 @@ async def combat_context(request: web.Request, stored: StoredCombat) -> dict[str
         "table": table_lines(report),
         "house_rules": house_rules_text(report.inputs.options, stored.house_rules),
         "report": report,
-        "options": _options(options),
+        "options": options_shown(report.game, report.inputs.options),
         "steps": [(step.title, WebLines().step(step)) for step in report.steps],
         "attacker_player": person(stored.requested_by),
         "defender_player": person(stored.opponent) if stored.opponent else "not named",
@@ -213,7 +220,7 @@ async def combat_context(request: web.Request, stored: StoredCombat) -> dict[str
                 "by": person(note.actor),
                 "at": note.at.strftime("%Y-%m-%d %H:%M UTC"),
                 "at_iso": note.at.isoformat(),
-                "reason": _MENTION.sub(lambda m: "@" + person(m[1]), note.reason),
+                "reason": _mentions(note.reason, person),
             }
             for note in stored.history
         ],
@@ -225,8 +232,27 @@ async def combat_context(request: web.Request, stored: StoredCombat) -> dict[str
     }
 
 
-def _options(options: Mapping[str, Any]) -> list[tuple[str, str]]:
-    return [(key.replace("_", " "), str(value)) for key, value in sorted(options.items())]
+def _mentions(text: str, person: Callable[[str], str]) -> str:
+    """Discord's mentions in a note as words: a user by their name ("@Ann", else "@a player"), a role as "@a role", a
+    channel as "#a channel" (never an id)."""
+    text = _MENTION.sub(lambda m: "@" + person(m[1]), text)
+    return _CHANNEL.sub("#a channel", _ROLE.sub("@a role", text))
 
 
-__all__ = ["VERIFY_PER_MINUTE", "VerifyCache", "add_routes"]
+def options_shown(game_id: str, options: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The combat's options as the bot writes them (``phrase``: on/off, 5, words), only those that differ from the
+    game's defaults (an option the game no longer knows is shown as it is); empty when none do."""
+    try:
+        defaults = {spec.name: spec.default for spec in get_game(game_id).options}
+    except RefereeError:
+        defaults = {}
+    shown = []
+    for key, value in sorted(options.items()):
+        if value is None or (key in defaults and value == defaults[key]):
+            continue
+        name, words = phrase(key, value).split(": ", 1)
+        shown.append((name, words))
+    return shown
+
+
+__all__ = ["VERIFY_PER_MINUTE", "VerifyCache", "add_routes", "options_shown"]

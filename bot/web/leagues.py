@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -76,13 +77,20 @@ def _public(request: web.Request, guild_id: str) -> bool:
     return request.app[SETTINGS].effective(guild_id, None).web_public
 
 
-def _number(request: web.Request, name: str) -> int | None:
-    text = request.query.get(name)
-    if text is None:
-        return None
-    if not text.isdigit() or not 0 < int(text) < 10**9:
+ID_MAX = 2**31 - 1  # the largest id the tables hold (a 32-bit integer on PostgreSQL)
+_DIGITS = re.compile(r"[0-9]{1,18}")  # ASCII digits only: str.isdigit() takes "²" (int() refuses) and "٣" (3)
+
+
+def whole(text: str, largest: int) -> int:
+    """``text`` as a number from 1 to ``largest``, written in ASCII digits (at most 18); else not found."""
+    if _DIGITS.fullmatch(text) is None or not 0 < int(text) <= largest:
         raise not_found()
     return int(text)
+
+
+def _number(request: web.Request, name: str) -> int | None:
+    text = request.query.get(name)
+    return None if text is None else whole(text, 10**9 - 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,11 +105,9 @@ class Shown:
 
 async def _league(request: web.Request) -> tuple[LeagueInfo, Actor]:
     """The league of the address, if its server has opted in; else not found."""
-    text = request.match_info["league_id"]
-    if not text.isdigit() or len(text) > 12:
-        raise not_found()
+    league_id = whole(request.match_info["league_id"], ID_MAX)
     try:
-        league = await _store(request).leagues.get(int(text), actor=OPERATOR)
+        league = await _store(request).leagues.get(league_id, actor=OPERATOR)
     except RefereeError:
         raise not_found() from None
     if not _public(request, league.guild_id):
@@ -111,10 +117,13 @@ async def _league(request: web.Request) -> tuple[LeagueInfo, Actor]:
 
 async def labels(store: Store, guild_id: str, players: Iterable[str]) -> dict[str, str]:
     """Every player as the pages show them: the display name cached for the server; else a pseudonym or an offline
-    name as it is, and a Discord id as "a player"."""
+    name as it is, and a Discord id as "a player", numbered in the order given ("a player (1)", "a player (2)": the
+    standings' order first) when there are several, so no two rows or legend lines look alike."""
     wanted = list(dict.fromkeys(players))
     known = await store.leagues.names(guild_id, wanted)
-    return {p: known[p].name if p in known else UNNAMED if p.isdigit() else p for p in wanted}
+    unnamed = [p for p in wanted if p not in known and p.isdigit()]
+    numbered = {p: f"{UNNAMED} ({n})" if len(unnamed) > 1 else UNNAMED for n, p in enumerate(unnamed, start=1)}
+    return {p: known[p].name if p in known else numbered.get(p, p) for p in wanted}
 
 
 async def _shown(
@@ -274,12 +283,15 @@ def _csv(text: str, filename: str) -> web.Response:
 
 
 async def matches_csv_file(request: web.Request) -> web.Response:
-    """Every match of the league, as ``/league export`` gives it."""
+    """Every match of the league, as ``/league export`` gives it but for the columns no page shows (the notes,
+    the organiser's id)."""
     league, actor = await _league(request)
     store = _store(request)
     matches = await store.matches.in_league(league.id, actor=actor)
-    names = await labels(store, league.guild_id, [p for m in matches for p in (m.reporter, m.opponent)])
-    return _csv(matches_csv(matches, names), f"league-{league.id}-matches.csv")
+    table = await store.leagues.standings(league.id, actor=actor)  # its players first: numbered as the page does
+    players = [row.player for row in table.rows] + [p for m in matches for p in (m.reporter, m.opponent)]
+    names = await labels(store, league.guild_id, players)
+    return _csv(matches_csv(matches, names, public=True), f"league-{league.id}-matches.csv")
 
 
 async def standings_csv_file(request: web.Request) -> web.Response:

@@ -5,6 +5,7 @@ a minute)."""
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
 from aiohttp import web
@@ -19,6 +20,7 @@ HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Permissions-Policy": "interest-cohort=()",
 }
+ADDRESSES_KEPT = 100_000  # the addresses the rate limit remembers
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -35,26 +37,30 @@ async def security_headers(request: web.Request, handler: Handler) -> web.Stream
 
 
 class RateLimit:
-    """``per_minute`` requests an address may make a minute, in bursts of up to that many."""
+    """``per_minute`` requests an address may make a minute, in bursts of up to that many. The addresses are a
+    bounded table, the least recently seen forgotten first (a forgotten address starts again with a full bucket):
+    a scan of many addresses costs at most ``kept`` entries, and an address that keeps coming back stays limited."""
 
-    def __init__(self, per_minute: int, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, per_minute: int, *, clock: Callable[[], float] = time.monotonic, kept: int = ADDRESSES_KEPT
+    ) -> None:
         self.capacity = float(per_minute)
         self.rate = per_minute / 60.0
         self.clock = clock
-        self.buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
+        self.kept = kept
+        self.buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # address -> (tokens, when)
 
     def take(self, address: str, cost: float = 1.0) -> float:
         """0 when the request may go; else the seconds to wait."""
         now = self.clock()
         tokens, when = self.buckets.get(address, (self.capacity, now))
-        tokens = min(self.capacity, tokens + (now - when) * self.rate)
-        if tokens >= cost:
-            self.buckets[address] = (tokens - cost, now)
-            if len(self.buckets) > 100_000:  # forget full buckets: memory stays bounded under a scan
-                self.buckets = {a: b for a, b in self.buckets.items() if b[0] < self.capacity - 1}
-            return 0.0
-        self.buckets[address] = (tokens, now)
-        return (cost - tokens) / self.rate
+        tokens = min(self.capacity, tokens + (now - when) * self.rate)  # refilled by the time since it was seen
+        wait = 0.0 if tokens >= cost else (cost - tokens) / self.rate
+        self.buckets[address] = (tokens - cost if wait == 0 else tokens, now)
+        self.buckets.move_to_end(address)
+        while len(self.buckets) > self.kept:
+            self.buckets.popitem(last=False)
+        return wait
 
 
 def client_address(request: web.Request, *, trust_proxy: bool) -> str:
@@ -67,4 +73,4 @@ def client_address(request: web.Request, *, trust_proxy: bool) -> str:
     return request.remote or "unknown"
 
 
-__all__ = ["CSP", "HEADERS", "RateLimit", "client_address", "security_headers"]
+__all__ = ["ADDRESSES_KEPT", "CSP", "HEADERS", "RateLimit", "client_address", "security_headers"]

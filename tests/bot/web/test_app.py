@@ -15,7 +15,7 @@ import pytest
 
 from bot.server_settings.model import SERVER, WEB, SettingRow, effective
 from bot.web.pages import environment
-from bot.web.security import CSP, RateLimit
+from bot.web.security import ADDRESSES_KEPT, CSP, RateLimit
 from tests.bot.web.conftest import Serve
 
 
@@ -37,6 +37,16 @@ async def test_anything_not_served_is_the_one_not_found_page(serve: Serve) -> No
     body = await response.text()
     assert response.content_type == "text/html"
     assert "<h1>Not found</h1>" in body and '<main id="main">' in body and '<html lang="en">' in body
+
+
+async def test_a_missing_static_file_or_the_static_folder_is_the_one_not_found_page(serve: Serve) -> None:
+    client = await serve()
+    for path in ("/static/no-such.css", "/static/", "/static", "/static/../pyproject.toml"):
+        response = await client.get(path)
+        assert response.status == 404, path
+        assert response.content_type == "text/html", path
+        assert "<h1>Not found</h1>" in await response.text(), path
+        assert response.headers["Content-Security-Policy"] == CSP
 
 
 async def test_an_address_over_its_rate_is_told_to_slow_down(serve: Serve) -> None:
@@ -65,6 +75,25 @@ def test_the_bucket_refills_at_its_rate() -> None:
     assert limit.take("a") == 0 and limit.take("a") == 0 and limit.take("a") > 0
 
 
+def test_a_million_addresses_keep_the_table_bounded_and_a_busy_one_still_limited() -> None:
+    """Every address that made a couple of requests used to be kept for ever, and past 100,000 the table was rebuilt
+    on every request: now the least recently seen are forgotten, and one address hammering is still limited."""
+    now = [0.0]
+    limit = RateLimit(60, clock=lambda: now[0])
+    assert all(limit.take("busy") == 0 for _ in range(60))
+    for index in range(1_000_000):
+        address = f"10.{index >> 16}.{(index >> 8) & 255}.{index & 255}"
+        limit.take(address)
+        limit.take(address)  # a couple of requests each: kept, then forgotten when least recently seen
+        assert len(limit.buckets) <= ADDRESSES_KEPT, index
+        if index % 1000 == 0:
+            assert limit.take("busy") > 0, index  # seen again and again: never forgotten, still limited
+        if index == ADDRESSES_KEPT + 10:  # a newcomer once the table is full is limited too (it was dropped each time)
+            assert [limit.take("newcomer") > 0 for _ in range(61)] == [False] * 60 + [True]
+    now[0] += 1.0  # a second later: one token back for the busy address (refilled by the time that passed)
+    assert limit.take("busy") == 0 and limit.take("busy") > 0
+
+
 def test_templates_escape_what_players_typed() -> None:
     page = environment().get_template("error.html").render(title="<script>x</script>", message="<b>&</b>")
     assert "<script>x</script>" not in page and "&lt;script&gt;" in page and "&lt;b&gt;&amp;&lt;/b&gt;" in page
@@ -77,7 +106,7 @@ async def test_the_stylesheet_is_served_with_a_version_that_follows_its_content(
     href = link.split('href="')[1].split('"')[0]
     assert href.startswith("/static/site.css?v=")
     css = await client.get(href)
-    assert css.status == 200 and "prefers-color-scheme: dark" in await css.text()
+    assert css.status == 200 and css.content_type == "text/css" and "prefers-color-scheme: dark" in await css.text()
 
 
 def test_publishing_is_a_servers_choice_off_by_default() -> None:

@@ -85,6 +85,36 @@ async def test_verify_says_identical_then_altered_after_the_row_is_edited(
         assert "Verify: Altered" in page and "it has been altered" in page
 
 
+# Every word of the facts lists (dl.facts dd) whose letters the browser laid out on more than one line.
+SPLIT_WORDS = """
+const split = [];
+for (const dd of document.querySelectorAll("dl.facts dd")) {
+  const walker = document.createTreeWalker(dd, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const m of node.data.matchAll(/[A-Za-z]{2,}/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+      if (tops.size > 1) split.push(m[0]);
+    }
+  }
+}
+return split;
+"""
+
+
+async def test_no_word_of_the_facts_is_split_on_a_phone(store: Store, web_browser: WebBrowser, tmp_path: Path) -> None:
+    """``word-break: break-all`` split words ("wounde d") on the verify page at 390 px: a word breaks only when it
+    cannot fit a line on its own (``overflow-wrap: anywhere``)."""
+    slug = await published(store, a_duel())  # "40K 2nd edition duel: wounded" wraps at 390 px
+    with served(store.url) as site:
+        for path in (f"/c/{slug}", f"/c/{slug}/verify"):
+            web_browser.visit(site + path, PHONE)
+            assert web_browser.driver.execute_script(SPLIT_WORDS) == [], path
+        web_browser.photograph(tmp_path / "verify-phone.png", PHONE)
+
+
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
 async def test_combat_pages_are_accessible_in_both_schemes(
     store: Store, web_browser: WebBrowser, tmp_path: Path, dark: bool

@@ -10,7 +10,7 @@ from typing import Any
 from aiohttp.test_utils import TestClient
 from sqlalchemy import text
 
-from bot.access import Actor
+from bot.access import OPERATOR, Actor
 from bot.server_settings.model import SERVER, WEB
 from bot.storage import Store
 from bot.web.app import LIMIT, SETTINGS
@@ -53,9 +53,51 @@ async def test_a_public_combat_of_a_publishing_server_has_its_page(store: Store,
     assert "111" not in body.replace(str(report.seed), "") and "222" not in body and "<@" not in body
     assert "Ask @Ann &lt;b&gt;Smith&lt;/b&gt; about it" in body
     assert f'href="/c/{stored.slug}/verify"' in body and f'href="/c/{stored.slug}.json"' in body
+    for path in (f"/c/{stored.slug}", f"/c/{stored.slug}/verify"):
+        _, shown = await page(client, path)
+        footer = shown[shown.index('<footer class="site">') :]
+        assert "resolved by the referee with real dice" in footer and "re-run from" in footer, path
     for step in report.steps:
         for roll in step.rolls:
             assert roll.purpose in body
+
+
+async def test_every_kind_of_mention_in_a_note_is_words_and_the_terminal_is_the_operator(
+    store: Store, serve: Serve
+) -> None:
+    record_id = await store.records.add(a_fight(), requested_by="111", guild_id=GUILD, channel_id="5")
+    await store.leagues.remember_names(GUILD, {"111": "Ann"})
+    reason = "Ask <@!111>, <@333> and <@&444> in <#555>"
+    await store.records.add_note(record_id, "note", actor=Actor("111", guild=GUILD), reason=reason)
+    await store.records.add_note(record_id, "note", actor=OPERATOR, reason="checked from the terminal")
+    await publish(store)
+    client = await serve()
+    status, body = await page(client, f"/c/{await _slug(store, record_id)}")
+    assert status == 200
+    assert "Ask @Ann, @a player and @a role in #a channel" in body
+    assert "444" not in body and "555" not in body and "333" not in body and "<#" not in body and "&lt;#" not in body
+    assert "the referee&#39;s operator" in body and "local" not in body
+
+
+async def test_options_are_the_bots_words_and_only_those_off_the_games_defaults(store: Store, serve: Serve) -> None:
+    changed = resolve(
+        "40k", MARINES, ORKS, seed=7, charge_distance=6, difficult_terrain=True, morale_modifier="per_wound"
+    )
+    plain = resolve("duel", "Sir Roland: WS5 S4 T4 W2 I5 A2 Sv3+", "Black Knight: WS5 S4 T4 W2 I4 A2 Sv3+", seed=11)
+    await publish(store)
+    client = await serve()
+    slugs = []
+    for report in (changed, plain):
+        record_id = await store.records.add(report, requested_by="111", guild_id=GUILD, channel_id="5")
+        slugs.append(await _slug(store, record_id))
+    _, body = await page(client, f"/c/{slugs[0]}")
+    facts = body[body.index('<dl class="facts">') : body.index("</dl>")]
+    assert "<dt>charge distance</dt><dd>6</dd>" in facts and "<dt>difficult terrain</dt><dd>on</dd>" in facts
+    assert "<dt>morale modifier</dt><dd>per wound</dd>" in facts
+    for shown in ("False", "True", "6.0", "none", "shot this turn", "ws majority", "perils", "_"):
+        assert shown not in facts, shown
+    _, body = await page(client, f"/c/{slugs[1]}")
+    assert "<dt>Options</dt><dd>the game's defaults</dd>" in body
 
 
 async def test_nothing_else_is_served_and_every_refusal_is_the_same_404(store: Store, serve: Serve) -> None:

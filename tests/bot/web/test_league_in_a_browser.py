@@ -44,8 +44,8 @@ async def test_the_page_shows_the_standings_and_the_chart(
         )
         assert rows == [
             ["1", "Ann the Bold", "6", "2", "2-0-0", "1531"],
-            ["2", "a player", "1", "1", "0-1-0", "1500"],
-            ["3", "a player", "1", "2", "0-1-1", "1485"],
+            ["2", "a player (1)", "1", "1", "0-1-0", "1500"],
+            ["3", "a player (2)", "1", "2", "0-1-1", "1485"],
             ["4", "Bob", "0", "1", "0-0-1", "1484"],
         ]
         chart = web_browser.driver.execute_script(

@@ -62,6 +62,21 @@ async def test_an_unknown_league_or_one_not_published_is_not_found(store: Store,
         await not_found(client, path)
 
 
+async def test_only_ascii_digits_are_a_number_in_an_address(store: Store, serve: Serve) -> None:
+    """A "²" passes str.isdigit() but not int() (it answered 500), and "٣" (an Arabic-Indic 3) was read as 3."""
+    seeded = await seed_league(store)
+    client = await serve()
+    three = "%D9%A3"  # ٣
+    assert seeded.league < 10
+    for path in ("/l/%C2%B2", f"/l/{three}", f"/l/{three}.json", f"/l/%EF%BC%91{seeded.league}",  # fullwidth 1
+                 f"/l/{seeded.league}?page=%C2%B2", f"/l/{seeded.league}?page=%D9%A1",
+                 f"/l/{seeded.league}?season=%C2%B9", f"/l/{seeded.league}.json?season=%D9%A1",
+                 f"/l/{seeded.league}/ratings.svg?season=%C2%B9", f"/l/{seeded.league}/players/{ANN}?page=%C2%B2",
+                 f"/l/{seeded.league}?page=+1", f"/l/{seeded.league}?page=1_0", "/l/1_0", "/l/0"):  # fmt: skip
+        await not_found(client, path)
+    assert (await client.get(f"/l/{seeded.league}?page=1&season=1")).status == 200
+
+
 async def test_a_server_that_opts_out_is_not_served_after_one_refresh(store: Store, serve: Serve) -> None:
     seeded = await seed_league(store)
     client = await serve()
@@ -97,7 +112,7 @@ async def test_the_standings_are_what_league_standings_computes(store: Store, se
     expected = [[str(r.rank), names[r.player], str(r.points), str(r.played), f"{r.won}-{r.drawn}-{r.lost}",
                  f"{r.rating:.0f}"] for r in table.rows]  # fmt: skip
     assert table_rows(page, "standings") == expected
-    assert [row[1] for row in expected] == ["Ann the Bold", "a player", "a player", "Bob"]
+    assert [row[1] for row in expected] == ["Ann the Bold", "a player (1)", "a player (2)", "Bob"]
     assert "Autumn Crusade" in page and "40k" in page and "Season</dt><dd>1 (open)" in page
     for user in (ANN, BOB, CID, DEE):
         assert f'href="/l/{seeded.league}/players/{user}"' in page
@@ -110,9 +125,9 @@ async def test_the_matches_with_status_and_the_chart_with_its_summary(store: Sto
     page = await (await client.get(f"/l/{seeded.league}")).text()
     rows = table_rows(page, "matches")
     assert [row[0] for row in rows] == [f"#{n} 2026-03-01" for n in (4, 3, 2, 1)]  # newest first
-    assert rows[0][1:] == ["Bob beat a player", "pending"]
+    assert rows[0][1:] == ["Bob beat a player (1)", "pending"]
     assert rows[3][1:] == ["Ann the Bold beat Bob (3-1)", "confirmed"]
-    assert rows[2][1] == "a player drew with a player"
+    assert rows[2][1] == "a player (2) drew with a player (1)"
     assert 'alt="Elo ratings over the season of the top 4 players: Ann the Bold leads at 1531; ratings range from ' \
            '1484 to 1531."' in page  # fmt: skip
     assert f'src="/l/{seeded.league}/ratings.svg?season=1"' in page
@@ -127,15 +142,40 @@ async def test_the_matches_with_status_and_the_chart_with_its_summary(store: Sto
         [t for t in texts if t[:2] in ("1.", "2.", "3.", "4.")]
         == legend_labels(
             (await store.leagues.standings(seeded.league, actor=actor(ANN))).rows,
-            await labels(store, GUILD, [ANN, BOB, CID, DEE]),
+            await labels(store, GUILD, [ANN, DEE, CID, BOB]),
         )
-        == ["1. Ann the Bold", "2. a player", "3. a player", "4. Bob"]
+        == ["1. Ann the Bold", "2. a player (1)", "3. a player (2)", "4. Bob"]
     )
     assert list(client.app[CHARTS]._charts) == [
         (seeded.league, 1, (await store.leagues.get(1, actor=actor(ANN))).version)
     ]
     assert await (await client.get(f"/l/{seeded.league}/ratings.svg")).read() == body  # from the cache
     assert "/c/" not in page  # no match lists a combat here
+
+
+async def test_unnamed_players_are_numbered_alike_on_the_page_the_chart_and_the_json(
+    store: Store, serve: Serve
+) -> None:
+    """Two players without a cached name were both "a player": two legend lines and table rows nobody could tell
+    apart. They are numbered in the order the standings show them, the same label everywhere."""
+    seeded = await seed_league(store)
+    client = await serve()
+    page = await (await client.get(f"/l/{seeded.league}")).text()
+    names = [row[1] for row in table_rows(page, "standings")]
+    assert names == ["Ann the Bold", "a player (1)", "a player (2)", "Bob"]
+    data = json.loads(await (await client.get(f"/l/{seeded.league}.json")).text())
+    assert [row["name"] for row in data["standings"]] == names
+    assert [row["player"] for row in data["standings"]] == [ANN, DEE, CID, BOB]
+    svg = (await (await client.get(f"/l/{seeded.league}/ratings.svg")).read()).decode()
+    texts = [" ".join(t.split()) for t in re.findall(r"<!-- (.*?) -->", svg, re.DOTALL)]
+    assert [t for t in texts if t[:2] in ("1.", "2.", "3.", "4.")] == [f"{n}. {name}" for n, name in
+                                                                      enumerate(names, start=1)]  # fmt: skip
+    assert table_rows(page, "matches")[2][1] == "a player (2) drew with a player (1)"
+    player = json.loads(await (await client.get(f"/l/{seeded.league}/players/{CID}.json")).text())
+    assert player["player"]["name"] == "a player (2)"
+    text = await (await client.get(f"/l/{seeded.league}/matches.csv")).text()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert {row["player_name"] for row in rows if row["player"] == CID} == {"a player (2)"}
 
 
 async def test_a_void_or_disputed_match_shows_its_status(store: Store, serve: Serve) -> None:
@@ -190,11 +230,40 @@ async def test_the_csv_twins_are_the_exports_as_attachments(store: Store, serve:
     assert matches.content_type == standings.content_type == "text/csv"
     table = await store.leagues.standings(seeded.league, actor=actor(ANN))
     played = await store.matches.in_league(seeded.league, actor=actor(ANN))
-    names = await labels(store, GUILD, [p for m in played for p in (m.reporter, m.opponent)])
-    assert await matches.text() == matches_csv(played, names)
+    players = [row.player for row in table.rows] + [p for m in played for p in (m.reporter, m.opponent)]
+    names = await labels(store, GUILD, players)  # the standings first: unnamed players numbered as the page does
+    assert await matches.text() == matches_csv(played, names, public=True)
     assert await standings.text() == standings_csv(table.rows, names)
     rows = list(csv.DictReader(io.StringIO(await standings.text())))
-    assert [row["name"] for row in rows] == ["Ann the Bold", "a player", "a player", "Bob"]
+    assert [row["name"] for row in rows] == ["Ann the Bold", "a player (1)", "a player (2)", "Bob"]
+
+
+async def test_the_public_matches_csv_has_no_organiser_id_and_no_notes(store: Store, serve: Serve) -> None:
+    """The web's copy drops what no page shows (the organiser's Discord id, the free-text notes); the exports of
+    /league export and `referee league export` keep them."""
+    seeded = await seed_league(store)
+    await store.matches.enter(seeded.league, actor=actor(ORGANISER, manager=True), player=CID, opponent=BOB,
+                              result="win", notes="lives at 12 Elm St", at=START + timedelta(hours=6))  # fmt: skip
+    client = await serve()
+    text = await (await client.get(f"/l/{seeded.league}/matches.csv")).text()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert len(rows) == 5 and "notes" not in rows[0] and "decided_by" not in rows[0]
+    assert ORGANISER not in text and "Elm St" not in text
+    assert rows[-1]["player"] == CID and "decided_at" in rows[0]
+    played = await store.matches.in_league(seeded.league, actor=actor(ANN))
+    full = matches_csv(played, {})
+    assert ORGANISER in full and "Elm St" in full  # the exports keep them
+
+
+async def test_league_pages_do_not_claim_their_results_were_rolled(store: Store, serve: Serve) -> None:
+    """Results are entered by hand in a league: the combat pages' footer (real dice, re-run from a seed) is theirs."""
+    seeded = await seed_league(store)
+    client = await serve()
+    for path in (f"/l/{seeded.league}", f"/l/{seeded.league}/players/{ANN}", "/", "/l/999"):
+        body = await (await client.get(path)).text()
+        footer = body[body.index('<footer class="site">') :]
+        assert "real dice" not in footer and "seed" not in footer, path
+        assert "Tabletop referee" in footer, path
 
 
 async def test_seasons_default_to_the_current_one_and_keep_the_old(store: Store, serve: Serve) -> None:
@@ -207,7 +276,7 @@ async def test_seasons_default_to_the_current_one_and_keep_the_old(store: Store,
     client = await serve()
     current = await (await client.get(f"/l/{seeded.league}")).text()
     assert "Season</dt><dd>2 (open)" in current
-    assert table_rows(current, "standings")[0][:3] == ["1", "a player", "3"]
+    assert table_rows(current, "standings")[0][:3] == ["1", "a player (1)", "3"]
     assert [row[0].split()[0] for row in table_rows(current, "matches")] == ["#5"]
     assert f'href="/l/{seeded.league}?season=1"' in current
     old = await (await client.get(f"/l/{seeded.league}?season=1")).text()
@@ -226,7 +295,7 @@ async def test_a_players_history_and_standing(store: Store, serve: Serve) -> Non
     assert "<h1>Ann the Bold in Autumn Crusade</h1>" in page
     assert "<dt>Rank</dt><dd>1</dd>" in page and "<dt>Points</dt><dd>6</dd>" in page
     assert [row[1] for row in table_rows(page, "matches")] == [
-        "Ann the Bold beat a player",
+        "Ann the Bold beat a player (2)",
         "Ann the Bold beat Bob (3-1)",
     ]
     data = json.loads(await (await client.get(f"/l/{seeded.league}/players/{ANN}.json")).text())
@@ -311,6 +380,11 @@ async def test_a_long_list_of_matches_is_paged_on_both_backends(any_store: Store
             str(table.rows[0].points),
         ]
         await not_found(client, f"/l/{seeded.league}?page=3")
+        # Past what the id column holds (a 32-bit integer on PostgreSQL), up to 18 digits: not found, never a 500.
+        for big in ("2147483648", "999999999999", "999999999999999999"):
+            await not_found(client, f"/l/{big}")
+            await not_found(client, f"/l/{big}.json")
+        await not_found(client, f"/l/{seeded.league}?page=999999999999999999")
     finally:
         await client.close()
 
@@ -337,7 +411,7 @@ async def test_a_table_read_once_is_never_shown_after_an_erasure_or_a_reused_lea
     await client.app[SETTINGS].refresh(store)
     for _ in range(2):  # computed, then read from its own snapshot, never the deleted league's
         rows = table_rows(await (await client.get(f"/l/{again.league}")).text(), "standings")
-    assert [(row[1], row[2]) for row in rows] == [("Ann the Bold", "6"), ("a player", "4"), ("a player", "1"),
+    assert [(row[1], row[2]) for row in rows] == [("Ann the Bold", "6"), ("a player (1)", "4"), ("a player (2)", "1"),
                                                   ("Bob", "0")]  # fmt: skip
 
 
