@@ -17,13 +17,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import random
 import statistics
 import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -32,13 +31,12 @@ from sqlalchemy import insert, update
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.bench_leagues import fill as fill_league  # one seeding of a big league for the benches
 from bench.bench_storage import fresh  # one way to empty a database for a bench
-from bot.access import Actor
-from bot.leagues.model import pair_key
 from bot.server_settings.cache import SettingsCache
 from bot.server_settings.model import SERVER, WEB
 from bot.storage import Store
-from bot.storage.models import DisplayName, League, LeagueMatch, LeaguePlayer
+from bot.storage.models import DisplayName, League
 from bot.web.app import make_app
 from bot.web.config import WebConfig
 
@@ -47,35 +45,15 @@ GUILD = "700000000000000001"
 
 
 async def fill(store: Store, players: int, matches: int) -> int:
-    """The league, its players with their names, ``matches`` confirmed games, and the server opted in."""
-    organiser = Actor("800000000000099999", guild=GUILD, manager=True)
-    league = await store.leagues.create(GUILD, "Bench League", "40k", actor=organiser, at=T0)
+    """The league of bench/bench_leagues.py (``matches`` confirmed games in bulk), its players' names cached, and
+    its server opted in to the web pages."""
+    league_id = await fill_league(store, players, matches, guild=GUILD)
     ids = [f"{800000000000000000 + n}" for n in range(players)]
-    chance = random.Random(22)
-    rows = []
-    for number in range(matches):
-        one, other = chance.sample(ids, 2)
-        at = T0 + timedelta(minutes=number)
-        rows.append({"league_id": league.id, "season": 1, "reporter_id": one, "opponent_id": other,
-                     "result": chance.choice(("win", "win", "draw", "loss")), "score": None, "combats": "",
-                     "notes": "", "status": "confirmed", "source": "report", "pair_key": pair_key(one, other),
-                     "created_by": one, "created_at": at, "confirm_by": at + timedelta(hours=72),
-                     "decided_by": other, "decided_at": at + timedelta(hours=1)})  # fmt: skip
     async with store.sessions.begin() as session:
-        await session.execute(
-            insert(LeaguePlayer),
-            [{"league_id": league.id, "user_id": user, "joined_at": T0 + timedelta(seconds=n)} for n, user in
-             enumerate(ids)],
-        )  # fmt: skip
-        await session.execute(
-            insert(DisplayName),
-            [{"guild_id": GUILD, "user_id": user, "name": f"Player {n}", "fetched_at": T0} for n, user in
-             enumerate(ids)],
-        )  # fmt: skip
-        for start in range(0, len(rows), 2000):
-            await session.execute(insert(LeagueMatch), rows[start : start + 2000])
-    await store.settings.set(SERVER, GUILD, GUILD, WEB, "public", organiser.user)
-    return league.id
+        await session.execute(insert(DisplayName), [{"guild_id": GUILD, "user_id": user, "name": f"Player {n}",
+                                                     "fetched_at": T0} for n, user in enumerate(ids)])  # fmt: skip
+    await store.settings.set(SERVER, GUILD, GUILD, WEB, "public", "800000000000099999")
+    return league_id
 
 
 def summary(times: list[float]) -> str:

@@ -9,7 +9,6 @@ mention.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -21,11 +20,10 @@ from sqlalchemy import select, text
 
 from bot.access import OPERATOR, Actor
 from bot.discord.app import RefereeBot
-from bot.storage.db import create_engine, upgrade
 from bot.storage.models import Base
 from bot.storage.rosters import RosterInput
 from rules_core import resolve
-from tests.bot.storage.conftest import NO_SERVER, reset_postgresql
+from tests.bot.storage.conftest import migrated_postgresql
 from tests.e2e.conftest import long_fight, running_bot
 from tests.e2e.fake_discord import (
     GUILD_ID,
@@ -54,15 +52,7 @@ async def bot(request: pytest.FixtureRequest, fake: FakeDiscord, tmp_path: Path)
     if request.param == "sqlite":
         url = f"sqlite+aiosqlite:///{tmp_path / 'e2e.db'}"
     else:
-        url = os.environ.get("TEST_DATABASE_URL", "")
-        if not url:
-            pytest.skip(NO_SERVER)
-        await reset_postgresql(url)
-        engine = create_engine(url)
-        try:
-            await upgrade(engine)
-        finally:
-            await engine.dispose()
+        url = await migrated_postgresql()
     async with running_bot(fake, url) as referee:
         yield referee
 

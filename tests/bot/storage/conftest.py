@@ -32,6 +32,21 @@ async def reset_postgresql(url: str) -> None:
         await engine.dispose()
 
 
+async def migrated_postgresql() -> str:
+    """TEST_DATABASE_URL emptied and migrated to the head, as production runs it (`referee db upgrade` first); the
+    test is skipped, with the reason, when it is unset."""
+    url = os.environ.get("TEST_DATABASE_URL", "")
+    if not url:
+        pytest.skip(NO_SERVER)
+    await reset_postgresql(url)
+    engine = create_engine(url)
+    try:
+        await upgrade(engine)
+    finally:
+        await engine.dispose()
+    return url
+
+
 @pytest.fixture(params=BACKENDS)
 async def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """The URL of an empty database on each backend."""

@@ -8,7 +8,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
 from collections.abc import AsyncIterator
 from datetime import timedelta
@@ -21,12 +20,11 @@ from bot.leagues.chart import legend_labels
 from bot.leagues.export import matches_csv, standings_csv
 from bot.server_settings.cache import SettingsCache
 from bot.storage import Store
-from bot.storage.db import create_engine, upgrade
 from bot.web.app import SETTINGS, make_app
 from bot.web.config import WebConfig
 from bot.web.leagues import CHARTS, PAGE_SIZE, labels
 from rules_core import resolve
-from tests.bot.storage.conftest import NO_SERVER, reset_postgresql
+from tests.bot.storage.conftest import migrated_postgresql
 from tests.bot.web.conftest import Serve
 from tests.bot.web.league_data import (
     ANN,
@@ -331,15 +329,7 @@ async def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIter
     """A store on each backend (PostgreSQL: TEST_DATABASE_URL, emptied and upgraded as tests/bot/storage does)."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'web.db'}"
     if request.param == "postgresql":
-        url = os.environ.get("TEST_DATABASE_URL", "")
-        if not url:
-            pytest.skip(NO_SERVER)
-        await reset_postgresql(url)
-        engine = create_engine(url)
-        try:
-            await upgrade(engine)
-        finally:
-            await engine.dispose()
+        url = await migrated_postgresql()
     opened = await Store.open(url)
     try:
         yield opened
