@@ -9,6 +9,7 @@ import contextlib
 import gc
 import json
 import logging
+import signal
 import time
 from typing import Any
 
@@ -63,8 +64,10 @@ class RefereeTree(app_commands.CommandTree["RefereeBot"]):
 
 
 def log_command(interaction: discord.Interaction[Any], name: str, latency: float | None, outcome: str) -> None:
-    """One structured line per command: game, guild, latency and outcome."""
-    log.info(json.dumps({"command": name, "guild": interaction.guild_id, "latency_ms": latency, "outcome": outcome}))
+    """One structured line per command: game, guild, the shard that received it, latency and outcome."""
+    shard = interaction.guild.shard_id if interaction.guild is not None else 0
+    log.info(json.dumps({"command": name, "guild": interaction.guild_id, "shard": shard, "latency_ms": latency,
+                         "outcome": outcome}))  # fmt: skip
 
 
 async def send_ephemeral(interaction: discord.Interaction[Any], embed: discord.Embed) -> None:
@@ -185,10 +188,27 @@ def configure_logging(level: str) -> None:
 
 
 async def run_bot(settings: Settings) -> None:
-    """Start the bot and run until stopped. A rejected token raises discord.LoginFailure."""
+    """Start the bot and run until stopped. A rejected token raises discord.LoginFailure.
+
+    SIGTERM (systemd's stop, a rolling restart) and SIGINT (Ctrl-C) stop it gracefully: answers still being recorded
+    are written and edited (up to SHUTDOWN_GRACE seconds), the gateway is closed cleanly, then the store."""
     bot = RefereeBot(settings)
+    loop = asyncio.get_running_loop()
+    stopping: list[asyncio.Task[None]] = []
+
+    def stop(signal_name: str) -> None:
+        if not stopping:
+            log.info("%s received: stopping (answers being recorded are finished first)", signal_name)
+            stopping.append(asyncio.create_task(bot.close(), name="referee-stop"))
+
+    for signal_number in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows' event loop
+            loop.add_signal_handler(signal_number, stop, signal.Signals(signal_number).name)
     async with bot:
         await bot.start(settings.discord_token.get_secret_value())
+    if stopping:
+        await stopping[0]
+    log.info("stopped")
 
 
 async def sync_commands(settings: Settings) -> int:

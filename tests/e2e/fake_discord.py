@@ -4,6 +4,11 @@ The bot under test is the real one, unmodified: only discord.py's API base URL (
 and ``/gateway/bot`` hands out this server's websocket URL. Every request the bot makes is recorded, and a test
 can push INTERACTION_CREATE events, make the next callback fail (500 once, or 429 with retry-after), or drop the
 gateway connection to see the bot resume.
+
+The gateway is shard-aware, as Discord documents it: IDENTIFY's ``shard: [id, count]`` picks the servers a
+connection hears about, a server belongs to shard ``(guild_id >> 22) % count`` (direct messages to shard 0), and
+each server's events and interactions go only to the connection of the shard that owns it. Several bots (several
+processes, each with its own shard ids) can be connected at once.
 """
 
 from __future__ import annotations
@@ -39,6 +44,30 @@ def reply(data: Any, *, status: int = 200, headers: dict[str, str] | None = None
                         headers={"Content-Type": "application/json", **(headers or {})})  # fmt: skip
 
 
+def shard_of(guild_id: int | None, count: int) -> int:
+    """The shard that owns a server (Discord's formula); direct messages are shard 0's."""
+    return 0 if guild_id is None else (guild_id >> 22) % count
+
+
+def guild_on(shard: int, count: int, n: int = 0) -> int:
+    """A server id (a plausible snowflake) that shard ``shard`` of ``count`` owns; ``n`` picks another one."""
+    base = 900000000000000003 >> 22
+    timestamp = base + ((shard - base) % count) + n * count
+    guild_id = (timestamp << 22) | 3
+    assert shard_of(guild_id, count) == shard
+    return guild_id
+
+
+@dataclass
+class Connection:
+    """One gateway connection: the shard it identified as, its session and its own event sequence."""
+
+    socket: web.WebSocketResponse
+    shard: tuple[int, int] = (0, 1)
+    session_id: str = ""
+    sequence: int = 0
+
+
 def channel_of(guild_id: int) -> int:
     """Each server's one channel (the first server's is CHANNEL_ID)."""
     return CHANNEL_ID if guild_id == GUILD_ID else guild_id + 1
@@ -68,13 +97,17 @@ class Call:
 
 
 class FakeDiscord:
-    def __init__(self) -> None:
+    def __init__(self, guilds: tuple[int, ...] = GUILDS, *, recommended_shards: int = 1) -> None:
+        self.guilds = guilds  # the servers the bot is in
+        self.recommended_shards = recommended_shards  # what GET /gateway/bot advises
         self.calls: list[Call] = []
         self.synced: dict[str, list[dict[str, Any]]] = {}
         self.fail_next: list[tuple[int, float]] = []  # (status, retry_after) for the next callbacks
         self.sockets: list[web.WebSocketResponse] = []
-        self.sequence = 0
+        self.connections: dict[web.WebSocketResponse, Connection] = {}
+        self.sessions: dict[str, tuple[int, int]] = {}  # session id -> (shard, count), for RESUME
         self.identified = asyncio.Event()
+        self.shards_changed = asyncio.Condition()  # a shard identified, resumed or went away
         self.resumed = 0
         self.ready_count = 0
         self.answers: dict[str, list[Call]] = defaultdict(list)  # interaction token -> its callbacks and edits
@@ -170,7 +203,7 @@ class FakeDiscord:
         if authorization == f"Bot {REJECTED_TOKEN}":
             return reply({"message": "401: Unauthorized", "code": 0}, status=401)
         if path == "/gateway/bot":
-            return reply({"url": self.gateway_url, "shards": 1,
+            return reply({"url": self.gateway_url, "shards": self.recommended_shards,
                                       "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0,
                                                               "max_concurrency": 1}})  # fmt: skip
         if path == "/users/@me":
@@ -243,7 +276,7 @@ class FakeDiscord:
         """A public thread (type 11) as Start Thread from Message returns it: the channel object, its id the
         message's, with its metadata and the bot as its one member."""
         now = "2026-11-22T00:00:00+00:00"
-        guild = next((g for g in GUILDS if str(channel_of(g)) == channel_id), GUILD_ID)
+        guild = next((g for g in self.guilds if str(channel_of(g)) == channel_id), GUILD_ID)
         return {"id": message_id, "type": 11, "guild_id": str(guild), "parent_id": channel_id,
                 "owner_id": str(BOT_ID), "name": payload.get("name", ""), "last_message_id": None,
                 "message_count": 0, "total_message_sent": 0, "member_count": 1, "flags": 0,
@@ -301,35 +334,69 @@ class FakeDiscord:
         socket = web.WebSocketResponse()
         await socket.prepare(request)
         self.sockets.append(socket)
+        connection = self.connections[socket] = Connection(socket)
         await socket.send_json({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
-        async for message in socket:
-            if message.type != WSMsgType.TEXT:
-                continue
-            data = json.loads(message.data)
-            op = data.get("op")
-            if op == 1:
-                await socket.send_json({"op": 11, "d": None, "s": None, "t": None})
-            elif op == 2:
-                ready = {
-                    "v": 10, "user": user(BOT_ID, "Referee", bot=True), "session_id": "fake-session",
-                    "guilds": [{"id": str(g), "unavailable": True} for g in GUILDS],
-                    "resume_gateway_url": self.gateway_url, "shard": [0, 1],
-                    "application": {"id": str(APPLICATION_ID), "flags": 0},
-                }  # fmt: skip
-                await self.send(socket, "READY", ready)
-                for guild_id in GUILDS:
-                    await self.send(socket, "GUILD_CREATE", self.guild(guild_id))
-                self.ready_count += 1
-                self.identified.set()
-            elif op == 6:
-                self.resumed += 1
-                await self.send(socket, "RESUMED", {})
-                self.identified.set()
+        try:
+            async for message in socket:
+                if message.type == WSMsgType.TEXT:
+                    await self.gateway_message(connection, json.loads(message.data))
+        finally:
+            await self.shard_event()  # this connection's shard is no longer answered
         return socket
 
-    async def send(self, socket: web.WebSocketResponse, event: str, data: Any) -> None:
-        self.sequence += 1
-        await socket.send_json({"op": 0, "t": event, "s": self.sequence, "d": data})
+    async def gateway_message(self, connection: Connection, data: dict[str, Any]) -> None:
+        op, socket = data.get("op"), connection.socket
+        if op == 1:
+            await socket.send_json({"op": 11, "d": None, "s": None, "t": None})
+        elif op == 2:
+            shard = (data.get("d") or {}).get("shard") or [0, 1]
+            connection.shard = (int(shard[0]), int(shard[1]))
+            connection.session_id = f"fake-session-{snowflake()}"
+            self.sessions[connection.session_id] = connection.shard
+            owned = [g for g in self.guilds if shard_of(g, connection.shard[1]) == connection.shard[0]]
+            ready = {
+                "v": 10, "user": user(BOT_ID, "Referee", bot=True), "session_id": connection.session_id,
+                "guilds": [{"id": str(g), "unavailable": True} for g in owned],
+                "resume_gateway_url": self.gateway_url, "shard": list(connection.shard),
+                "application": {"id": str(APPLICATION_ID), "flags": 0},
+            }  # fmt: skip
+            await self.send(connection, "READY", ready)
+            for guild_id in owned:
+                await self.send(connection, "GUILD_CREATE", self.guild(guild_id))
+            self.ready_count += 1
+            self.identified.set()
+            await self.shard_event()
+        elif op == 6:
+            session = (data.get("d") or {}).get("session_id", "")
+            if session not in self.sessions:  # Discord: INVALID_SESSION, not resumable
+                await socket.send_json({"op": 9, "d": False, "s": None, "t": None})
+                return
+            connection.shard, connection.session_id = self.sessions[session], session
+            self.resumed += 1
+            await self.send(connection, "RESUMED", {})
+            self.identified.set()
+            await self.shard_event()
+
+    async def shard_event(self) -> None:
+        async with self.shards_changed:
+            self.shards_changed.notify_all()
+
+    def live(self) -> dict[tuple[int, int], Connection]:
+        """The open connections by (shard, count) that have identified or resumed (the newest for each)."""
+        return {c.shard: c for c in self.connections.values() if c.session_id and not c.socket.closed}
+
+    async def wait_shards(self, shards: set[int] | list[int] | range, count: int, timeout: float = 30.0) -> None:
+        """Wait until every one of ``shards`` (of ``count``) has a live connection."""
+
+        async def connected() -> None:
+            async with self.shards_changed:
+                await self.shards_changed.wait_for(lambda: all((s, count) in self.live() for s in shards))
+
+        await asyncio.wait_for(connected(), timeout)
+
+    async def send(self, connection: Connection, event: str, data: Any) -> None:
+        connection.sequence += 1
+        await connection.socket.send_json({"op": 0, "t": event, "s": connection.sequence, "d": data})
 
     def guild(self, guild_id: int = GUILD_ID) -> dict[str, Any]:
         name = "Test Guild" if guild_id == GUILD_ID else f"Other Guild {guild_id % 1000}"
@@ -354,16 +421,24 @@ class FakeDiscord:
                  "guild_id": str(guild_id)} for position, (channel_id, name) in enumerate(names)]  # fmt: skip
 
     async def drop_gateway(self) -> None:
-        """Close the bot's websocket mid-stream (as Discord does on a reconnect request)."""
+        """Close the bot's websockets mid-stream (as Discord does on a reconnect request)."""
         self.identified.clear()
         for socket in self.sockets:
             if not socket.closed:
                 await socket.close(code=4000, message=b"the fake Discord dropped you")
 
+    def connection_for(self, guild_id: int | None) -> Connection:
+        """The live connection of the shard that owns ``guild_id`` (LookupError when that shard is not connected:
+        Discord would then fail the interaction, and the player would see "The application did not respond")."""
+        for (shard, count), connection in self.live().items():
+            if shard == shard_of(guild_id, count):
+                return connection
+        raise LookupError(f"no connected shard owns server {guild_id}")
+
     async def interaction(self, payload: dict[str, Any]) -> None:
-        """Push an INTERACTION_CREATE to the bot."""
-        socket = next(s for s in reversed(self.sockets) if not s.closed)
-        await self.send(socket, "INTERACTION_CREATE", payload)
+        """Push an INTERACTION_CREATE to the shard that owns its server."""
+        guild = payload.get("guild_id")
+        await self.send(self.connection_for(None if guild is None else int(guild)), "INTERACTION_CREATE", payload)
 
     async def ask(self, payload: dict[str, Any], answers: int = 1) -> list[Call]:
         """Push an interaction and wait for the bot's first ``answers`` calls about it."""
