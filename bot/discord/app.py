@@ -64,10 +64,11 @@ class RefereeTree(app_commands.CommandTree["RefereeBot"]):
 
 
 def log_command(interaction: discord.Interaction[Any], name: str, latency: float | None, outcome: str) -> None:
-    """One structured line per command: game, guild, the shard that received it, latency and outcome."""
+    """One structured line per command: game, guild, the shard that received it, latency, outcome and the
+    interaction's id (one line per interaction: several processes' logs together say which one answered it)."""
     shard = interaction.guild.shard_id if interaction.guild is not None else 0
     log.info(json.dumps({"command": name, "guild": interaction.guild_id, "shard": shard, "latency_ms": latency,
-                         "outcome": outcome}))  # fmt: skip
+                         "outcome": outcome, "interaction": interaction.id}))  # fmt: skip
 
 
 async def send_ephemeral(interaction: discord.Interaction[Any], embed: discord.Embed) -> None:

@@ -58,11 +58,20 @@ class BotProcess:
             "PYTHONPATH": str(ROOT),
         } | self.environment  # fmt: skip
 
-    async def start(self, *, wait: bool = True, timeout: float = 60.0) -> BotProcess:
+    async def start(self, *, wait: bool = True, timeout: float = 60.0, upgrade: bool = False) -> BotProcess:
         """Start the process (from an empty directory: no .env, no referee.db) and, unless ``wait`` is False, wait
-        until every one of its shards is connected to the fake Discord."""
+        until every one of its shards is connected to the fake Discord. With ``upgrade``, ``referee db upgrade``
+        runs first, in its own process, and the bot starts once it succeeded (a systemd unit's ExecStartPre)."""
         workdir = self.log_path.parent / f"{self.log_path.stem}-cwd"
         workdir.mkdir(parents=True, exist_ok=True)
+        if upgrade:
+            with self.log_path.open("ab") as log:
+                upgrading = await asyncio.create_subprocess_exec(
+                    sys.executable, "-m", "bot.cli", "db", "upgrade", cwd=workdir, env=self.env(),
+                    stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log,
+                )  # fmt: skip
+            if await asyncio.wait_for(upgrading.wait(), timeout) != 0:
+                raise RuntimeError(f"referee db upgrade failed ({upgrading.returncode}):\n{self.log()}")
         with self.log_path.open("ab") as log:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "tests.e2e.processes", cwd=workdir, env=self.env(),
