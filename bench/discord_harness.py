@@ -18,16 +18,19 @@ from tests.e2e.fake_discord import GUILD_ID, FakeDiscord
 
 @contextlib.asynccontextmanager
 async def running_bot(
-    prepare: Callable[[RefereeBot], None] | None = None,
+    prepare: Callable[[RefereeBot], None] | None = None, *, database_url: str | None = None
 ) -> AsyncIterator[tuple[FakeDiscord, RefereeBot]]:
-    """A fake Discord and a ready bot on a temporary SQLite file; ``prepare`` runs before the bot starts."""
+    """A fake Discord and a ready bot; ``prepare`` runs before the bot starts. The store is ``database_url`` (a
+    PostgreSQL database must already be at the latest schema: ``referee db upgrade``), else a temporary SQLite
+    file."""
     fake = FakeDiscord()
     await fake.start()
     discord.http.Route.BASE = fake.api_base
     try:
         with tempfile.TemporaryDirectory() as folder:
+            url = database_url or f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}"
             settings = Settings(discord_token=SecretStr("bench"), dev_guild_id=GUILD_ID, _env_file=None,
-                                database_url=f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}")  # type: ignore[call-arg]  # fmt: skip
+                                database_url=url)  # type: ignore[call-arg]  # fmt: skip
             bot = RefereeBot(settings)
             if prepare is not None:
                 prepare(bot)

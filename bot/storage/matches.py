@@ -1,4 +1,6 @@
 """League matches in the store: reported, confirmed or disputed, resolved, voided, corrected or entered.
+Long because the sweep's claims (``confirm_due``, ``claim_reminders``) apply the players' compare-and-set in
+batches, and belong beside it.
 
 The league domain (``bot.leagues.transitions`` and ``permissions``) decides whether a change is allowed and what
 it is; this module applies it as a conditional update (``... WHERE status IN expected``), so that of two clicks,
@@ -17,9 +19,8 @@ from sqlalchemy import Select, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.access import OPERATOR, Actor
+from bot.access import Actor
 from bot.leagues import permissions, rules, transitions
-from bot.leagues.errors import MatchStateError
 from bot.leagues.model import AUTO, Decision, MatchInfo, MatchPost, Reminder, ReportOutcome, pair_key
 from bot.leagues.transitions import Transition
 from bot.storage.db import now, rowcount
@@ -38,6 +39,7 @@ from bot.storage.records import visible_combats
 from rules_core.errors import Do, example
 
 REMIND_BEFORE = timedelta(hours=24)  # the opponent is reminded this long before a report confirms itself
+SWEEP_BATCH = 50  # due matches a sweep claims and changes in one transaction
 
 
 def _chosen(
@@ -100,6 +102,18 @@ class Matches:
         self, session: AsyncSession, row: LeagueMatch, change: Transition, actor: str, at: datetime
     ) -> MatchInfo:
         """Change a match only if it is still in one of the expected states; log before and after."""
+        after = await self._change(session, row, change, actor, at)
+        if after is None:
+            current = await session.scalar(select(LeagueMatch.status).where(LeagueMatch.id == row.id))
+            raise transitions.refused(row.id, current)
+        await bump(session, row.league_id)
+        return after
+
+    async def _change(
+        self, session: AsyncSession, row: LeagueMatch, change: Transition, actor: str, at: datetime
+    ) -> MatchInfo | None:
+        """:meth:`_apply` without moving the league's version on; None (and nothing changed) when the match is no
+        longer in an expected state."""
         before = match_info(row)
         result = await session.execute(
             update(LeagueMatch)
@@ -108,13 +122,11 @@ class Matches:
             .execution_options(synchronize_session=False)
         )
         if rowcount(result) != 1:
-            current = await session.scalar(select(LeagueMatch.status).where(LeagueMatch.id == row.id))
-            raise transitions.refused(row.id, current)
+            return None
         await session.refresh(row)
         after = match_info(row)
         add_event(session, row.league_id, change.kind, actor, at, match_id=row.id, reason=change.reason,
                     before=before.state(), after=after.state())  # fmt: skip
-        await bump(session, row.league_id)
         return after
 
     async def _pending_between(self, session: AsyncSession, league_id: int, one: str, other: str) -> LeagueMatch | None:
@@ -291,26 +303,42 @@ class Matches:
             return info
 
     async def confirm_due(self, *, at: datetime | None = None, limit: int = 500) -> list[MatchInfo]:
-        """Confirm every pending report whose window has passed (the bot runs this every minute and on start)."""
+        """Confirm every pending report whose window has passed (each bot process runs this every minute and on
+        start); the matches this call confirmed.
+
+        Several processes sweep at once: each claims up to :data:`SWEEP_BATCH` due matches with ``SELECT ... FOR
+        UPDATE SKIP LOCKED`` in the transaction that confirms them, so a match another sweep (or a player's click)
+        holds is left to it rather than waited for, and each due match is confirmed, then announced, by exactly one
+        process. The compare-and-set of :meth:`_change` still decides against a player who answered first (and is
+        all there is on SQLite, which has no row locks and one writer at a time).
+        """
         moment = at or now()
-        async with self.sessions() as session:
-            due = (
-                await session.scalars(
-                    select(LeagueMatch.id)
-                    .where(LeagueMatch.status == "pending", LeagueMatch.confirm_by <= moment)
-                    .order_by(LeagueMatch.confirm_by, LeagueMatch.id)
-                    .limit(limit)
-                )
-            ).all()
         confirmed: list[MatchInfo] = []
-        for match_id in due:
-            try:
-                async with self.sessions.begin() as session:
-                    row = await match_row(session, match_id, OPERATOR)
-                    confirmed.append(await self._apply(session, row, transitions.auto_confirm(moment), AUTO,
-                                                       moment))  # fmt: skip
-            except MatchStateError:
-                continue  # confirmed or disputed by a player in the meantime: theirs is the one effect
+        looked_at = 0
+        while looked_at < limit:
+            async with self.sessions.begin() as session:
+                rows = (
+                    await session.scalars(
+                        _claim(
+                            select(LeagueMatch).where(
+                                LeagueMatch.status == "pending", LeagueMatch.confirm_by <= moment
+                            ),
+                            min(SWEEP_BATCH, limit - looked_at),
+                        )
+                    )
+                ).all()
+                looked_at += len(rows)
+                leagues: set[int] = set()
+                for row in rows:
+                    done = await self._change(session, row, transitions.auto_confirm(moment), AUTO, moment)
+                    if done is not None:  # else a player's confirmation or dispute came first: theirs is the effect
+                        confirmed.append(done)
+                        leagues.add(row.league_id)
+                # Once a league per batch, in one order in every process: sweeps may queue there, never deadlock.
+                for league_id in sorted(leagues):
+                    await bump(session, league_id)
+            if len(rows) < SWEEP_BATCH:
+                break  # nothing more is due, or what is left is held by another sweep
         return confirmed
 
     # --- the report's message, and the reminder ----------------------------------------------------------------
@@ -342,38 +370,60 @@ class Matches:
         """The pending reports that confirm themselves within :data:`REMIND_BEFORE` and whose opponent has not been
         reminded, each marked reminded here, before any message is sent: a reminder is sent at most once, by one
         process, even across a restart. A report whose whole window is shorter than that gets none (its report
-        pinged the opponent moments before)."""
+        pinged the opponent moments before).
+
+        Claimed like :meth:`confirm_due`'s matches (``FOR UPDATE SKIP LOCKED`` in the transaction that marks them),
+        so processes sweeping at once split the reminders between them instead of waiting on each other's rows.
+        """
         moment = at or now()
-        async with self.sessions() as session:
-            rows = (
-                await session.scalars(
-                    select(LeagueMatch)
-                    .where(
-                        LeagueMatch.status == "pending",
-                        LeagueMatch.reminded_at.is_(None),
-                        LeagueMatch.confirm_by > moment,
-                        LeagueMatch.confirm_by <= moment + REMIND_BEFORE,
-                    )
-                    .order_by(LeagueMatch.confirm_by, LeagueMatch.id)
-                    .limit(limit)
+        claimed: list[MatchInfo] = []
+        after: tuple[datetime, int] | None = None  # where the last batch ended: short windows are passed over
+        while len(claimed) < limit:
+            query = select(LeagueMatch).where(
+                LeagueMatch.status == "pending",
+                LeagueMatch.reminded_at.is_(None),
+                LeagueMatch.confirm_by > moment,
+                LeagueMatch.confirm_by <= moment + REMIND_BEFORE,
+            )
+            if after is not None:
+                query = query.where(
+                    (LeagueMatch.confirm_by > after[0])
+                    | ((LeagueMatch.confirm_by == after[0]) & (LeagueMatch.id > after[1]))
                 )
-            ).all()
-        due = [match_info(row) for row in rows]
-        due = [m for m in due if m.confirm_by is not None and m.confirm_by - m.created_at > REMIND_BEFORE]
-        claimed: list[int] = []
-        for match in due:
             async with self.sessions.begin() as session:
-                result = await session.execute(
-                    update(LeagueMatch)
-                    .where(LeagueMatch.id == match.id, LeagueMatch.status == "pending",
-                           LeagueMatch.reminded_at.is_(None))
-                    .values(reminded_at=moment)
-                    .execution_options(synchronize_session=False)
-                )  # fmt: skip
-                if rowcount(result) == 1:
-                    claimed.append(match.id)
-        posts = await self.posts(claimed)
-        return [Reminder(match, posts[match.id]) for match in due if match.id in claimed]
+                rows = (await session.scalars(_claim(query, min(SWEEP_BATCH, limit - len(claimed))))).all()
+                for row in rows:
+                    match = match_info(row)
+                    if match.confirm_by is None or match.confirm_by - match.created_at <= REMIND_BEFORE:
+                        continue
+                    result = await session.execute(
+                        update(LeagueMatch)
+                        .where(LeagueMatch.id == row.id, LeagueMatch.status == "pending",
+                               LeagueMatch.reminded_at.is_(None))
+                        .values(reminded_at=moment)
+                        .execution_options(synchronize_session=False)
+                    )  # fmt: skip
+                    if rowcount(result) == 1:  # the compare-and-set: only SQLite can have lost the race here
+                        claimed.append(match)
+            if not rows:
+                break
+            last = rows[-1]
+            after = (last.confirm_by, last.id) if last.confirm_by is not None else None
+            if len(rows) < SWEEP_BATCH or after is None:
+                break
+        posts = await self.posts(match.id for match in claimed)
+        return [Reminder(match, posts[match.id]) for match in claimed]
 
 
-__all__ = ["REMIND_BEFORE", "Matches"]
+def _claim(query: Select[Any], batch: int) -> Select[Any]:
+    """The first ``batch`` rows of ``query`` in the sweep's order (oldest deadline first), locked for this
+    transaction; rows another transaction holds are skipped, not waited for (PostgreSQL; SQLite ignores it)."""
+    return (
+        query.order_by(LeagueMatch.confirm_by, LeagueMatch.id)
+        .limit(batch)
+        .with_for_update(skip_locked=True)
+        .execution_options(populate_existing=True)
+    )
+
+
+__all__ = ["REMIND_BEFORE", "SWEEP_BATCH", "Matches"]
