@@ -51,7 +51,9 @@ async def create_database_if_missing(base_url: str, url: str) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    # A worker is known by the input xdist gives it, never by PYTEST_XDIST_WORKER alone: a pytest that a test starts
+    # in a subprocess inherits that variable (and the worker's database already).
+    worker = getattr(config, "workerinput", {}).get("workerid")
     url = os.environ.get("TEST_DATABASE_URL")
     if not worker or not url or not url.startswith("postgresql"):
         return
