@@ -1,10 +1,65 @@
-"""Every test gets its own SQLite store: nothing a test records lands in a referee.db of the working directory."""
+"""Every test gets its own SQLite store: nothing a test records lands in a referee.db of the working directory.
+
+The suite runs on every core (pytest-xdist, `-n auto` in pyproject.toml's addopts). TEST_DATABASE_URL names the one
+PostgreSQL database a test may use (it empties it at will), so each xdist worker gets a database of its own: at the
+worker's start its TEST_DATABASE_URL is rewritten from ``.../referee_test`` to ``.../referee_test_gw0`` (and so on),
+and that database is created when missing (the role needs CREATEDB, which `.ci/run` grants). Everything that reads
+the variable at test time, subprocesses included, sees the worker's database. `-n 0` runs in one process on the
+database named, as before.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import os
 from pathlib import Path
 
 import pytest
+
+
+def worker_database_url(url: str, worker: str) -> str:
+    """``url`` with the worker's id appended to its database name (``referee_test`` -> ``referee_test_gw0``)."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    return parsed.set(database=f"{parsed.database}_{worker}").render_as_string(hide_password=False)
+
+
+async def create_database_if_missing(base_url: str, url: str) -> None:
+    """Creates the database of ``url`` (owned by its role) through a connection to the database of ``base_url``."""
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    base, wanted = make_url(base_url), make_url(url)
+    connection = await asyncpg.connect(user=base.username, password=base.password, host=base.host,
+                                       port=base.port or 5432, database=base.database)  # fmt: skip
+    try:
+        if await connection.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", wanted.database):
+            return
+        try:
+            await connection.execute(f'CREATE DATABASE "{wanted.database}"')
+        except asyncpg.DuplicateDatabaseError:  # created meanwhile: as good
+            return
+        except asyncpg.InsufficientPrivilegeError as error:
+            raise pytest.UsageError(
+                f"pytest-xdist worker needs the PostgreSQL database {wanted.database!r} and the role "
+                f"{base.username!r} may not create it ({error}): grant it CREATEDB (`ALTER ROLE {base.username} "
+                f"CREATEDB`, as .ci/run does), create the database yourself, or run in one process with `-n 0`"
+            ) from error
+    finally:
+        await connection.close()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # A worker is known by the input xdist gives it, never by PYTEST_XDIST_WORKER alone: a pytest that a test starts
+    # in a subprocess inherits that variable (and the worker's database already).
+    worker = getattr(config, "workerinput", {}).get("workerid")
+    url = os.environ.get("TEST_DATABASE_URL")
+    if not worker or not url or not url.startswith("postgresql"):
+        return
+    own = worker_database_url(url, worker)
+    asyncio.run(create_database_if_missing(url, own))
+    os.environ["TEST_DATABASE_URL"] = own
 
 
 @pytest.fixture(autouse=True)

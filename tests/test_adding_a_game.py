@@ -197,7 +197,7 @@ def test_the_new_game_passes_mypy_strict_as_rules_core_does(copy: Path) -> None:
 def test_the_projects_own_checks_and_the_discord_side_serve_the_new_game(copy: Path) -> None:
     # The checks parametrized by game run for the new game only (the suite runs them for the others).
     others = " or ".join(game.id for game in all_games())
-    done = run(copy, "-m", "pytest", "-v", "-x", "-p", "no:cacheprovider", "-m", "not slow",
+    done = run(copy, "-m", "pytest", "-n", "0", "-v", "-x", "-p", "no:cacheprovider", "-m", "not slow",
                "-k", f"{GAME_ID} or not ({others})", *CHECKS)  # fmt: skip
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     ran = re.findall(r"^(\S+) PASSED", done.stdout, re.M)

@@ -59,6 +59,9 @@ async def running_bot(fake: FakeDiscord, url: str, **more: Any) -> AsyncIterator
     settings = Settings(discord_token=SecretStr("fake-token"), database_url=url, dev_guild_id=GUILD_ID,
                         _env_file=None, **more)  # type: ignore[call-arg]  # fmt: skip
     referee = RefereeBot(settings)
+    # discord.py waits this long after the last GUILD_CREATE for another before it is ready (2 s by default): the fake
+    # sends all of its guilds right after READY, and what a test pushes comes after them on the same gateway socket
+    referee._connection.guild_ready_timeout = 0.1
     task = asyncio.create_task(referee.start("fake-token"))
     try:
         await asyncio.wait_for(fake.identified.wait(), 15)

@@ -109,8 +109,10 @@ class WebBrowser:
         """axe-core's serious and critical violations on the loaded page (WCAG 2 A and AA, and best practices)."""
         axe = Axe(self.driver)
         axe.inject()
+        # resultTypes: only the violations are read, so axe lists no passing node (a long fight's page has thousands)
         results = axe.run(options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa",
-                                                                           "best-practice"]}})  # fmt: skip
+                                                                           "best-practice"]},
+                                   "resultTypes": ["violations"]})  # fmt: skip
         return [v for v in results["violations"] if v.get("impact") in SERIOUS]
 
     def structure(self) -> list[str]:
