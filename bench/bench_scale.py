@@ -10,15 +10,21 @@ a few seconds (the first ones a warm-up, not timed), over many servers on every 
 most one interaction in 10 seconds: the per-user limit, 6 in 30 seconds, is never hit); mostly the 20-vs-20 40K
 assault of bench/bench_bot.py, the rest duels. A first answer is timed from the INTERACTION_CREATE sent on the
 gateway to the fake Discord receiving the callback that holds the result. R is stepped up until the p99 first
-answer passes 250 ms, or answers are lost; each step prints median and p99, answered and recorded (rows in
-combat_records), and PostgreSQL's commits and inserted rows a second (pg_stat_database, over the step; its
-counters are flushed by each backend within a second or so of its work, so a step's figure is close, not exact).
+answer passes 250 ms, or answers are lost, twice in a row at one rate (a rate that fails is tried once more: one
+noisy moment of a shared machine is not the limit). Each step prints median and p99, answered and recorded (rows in
+combat_records), PostgreSQL's commits and inserted rows a second (pg_stat_database, over the step; a backend
+flushes its counters up to ten seconds after its last work, so a step's figure is close, not exact), the CPU time
+the bot processes spent per interaction (/proc), the share of a core this process used, and the load average.
 The sustained figure of a configuration is the highest R whose p99 stays within 250 ms with nothing lost.
 
 Where the time goes: the fake Discord (the gateway that sends, the REST routes that receive) and the load run in
 this benchmark's process; the bot processes and PostgreSQL run beside it. On a 2-core machine they all share the
 same two cores, so the fake Discord's own work is counted against the bot: the figures are a floor, not a ceiling
-(a bot process on its own core, and PostgreSQL on its own machine, do better).
+(a bot process on its own core, and PostgreSQL on its own machine, do better). The fake Discord stays here because
+it is the load: the gateway that sends each interaction is where the clock starts, and the REST route that
+receives the callback is where it stops, so one clock times both; its share of a core is printed with each step
+(a few per cent), small beside the bots'. The bot's CPU per interaction is the figure that carries to other
+machines: one process is one core, so it bounds what a process can do anywhere.
 """
 
 from __future__ import annotations
@@ -46,7 +52,7 @@ DUEL_ATTACKER = "Marine Sergeant: WS4 S4 T4 W1 I4 A2 Sv3+ chainsword bolt-pistol
 DUEL_DEFENDER = "3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife"
 ASSAULT_SHARE = 0.7  # the rest are duels
 USER_GAP_S = 10.0  # each user sends at most one interaction in this many seconds (3 in 30 s; the limit is 6)
-DEFAULT_RATES = (25, 50, 100, 150, 200, 300, 400, 600)
+DEFAULT_RATES = (25, 50, 75, 100, 125, 150, 200, 250, 300, 400)
 QUICK_RATES = (25, 100, 200)
 
 
@@ -178,7 +184,9 @@ class Setup:
 
     @property
     def done(self) -> bool:
-        return bool(self.steps) and not self.steps[-1].held
+        """Two steps in a row failed (a rate is tried again once: one noisy moment of a shared machine is not the
+        limit)."""
+        return len(self.steps) >= 2 and not (self.steps[-1].held or self.steps[-2].held)
 
     async def step(self, database: Database, rate: int, *, warmup: float, seconds: float, seed: int) -> Step:
         """Send ``rate`` interactions a second for ``warmup`` + ``seconds``; time the first answers after the
@@ -221,7 +229,7 @@ class Setup:
 
 def show(label: str, step: Step) -> None:
     short = "" if step.achieved_rate >= 0.97 * step.rate else f"  (sent only {step.achieved_rate:.0f}/s)"
-    print(f"  {label:<8} R {step.rate:4d}/s  median {step.median_ms:7.1f} ms  p99 {step.p99_ms:7.1f} ms  "
+    print(f"  {label:<14} R {step.rate:4d}/s  median {step.median_ms:7.1f} ms  p99 {step.p99_ms:7.1f} ms  "
           f"answered {step.answered:5d}/{step.sent:<5d} recorded {step.recorded:5d}  PostgreSQL "
           f"{step.commits_per_s:5.1f} commits/s {step.inserts_per_s:6.1f} rows/s  bot CPU {step.bot_cpu_ms:5.2f} "
           f"ms/interaction  harness {step.harness_cpu:4.0%} of a core  load {step.load:4.1f}{short}",
@@ -234,7 +242,7 @@ def sustained(steps: list[Step]) -> Step | None:
 
 
 async def main(url: str, *, quick: bool, rates: list[int] | None, servers_per_shard: int) -> None:
-    warmup, seconds = (1.0, 4.0) if quick else (2.0, 10.0)
+    warmup, seconds = (1.0, 4.0) if quick else (2.0, 8.0)
     chosen = rates or list(QUICK_RATES if quick else DEFAULT_RATES)
     layouts = {"1 proc": [[0, 1]], "2 procs": [[0], [1]]}
     print(f"Open-loop load on {servers_per_shard * SHARD_COUNT} servers over {SHARD_COUNT} shards, "
@@ -258,14 +266,18 @@ async def main(url: str, *, quick: bool, rates: list[int] | None, servers_per_sh
                     setup.steps.clear()
                 for number, rate in enumerate(chosen, 1):
                     for setup in setups:
-                        if not setup.done:
-                            show(setup.label, await setup.step(database, rate, warmup=warmup, seconds=seconds,
-                                                               seed=number))  # fmt: skip
+                        for attempt in range(2):  # a rate that fails is tried once more
+                            if setup.done or (attempt and setup.steps[-1].held):
+                                break
+                            step = await setup.step(database, rate, warmup=warmup, seconds=seconds, seed=number)
+                            show(setup.label + (" again" if attempt else ""), step)
                     if all(setup.done for setup in setups):
                         break
     finally:
         await database.close()
-    print("Sustained (highest R with p99 <= 250 ms, every interaction answered and recorded):")
+    print(
+        "Sustained (highest R with p99 <= 250 ms, every interaction answered and recorded, at the first or second try):"
+    )
     for setup in setups:
         step = sustained(setup.steps)
         if step is None:
@@ -282,7 +294,7 @@ if __name__ == "__main__":
                         help="a PostgreSQL database to EMPTY and use (default: TEST_DATABASE_URL)")  # fmt: skip
     parser.add_argument("--quick", action="store_true", help="a 1-minute smoke run: shorter steps, fewer rates")
     parser.add_argument("--rates", type=lambda text: [int(part) for part in text.split(",")], default=None,
-                        help="the rates to step through, e.g. 10,20,40 (default: 25 to 600)")  # fmt: skip
+                        help="the rates to step through, e.g. 10,20,40 (default: 25 to 400)")  # fmt: skip
     parser.add_argument("--servers-per-shard", type=int, default=50)
     args = parser.parse_args()
     if not args.url.startswith("postgresql"):
