@@ -192,9 +192,14 @@ class RefereeBot(commands.AutoShardedBot):
             poll.cancel()
             await asyncio.gather(poll, return_exceptions=True)
 
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        self.started[interaction.id] = time.perf_counter()
-        self.health.arrive(interaction.id)
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # An interaction's clock starts here, as discord.py reads it from the gateway: the command's own task is
+        # already scheduled, and an on_interaction listener would run only after that task's first slice (which
+        # may be the whole resolution), so timing from there would leave it out.
+        if event_name == "interaction" and args and isinstance(args[0], discord.Interaction):
+            self.started[args[0].id] = time.perf_counter()
+            self.health.arrive(args[0].id)
+        super().dispatch(event_name, *args, **kwargs)
 
     async def on_app_command_completion(
         self, interaction: discord.Interaction[Any], command: app_commands.Command[Any, ..., Any] | Any

@@ -17,6 +17,7 @@ from bot.discord.app import RefereeBot
 from bot.discord.settings import Settings
 from bot.storage import Store
 from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, command_interaction, final_answer
+from tests.e2e.processes import BotProcess
 
 DUEL = [
     {"type": 3, "name": "attacker", "value": "A: WS4 S4 T4 W1 I4 A1 Sv3+"},
@@ -37,6 +38,11 @@ class HealthLines(logging.Handler):
         if message.startswith('{"health"'):
             self.lines.append(json.loads(message)["health"])
             self.arrived.set()
+
+    async def fresh(self) -> None:
+        """Wait for a line (the bot is writing them), then forget every line so far: what follows is counted anew."""
+        await self.next()
+        self.lines.clear()
 
     async def next(self) -> dict[str, Any]:
         """The next line logged from now on."""
@@ -87,16 +93,16 @@ async def test_a_store_that_fails_shows_in_the_not_recorded_count_of_the_health_
     path = tmp_path / "kept.db"
     await (await Store.open(f"sqlite+aiosqlite:///{path}")).close()  # created and migrated, then read-only
     async with bot_with_health_lines(fake, f"sqlite+aiosqlite:///file:{path}?mode=ro&uri=true", 0.3) as lines:
-        await lines.next()  # a period starts: what follows falls in the next lines
+        await lines.fresh()
         descriptions = await answer_duels(fake, 3)
         assert all("Not recorded" in text for text in descriptions)
-        while sum(line["answered"] for line in lines.lines[1:]) < 3:
+        while sum(line["answered"] for line in lines.lines) < 3:
             await lines.next()
-    counted = lines.lines[1:]  # up to the last line, written as the bot stopped
+    counted = lines.lines  # up to the last line, written as the bot stopped
     assert sum(line["answered"] for line in counted) == 3
     assert sum(line["not_recorded"] for line in counted) == 3
     assert sum(line["recorded"] for line in counted) == 0
-    assert all(line["shard_ids"] == [0] for line in lines.lines)
+    assert all(line["shard_ids"] == [0] for line in counted)
     timed = [line for line in counted if line["answered"]]
     assert all(0 < line["first_answer_p50_ms"] <= line["first_answer_p99_ms"] for line in timed)
 
@@ -105,20 +111,42 @@ async def test_a_working_store_counts_every_result_recorded_and_none_not_recorde
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     async with bot_with_health_lines(fake, f"sqlite+aiosqlite:///{tmp_path / 'e2e.db'}", 0.3) as lines:
-        await lines.next()
+        await lines.fresh()
         descriptions = await answer_duels(fake, 4)
         assert not any("Not recorded" in text for text in descriptions)
         # An error is an answer too (an unknown roster: the player is told privately), and records nothing.
         options = [{"type": 3, "name": "attacker", "value": "@nosuch"}, *DUEL[1:]]
         (callback,) = await fake.ask(command_interaction("duel", options))
         assert callback.payload["data"]["flags"] & 64
-        while sum(line["answered"] for line in lines.lines[1:]) < 5:
+        while sum(line["answered"] for line in lines.lines) < 5:
             await lines.next()
         # A line counts only the time since the one before: an idle period after it counts nothing.
         idle = await lines.next()
-    counted = lines.lines[1:]
+    counted = lines.lines
     assert sum(line["answered"] for line in counted) == 5
     assert sum(line["recorded"] for line in counted) == 4
     assert sum(line["not_recorded"] for line in counted) == 0
     assert idle == {"shard_ids": [0], "answered": 0, "recorded": 0, "not_recorded": 0, "first_answer_p50_ms": None,
                     "first_answer_p99_ms": None, "in_flight": 0}  # fmt: skip
+
+
+async def test_a_bot_process_stopped_by_sigterm_writes_its_last_health_line_to_its_log(tmp_path: Path) -> None:
+    """The real ``referee bot`` in its own process (as systemd runs it): its journal holds the health line, and a
+    stop (a rolling restart) loses no count: the last line covers the time since the one before."""
+    fake = FakeDiscord((GUILD_ID,))
+    await fake.start()
+    try:
+        process = BotProcess(fake, f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", [0], 1, tmp_path / "bot.log")
+        await process.start()
+        try:
+            await answer_duels(fake, 2)
+        finally:
+            assert await process.stop() == 0
+    finally:
+        await fake.stop()
+    lines = [json.loads(line[line.index('{"health"') :])["health"] for line in process.log().splitlines()
+             if '{"health"' in line]  # fmt: skip
+    assert lines, process.log()
+    assert sum(line["answered"] for line in lines) == 2
+    assert sum(line["recorded"] for line in lines) == 2
+    assert lines[-1]["shard_ids"] == [0] and lines[-1]["not_recorded"] == 0 and lines[-1]["in_flight"] == 0
