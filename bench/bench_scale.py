@@ -3,8 +3,10 @@
 Run: TEST_DATABASE_URL=postgresql+asyncpg://... PYTHONPATH=. .venv/bin/python bench/bench_scale.py [--quick]
      (or --url; the database is EMPTIED and migrated first: never point it at one whose records you want)
 
-Each configuration is the real ``referee bot`` in its own operating-system process (tests/e2e/processes.py), one
-process running both shards of two, then two processes with one shard each, on one PostgreSQL. The load is open
+Two configurations of the real ``referee bot``, each process in its own operating-system process
+(tests/e2e/processes.py), each configuration with its own fake Discord: one process running both shards of two,
+and two processes with one shard each, all on one PostgreSQL. Both run at once and are loaded in turn at each
+rate (the other one idle), so a noisy moment of the machine falls on both alike. The load is open
 loop, as players make it: interactions sent at a fixed rate R, whether or not the earlier ones were answered, for
 a few seconds (the first ones a warm-up, not timed), over many servers on every shard and many users (each user at
 most one interaction in 10 seconds: the per-user limit, 6 in 30 seconds, is never hit); mostly the 20-vs-20 40K
