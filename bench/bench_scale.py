@@ -54,7 +54,7 @@ DUEL_ATTACKER = "Marine Sergeant: WS4 S4 T4 W1 I4 A2 Sv3+ chainsword bolt-pistol
 DUEL_DEFENDER = "3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife"
 ASSAULT_SHARE = 0.7  # the rest are duels
 USER_GAP_S = 10.0  # each user sends at most one interaction in this many seconds (3 in 30 s; the limit is 6)
-DEFAULT_RATES = (25, 50, 75, 100, 125, 150, 200, 250, 300, 400)
+DEFAULT_RATES = (25, 50, 100, 150, 200, 300, 400, 500, 600)
 QUICK_RATES = (25, 100, 200)
 
 
@@ -296,7 +296,7 @@ if __name__ == "__main__":
                         help="a PostgreSQL database to EMPTY and use (default: TEST_DATABASE_URL)")  # fmt: skip
     parser.add_argument("--quick", action="store_true", help="a 1-minute smoke run: shorter steps, fewer rates")
     parser.add_argument("--rates", type=lambda text: [int(part) for part in text.split(",")], default=None,
-                        help="the rates to step through, e.g. 10,20,40 (default: 25 to 400)")  # fmt: skip
+                        help="the rates to step through, e.g. 10,20,40 (default: 25 to 600)")  # fmt: skip
     parser.add_argument("--servers-per-shard", type=int, default=50)
     args = parser.parse_args()
     if not args.url.startswith("postgresql"):
