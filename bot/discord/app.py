@@ -21,6 +21,7 @@ from bot.data import catalogue
 from bot.discord.collector import Collector
 from bot.discord.cooldown import refund
 from bot.discord.errors import apology, error_embed, gone_embed, new_error_id, referee_error_embed
+from bot.discord.health import HEALTH_INTERVAL, Health
 from bot.discord.record_writer import RecordWriter
 from bot.discord.results import PageButton, RollPageButton, ShowRollsButton, VerifyButton, WhyButton
 from bot.discord.settings import Settings
@@ -61,6 +62,8 @@ class RefereeTree(app_commands.CommandTree["RefereeBot"]):
         latency = None if began is None else round((time.perf_counter() - began) * 1000, 1)
         log_command(interaction, _command_name(interaction), latency, f"error: {type(original).__name__}")
         await send_ephemeral(interaction, embed)
+        if isinstance(client, RefereeBot):
+            client.health.answer(interaction.id)
 
 
 def log_command(interaction: discord.Interaction[Any], name: str, latency: float | None, outcome: str) -> None:
@@ -84,7 +87,7 @@ def _command_name(interaction: discord.Interaction[Any]) -> str:
 
 
 class RefereeBot(commands.AutoShardedBot):
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, health_interval: float = HEALTH_INTERVAL) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # slash commands need no privileged intent
         sharding: dict[str, Any] = {"shard_count": settings.shard_count}
@@ -107,6 +110,8 @@ class RefereeBot(commands.AutoShardedBot):
         self._web = contextlib.AsyncExitStack()  # the web pages, when this process serves them (--web)
         self.server_settings = SettingsCache()  # every server's settings and players' preferences, in memory
         self._settings_poll: asyncio.Task[None] | None = None  # keeps the cache correct (bot/server_settings/cache.py)
+        self.health = Health(health_interval)  # the counters of the health line (bot/discord/health.py)
+        self._health_lines: asyncio.Task[None] | None = None
 
     @property
     def store(self) -> Store:
@@ -126,6 +131,8 @@ class RefereeBot(commands.AutoShardedBot):
         # Every setting in memory before any command can run, then kept correct by a poll of the audit's version.
         await self.server_settings.load(self._store)
         self._settings_poll = asyncio.create_task(self.server_settings.poll(self._store), name="settings-poll")
+        self._health_lines = asyncio.create_task(self.health.run(self.shard_list, lambda: len(self.in_flight)),
+                                                 name="health-lines")  # fmt: skip
         if self.settings.serve_web:  # referee bot --web: the pages from this process, on its store and settings
             await self.start_web()
         # The result's buttons; the cogs add their own in their setup().
@@ -149,6 +156,7 @@ class RefereeBot(commands.AutoShardedBot):
         if self.in_flight:
             await asyncio.wait(set(self.in_flight), timeout=SHUTDOWN_GRACE)
         await self.stop_settings_poll()
+        await self.stop_health_lines()
         await self._web.aclose()
         await super().close()
         if self._writer is not None:
@@ -166,14 +174,33 @@ class RefereeBot(commands.AutoShardedBot):
         config = WebConfig(database_url=self.settings.database_url, web_base_url=self.settings.web_base_url)
         await self._web.enter_async_context(serving(self.store, self.server_settings, config))
 
+    def shard_list(self) -> list[int]:
+        """The shards this process runs (SHARD_IDS, else every shard it connected)."""
+        return list(self.shard_ids) if self.shard_ids is not None else sorted(self.shards)
+
+    async def stop_health_lines(self, *, last_line: bool = True) -> None:
+        """Stop the health lines, writing a last one for the time since the previous (a restart loses no count)."""
+        lines, self._health_lines = self._health_lines, None
+        if lines is not None:
+            lines.cancel()
+            await asyncio.gather(lines, return_exceptions=True)
+            if last_line:
+                self.health.write(self.shard_list(), len(self.in_flight))
+
     async def stop_settings_poll(self) -> None:
         poll, self._settings_poll = self._settings_poll, None
         if poll is not None:
             poll.cancel()
             await asyncio.gather(poll, return_exceptions=True)
 
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        self.started[interaction.id] = time.perf_counter()
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # An interaction's clock starts here, as discord.py reads it from the gateway: the command's own task is
+        # already scheduled, and an on_interaction listener would run only after that task's first slice (which
+        # may be the whole resolution), so timing from there would leave it out.
+        if event_name == "interaction" and args and isinstance(args[0], discord.Interaction):
+            self.started[args[0].id] = time.perf_counter()
+            self.health.arrive(args[0].id)
+        super().dispatch(event_name, *args, **kwargs)
 
     async def on_app_command_completion(
         self, interaction: discord.Interaction[Any], command: app_commands.Command[Any, ..., Any] | Any
@@ -181,6 +208,7 @@ class RefereeBot(commands.AutoShardedBot):
         began = self.started.pop(interaction.id, None)
         latency = None if began is None else round((time.perf_counter() - began) * 1000, 1)
         log_command(interaction, command.qualified_name, latency, interaction.extras.get("outcome", "ok"))
+        self.health.answer(interaction.id)  # a result was counted as it went out: not again
 
 
 def configure_logging(level: str) -> None:
@@ -220,6 +248,7 @@ async def sync_commands(settings: Settings) -> int:
         return len(await bot.tree.sync())
     finally:
         await bot.stop_settings_poll()
+        await bot.stop_health_lines(last_line=False)  # `referee sync` answers nobody: no health line
         if bot._store is not None:
             await bot._store.close()
         await bot.http.close()

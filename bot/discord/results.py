@@ -296,15 +296,17 @@ async def record(
     )
     try:
         record_id = await bot.writer.record(request)
-    except AlreadyContinued as error:
+    except AlreadyContinued as error:  # the player's doing, not a failure: the health line does not count it
         return None, str(error)
     except Exception as error:
         if not is_storage_failure(error):
             raise
+        bot.health.record(recorded=False)  # operators watch this count (docs/deploy.md, "What to watch")
         failure = storage_error(error, bot.store.url)
         error_id = new_error_id()
         log.error("error %s: combat not recorded: %s", error_id, failure, exc_info=error)
         return None, f"{failure.reason}; error id {error_id}"
+    bot.health.record(recorded=True)
     return record_id, None
 
 
@@ -340,6 +342,7 @@ async def send_result(
         mentions.users = [discord.Object(id=int(ping))]
     sent = await interaction.response.send_message(content=content, embed=first[0], ephemeral=private,
                                                    allowed_mentions=mentions)  # fmt: skip
+    bot.health.answer(interaction.id)  # the first answer is out (timed here, before the result is recorded)
     if hold is not None:
         hold.release()  # the first answer is out: the collector may catch up
     slug = new_slug()  # its web address, known before it is written

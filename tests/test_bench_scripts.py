@@ -1,0 +1,30 @@
+"""Every script in bench/ is import-safe: importing it (as a test, a linter or a reader's REPL would) runs no
+benchmark, prints nothing and starts nothing; only running it as a script does."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPTS = sorted((ROOT / "bench").glob("*.py"))
+
+IMPORT_EACH = """
+import importlib.util, sys
+for path in sys.argv[1:]:
+    name = "bench_import_check_" + path.rsplit("/", 1)[-1].removesuffix(".py")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = sys.modules[name] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+"""
+
+
+def test_every_bench_script_can_be_imported_without_running() -> None:
+    assert any(path.name == "bench_scale.py" for path in SCRIPTS)
+    # bench/ on the path, as when a script is run: some import their sibling timing.py.
+    env = {"PYTHONPATH": f"{ROOT}:{ROOT / 'bench'}", "PATH": "/usr/bin:/bin"}
+    result = subprocess.run([sys.executable, "-c", IMPORT_EACH, *map(str, SCRIPTS)], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "", "a bench script did something on import:\n" + result.stdout
