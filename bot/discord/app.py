@@ -198,7 +198,8 @@ class RefereeBot(commands.AutoShardedBot):
         # already scheduled, and an on_interaction listener would run only after that task's first slice (which
         # may be the whole resolution), so timing from there would leave it out.
         if event_name == "interaction" and args and isinstance(args[0], discord.Interaction):
-            self.started[args[0].id] = time.perf_counter()
+            if args[0].type is discord.InteractionType.application_command:  # popped by its log line; a button's
+                self.started[args[0].id] = time.perf_counter()  # or an autocomplete's would never be
             self.health.arrive(args[0].id)
         super().dispatch(event_name, *args, **kwargs)
 

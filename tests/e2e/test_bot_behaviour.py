@@ -16,7 +16,17 @@ import pytest
 from bot.discord.app import RefereeBot
 from tests.bot.test_cli import referee
 from tests.cogs.test_command_payloads import check_command
-from tests.e2e.fake_discord import GUILD_ID, REJECTED_TOKEN, FakeDiscord, command_interaction, final_answer
+from tests.e2e.fake_discord import (
+    GUILD_ID,
+    PLAYER_ID,
+    REJECTED_TOKEN,
+    FakeDiscord,
+    base_interaction,
+    command_interaction,
+    component_interaction,
+    final_answer,
+    snowflake,
+)  # fmt: skip
 
 DUEL = [
     {"type": 3, "name": "attacker", "value": "A: WS4 S4 T4 W1 I4 A1 Sv3+"},
@@ -95,6 +105,23 @@ async def test_each_command_logs_one_structured_line(
     lines = [json.loads(r.getMessage()) for r in caplog.records if r.getMessage().startswith("{")]
     (line,) = [entry for entry in lines if entry["command"] == "duel"]
     assert line["guild"] == GUILD_ID and line["latency_ms"] is not None and line["outcome"]
+
+
+async def test_buttons_and_autocomplete_leave_no_clock_behind(bot: RefereeBot, fake: FakeDiscord) -> None:
+    """Only a command's clock is kept until its log line: a button press or an autocomplete kept one for ever (a
+    slow leak in a bot that runs for months)."""
+    payload = command_interaction("duel", DUEL)
+    await fake.interaction(payload)
+    answer = await final_answer(fake, payload["token"])
+    (rolls,) = [c["custom_id"] for row in answer.data["components"] for c in row["components"]
+                if c["custom_id"].startswith("referee:rolls:")]  # fmt: skip
+    for _ in range(3):
+        await fake.ask(component_interaction(rolls, answer.data["components"]))
+    typing = base_interaction(4, {"id": snowflake(), "name": "roster", "type": 1, "options": [
+        {"type": 1, "name": "show", "options": [{"type": 3, "name": "name", "value": "ma", "focused": True}]}]},
+        user_id=PLAYER_ID)  # fmt: skip
+    await fake.ask(typing)
+    assert bot.started == {}
 
 
 def test_a_rejected_token_is_one_clear_line(
