@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from bot.cli.common import EXIT_BAD_INPUT
+from bot.cli.common import EXIT_BAD_INPUT, EXIT_UNREACHABLE
 from bot.storage.db import create_engine, database_url, dispose_after_failure, head_revision, is_sqlite, upgrade
 from bot.storage.failures import is_storage_failure, storage_error
 
@@ -32,8 +32,22 @@ def _discord(work: str, **given: Any) -> Any:
     except discord.LoginFailure:
         click.echo(f"error: Discord rejected DISCORD_TOKEN (it is wrong, or was reset). {TOKEN_HELP}", err=True)
         sys.exit(EXIT_BAD_INPUT)
+    except (OSError, discord.GatewayNotFound) as error:  # aiohttp's connection errors are OSErrors
+        click.echo(f"error: cannot reach Discord ({unreachable(error)}). Check this machine's network, DNS and any "
+                   "proxy, then start it again (under systemd, Restart=on-failure does).", err=True)  # fmt: skip
+        sys.exit(EXIT_UNREACHABLE)
     except KeyboardInterrupt:
         return None
+
+
+def unreachable(error: BaseException) -> str:
+    """Why Discord could not be reached, in a few words (the last reason in the chain: "Name or service not known",
+    "Connect call failed"...)."""
+    reason = error
+    while reason.__cause__ is not None:
+        reason = reason.__cause__
+    words = str(reason).strip() or type(reason).__name__
+    return words if len(words) <= 160 else words[:159] + "…"
 
 
 @click.command("bot")

@@ -33,6 +33,7 @@ from rules_core.report import Report
 
 EXIT_BAD_INPUT = 2
 EXIT_STORAGE = 3  # the database cannot be used as configured
+EXIT_UNREACHABLE = 4  # Discord cannot be reached (the network, DNS, a proxy): worth retrying
 
 
 @contextmanager

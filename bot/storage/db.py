@@ -89,7 +89,31 @@ def create_engine(url: str) -> AsyncEngine:
     from bot.storage.models import add_postgresql_options  # noqa: PLC0415 - the dialect loads with the engine
 
     add_postgresql_options()
-    return create_async_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    size, overflow = pool_limits()
+    return create_async_engine(url, pool_pre_ping=True, pool_size=size, max_overflow=overflow)
+
+
+POOL_SIZE, MAX_OVERFLOW = 10, 20  # PostgreSQL connections a process keeps, and opens beyond them in a burst
+
+
+def pool_limits(environ: Mapping[str, str] | None = None) -> tuple[int, int]:
+    """The PostgreSQL pool of one process: ``DATABASE_POOL_SIZE`` connections kept (default 10) and
+    ``DATABASE_MAX_OVERFLOW`` more opened in a burst (default 20). Every process of a sharded bot has its own pool:
+    their sum must stay within the server's ``max_connections`` (docs/deploy.md, "What to watch")."""
+    env = os.environ if environ is None else environ
+    limits = []
+    for name, default, least in (("DATABASE_POOL_SIZE", POOL_SIZE, 1), ("DATABASE_MAX_OVERFLOW", MAX_OVERFLOW, 0)):
+        text = env.get(name, "").strip()
+        if not text:
+            limits.append(default)
+            continue
+        if not (text.isascii() and text.isdigit()) or not least <= int(text) <= 1000:
+            raise StorageError(
+                f"{name} is a number of connections from {least} to 1000, not '{text}'. Example: {name}={default}",
+                Fault.CONFIG,
+            )
+        limits.append(int(text))
+    return limits[0], limits[1]
 
 
 async def dispose_after_failure(engine: AsyncEngine, threads_before: set[threading.Thread]) -> None:

@@ -158,6 +158,22 @@ def test_a_rejected_token_is_one_clear_line(
     assert "Traceback" not in err and REJECTED_TOKEN not in err
 
 
+def test_discord_out_of_reach_is_one_line_and_its_own_exit_status(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No network, a wrong DNS, a proxy in the way: one line saying Discord cannot be reached (it was a traceback from
+    aiohttp ending 'Cannot connect to host'), exit status 4, so a supervisor or a script can tell it from bad input."""
+    monkeypatch.setattr(discord.http.Route, "BASE", "http://127.0.0.1:1/api/v10")  # nothing listens on port 1
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
+    code, _, err = referee("bot", capsys=capsys)
+    assert code == 4
+    lines = [line for line in err.splitlines() if not re.match(r"\d{4}-\d\d-\d\d ", line)]  # the log's own lines
+    assert len(lines) == 1 and lines[0].startswith("error: cannot reach Discord (")
+    assert "127.0.0.1" in lines[0] or "Connect call failed" in lines[0]
+    assert "Traceback" not in err and "a-token" not in err
+
+
 async def test_roster_autocomplete_offers_the_players_and_the_servers_rosters(
     bot: RefereeBot, fake: FakeDiscord
 ) -> None:
