@@ -6,13 +6,15 @@ is left to it, never waited for (on SQLite, a single writer, the compare-and-set
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
+import logging
 from collections import Counter
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from bot.access import OPERATOR, Actor
 from bot.storage import Store
@@ -168,3 +170,54 @@ async def test_a_reminder_is_claimed_behind_more_short_windows_than_a_sweep_take
                                    at=T0 + timedelta(hours=1))  # fmt: skip
     [reminder] = await store.matches.claim_reminders(at=T0 + timedelta(hours=24, minutes=30))
     assert reminder.match.id == waiting.match.id
+
+
+@contextlib.asynccontextmanager
+async def refusing_updates_of(url: str, match_id: int) -> AsyncIterator[None]:
+    """A trigger that makes the database refuse every update of one match (as a constraint it breaks would): the
+    sweep's change of that row fails for real, on either backend."""
+    if url.startswith("sqlite"):
+        create = [f"CREATE TRIGGER stuck_match BEFORE UPDATE ON league_matches WHEN OLD.id = {match_id} "
+                  "BEGIN SELECT RAISE(ABORT, 'this match cannot change'); END"]  # fmt: skip
+        drop = ["DROP TRIGGER stuck_match"]
+    else:
+        create = [
+            "CREATE OR REPLACE FUNCTION stuck_match() RETURNS trigger LANGUAGE plpgsql AS "
+            "$$ BEGIN RAISE EXCEPTION 'this match cannot change'; END $$",
+            f"CREATE TRIGGER stuck_match BEFORE UPDATE ON league_matches FOR EACH ROW WHEN (OLD.id = {match_id}) "
+            "EXECUTE FUNCTION stuck_match()",
+        ]
+        drop = ["DROP TRIGGER stuck_match ON league_matches", "DROP FUNCTION stuck_match()"]
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as connection:
+            for statement in create:
+                await connection.execute(text(statement))
+        yield
+        async with engine.begin() as connection:
+            for statement in drop:
+                await connection.execute(text(statement))
+    finally:
+        await engine.dispose()
+
+
+async def test_a_match_that_cannot_be_confirmed_is_skipped_and_the_rest_of_its_batch_confirmed(
+    store_url: str, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """One due match whose change fails used to roll its whole batch of 50 back, and, first in the deadline order,
+    did it again every minute: neither it nor any match behind it was ever confirmed. Each match has its own
+    savepoint now: the failing one is logged and left pending, every other one is confirmed."""
+    ids = await overdue_matches(store, 60, confirm_hours=1)  # more than one batch, all due at the same moment
+    stuck = ids[0]  # the first in the sweep's order (deadline, then id), every minute
+    async with refusing_updates_of(store_url, stuck):
+        with caplog.at_level(logging.ERROR, logger="referee.leagues"):
+            swept = await store.matches.confirm_due(at=T0 + timedelta(hours=2))
+        assert sorted(match.id for match in swept) == sorted(ids[1:])
+        assert [record.getMessage() for record in caplog.records] == [
+            f"league match #{stuck} could not be confirmed automatically; skipped"
+        ]
+        assert await store.matches.confirm_due(at=T0 + timedelta(hours=2, minutes=1)) == []  # the next minute too
+    assert (await store.matches.get(stuck, actor=OPERATOR)).status == "pending"
+    assert await events(store, "auto-confirmed") == Counter(dict.fromkeys(ids[1:], 1))
+    [late] = await store.matches.confirm_due(at=T0 + timedelta(hours=2, minutes=2))  # once it can change again
+    assert late.id == stuck
