@@ -1,7 +1,16 @@
 """The league sweep shared by several bot processes (issue 23): each due match is confirmed, and each reminder
 claimed, by exactly one of them. Every store here has its own engine and pool, so to PostgreSQL they are as many
 processes. The sweep claims its rows with ``SELECT ... FOR UPDATE SKIP LOCKED``: a row another transaction holds
-is left to it, never waited for (on SQLite, a single writer, the compare-and-set alone keeps it once)."""
+is left to it, never waited for (on SQLite, a single writer, the compare-and-set alone keeps it once).
+
+What each test proves, run against the sweep before issue 23 (a transaction per match, no row locks; commit 7c34c08):
+- The two "three sweepers ... exactly once" tests PASSED on that code too: its compare-and-set already kept each
+  match confirmed and each reminder claimed once. They guard "exactly once", not SKIP LOCKED.
+- The two "skips a locked match instead of waiting for it" tests (PostgreSQL) are the ones that prove SKIP LOCKED:
+  the old sweep waited on the held row until the hang guard failed them.
+- "a reminder is claimed behind more short windows" failed on that code (the reminder was never reached).
+- "a match that cannot be confirmed is skipped" failed on the code before its savepoints (the whole batch rolled
+  back, every minute, and the sweep raised)."""
 
 from __future__ import annotations
 
@@ -72,6 +81,7 @@ async def events(store: Store, kind: str) -> Counter[int]:
 
 
 async def test_three_sweepers_confirm_each_overdue_match_exactly_once(stores: list[Store]) -> None:
+    """Passed before SKIP LOCKED as well (the compare-and-set decides): it proves once, not how the work is shared."""
     ids = await overdue_matches(stores[0], MATCHES, confirm_hours=1)
     confirmed: list[int] = []
     for minute in range(3):  # several rounds of the sweep, every process at once
@@ -86,6 +96,7 @@ async def test_three_sweepers_confirm_each_overdue_match_exactly_once(stores: li
 
 
 async def test_three_sweepers_claim_each_reminder_exactly_once(stores: list[Store]) -> None:
+    """Passed before SKIP LOCKED as well: it proves each reminder claimed once, not how the work is shared."""
     ids = await overdue_matches(stores[0], MATCHES, confirm_hours=48)
     reminded: list[int] = []
     for minute in range(4):  # a claim takes at most 100 a sweep: rounds until all are claimed
@@ -113,7 +124,8 @@ async def test_a_sweep_skips_a_locked_match_instead_of_waiting_for_it(
     postgresql_stores: tuple[str, list[Store]],
 ) -> None:
     """Another transaction holds one overdue match (``SELECT ... FOR UPDATE``, as a sweep claiming it does): a
-    sweep from another process confirms all the others without waiting for it, and the next sweep takes it."""
+    sweep from another process confirms all the others without waiting for it, and the next sweep takes it. This
+    is the test of SKIP LOCKED: without it the sweep waits for the row and the hang guard fails the test."""
     url, (maker, sweeper) = postgresql_stores
     ids = await overdue_matches(maker, 60, confirm_hours=1)
     held = ids[0]  # the first in the sweep's order
@@ -135,6 +147,7 @@ async def test_a_sweep_skips_a_locked_match_instead_of_waiting_for_it(
 async def test_a_reminder_claim_skips_a_locked_match_instead_of_waiting_for_it(
     postgresql_stores: tuple[str, list[Store]],
 ) -> None:
+    """SKIP LOCKED for the reminders' claim (without it, the claim waits and the hang guard fails the test)."""
     url, (maker, sweeper) = postgresql_stores
     ids = await overdue_matches(maker, 30, confirm_hours=48)
     held = ids[0]
@@ -193,10 +206,12 @@ async def refusing_updates_of(url: str, match_id: int) -> AsyncIterator[None]:
         async with engine.begin() as connection:
             for statement in create:
                 await connection.execute(text(statement))
-        yield
-        async with engine.begin() as connection:
-            for statement in drop:
-                await connection.execute(text(statement))
+        try:
+            yield
+        finally:
+            async with engine.begin() as connection:
+                for statement in drop:
+                    await connection.execute(text(statement))
     finally:
         await engine.dispose()
 
