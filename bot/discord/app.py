@@ -20,7 +20,15 @@ from discord.ext import commands
 from bot.data import catalogue
 from bot.discord.collector import Collector
 from bot.discord.cooldown import refund
-from bot.discord.errors import apology, error_embed, gone_embed, new_error_id, referee_error_embed
+from bot.discord.errors import (
+    answered_elsewhere,
+    apology,
+    error_embed,
+    gone_embed,
+    new_error_id,
+    referee_error_embed,
+    warn_answered_elsewhere,
+)
 from bot.discord.health import HEALTH_INTERVAL, Health
 from bot.discord.record_writer import RecordWriter
 from bot.discord.results import PageButton, RollPageButton, ShowRollsButton, VerifyButton, WhyButton
@@ -40,6 +48,12 @@ EXTENSIONS = (
 class RefereeTree(app_commands.CommandTree["RefereeBot"]):
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
+        client = interaction.client
+        if answered_elsewhere(original):  # lost the race to another process of this shard: say nothing more
+            if isinstance(client, RefereeBot):
+                client.started.pop(interaction.id, None)
+            warn_answered_elsewhere(interaction, _command_name(interaction))
+            return
         if isinstance(original, RefereeError):  # every error a user can fix, the engine's and the bot's
             refund(interaction)  # refused for its input: no result, so it does not count toward the rate limit
             embed = referee_error_embed(original)
@@ -57,11 +71,18 @@ class RefereeTree(app_commands.CommandTree["RefereeBot"]):
             error_id = new_error_id()
             log.error("error %s in /%s", error_id, _command_name(interaction), exc_info=original)
             embed = apology(error_id)
-        client = interaction.client
         began = client.started.pop(interaction.id, None) if isinstance(client, RefereeBot) else None
         latency = None if began is None else round((time.perf_counter() - began) * 1000, 1)
-        log_command(interaction, _command_name(interaction), latency, f"error: {type(original).__name__}")
-        await send_ephemeral(interaction, embed)
+        outcome = f"error: {type(original).__name__}"
+        try:
+            await send_ephemeral(interaction, embed)
+        except discord.HTTPException as refused:  # another process of this shard answered first (its result, or
+            if not answered_elsewhere(refused):  # the same refusal): its command line says so, not this one
+                log_command(interaction, _command_name(interaction), latency, outcome)
+                raise
+            warn_answered_elsewhere(interaction, _command_name(interaction))
+            return
+        log_command(interaction, _command_name(interaction), latency, outcome)
         if isinstance(client, RefereeBot):
             client.health.answer(interaction.id)
 

@@ -7,7 +7,9 @@ there is one), or, for a bug, an apology with an id to find it in the log.
 
 from __future__ import annotations
 
+import logging
 import secrets
+from typing import Any
 
 import discord
 
@@ -15,6 +17,8 @@ from bot.render.colours import ERROR_COLOUR
 from bot.render.markdown import cut, escape
 from rules_core import RefereeError
 from rules_core.errors import Do, Example, Hint, Setting
+
+log = logging.getLogger("referee.bot")
 
 # The slash command for each thing a user can do next, and the sentence that names it. What only organisers do is
 # under /league-admin, which Discord shows only to those allowed it: the sentence says who does it.
@@ -144,4 +148,30 @@ def new_error_id() -> str:
     return secrets.token_hex(4)
 
 
-__all__ = ["DISCORD", "apology", "error_embed", "gone_embed", "new_error_id", "referee_error_embed"]
+ALREADY_ACKNOWLEDGED = 40060  # Discord's code for a second answer to one interaction
+
+
+def answered_elsewhere(error: BaseException) -> bool:
+    """Discord refused an answer because the interaction already has one: another session (another process running
+    the same shard) answered it first. There is nothing to tell the player: they already have that answer."""
+    return isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED
+
+
+def warn_answered_elsewhere(interaction: discord.Interaction[Any], command: str) -> None:
+    """One warning line for an interaction another process answered first, naming the likely cause."""
+    shard = interaction.guild.shard_id if interaction.guild is not None else 0
+    log.warning("interaction %s in /%s was already answered by another process: shard %s runs in two processes "
+                "(overlapping SHARD_IDS, or a replacement started before the old one stopped); run each shard in "
+                "exactly one", interaction.id, command, shard)  # fmt: skip
+
+
+__all__ = [
+    "DISCORD",
+    "answered_elsewhere",
+    "apology",
+    "error_embed",
+    "gone_embed",
+    "new_error_id",
+    "referee_error_embed",
+    "warn_answered_elsewhere",
+]

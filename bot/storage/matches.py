@@ -11,6 +11,7 @@ version on (its cached standings are then stale).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -37,6 +38,8 @@ from bot.storage.league_rows import (
 from bot.storage.models import CombatRecord, League, LeagueMatch, LeagueSeason
 from bot.storage.records import visible_combats
 from rules_core.errors import Do, example
+
+log = logging.getLogger("referee.leagues")
 
 REMIND_BEFORE = timedelta(hours=24)  # the opponent is reminded this long before a report confirms itself
 SWEEP_BATCH = 50  # due matches a sweep claims and changes in one transaction
@@ -311,29 +314,35 @@ class Matches:
         holds is left to it rather than waited for, and each due match is confirmed, then announced, by exactly one
         process. The compare-and-set of :meth:`_change` still decides against a player who answered first (and is
         all there is on SQLite, which has no row locks and one writer at a time).
+
+        Each match is changed under its own savepoint: one that fails (a bad row, a constraint) is logged and skipped,
+        and the rest of its batch is still confirmed (else, first in the deadline order, it would roll its whole
+        batch back every minute and stall every match behind it); later batches of this sweep pass over it.
         """
         moment = at or now()
         confirmed: list[MatchInfo] = []
+        failed: set[int] = set()
         looked_at = 0
         while looked_at < limit:
             async with self.sessions.begin() as session:
-                rows = (
-                    await session.scalars(
-                        _claim(
-                            select(LeagueMatch).where(
-                                LeagueMatch.status == "pending", LeagueMatch.confirm_by <= moment
-                            ),
-                            min(SWEEP_BATCH, limit - looked_at),
-                        )
-                    )
-                ).all()
+                due = select(LeagueMatch).where(LeagueMatch.status == "pending", LeagueMatch.confirm_by <= moment)
+                if failed:
+                    due = due.where(LeagueMatch.id.not_in(failed))
+                rows = (await session.scalars(_claim(due, min(SWEEP_BATCH, limit - looked_at)))).all()
                 looked_at += len(rows)
                 leagues: set[int] = set()
                 for row in rows:
-                    done = await self._change(session, row, transitions.auto_confirm(moment), AUTO, moment)
+                    match_id, league_id = row.id, row.league_id
+                    try:
+                        async with session.begin_nested():  # its event is flushed in here too
+                            done = await self._change(session, row, transitions.auto_confirm(moment), AUTO, moment)
+                    except Exception:  # one bad row must not stop the others: logged, left pending
+                        log.exception("league match #%s could not be confirmed automatically; skipped", match_id)
+                        failed.add(match_id)
+                        continue
                     if done is not None:  # else a player's confirmation or dispute came first: theirs is the effect
                         confirmed.append(done)
-                        leagues.add(row.league_id)
+                        leagues.add(league_id)
                 # Once a league per batch, in one order in every process: sweeps may queue there, never deadlock.
                 for league_id in sorted(leagues):
                     await bump(session, league_id)

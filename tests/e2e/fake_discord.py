@@ -7,8 +7,11 @@ gateway connection to see the bot resume.
 
 The gateway is shard-aware, as Discord documents it: IDENTIFY's ``shard: [id, count]`` picks the servers a
 connection hears about, a server belongs to shard ``(guild_id >> 22) % count`` (direct messages to shard 0), and
-each server's events and interactions go only to the connection of the shard that owns it. Several bots (several
-processes, each with its own shard ids) can be connected at once.
+each server's events and interactions go only to the connections of the shard that owns it. Several bots (several
+processes, each with its own shard ids) can be connected at once. Discord applies the formula to every session on
+its own, so two sessions that identified as the same shard (overlapping SHARD_IDS, or a replacement started before
+the old process stopped) both receive each interaction; the first callback answers it and any later one gets
+Discord's 400 "Interaction has already been acknowledged." (code 40060), kept in ``refused``.
 """
 
 from __future__ import annotations
@@ -111,6 +114,8 @@ class FakeDiscord:
         self.resumed = 0
         self.ready_count = 0
         self.answers: dict[str, list[Call]] = defaultdict(list)  # interaction token -> its callbacks and edits
+        # interaction token -> the callbacks refused because another had already answered it (400, code 40060)
+        self.refused: dict[str, list[Call]] = defaultdict(list)
         self.answered = asyncio.Condition()
         self.uploads: dict[str, bytes] = {}  # attachment id -> content, served as Discord's CDN would
         # Users and members the REST API serves (GET /users/{id}, /guilds/{g}/members/{id}): any id is a user
@@ -221,6 +226,11 @@ class FakeDiscord:
             self.synced[scope] = commands
             return reply(commands)
         if parts[0] == "interactions" and parts[-1] == "callback":
+            if parts[2] in self.responses:  # a second callback: another session answered this interaction first
+                async with self.answered:
+                    self.refused[parts[2]].append(call)
+                    self.answered.notify_all()
+                return reply({"message": "Interaction has already been acknowledged.", "code": 40060}, status=400)
             if self.fail_next:
                 status, retry_after = self.fail_next.pop(0)
                 if status == 429:
@@ -230,9 +240,9 @@ class FakeDiscord:
                         headers={"Retry-After": str(retry_after), "Via": "1.1 google"},
                     )
                 return reply({"message": "Internal Server Error", "code": 0}, status=status)
-            await self.answer(parts[2], call)
             response = self.callback_response(parts[1], call.payload)
-            self.responses[parts[2]] = response["interaction"]["response_message_id"]
+            self.responses[parts[2]] = response["interaction"]["response_message_id"]  # answered: before any await
+            await self.answer(parts[2], call)
             return reply(response)
         if parts[0] == "channels" and parts[-1] == "messages" and method == "POST":
             if int(parts[1]) in self.closed_channels:
@@ -383,7 +393,11 @@ class FakeDiscord:
 
     def live(self) -> dict[tuple[int, int], Connection]:
         """The open connections by (shard, count) that have identified or resumed (the newest for each)."""
-        return {c.shard: c for c in self.connections.values() if c.session_id and not c.socket.closed}
+        return {c.shard: c for c in self.live_connections()}
+
+    def live_connections(self) -> list[Connection]:
+        """Every open connection that has identified or resumed, oldest first (two may run the same shard)."""
+        return [c for c in self.connections.values() if c.session_id and not c.socket.closed]
 
     async def wait_shards(self, shards: set[int] | list[int] | range, count: int, timeout: float = 30.0) -> None:
         """Wait until every one of ``shards`` (of ``count``) has a live connection."""
@@ -427,18 +441,21 @@ class FakeDiscord:
             if not socket.closed:
                 await socket.close(code=4000, message=b"the fake Discord dropped you")
 
-    def connection_for(self, guild_id: int | None) -> Connection:
-        """The live connection of the shard that owns ``guild_id`` (LookupError when that shard is not connected:
-        Discord would then fail the interaction, and the player would see "The application did not respond")."""
-        for (shard, count), connection in self.live().items():
-            if shard == shard_of(guild_id, count):
-                return connection
-        raise LookupError(f"no connected shard owns server {guild_id}")
+    def connections_for(self, guild_id: int | None) -> list[Connection]:
+        """Every live connection whose shard owns ``guild_id``: Discord computes the formula for each session, so
+        two sessions of one shard both hear of the server (LookupError when no connection owns it: Discord would
+        then fail the interaction, and the player would see "The application did not respond")."""
+        owners = [c for c in self.live_connections() if c.shard[0] == shard_of(guild_id, c.shard[1])]
+        if not owners:
+            raise LookupError(f"no connected shard owns server {guild_id}")
+        return owners
 
     async def interaction(self, payload: dict[str, Any]) -> None:
-        """Push an INTERACTION_CREATE to the shard that owns its server."""
+        """Push an INTERACTION_CREATE to every connection of the shard that owns its server (one, unless two
+        sessions run that shard)."""
         guild = payload.get("guild_id")
-        await self.send(self.connection_for(None if guild is None else int(guild)), "INTERACTION_CREATE", payload)
+        owners = self.connections_for(None if guild is None else int(guild))
+        await asyncio.gather(*(self.send(owner, "INTERACTION_CREATE", payload) for owner in owners))
 
     async def ask(self, payload: dict[str, Any], answers: int = 1) -> list[Call]:
         """Push an interaction and wait for the bot's first ``answers`` calls about it."""

@@ -1,23 +1,32 @@
 """What crosses processes: two ``referee bot`` processes (disjoint shards) on one PostgreSQL, through the fake Discord.
 
-The league sweep, which every process runs at start and every minute, confirms each overdue match once, edits its
-report once and announces it once, with both processes sweeping together. A server is only ever served by the
-process that owns its shard, so what one process recorded is used from the other after a reshard (the shard ids
-swapped): a combat continued, replayed, verified with its button and voided, a league report's Confirm button
-pressed. A roster saved through one process is used through the other, and a player's /preferences set through
-one are obeyed by the other within the settings cache's poll.
+The league sweep, which every process runs at start and every minute, confirms each of 120 overdue matches once,
+edits its report once and announces it once, with both processes claiming at the same moment and each confirming
+its share. A server is only ever served by the process that owns its shard, so what one process recorded is used
+from the other after a reshard (the shard ids swapped): a combat continued, replayed, verified with its button and
+voided, a league report's Confirm button pressed. A roster saved through one process is used through the other, and
+a player's /preferences set through one are obeyed by the other within the settings cache's poll; a server's
+setting (``/settings web``) set through one opens and closes its combat page on the other's web pages.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
 import time
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import aiohttp
+from sqlalchemy import text
+
 from bot.access import OPERATOR, Actor
 from bot.storage import Store
+from bot.storage.db import create_engine
+from bot.storage.matches import SWEEP_BATCH
 from tests.bot.storage.conftest import migrated_postgresql
 from tests.e2e.fake_discord import (
     OPPONENT_ID,
@@ -37,10 +46,32 @@ from tests.e2e.test_shards import DUEL, fake_discord, option, query, record_id
 EPHEMERAL = 64
 MANAGER = "2147483647"
 ORGANISER, ANN, BOB = (900000000000000100 + n for n in range(3))
-PLAYERS = [900000000000000200 + n for n in range(8)]
-PAIRS = [(one, other) for i, one in enumerate(PLAYERS) for other in PLAYERS[i + 1 :]][:20]  # 20 pairs
+PLAYERS = [900000000000000200 + n for n in range(12)]
+PAIRS = [(one, other) for i, one in enumerate(PLAYERS) for other in PLAYERS[i + 1 :]][:60]  # 60 pairs
 # Nobody can wound anybody (S3 against T10): the round is a draw and the combat always goes on.
 STUBBORN = ("5x Marine: WS4 S3 T10 W1 I4 A1 Ld10 Sv2+", "5x Ork Boy: WS4 S3 T10 W1 I2 A2 Ld10 Sv2+")
+
+
+# The sweeps' claims (SELECT ... FOR UPDATE takes ROW SHARE on the table) waiting for the test's table lock.
+CLAIMS_WAITING = ("SELECT count(*) FROM pg_locks WHERE relation = 'league_matches'::regclass AND NOT granted "
+                  "AND mode = 'RowShareLock'")  # fmt: skip
+
+
+@contextlib.asynccontextmanager
+async def holding(url: str, table: str, mode: str) -> AsyncIterator[Any]:
+    """A transaction holding a lock on ``table`` in ``mode`` until the test rolls it back (or the block ends)."""
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            transaction = await connection.begin()
+            await connection.execute(text(f"LOCK TABLE {table} IN {mode} MODE"))
+            try:
+                yield transaction
+            finally:
+                if transaction.is_active:
+                    await transaction.rollback()
+    finally:
+        await engine.dispose()
 
 
 def custom_ids(data: dict[str, Any]) -> list[str]:
@@ -61,8 +92,8 @@ async def test_both_processes_sweeping_confirm_each_overdue_match_once(tmp_path:
     news = {guild: guild + 2 for guild in guilds}  # each server's league channel
     reports: dict[int, tuple[int, str]] = {}  # match id -> (its channel, its report message's id)
     store = await Store.open(url)
-    try:  # 20 overdue reports in a league of each server, seeded straight into the shared database (enough that
-        # the two processes' sweeps, each a transaction per match, run at the same time)
+    try:  # 60 overdue reports in a league of each server, seeded straight into the shared database: 120, more than
+        # two of the sweep's batches (SWEEP_BATCH, 50), so that neither process can claim them all in its first one
         for guild in guilds:
             where = str(guild)
             organiser = Actor(str(ORGANISER), where, manager=True)
@@ -80,13 +111,21 @@ async def test_both_processes_sweeping_confirm_each_overdue_match_once(tmp_path:
             await store.settings.set("server", where, where, "league_channel", str(news[guild]), str(ORGANISER))
     finally:
         await store.close()
-    assert len(reports) == 40
+    assert len(reports) == 120 > 2 * SWEEP_BATCH
 
-    async with fake_discord(guilds) as fake:
+    async with fake_discord(guilds) as fake, holding(url, "league_matches", "EXCLUSIVE") as held:
         processes = [BotProcess(fake, url, [shard], 2, tmp_path / f"shard{shard}.log") for shard in (0, 1)]
         async with bot_processes(processes):  # both start together, and each sweeps at start
-            await fake.wait_calls(lambda c: c.method == "PATCH" and c.path.startswith("/channels/"), 40, 30)
-            await fake.wait_calls(lambda c: c.method == "POST" and c.path.startswith("/channels/"), 40, 30)
+            # Each sweep's first claim (SELECT ... FOR UPDATE) waits on the table lock held here: once both wait, the
+            # lock goes, and both claim at the same moment. Without it, one process starting a second earlier could
+            # sweep everything alone and the test would prove nothing about sharing.
+            deadline = time.monotonic() + 30
+            while await query(url, CLAIMS_WAITING) != [(2,)]:
+                assert time.monotonic() < deadline, "the two sweeps never both waited for their first claim"
+                await asyncio.sleep(0.05)
+            await held.rollback()
+            await fake.wait_calls(lambda c: c.method == "PATCH" and c.path.startswith("/channels/"), 120, 60)
+            await fake.wait_calls(lambda c: c.method == "POST" and c.path.startswith("/channels/"), 120, 60)
             assert [await process.stop() for process in processes] == [0, 0]  # all either will ever send is sent
 
     for match, (channel, message) in reports.items():
@@ -94,15 +133,18 @@ async def test_both_processes_sweeping_confirm_each_overdue_match_once(tmp_path:
         assert edit.payload["embeds"][0]["title"] == f"Match #{match}: confirmed" and edit.payload["components"] == []
     for guild in guilds:
         announced = [c.payload["embeds"][0] for c in posts_to(fake, news[guild])]
-        assert len(announced) == 20, announced  # one announcement per match, in its own server's league channel
-    assert len([c for c in fake.calls if c.method == "POST" and c.path.startswith("/channels/")]) == 40
-    assert len([c for c in fake.calls if c.method == "PATCH" and c.path.startswith("/channels/")]) == 40
+        assert len(announced) == 60, announced  # one announcement per match, in its own server's league channel
+    assert len([c for c in fake.calls if c.method == "POST" and c.path.startswith("/channels/")]) == 120
+    assert len([c for c in fake.calls if c.method == "PATCH" and c.path.startswith("/channels/")]) == 120
     events = await query(url, "SELECT match_id, count(*) FROM league_events WHERE kind = 'auto-confirmed' "
                               "GROUP BY match_id")  # fmt: skip
     assert dict(events) == dict.fromkeys(reports, 1)  # each match confirmed once, whichever process did it
     assert await query(url, "SELECT DISTINCT status FROM league_matches") == [("confirmed",)]
-    logged = [line for p in processes for line in p.log().splitlines() if "confirmed automatically" in line]
-    assert sorted(int(line.split("#")[1].split()[0]) for line in logged) == sorted(reports)
+    logged = [[line for line in p.log().splitlines() if "confirmed automatically" in line] for p in processes]
+    assert sorted(int(line.split("#")[1].split()[0]) for lines in logged for line in lines) == sorted(reports)
+    # Both really swept: claiming together, each took a whole batch the other had skipped (SKIP LOCKED), and the
+    # last 20 went to whichever finished first.
+    assert all(len(lines) >= SWEEP_BATCH for lines in logged), [len(lines) for lines in logged]
 
 
 def command(name: str, options: list[dict[str, Any]], guild: int, *, by: int = PLAYER_ID, **more: Any) -> Any:
@@ -207,3 +249,46 @@ async def test_what_one_process_recorded_is_used_from_the_other_after_a_reshard(
         await store.close()
     matches = await query(url, "SELECT id, status, decided_by FROM league_matches")
     assert matches == [(1, "confirmed", str(BOB))]
+
+
+def free_port() -> int:
+    """A port nothing listens on now (the OS picks it), for a process's web pages."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def page_status(url: str) -> int:
+    async with aiohttp.ClientSession() as session, session.get(url) as response:
+        return response.status
+
+
+async def test_a_server_setting_changed_through_one_process_is_obeyed_by_the_other(tmp_path: Path) -> None:
+    """A server's commands reach only the process that owns its shard, so a server setting is used by another
+    process only in what every process does for every server: after a reshard (the cache loads every setting at
+    start), and meanwhile in the web pages a process serves (``referee bot --web``) for every server's combats and
+    the league sweep's announcements. Here the web pages: ``/settings web`` set in a server of the first process
+    opens and closes that server's combat page on the second within its settings cache's poll (every second)."""
+    url = await migrated_postgresql()
+    here, there = guild_on(0, 2), guild_on(1, 2)
+    port = free_port()
+    async with fake_discord([here, there]) as fake:
+        first = BotProcess(fake, url, [0], 2, tmp_path / "a.log")
+        second = BotProcess(fake, url, [1], 2, tmp_path / "b.log", SERVE_WEB="true", WEB_PORT=str(port))
+        async with bot_processes([first, second]):
+            _, record = await fought(fake, command("duel", DUEL, here))
+            [(slug,)] = await query(url, "SELECT slug FROM combat_records WHERE id = :id", id=record)
+            page = f"http://127.0.0.1:{port}/c/{slug}"
+            assert await page_status(page) == 404  # the server has not opted in to the web pages
+
+            for value, status in (("public", 200), ("off", 404)):
+                changed = await ask(fake, command("settings", [option("value", value)], here, by=ORGANISER,
+                                                  subcommand="web", permissions=MANAGER))  # fmt: skip
+                assert "web" in str(changed).lower(), changed
+                deadline = time.monotonic() + 15
+                while (seen := await page_status(page)) != status and time.monotonic() < deadline:
+                    await asyncio.sleep(0.2)
+                assert seen == status, f"the second process never saw web {value}"
+            assert [await first.stop(), await second.stop()] == [0, 0]
+    assert [line["command"] for line in first.commands()] == ["duel", "settings web", "settings web"]
+    assert second.commands() == []  # the change reached the second process through the database alone
