@@ -199,6 +199,14 @@ class RefereeBot(commands.AutoShardedBot):
         task.add_done_callback(self.answering.discard)
 
     def _interaction_create(self, data: Any) -> None:
+        if not self.stopping and data.get("type") in (3, 5):
+            # A button's or a form's handler is waited for on shutdown too (a Confirm commits, then edits and
+            # announces): discord.py hands back no task, so it is found as the one this parse created.
+            before = asyncio.all_tasks()
+            self._parse_interaction(data)
+            for task in asyncio.all_tasks() - before:
+                self.track(task)
+            return
         if not self.stopping:
             self._parse_interaction(data)
             return

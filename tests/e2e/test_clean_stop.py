@@ -5,6 +5,8 @@
   command lines and the last health line agree;
 - a league sweep in progress when the bot stops finishes: every match it confirmed is edited and announced (they
   are claimed for good: no later sweep would ever do it);
+- a button pressed just before the stop (a league report's Confirm: committed, then edited and announced) is
+  finished;
 - a second SIGTERM while the first waits makes the process exit at once (status 128 + 15), saying so in one line.
 
 Real bot processes on PostgreSQL (tests/e2e/processes.py) for the signals; the in-process bot for the sweep.
@@ -27,7 +29,15 @@ from bot.server_settings.cache import SettingRow
 from bot.storage.db import create_engine
 from tests.bot.storage.conftest import migrated_postgresql
 from tests.e2e import test_leagues as leagues
-from tests.e2e.fake_discord import GUILD_ID, LEAGUE_CHANNEL_ID, OPPONENT_ID, Call, FakeDiscord, command_interaction
+from tests.e2e.fake_discord import (
+    GUILD_ID,
+    LEAGUE_CHANNEL_ID,
+    OPPONENT_ID,
+    Call,
+    FakeDiscord,
+    command_interaction,
+    component_interaction,
+)
 from tests.e2e.processes import BotProcess
 from tests.e2e.test_shards import DUEL, EPHEMERAL, eventually, fake_discord, holding_inserts, query, record_id
 
@@ -144,3 +154,36 @@ async def test_a_league_sweep_in_progress_when_the_bot_stops_edits_and_announces
     news = fake.in_channel(LEAGUE_CHANNEL_ID)
     assert len(edits) == 3, [c.path for c in edits]
     assert sorted(n["embeds"][0]["title"] for n in news) == [f"Match #{n} confirmed" for n in (1, 2, 3)]
+
+
+async def test_a_button_pressed_just_before_the_bot_stops_is_finished(
+    bot: RefereeBot, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A league report's Confirm button, pressed as the bot is told to stop: the confirmation is committed, so its
+    message's edit and the league channel's news must follow (before, the stop did not wait for a button's work)."""
+    guild = str(GUILD_ID)
+    bot.server_settings.replace_guild(guild, [SettingRow("server", guild, guild, "league_channel",
+                                                         str(LEAGUE_CHANNEL_ID))])  # fmt: skip
+    created = [leagues.option("name", "Autumn"), leagues.option("game", "40k")]
+    await leagues.answer(fake, leagues.admin("create", created, by=leagues.ORGANISER))
+    for player in (leagues.ANN, leagues.BOB):
+        await leagues.answer(fake, leagues.league("join", [], by=player))
+    shown = await leagues.report(fake, leagues.ANN, leagues.BOB, "win")
+
+    press = component_interaction("referee:league:confirm:1", shown["data"]["components"], user_id=leagues.BOB)
+    route = fake.route
+    answering = asyncio.Event()
+
+    async def slow_answer(method: str, path: str, call: Call, authorization: str = "") -> web.StreamResponse:
+        if path.startswith(f"/interactions/{press['id']}/"):
+            answering.set()
+            await asyncio.sleep(0.3)  # Discord slow to take the button's answer: the bot is stopping meanwhile
+        return await route(method, path, call, authorization)
+
+    monkeypatch.setattr(fake, "route", slow_answer)  # the fake's, not the bot's
+    await fake.interaction(press)
+    await asyncio.wait_for(answering.wait(), 10)
+    await bot.close()
+    assert [news["embeds"][0]["title"] for news in fake.in_channel(LEAGUE_CHANNEL_ID)] == ["Match #1 confirmed"]
+    [edit] = [call.payload for call in fake.answers[press["token"]]]
+    assert edit["type"] == 7 and not edit["data"]["components"], edit  # the report's message: confirmed, no buttons
