@@ -9,6 +9,7 @@ import contextlib
 import gc
 import json
 import logging
+import os
 import signal
 import time
 from typing import Any
@@ -39,6 +40,7 @@ from rules_core import RefereeError
 
 log = logging.getLogger("referee.bot")
 SHUTDOWN_GRACE = 10.0  # seconds given to answers still being recorded when the bot stops
+RESTARTING = "The referee is restarting: try again in a few seconds."
 EXTENSIONS = (
     "cogs.combat", "cogs.records", "cogs.rosters", "cogs.tools", "cogs.privacy", "cogs.leagues", "cogs.odds",
     "cogs.settings",
@@ -46,6 +48,15 @@ EXTENSIONS = (
 
 
 class RefereeTree(app_commands.CommandTree["RefereeBot"]):
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        # Every command is waited for on shutdown from its first step (a /continue reads its record before it
+        # answers): its task is known from here, before anything it awaits.
+        client = interaction.client
+        task = asyncio.current_task()
+        if isinstance(client, RefereeBot) and task is not None:
+            client.track(task)
+        return True
+
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
         client = interaction.client
@@ -128,6 +139,11 @@ class RefereeBot(commands.AutoShardedBot):
         self.started: dict[int, float] = {}
         self.collector = Collector()  # held off while first answers are being worked out
         self.in_flight: set[asyncio.Task[Any]] = set()  # results being recorded, waited for on shutdown
+        self.answering: set[asyncio.Task[Any]] = set()  # commands (and refusals) running, waited for on shutdown
+        self.stopping = False  # set as close() begins: interactions from then on are refused, privately
+        # Interactions are refused at the gateway's door once stopping, before discord.py starts their command.
+        self._parse_interaction = self._connection.parsers["INTERACTION_CREATE"]
+        self._connection.parsers["INTERACTION_CREATE"] = self._interaction_create
         self._web = contextlib.AsyncExitStack()  # the web pages, when this process serves them (--web)
         self.server_settings = SettingsCache()  # every server's settings and players' preferences, in memory
         self._settings_poll: asyncio.Task[None] | None = None  # keeps the cache correct (bot/server_settings/cache.py)
@@ -172,21 +188,67 @@ class RefereeBot(commands.AutoShardedBot):
         gc.freeze()
 
     async def close(self) -> None:
-        # Answers being recorded finish first (their write and their edit need the store and Discord), then Discord
-        # closes, then the store.
-        if self.in_flight:
-            await asyncio.wait(set(self.in_flight), timeout=SHUTDOWN_GRACE)
+        # Stopping: interactions that arrive from now on are refused privately (the gateway stays open until the
+        # end, so a player hears why rather than seeing "the application did not respond"). Commands and answers
+        # being recorded finish first, up to SHUTDOWN_GRACE seconds in all (their write and their edit need the
+        # store and Discord; a task may start another, so the wait goes on until none is left), then the record
+        # writer writes what it still holds, then the cogs (a league sweep in progress finishes), Discord, the store.
+        self.stopping = True
+        deadline = time.monotonic() + SHUTDOWN_GRACE
+        await asyncio.sleep(0)  # commands scheduled before the flag take their first step: they are tracked now
+        while (running := (self.in_flight | self.answering) - {asyncio.current_task()}) and (
+            left := deadline - time.monotonic()
+        ) > 0:
+            await asyncio.wait(running, timeout=left)
+        if running:
+            log.warning("stopping with %d answers unfinished after %.0f s", len(running), SHUTDOWN_GRACE)
         await self.stop_settings_poll()
         await self.stop_health_lines()
         await self._web.aclose()
-        await super().close()
-        if self._writer is not None:
-            await self._writer.close()
+        if self._writer is not None:  # what it holds is written, not dropped (a second at least, if time is up)
+            await self._writer.close(timeout=max(deadline - time.monotonic(), 1.0))
             self._writer = None
+        await super().close()
         if self._store is not None:
             await self._store.close()
             self._store = None
         gc.unfreeze()  # a process that starts another bot (the tests) lets the collector see this one's objects
+
+    def track(self, task: asyncio.Task[Any]) -> None:
+        """Wait for ``task`` on shutdown (a command's, a refusal's)."""
+        self.answering.add(task)
+        task.add_done_callback(self.answering.discard)
+
+    def _interaction_create(self, data: Any) -> None:
+        if not self.stopping and data.get("type") in (3, 5):
+            # A button's or a form's handler is waited for on shutdown too (a Confirm commits, then edits and
+            # announces): discord.py hands back no task, so it is found as the one this parse created.
+            before = asyncio.all_tasks()
+            self._parse_interaction(data)
+            for task in asyncio.all_tasks() - before:
+                self.track(task)
+            return
+        if not self.stopping:
+            self._parse_interaction(data)
+            return
+        interaction: discord.Interaction[Any] = discord.Interaction(data=data, state=self._connection)
+        self.health.arrive(interaction.id)
+        self.track(asyncio.create_task(self._refuse(interaction), name="referee-refuse"))
+
+    async def _refuse(self, interaction: discord.Interaction[Any]) -> None:
+        """An interaction that came while stopping: a private sentence, no combat, no record (an autocomplete gets
+        no choices)."""
+        try:
+            if interaction.type is discord.InteractionType.autocomplete:
+                await interaction.response.autocomplete([])
+            else:
+                await interaction.response.send_message(embed=error_embed(RESTARTING), ephemeral=True)
+        except discord.HTTPException as error:  # Discord closing as well: nothing more to say
+            log.info("interaction %s not told of the restart: %s", interaction.id, error)
+        if interaction.type is discord.InteractionType.application_command:
+            data: Any = interaction.data or {}
+            log_command(interaction, str(data.get("name", "?")), None, "refused: restarting")
+        self.health.answer(interaction.id)
 
     async def start_web(self) -> None:
         from bot.web.app import serving  # noqa: PLC0415 (aiohttp's server and Jinja2 only with --web)
@@ -241,20 +303,29 @@ def configure_logging(level: str) -> None:
 async def run_bot(settings: Settings) -> None:
     """Start the bot and run until stopped. A rejected token raises discord.LoginFailure.
 
-    SIGTERM (systemd's stop, a rolling restart) and SIGINT (Ctrl-C) stop it gracefully: answers still being recorded
-    are written and edited (up to SHUTDOWN_GRACE seconds), the gateway is closed cleanly, then the store."""
+    SIGTERM (systemd's stop, a rolling restart) and SIGINT (Ctrl-C) stop it gracefully: interactions arriving from
+    then on are refused privately, commands and answers still being recorded are finished (written and edited, up to
+    SHUTDOWN_GRACE seconds), a league sweep in progress finishes, the gateway is closed cleanly, then the store. A
+    second signal exits at once (status 128 + the signal's number)."""
     bot = RefereeBot(settings)
     loop = asyncio.get_running_loop()
     stopping: list[asyncio.Task[None]] = []
 
-    def stop(signal_name: str) -> None:
+    def stop(signal_number: int) -> None:
+        name = signal.Signals(signal_number).name
         if not stopping:
-            log.info("%s received: stopping (answers being recorded are finished first)", signal_name)
+            log.info("%s received: stopping (answers being recorded are finished first)", name)
             stopping.append(asyncio.create_task(bot.close(), name="referee-stop"))
+            return
+        # A second signal: the operator will not wait. Exit now, unclean (answers still open are lost), with the
+        # shell's status for death by that signal (128 + its number), so systemd and scripts see it was forced.
+        log.warning("%s received again: exiting at once, without finishing the answers still open", name)
+        logging.shutdown()
+        os._exit(128 + signal_number)
 
     for signal_number in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows' event loop
-            loop.add_signal_handler(signal_number, stop, signal.Signals(signal_number).name)
+            loop.add_signal_handler(signal_number, stop, signal_number)
     async with bot:
         await bot.start(settings.discord_token.get_secret_value())
     if stopping:

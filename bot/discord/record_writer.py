@@ -28,6 +28,7 @@ class RecordWriter:
         self.waiting: list[tuple[RecordRequest, asyncio.Future[int]]] = []
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
+        self.closing = False
 
     async def record(self, request: RecordRequest) -> int:
         """The record id once written; raises what the store raised."""
@@ -39,7 +40,7 @@ class RecordWriter:
         return await future
 
     async def run(self) -> None:
-        while True:
+        while not (self.closing and not self.waiting):
             await self.wake.wait()
             self.wake.clear()
             await asyncio.sleep(0)  # let answers already queued go out before this write
@@ -81,8 +82,21 @@ class RecordWriter:
         if not future.done():
             future.set_result(record_id)
 
-    async def close(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
+    async def close(self, timeout: float = 0.0) -> None:
+        """Write what is waiting (up to ``timeout`` seconds), then stop; what is still unwritten then is cancelled
+        (its answers hear of it as a failure, never silence)."""
+        self.closing = True
+        task = self.task
+        if task is None or task.done():
+            return
+        self.wake.set()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(task), timeout)
+        if not task.done():
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+                await task
+        for _, future in self.waiting:
+            if not future.done():
+                future.set_exception(ConnectionError("the referee stopped before this result was written"))
+        self.waiting = []

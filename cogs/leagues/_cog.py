@@ -16,6 +16,7 @@ edits their messages and reminds opponents a day before (``_follow``); players' 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from datetime import datetime
@@ -25,14 +26,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.access import OPERATOR
 from bot.discord.interactions import actor_of
 from bot.leagues.chart import chart_title, legend_labels, rating_chart
 from bot.leagues.errors import LeagueError, LeagueNotFound
 from bot.leagues.export import matches_csv, standings_csv
 from bot.leagues.model import LeagueInfo, MatchInfo, Standings
 from bot.leagues.standings import Points
-from cogs.leagues._follow import refresh_posts, send_reminders
+from cogs.leagues._follow import refresh_posts, sweep
 from cogs.leagues._names import NameBook
 from cogs.leagues._ui import (
     announce,
@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("referee.bot")
 SWEEP_SECONDS = 60.0
+SWEEP_GRACE = 10.0  # seconds a sweep in progress is given to finish when the bot stops
 Result = Literal["win", "draw", "loss"]
 Decision = Literal["win", "draw", "loss", "void"]
 GAMES = [app_commands.Choice(name=game.title[:100], value=game.id) for game in all_games()]
@@ -75,6 +76,7 @@ class LeagueCog(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
         self.names = NameBook(bot)
+        self.sweeping = asyncio.Lock()  # held by a sweep in progress
         super().__init__()
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
@@ -85,28 +87,26 @@ class LeagueCog(commands.Cog):
         self.sweeper.start()
 
     async def cog_unload(self) -> None:
+        # A sweep in progress finishes first: the matches it confirmed are claimed, so cut before their edits and
+        # announcements nobody would ever make them. Then the loop is cancelled (Loop.stop() would wait its sleep).
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.sweeping.acquire(), SWEEP_GRACE)  # held from here: no sweep starts
         self.sweeper.cancel()
 
     # --- the automatic confirmation ----------------------------------------------------------------------------
 
     @tasks.loop(seconds=SWEEP_SECONDS)
     async def sweeper(self) -> None:
-        try:
-            await self.sweep_once()
-        except Exception:  # a database hiccup: the next sweep tries again, nothing is lost
-            log.exception("the league sweep failed; retrying in %s s", SWEEP_SECONDS)
+        async with self.sweeping:
+            try:
+                await self.sweep_once()
+            except Exception:  # a database hiccup: the next sweep tries again, nothing is lost
+                log.exception("the league sweep failed; retrying in %s s", SWEEP_SECONDS)
 
     async def sweep_once(self, at: datetime | None = None) -> int:
-        """Confirm every report whose window has passed (by ``at``, default now), edit their messages to say so,
-        and remind the opponents of reports due within a day; how many were confirmed."""
-        confirmed = await self.bot.store.matches.confirm_due(at=at)
-        await refresh_posts(self.bot, confirmed)
-        for match in confirmed:
-            log.info("league match #%d confirmed automatically", match.id)
-            league = await self.bot.store.leagues.get(match.league_id, actor=OPERATOR)
-            await announce(self.bot, league, match, "confirmed", "auto")  # the league channel hears of it
-        await send_reminders(self.bot, await self.bot.store.matches.claim_reminders(at=at))
-        return len(confirmed)
+        """Confirm every report whose window has passed (by ``at``, default now), edit and announce them, remind
+        the opponents of reports due within a day (cogs/leagues/_follow.py); how many were confirmed."""
+        return await sweep(self.bot, at)
 
     # --- helpers -----------------------------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,13 +22,26 @@ import discord
 from bot.access import OPERATOR
 from bot.leagues.model import LeagueInfo, MatchInfo, MatchPost, Reminder
 from bot.render.markdown import escape
-from cogs.leagues._ui import match_embed, who
+from cogs.leagues._ui import announce, match_embed, who
 
 if TYPE_CHECKING:
     from bot.discord.app import RefereeBot
 
 log = logging.getLogger("referee.bot")
 REPORTED = {"win": "a win over you", "draw": "a draw with you", "loss": "a loss to you"}
+
+
+async def sweep(bot: RefereeBot, at: datetime | None = None) -> int:
+    """Confirm every report whose window has passed (by ``at``, default now), edit their messages to say so and
+    announce them, and remind the opponents of reports due within a day; how many were confirmed."""
+    confirmed = await bot.store.matches.confirm_due(at=at)
+    await refresh_posts(bot, confirmed)
+    for match in confirmed:
+        log.info("league match #%d confirmed automatically", match.id)
+        league = await bot.store.leagues.get(match.league_id, actor=OPERATOR)
+        await announce(bot, league, match, "confirmed", "auto")  # the league channel hears of it
+    await send_reminders(bot, await bot.store.matches.claim_reminders(at=at))
+    return len(confirmed)
 
 
 async def refresh_posts(bot: RefereeBot, matches: Sequence[MatchInfo], league: LeagueInfo | None = None) -> int:

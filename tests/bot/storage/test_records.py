@@ -136,6 +136,22 @@ async def test_the_writer_batches_a_burst_and_retries_a_bad_row_alone(store: Sto
     assert len(await store.records.history(actor=OPERATOR, requested_by="burst", limit=200)) == 20
 
 
+async def test_the_writer_closing_writes_what_it_holds_rather_than_dropping_it(store: Store) -> None:
+    """The bot stopping closes the writer: results handed to it and not yet written are written first (they were
+    cancelled, and their answers never heard back)."""
+    from bot.discord.record_writer import RecordWriter
+    from bot.storage.records import RecordRequest
+
+    writer = RecordWriter(store)
+    waiting = [asyncio.ensure_future(writer.record(RecordRequest(a_report(seed), requested_by="late")))
+               for seed in range(3)]  # fmt: skip
+    await asyncio.sleep(0)  # handed over; the writer's turn has not come yet
+    await writer.close(timeout=10)
+    ids = await asyncio.wait_for(asyncio.gather(*waiting), 1)
+    assert len(set(ids)) == 3
+    assert len(await store.records.history(actor=OPERATOR, requested_by="late", limit=10)) == 3
+
+
 async def test_a_record_keeps_which_options_came_from_house_rules(store: Store) -> None:
     """The record row says which of the report's options came from the server's house rules, through every way a
     record is written (one, several, the writer's burst and its retry alone); the report itself is unchanged, and
