@@ -12,6 +12,7 @@ the reveal.
 from __future__ import annotations
 
 import json
+import shlex
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -38,8 +39,8 @@ ACCEPT_EXAMPLE = "Example: referee accept challenge.json"
 
 
 def _challenge_example(game: Game) -> str:
-    return f"referee challenge {game.id} --attacker {json.dumps(game.example_attacker)} --defender " \
-           f"{json.dumps(game.example_defender)} --out challenge.json"  # fmt: skip
+    return shlex.join(["referee", "challenge", game.id, "--attacker", game.example_attacker, "--defender",
+                       game.example_defender, "--out", "challenge.json"])  # fmt: skip
 
 
 def _inputs(game: Game, attacker: str, defender: str, raw: dict[str, Any]) -> dict[str, Any]:
