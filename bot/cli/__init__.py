@@ -62,6 +62,11 @@ LAZY: tuple[tuple[GameGroup, str, str, str], ...] = (
     (cli, "web", "bot.cli.web:web_command", "Serve the web pages: league standings, matches and ratings, and combat "
      "records, of the servers that publish them (settings from the environment or .env: DATABASE_URL, WEB_BASE_URL, "
      "WEB_HOST, WEB_PORT; docs/web.md)."),
+    (cli, "challenge", "bot.cli.challenges:challenge_group", "Challenge to a combat both players agree to, its "
+     "dice drawn and committed to in advance: writes a file for your opponent ('referee accept FILE' resolves it; "
+     "docs/challenges.md)."),
+    (cli, "accept", "bot.cli.challenges:accept_command", "Accept a challenge from its file: resolve it with the "
+     "dice committed in advance, record it and reveal the seed and salt that prove it."),
     (cli, "odds", "bot.cli.odds:odds_group", "Odds before you commit: exact where the game allows, otherwise Monte "
      "Carlo through the referee itself."),
 )  # fmt: skip

@@ -21,14 +21,10 @@ from rules_core import all_games, resolve
 from rules_core.registry import Game
 
 
-def _game_command(game: Game) -> click.Command:
-    def run(attacker: str, defender: str, seed: str | None, as_json: bool, opponent: str | None, **raw: Any) -> None:
-        options = {name: value for name, value in raw.items() if value is not None}
-        attacker, defender, options = expand_references(game, attacker, defender, options)
-        report = resolve(catalogue().game(game), attacker, defender, seed=parse_seed(seed), **options)
-        show_and_record(report, as_json, opponent=opponent_name(opponent))
-
-    params: list[click.Parameter] = [
+def input_params(game: Game) -> list[click.Parameter]:
+    """The options that say what is fought: the two sides and the game's own options (``referee challenge``
+    takes them too)."""
+    return [
         click.Option(
             ["--attacker"],
             required=True,
@@ -37,6 +33,18 @@ def _game_command(game: Game) -> click.Command:
         ),
         click.Option(["--defender"], required=True, metavar="SPEC", help="The defending side's units."),
         *(option_param(spec) for spec in game.options),
+    ]
+
+
+def _game_command(game: Game) -> click.Command:
+    def run(attacker: str, defender: str, seed: str | None, as_json: bool, opponent: str | None, **raw: Any) -> None:
+        options = {name: value for name, value in raw.items() if value is not None}
+        attacker, defender, options = expand_references(game, attacker, defender, options)
+        report = resolve(catalogue().game(game), attacker, defender, seed=parse_seed(seed), **options)
+        show_and_record(report, as_json, opponent=opponent_name(opponent))
+
+    params: list[click.Parameter] = [
+        *input_params(game),
         click.Option(["--seed"], default=None, metavar="N", help="Replay with this seed (default: a fresh one)."),
         click.Option(["--json", "as_json"], is_flag=True, default=False, help="Print the report as JSON."),
         click.Option(["--opponent"], default=None, metavar="NAME", help="Who you played, kept on the record."),

@@ -87,6 +87,8 @@ def verify_command(record_id: int) -> None:
     """Re-run a stored combat from its seed and inputs and check it gives the very same report."""
     verification = verify(_load(record_id))
     click.echo(verification.message)
+    for difference in verification.differences:
+        click.echo(f"  - {difference}")
     if verification.verdict is not Verdict.IDENTICAL:
         sys.exit(1)
 

@@ -64,6 +64,11 @@ class CombatRecord(Base):
     house_rules: Mapped[str | None] = mapped_column(Text)
     # Its web page's unguessable address (``/c/{slug}``, bot/web/combats.py): made before the insert, never the id.
     slug: Mapped[str] = mapped_column(String(32), default=new_slug)
+    # Resolved from a challenge (bot/challenges): the commitment shown before the inputs were agreed, the salt
+    # revealed with the seed, and what was agreed (JSON: who, when each accepted, the inputs, the challenge id).
+    commitment: Mapped[str | None] = mapped_column(String(64))
+    salt: Mapped[str | None] = mapped_column(String(64))
+    agreed_json: Mapped[str | None] = mapped_column(Text)
 
     events: Mapped[list[RecordEvent]] = relationship(
         back_populates="record", order_by="RecordEvent.id", cascade="all, delete-orphan", passive_deletes=True
@@ -75,6 +80,43 @@ class CombatRecord(Base):
         Index("ix_combat_records_game_id", "game", "id"),
         UniqueConstraint("continues_id", name="uq_combat_records_continues_id"),
         UniqueConstraint("slug", name="uq_combat_records_slug"),
+    )
+
+
+class Challenge(Base):
+    """A combat proposed by one player to another: resolved only once both accepted the same inputs, with the seed
+    drawn (and committed to) at its creation. The seed stays secret until it is resolved (bot/challenges)."""
+
+    __tablename__ = "challenges"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    guild_id: Mapped[str | None] = mapped_column(String(NAME))  # None: the terminal's, or direct messages
+    channel_id: Mapped[str | None] = mapped_column(String(NAME))
+    message_id: Mapped[str | None] = mapped_column(String(NAME))
+    challenger_id: Mapped[str] = mapped_column(String(NAME))
+    opponent_id: Mapped[str | None] = mapped_column(String(NAME))  # None: whoever holds the terminal's file
+    game: Mapped[str] = mapped_column(String(32))
+    kind: Mapped[str] = mapped_column(String(32))  # the game's command: assault, duel...
+    inputs_json: Mapped[str] = mapped_column(Text)  # attacker, defender, options, house rules: exactly as read
+    inputs_version: Mapped[int] = mapped_column(Integer)  # +1 on every change of the inputs
+    seed: Mapped[int] = mapped_column(BigInteger)
+    salt: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16))  # open, resolved, declined, cancelled or expired
+    challenger_ok_version: Mapped[int | None] = mapped_column(Integer)
+    challenger_ok_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    opponent_ok_version: Mapped[int | None] = mapped_column(Integer)
+    opponent_ok_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    record_id: Mapped[int | None] = mapped_column(
+        ForeignKey("combat_records.id", ondelete="SET NULL", name="fk_challenges_record_id")
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        Index("ix_challenges_status_expires_at", "status", "expires_at"),
+        Index("ix_challenges_challenger_id", "challenger_id"),
+        Index("ix_challenges_opponent_id", "opponent_id"),
     )
 
 

@@ -110,6 +110,12 @@ class StoredCombat:
     private: bool = False  # only its requester and named opponent see it
     house_rules: tuple[str, ...] = ()  # which of the report's options came from its server's house rules
     slug: str = ""  # its web page's unguessable address (``/c/{slug}``)
+    # Resolved from a challenge (bot/challenges): the commitment to its seed shown beforehand, the salt revealed
+    # with it, what was agreed (JSON), and the seed column of its row (the report's own seed is in ``report``).
+    commitment: str | None = None
+    salt: str | None = None
+    agreed_json: str | None = None
+    row_seed: int | None = None
 
     @property
     def voided(self) -> bool:
@@ -214,6 +220,10 @@ async def _stored(session: AsyncSession, row: CombatRecord) -> StoredCombat:
         private=row.private,
         house_rules=house_rules_of(row.house_rules),
         slug=row.slug,
+        commitment=row.commitment,
+        salt=row.salt,
+        agreed_json=row.agreed_json,
+        row_seed=row.seed,
     )
 
 

@@ -30,6 +30,7 @@ from bot.storage.records import Records
 from bot.storage.rosters import Rosters
 
 if TYPE_CHECKING:
+    from bot.storage.challenges import Challenges
     from bot.storage.leagues import Leagues
     from bot.storage.matches import Matches
     from bot.storage.privacy import Privacy
@@ -42,7 +43,7 @@ class Store:
     """One database. Open it with :meth:`open` (which checks or upgrades the schema) and :meth:`close` it.
 
     ``store.records``, ``store.rosters``, ``store.leagues``, ``store.matches``, ``store.privacy`` and
-    ``store.settings`` hold the operations.
+    ``store.settings`` and ``store.challenges`` hold the operations.
     """
 
     def __init__(self, engine: AsyncEngine, url: str) -> None:
@@ -69,6 +70,12 @@ class Store:
         from bot.storage.privacy import Privacy  # noqa: PLC0415
 
         return guarded(Privacy(self.sessions), self.url)
+
+    @cached_property
+    def challenges(self) -> Challenges:
+        from bot.storage.challenges import Challenges  # noqa: PLC0415
+
+        return guarded(Challenges(self.sessions), self.url)
 
     @cached_property
     def settings(self) -> Settings:

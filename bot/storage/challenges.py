@@ -1,0 +1,156 @@
+"""Challenges (issue 24): a combat proposed by one player to another, with its seed drawn and committed to at
+creation, resolved exactly once when both players have accepted the same inputs.
+
+The resolution is one transaction: a compare-and-set UPDATE (open -> resolved, only while open, unexpired and
+accepted by both at the current inputs' version) and the record's INSERT, so a challenge resolves once across
+processes and never without its record. Reads return plain frozen records; the seed is in them (the caller keeps
+it secret until the reveal).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.storage.db import aware, now, rowcount
+from bot.storage.models import Challenge, CombatRecord
+from bot.storage.records import _record_row
+from rules_core.report import Report
+
+STATUSES = ("open", "resolved", "declined", "cancelled", "expired")
+
+
+@dataclass(frozen=True, slots=True)
+class StoredChallenge:
+    id: int
+    game: str
+    kind: str
+    inputs: dict[str, Any]  # attacker, defender, options, house rules: exactly as read
+    inputs_version: int
+    seed: int  # secret until resolved
+    salt: str
+    commitment: str
+    status: str
+    challenger_id: str
+    opponent_id: str | None
+    guild_id: str | None
+    channel_id: str | None
+    message_id: str | None
+    challenger_ok_version: int | None
+    challenger_ok_at: datetime | None
+    opponent_ok_version: int | None
+    opponent_ok_at: datetime | None
+    expires_at: datetime
+    record_id: int | None
+    created_at: datetime
+
+    def expired(self, at: datetime | None = None) -> bool:
+        return self.status == "expired" or (self.status == "open" and (at or now()) >= self.expires_at)
+
+
+def _stored(row: Challenge) -> StoredChallenge:
+    def when(moment: datetime | None) -> datetime | None:
+        return None if moment is None else aware(moment)
+
+    return StoredChallenge(
+        id=row.id, game=row.game, kind=row.kind, inputs=json.loads(row.inputs_json),
+        inputs_version=row.inputs_version, seed=row.seed, salt=row.salt, commitment=row.commitment,
+        status=row.status, challenger_id=row.challenger_id, opponent_id=row.opponent_id, guild_id=row.guild_id,
+        channel_id=row.channel_id, message_id=row.message_id, challenger_ok_version=row.challenger_ok_version,
+        challenger_ok_at=when(row.challenger_ok_at), opponent_ok_version=row.opponent_ok_version,
+        opponent_ok_at=when(row.opponent_ok_at), expires_at=aware(row.expires_at), record_id=row.record_id,
+        created_at=aware(row.created_at),
+    )  # fmt: skip
+
+
+class ChallengeClosed(Exception):
+    """The challenge is no longer open (resolved, declined, cancelled, expired) or not agreed at its version."""
+
+    def __init__(self, challenge: StoredChallenge | None) -> None:
+        super().__init__(f"challenge {challenge.id if challenge else '?'} is not open")
+        self.challenge = challenge
+
+
+class Challenges:
+    """The challenges of one store (``store.challenges``)."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
+
+    async def create(
+        self, *, game: str, kind: str, inputs: dict[str, Any], seed: int, salt: str, commitment: str,
+        challenger_id: str, expires_at: datetime, opponent_id: str | None = None, guild_id: str | None = None,
+        channel_id: str | None = None, at: datetime | None = None,
+    ) -> StoredChallenge:  # fmt: skip
+        """A new open challenge at inputs version 1, accepted by its challenger (who made it)."""
+        moment = at or now()
+        row = Challenge(
+            game=game, kind=kind, inputs_json=json.dumps(inputs, sort_keys=True), inputs_version=1, seed=seed,
+            salt=salt, commitment=commitment, status="open", challenger_id=challenger_id, opponent_id=opponent_id,
+            guild_id=guild_id, channel_id=channel_id, challenger_ok_version=1, challenger_ok_at=moment,
+            expires_at=expires_at, created_at=moment,
+        )  # fmt: skip
+        async with self.sessions.begin() as session:
+            session.add(row)
+            await session.flush()
+            return _stored(row)
+
+    async def get(self, challenge_id: int) -> StoredChallenge | None:
+        async with self.sessions() as session:
+            row = await session.get(Challenge, challenge_id)
+            return None if row is None else _stored(row)
+
+    async def expire(self, challenge_id: int, *, at: datetime | None = None) -> bool:
+        """Mark an open challenge past its time expired; whether this call did."""
+        moment = at or now()
+        async with self.sessions.begin() as session:
+            result = await session.execute(
+                update(Challenge)
+                .where(Challenge.id == challenge_id, Challenge.status == "open", Challenge.expires_at <= moment)
+                .values(status="expired")
+            )
+            return rowcount(result) == 1
+
+    async def resolve(
+        self, challenge: StoredChallenge, report: Report, *, agreed: dict[str, Any],
+        requested_by: str, opponent: str | None = None, house_rules: Sequence[str] = (), at: datetime | None = None,
+    ) -> int:  # fmt: skip
+        """Accept ``challenge`` for its opponent and resolve it into ``report`` (rolled with its seed), exactly
+        once: the record id, or :class:`ChallengeClosed` when it was no longer open, unexpired and at the same
+        inputs' version (another process resolved it first, it was declined, cancelled or changed)."""
+        if report.seed != challenge.seed:
+            raise ValueError("a challenge resolves with its committed seed only")
+        moment = at or now()
+        row = _record_row(report, requested_by=requested_by, opponent=opponent, guild_id=challenge.guild_id,
+                          channel_id=challenge.channel_id, at=moment, continues=None, private=False,
+                          house_rules=house_rules)  # fmt: skip
+        row |= {"commitment": challenge.commitment, "salt": challenge.salt, "agreed_json": json.dumps(agreed)}
+        async with self.sessions.begin() as session:
+            claimed = await session.execute(
+                update(Challenge)
+                .where(
+                    Challenge.id == challenge.id,
+                    Challenge.status == "open",
+                    Challenge.expires_at > moment,
+                    Challenge.inputs_version == challenge.inputs_version,
+                    Challenge.challenger_ok_version == challenge.inputs_version,
+                )
+                .values(status="resolved", opponent_ok_version=challenge.inputs_version, opponent_ok_at=moment)
+            )
+            if rowcount(claimed) != 1:
+                raise ChallengeClosed(challenge)
+            record_id = int(
+                (await session.execute(insert(CombatRecord).values(**row).returning(CombatRecord.id))).scalar_one()
+            )
+            await session.execute(update(Challenge).where(Challenge.id == challenge.id).values(record_id=record_id))
+        return record_id
+
+    async def record_of(self, challenge_id: int) -> int | None:
+        async with self.sessions() as session:
+            return await session.scalar(select(Challenge.record_id).where(Challenge.id == challenge_id))

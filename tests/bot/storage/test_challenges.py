@@ -1,0 +1,135 @@
+"""Challenges on both backends (issue 24): one resolves exactly once into a record that keeps its commitment and
+salt, and `verify` (bot/verification.py) checks the commitment besides the re-run, naming what was tampered with."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from alembic import command
+from sqlalchemy import text
+
+from bot.access import OPERATOR
+from bot.challenges.commitment import commitment, draw_salt, draw_seed
+from bot.data import catalogue
+from bot.storage import Store
+from bot.storage.challenges import ChallengeClosed, StoredChallenge
+from bot.storage.db import alembic_config, create_engine, now
+from bot.verification import Verdict, verify
+from rules_core import get_game, resolve
+
+GAME = get_game("40k")
+
+
+async def open_challenge(store: Store, *, minutes: float = 15) -> StoredChallenge:
+    seed, salt = draw_seed(), draw_salt()
+    inputs = {"attacker": GAME.example_attacker, "defender": GAME.example_defender, "options": {}}
+    return await store.challenges.create(
+        game=GAME.id, kind=GAME.command, inputs=inputs, seed=seed, salt=salt, commitment=commitment(seed, salt),
+        challenger_id="local", expires_at=now() + timedelta(minutes=minutes),
+    )  # fmt: skip
+
+
+async def resolved(store: Store) -> tuple[StoredChallenge, int]:
+    challenge = await open_challenge(store)
+    report = resolve(catalogue().game(GAME), GAME.example_attacker, GAME.example_defender, seed=challenge.seed)
+    agreed = {"challenge_id": challenge.id, "commitment": challenge.commitment, "inputs": challenge.inputs}
+    record_id = await store.challenges.resolve(challenge, report, agreed=agreed, requested_by="local")
+    return challenge, record_id
+
+
+async def test_a_challenge_resolves_once_into_a_record_with_its_commitment(store: Store) -> None:
+    challenge, record_id = await resolved(store)
+    again = await store.challenges.get(challenge.id)
+    assert again is not None and again.status == "resolved" and again.record_id == record_id
+    assert again.opponent_ok_version == again.inputs_version == 1
+    stored = await store.records.get(record_id, actor=OPERATOR)
+    assert stored.commitment == challenge.commitment and stored.salt == challenge.salt
+    assert stored.report.seed == challenge.seed
+    assert json.loads(stored.agreed_json or "{}")["challenge_id"] == challenge.id
+    report = resolve(catalogue().game(GAME), GAME.example_attacker, GAME.example_defender, seed=challenge.seed)
+    with pytest.raises(ChallengeClosed):
+        await store.challenges.resolve(challenge, report, agreed={}, requested_by="local")
+    verification = verify(stored)
+    assert verification.verdict is Verdict.IDENTICAL
+    assert challenge.commitment in verification.message
+
+
+async def test_an_expired_challenge_does_not_resolve(store: Store) -> None:
+    challenge = await open_challenge(store, minutes=-1)
+    assert challenge.expired()
+    report = resolve(catalogue().game(GAME), GAME.example_attacker, GAME.example_defender, seed=challenge.seed)
+    with pytest.raises(ChallengeClosed):
+        await store.challenges.resolve(challenge, report, agreed={}, requested_by="local")
+    assert await store.challenges.expire(challenge.id)
+    again = await store.challenges.get(challenge.id)
+    assert again is not None and again.status == "expired" and again.record_id is None
+
+
+async def test_verify_names_a_tampered_seed(store: Store) -> None:
+    """A favourable seed put in afterwards, its whole report re-rolled so the re-run matches: only the commitment
+    tells."""
+    _, record_id = await resolved(store)
+    stored = await store.records.get(record_id, actor=OPERATOR)
+    other = (stored.report.seed + 1) % 2**53
+    forged = resolve(catalogue().game(GAME), GAME.example_attacker, GAME.example_defender, seed=other)
+    async with store.engine.begin() as connection:
+        await connection.execute(
+            text("UPDATE combat_records SET seed = :seed, report_json = :report WHERE id = :id"),
+            {"seed": other, "report": forged.to_json(indent=None), "id": record_id},
+        )
+    verification = verify(await store.records.get(record_id, actor=OPERATOR))
+    assert verification.verdict is Verdict.ALTERED
+    assert "re-runs identically but its seed does NOT match the commitment" in verification.message
+    assert any(line.startswith(f"the seed: SHA-256 of seed {other}") for line in verification.differences)
+
+
+async def test_verify_names_a_tampered_commitment(store: Store) -> None:
+    _, record_id = await resolved(store)
+    async with store.engine.begin() as connection:
+        await connection.execute(
+            text("UPDATE combat_records SET commitment = :c WHERE id = :id"), {"c": "ab" * 32, "id": record_id}
+        )
+    verification = verify(await store.records.get(record_id, actor=OPERATOR))
+    assert verification.verdict is Verdict.ALTERED
+    assert any(line.startswith(f"the commitment: the record's {'ab' * 32}") for line in verification.differences)
+
+
+async def test_verify_names_a_seed_column_edited_alone(store: Store) -> None:
+    _, record_id = await resolved(store)
+    async with store.engine.begin() as connection:
+        await connection.execute(text("UPDATE combat_records SET seed = seed + 1 WHERE id = :id"), {"id": record_id})
+    verification = verify(await store.records.get(record_id, actor=OPERATOR))
+    assert verification.verdict is Verdict.ALTERED
+    assert any("the row's seed" in line for line in verification.differences)
+
+
+async def test_records_from_before_0009_keep_verifying(empty_url: str) -> None:
+    """Migration 0009 adds nullable columns: a record stored at 0008 has no commitment and verifies as before."""
+    report = resolve(catalogue().game(GAME), GAME.example_attacker, GAME.example_defender, seed=42)
+    engine = create_engine(empty_url)
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(lambda sync: command.upgrade(alembic_config(sync), "0008"))
+            await connection.execute(
+                text(
+                    "INSERT INTO combat_records (game, attacker_spec, defender_spec, options_json, seed, "
+                    "engine_version, report_json, outcome, winner, requested_by, private, created_at, slug) "
+                    "VALUES (:game, 'a', 'd', '{}', 42, :engine, :report, 'x', 'attacker', 'local', false, "
+                    "CURRENT_TIMESTAMP, 'old-slug')"
+                ),
+                {"game": GAME.id, "engine": report.engine_version, "report": report.to_json(indent=None)},
+            )
+            await connection.run_sync(lambda sync: command.upgrade(alembic_config(sync), "head"))
+    finally:
+        await engine.dispose()
+    store = await Store.open(empty_url)
+    try:
+        (summary,) = await store.records.history(actor=OPERATOR)
+        stored = await store.records.get(summary.id, actor=OPERATOR)
+        assert stored.commitment is None and stored.salt is None and stored.agreed_json is None
+        verification = verify(stored)
+        assert verification.verdict is Verdict.IDENTICAL and "commitment" not in verification.message
+    finally:
+        await store.close()
