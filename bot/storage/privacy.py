@@ -1,5 +1,7 @@
-"""Everything stored about one user or one guild, across records, rosters, dice rolls and leagues: exported, or
-deleted, in one go.
+"""Everything stored about one user or one guild, across records, rosters, dice rolls, challenges and leagues:
+exported, or deleted, in one go.
+Long because export, deletion and the pseudonym that rewrites an id must list every table alike: kept together, a
+table added to one and not the others shows in one reading.
 
 Deleting a user deletes what is theirs and replaces their id everywhere else it is left (columns, typed text,
 JSON) by one pseudonym of their own (:class:`Pseudonym`); the tables and columns where it can be are listed in
@@ -23,6 +25,7 @@ from bot.storage.db import aware, now, rowcount
 from bot.storage.league_rows import match_info
 from bot.storage.models import (
     Base,
+    Challenge,
     CombatRecord,
     DiceRoll,
     DisplayName,
@@ -58,11 +61,28 @@ def _record_dict(row: CombatRecord) -> dict[str, Any]:
         "report": json.loads(row.report_json),
         "house_rules": json.loads(row.house_rules) if row.house_rules else [],  # which options came from house rules
         "slug": row.slug,  # its web page: only the subject's own or its server's public combats are exported
+        "commitment": row.commitment,  # dice committed in advance (docs/challenges.md): its reveal is the seed
+        "salt": row.salt,
+        "agreed": json.loads(row.agreed_json) if row.agreed_json else None,
         "history": [
             {"kind": e.kind, "actor": e.actor, "reason": e.reason, "at": aware(e.created_at).isoformat()}
             for e in row.events
         ],
     }
+
+
+def _challenge_dict(row: Challenge) -> dict[str, Any]:
+    """A challenge as its players may see it: an open one's seed and salt stay secret (an export is no way around
+    the commitment); once it is resolved they are in its record anyway."""
+    revealed = row.status == "resolved"
+    return {
+        "id": row.id, "game": row.game, "kind": row.kind, "status": row.status, "challenger_id": row.challenger_id,
+        "opponent_id": row.opponent_id, "guild_id": row.guild_id, "channel_id": row.channel_id,
+        "inputs": json.loads(row.inputs_json), "inputs_version": row.inputs_version, "commitment": row.commitment,
+        "seed": row.seed if revealed else None, "salt": row.salt if revealed else None,
+        "created_at": aware(row.created_at).isoformat(), "expires_at": aware(row.expires_at).isoformat(),
+        "record_id": row.record_id,
+    }  # fmt: skip
 
 
 def _roster_dict(row: Roster) -> dict[str, Any]:
@@ -109,6 +129,14 @@ class Privacy:
             rosters = (await session.scalars(select(Roster).where(rosters_filter).order_by(Roster.id))).all()
             rolls_filter = DiceRoll.requested_by == user if user is not None else DiceRoll.guild_id == guild
             rolls = (await session.scalars(select(DiceRoll).where(rolls_filter).order_by(DiceRoll.id))).all()
+            challenges_filter = (
+                or_(Challenge.challenger_id == user, Challenge.opponent_id == user)
+                if user is not None
+                else Challenge.guild_id == guild
+            )
+            challenges = (
+                await session.scalars(select(Challenge).where(challenges_filter).order_by(Challenge.id))
+            ).all()
             leagues = await _league_export(session, user=user, guild=guild)
             settings = await settings_export(session, user=user, guild=guild)
             written: list[RecordEvent] = []
@@ -142,6 +170,7 @@ class Privacy:
                 }
                 for r in rolls
             ],
+            "challenges": [_challenge_dict(row) for row in challenges],
             "notes_written": [
                 {"record_id": e.record_id, "kind": e.kind, "reason": e.reason, "at": aware(e.created_at).isoformat()}
                 for e in written
@@ -176,6 +205,7 @@ class Privacy:
             )
             unshared = await _change(session, update(Roster).where(Roster.guild_id == guild).values(guild_id=None))
             rolls = await _change(session, delete(DiceRoll).where(DiceRoll.guild_id == guild))
+            challenges = await _change(session, delete(Challenge).where(Challenge.guild_id == guild))
             leagues = await _change(session, delete(League).where(League.guild_id == guild))
             names = await _change(session, delete(DisplayName).where(DisplayName.guild_id == guild))
             settings = await _change(session, delete(SettingValue).where(SettingValue.guild_id == guild))
@@ -187,6 +217,7 @@ class Privacy:
                 "private_combats_detached": detached,
                 "rosters_unshared": unshared,
                 "dice_rolls": rolls,
+                "challenges": challenges,
                 "leagues": leagues,
                 "display_names": names,
                 "settings": settings,
@@ -292,7 +323,12 @@ class Pseudonym:
 # JSON (with the ``ensure_ascii`` its writer used). tests/bot/storage/test_erasure.py scans every column of every
 # table after a deletion, so a column added without being listed here fails it.
 _TEXT: tuple[tuple[type[Base], tuple[str, ...], dict[str, bool]], ...] = (
-    (CombatRecord, ("opponent", "attacker_spec", "defender_spec"), {"report_json": False, "options_json": True}),
+    (
+        CombatRecord,
+        ("opponent", "attacker_spec", "defender_spec"),
+        {"report_json": False, "options_json": True, "agreed_json": True},
+    ),
+    (Challenge, ("opponent_id",), {"inputs_json": True}),  # challenges others made them: kept, theirs no more
     (RecordEvent, ("actor", "reason"), {}),
     (Roster, ("name", "spec", "description"), {}),
     (DiceRoll, ("expression", "result"), {}),
@@ -343,6 +379,7 @@ async def _forget_user(session: AsyncSession, name: Pseudonym) -> dict[str, int]
         "combat_records": await _change(session, delete(CombatRecord).where(CombatRecord.requested_by == user)),
         "rosters": await _change(session, delete(Roster).where(Roster.owner == user)),
         "dice_rolls": await _change(session, delete(DiceRoll).where(DiceRoll.requested_by == user)),
+        "challenges": await _change(session, delete(Challenge).where(Challenge.challenger_id == user)),
         "organiser_roles": await _change(session, delete(LeagueOrganiser).where(LeagueOrganiser.user_id == user)),
         "display_names": await _change(session, delete(DisplayName).where(DisplayName.user_id == user)),
         "preferences": await _change(
@@ -369,7 +406,8 @@ async def _forget_user(session: AsyncSession, name: Pseudonym) -> dict[str, int]
     caches = await _change(
         session, delete(LeagueSnapshot).where(LeagueSnapshot.data_json.contains(user, autoescape=True))
     )
-    others = (Roster, DiceRoll, League, LeagueOrganiser, LeagueSeason, DisplayName, SettingValue, SettingChange)
+    others = (Roster, DiceRoll, League, LeagueOrganiser, LeagueSeason, DisplayName, SettingValue, SettingChange,
+              Challenge)  # fmt: skip
     return {
         **deleted,
         "records_anonymised": rewritten[CombatRecord],

@@ -12,6 +12,7 @@ The scan iterates ``Base.metadata``, so a column added later is scanned without 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from sqlalchemy import Text, cast, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.access import OPERATOR, Actor
+from bot.challenges.commitment import commitment, draw_salt
 from bot.server_settings.model import CHANNEL, PREF_PRIVATE, PREF_STEPS, SERVER, USER, VISIBILITY, house_key
 from bot.storage import Store, privacy
 from bot.storage.models import Base, LeagueEvent
@@ -158,12 +160,32 @@ async def seed_everywhere(store: Store) -> Seeded:
     await store.settings.set(SERVER, G1, G1, house_key("epic", "result_dice"), "sum", VICTIM)
     await store.settings.set(CHANNEL, "c1", G1, VISIBILITY, "private", VICTIM)
     await store.settings.set(CHANNEL, "c1", G1, VISIBILITY, "public", P2)
+    # Challenges (dice committed in advance): one they made (theirs: deleted), one made to them and resolved (its
+    # record's agreement names them), with their id typed in the inputs too.
+    later = datetime.now(UTC) + timedelta(hours=1)
+    await challenge(store, seed=11, challenger=VICTIM, opponent=P2, expires_at=later)
+    made_to_them = await challenge(store, seed=12, challenger=P2, opponent=VICTIM, expires_at=later)
+    records["agreed_with_victim"] = await store.challenges.resolve(
+        made_to_them, combat(f"5x Marine {VICTIM}: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+", 12),
+        agreed={"challenger": P2, "opponent": VICTIM, "commitment": made_to_them.commitment},
+        requested_by=P2, opponent=VICTIM,
+    )  # fmt: skip
     return Seeded(records, crusade, ladder)
+
+
+async def challenge(store: Store, *, seed: int, challenger: str, opponent: str, expires_at: datetime) -> Any:
+    salt = draw_salt()
+    inputs = {"attacker": f"5x Marine {VICTIM}: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+", "defender": ORKS, "options": {}}
+    return await store.challenges.create(
+        game="40k", kind="assault", inputs=inputs, seed=seed, salt=salt, commitment=commitment(seed, salt),
+        challenger_id=challenger, opponent_id=opponent, guild_id=G1, channel_id="c1", expires_at=expires_at,
+    )  # fmt: skip
 
 
 # Where the seeding above puts the victim's id: checked before the deletion, so the scan is known to see them.
 SEEDED = {
-    "combat_records": ("requested_by", "opponent", "attacker_spec", "defender_spec", "report_json"),
+    "combat_records": ("requested_by", "opponent", "attacker_spec", "defender_spec", "report_json", "agreed_json"),
+    "challenges": ("challenger_id", "opponent_id", "inputs_json"),
     "record_events": ("actor", "reason"),
     "rosters": ("owner", "name", "spec", "description"),
     "dice_rolls": ("requested_by", "expression", "result"),

@@ -48,7 +48,8 @@ async def test_a_users_export_holds_everything_about_them(store: Store) -> None:
 async def test_deleting_a_user_removes_their_records_and_rosters_and_anonymises_the_rest(store: Store) -> None:
     ids = await fill(store)
     counts = await store.privacy.delete(user="u1")
-    assert counts == {"record_notes": 1, "combat_records": 1, "rosters": 1, "dice_rolls": 1, "organiser_roles": 0,
+    assert counts == {"record_notes": 1, "combat_records": 1, "rosters": 1, "dice_rolls": 1, "challenges": 0,
+                      "organiser_roles": 0,
                       "display_names": 0, "preferences": 0, "preference_changes": 0,
                       "records_anonymised": 1, "notes_anonymised": 1, "league_matches_anonymised": 0,
                       "league_events_anonymised": 0, "league_memberships": 0, "other_rows_anonymised": 0,
@@ -69,7 +70,7 @@ async def test_deleting_a_guild_removes_its_records_and_unshares_its_rosters(sto
     assert sorted(r["id"] for r in exported["combat_records"]) == [ids["u1_in_g1"], ids["u2_in_g1"]]
     counts = await store.privacy.delete(guild="g1")
     assert counts == {"combat_records": 2, "record_notes": 2, "private_combats_detached": 1, "rosters_unshared": 1,
-                      "dice_rolls": 1, "leagues": 0, "display_names": 0, "settings": 0,
+                      "dice_rolls": 1, "challenges": 0, "leagues": 0, "display_names": 0, "settings": 0,
                       "settings_changes": 0}  # fmt: skip
     assert [row.id for row in await store.records.history(actor=OPERATOR)] == [secret, ids["u2_in_g2"]]
     kept = await store.records.get(secret, actor=Actor("u4", guild="g9"))  # still its two players'
@@ -158,3 +159,40 @@ async def test_cached_display_names_are_in_the_users_export_and_go_with_them(sto
     assert await store.leagues.names("g2", ["u1"]) == {}
     assert (await store.privacy.delete(guild="g1"))["display_names"] == 1
     assert await store.leagues.names("g1", ["u2"]) == {}
+
+
+async def test_challenges_are_in_their_players_and_servers_exports_without_an_open_ones_seed(store: Store) -> None:
+    """A player's export holds the challenges they made and were made, a server's those made there; an open
+    challenge's seed and salt stay out (the opponent could otherwise read the dice before agreeing), a resolved
+    one's are shown, as its record shows them. Deleting the server deletes its challenges."""
+    from datetime import UTC, datetime, timedelta
+
+    from bot.challenges.commitment import commitment, draw_salt
+
+    later = datetime.now(UTC) + timedelta(hours=1)
+    made = {}
+    for seed, (challenger, opponent) in enumerate((("u1", "u2"), ("u2", "u1")), start=41):
+        salt = draw_salt()
+        made[challenger] = await store.challenges.create(
+            game="duel", kind="duel", inputs={"attacker": "A: WS4 S4 T4 W1 I4 A1 Sv3+", "defender": "B: WS3 S3 T3 W1 "
+            "I3 A1 Sv-", "options": {}}, seed=seed, salt=salt, commitment=commitment(seed, salt),
+            challenger_id=challenger, opponent_id=opponent, guild_id=GUILD, channel_id="c", expires_at=later,
+        )  # fmt: skip
+    resolved = made["u2"]
+    from rules_core import resolve
+
+    report = resolve("duel", "A: WS4 S4 T4 W1 I4 A1 Sv3+", "B: WS3 S3 T3 W1 I3 A1 Sv-", seed=resolved.seed)
+    record = await store.challenges.resolve(resolved, report, agreed={"challenger": "u2", "opponent": "u1"},
+                                            requested_by="u2", opponent="u1")  # fmt: skip
+    exported = await store.privacy.export(user="u1")
+    by_challenger = {c["challenger_id"]: c for c in exported["challenges"]}
+    assert set(by_challenger) == {"u1", "u2"}
+    assert by_challenger["u1"]["status"] == "open" and by_challenger["u1"]["seed"] is None
+    assert by_challenger["u1"]["salt"] is None and by_challenger["u1"]["commitment"] == made["u1"].commitment
+    assert by_challenger["u2"]["seed"] == resolved.seed and by_challenger["u2"]["record_id"] == record
+    (agreed,) = [r for r in exported["combat_records"] if r["id"] == record]
+    assert agreed["commitment"] == resolved.commitment and agreed["agreed"] == {"challenger": "u2", "opponent": "u1"}
+    assert len((await store.privacy.export(guild=GUILD))["challenges"]) == 2
+    json.dumps(exported)
+    assert (await store.privacy.delete(guild=GUILD))["challenges"] == 2
+    assert (await store.privacy.export(user="u1"))["challenges"] == []
