@@ -92,16 +92,13 @@ def interaction(guild_id: int, user_id: int, chooser: random.Random) -> dict[str
 
 
 async def empty_and_migrate(url: str) -> None:
-    from sqlalchemy import text
-
+    """The database emptied as the tests empty theirs, then migrated as production is (`referee db upgrade`)."""
     from bot.storage.db import create_engine, upgrade
-    from bot.storage.models import Base
+    from tests.bot.storage.conftest import reset_postgresql
 
+    await reset_postgresql(url)
     engine = create_engine(url)
     try:
-        async with engine.begin() as connection:
-            await connection.run_sync(Base.metadata.drop_all)
-            await connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
         await upgrade(engine)
     finally:
         await engine.dispose()

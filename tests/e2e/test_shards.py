@@ -193,13 +193,13 @@ async def test_500_interactions_in_bursts_of_50_over_both_shards_are_each_answer
 
 
 @contextlib.asynccontextmanager
-async def holding_inserts(url: str) -> AsyncIterator[Any]:
-    """A transaction that locks combat_records against inserts until it ends (a slow database, for real)."""
+async def holding(url: str, table: str, mode: str) -> AsyncIterator[Any]:
+    """A transaction holding a lock on ``table`` in ``mode`` until the test rolls it back (or the block ends)."""
     engine = create_engine(url)
     try:
         async with engine.connect() as connection:
             transaction = await connection.begin()
-            await connection.execute(text("LOCK TABLE combat_records IN SHARE ROW EXCLUSIVE MODE"))
+            await connection.execute(text(f"LOCK TABLE {table} IN {mode} MODE"))
             try:
                 yield transaction
             finally:
@@ -207,6 +207,11 @@ async def holding_inserts(url: str) -> AsyncIterator[Any]:
                     await transaction.rollback()
     finally:
         await engine.dispose()
+
+
+def holding_inserts(url: str) -> contextlib.AbstractAsyncContextManager[Any]:
+    """A transaction that locks combat_records against inserts until it ends (a slow database, for real)."""
+    return holding(url, "combat_records", "SHARE ROW EXCLUSIVE")
 
 
 async def test_a_rolling_restart_keeps_the_other_shard_answering_and_the_replaced_one_answers_again(

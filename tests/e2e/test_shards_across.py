@@ -12,20 +12,16 @@ setting (``/settings web``) set through one opens and closes its combat page on 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import socket
 import time
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import aiohttp
-from sqlalchemy import text
 
 from bot.access import OPERATOR, Actor
 from bot.storage import Store
-from bot.storage.db import create_engine
 from bot.storage.matches import SWEEP_BATCH
 from tests.bot.storage.conftest import migrated_postgresql
 from tests.e2e.fake_discord import (
@@ -41,7 +37,7 @@ from tests.e2e.fake_discord import (
     user,
 )
 from tests.e2e.processes import BotProcess, bot_processes
-from tests.e2e.test_shards import DUEL, fake_discord, option, query, record_id
+from tests.e2e.test_shards import DUEL, fake_discord, holding, option, query, record_id
 
 EPHEMERAL = 64
 MANAGER = "2147483647"
@@ -55,23 +51,6 @@ STUBBORN = ("5x Marine: WS4 S3 T10 W1 I4 A1 Ld10 Sv2+", "5x Ork Boy: WS4 S3 T10 
 # The sweeps' claims (SELECT ... FOR UPDATE takes ROW SHARE on the table) waiting for the test's table lock.
 CLAIMS_WAITING = ("SELECT count(*) FROM pg_locks WHERE relation = 'league_matches'::regclass AND NOT granted "
                   "AND mode = 'RowShareLock'")  # fmt: skip
-
-
-@contextlib.asynccontextmanager
-async def holding(url: str, table: str, mode: str) -> AsyncIterator[Any]:
-    """A transaction holding a lock on ``table`` in ``mode`` until the test rolls it back (or the block ends)."""
-    engine = create_engine(url)
-    try:
-        async with engine.connect() as connection:
-            transaction = await connection.begin()
-            await connection.execute(text(f"LOCK TABLE {table} IN {mode} MODE"))
-            try:
-                yield transaction
-            finally:
-                if transaction.is_active:
-                    await transaction.rollback()
-    finally:
-        await engine.dispose()
 
 
 def custom_ids(data: dict[str, Any]) -> list[str]:
