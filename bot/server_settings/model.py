@@ -81,6 +81,8 @@ class Effective:
     results_channel: str | None = None
     league_channel: str | None = None
     web_public: bool = False  # opted in to the web pages (a manager's choice; off unless said)
+    agree: bool = False  # combats naming an opponent are challenges unless agree:false says otherwise
+    challenge_minutes: int = 15  # how long a challenge stays open
 
     def house_for(self, game_id: str) -> Mapping[str, OptionValue]:
         return self.house_rules.get(game_id, {})
