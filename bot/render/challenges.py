@@ -10,7 +10,8 @@ side is stored and resolved).
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import Any, Protocol
 
 import discord
 
@@ -18,10 +19,41 @@ from bot.render.colours import CHALLENGE_COLOURS
 from bot.render.embeds import FIELD_VALUE
 from bot.render.markdown import cut, escape
 from bot.server_settings.model import house_rules_line
-from bot.storage.challenges import StoredChallenge
 from rules_core.errors import RefereeError
 from rules_core.registry import Game
 from rules_core.spec import side_summary
+
+
+class StoredChallenge(Protocol):
+    """What the renderer reads of a stored challenge (bot/storage/challenges.py ``StoredChallenge``; a renderer
+    imports no storage)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def inputs(self) -> dict[str, Any]: ...
+    @property
+    def inputs_version(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def salt(self) -> str: ...
+    @property
+    def commitment(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def challenger_id(self) -> str: ...
+    @property
+    def opponent_id(self) -> str | None: ...
+    @property
+    def expires_at(self) -> datetime: ...
+    @property
+    def record_id(self) -> int | None: ...
+
+    def expired(self, at: datetime | None = None) -> bool: ...
+    def accepted_by(self, side: str) -> bool: ...
+
 
 READ = 300  # characters of a side's "Read" line in its field
 CODE = FIELD_VALUE - READ - 40  # characters of a side's profile text in its field (the rest: the read line, a note)

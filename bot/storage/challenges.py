@@ -146,7 +146,7 @@ class Challenges:
     async def resolve(
         self, challenge: StoredChallenge, report: Report, *, agreed: dict[str, Any],
         requested_by: str, opponent: str | None = None, house_rules: Sequence[str] = (), at: datetime | None = None,
-        by: str = "opponent",
+        by: str = "opponent", slug: str | None = None,
     ) -> int:  # fmt: skip
         """Accept ``challenge`` for ``by`` (the player accepting last: the opponent, or the challenger after the
         opponent changed their side) and resolve it into ``report`` (rolled with its seed), exactly once: the record
@@ -160,7 +160,7 @@ class Challenges:
         moment = at or now()
         row = _record_row(report, requested_by=requested_by, opponent=opponent, guild_id=challenge.guild_id,
                           channel_id=challenge.channel_id, at=moment, continues=None, private=False,
-                          house_rules=house_rules)  # fmt: skip
+                          house_rules=house_rules, slug=slug)  # fmt: skip
         row |= {"commitment": challenge.commitment, "salt": challenge.salt, "agreed_json": json.dumps(agreed)}
         async with self.sessions.begin() as session:
             claimed = await session.execute(
