@@ -55,8 +55,7 @@ class StoredChallenge(Protocol):
     def accepted_by(self, side: str) -> bool: ...
 
 
-READ = 300  # characters of a side's "Read" line in its field
-CODE = FIELD_VALUE - READ - 40  # characters of a side's profile text in its field (the rest: the read line, a note)
+READ = 300  # characters of a side's "Read" line in its field; its profile text takes the rest of the 1,024
 
 
 def state_of(challenge: StoredChallenge) -> str:
@@ -78,17 +77,20 @@ def unix(challenge: StoredChallenge) -> int:
 
 
 def _side_field(text: str) -> str:
+    """A side's field: how it was read (counts and names), then its profile text in a code block, cut with a note
+    when the field would pass Discord's 1,024 characters."""
     try:
         read = side_summary(text)
     except RefereeError:
         read = "as given"
-    shown = cut(read, READ)
+    head = f"Read: {escape(cut(read, READ))}\n```\n"
     profile = text.replace("```", "'''")
-    note = ""
-    if len(profile) > CODE:
-        note = f"\n… cut here: {len(profile) - CODE + 1:,} more characters (the whole side is kept and resolved)"
-        profile = profile[: CODE - 1] + "…"
-    return f"Read: {escape(shown)}\n```\n{profile}\n```{note}"
+    room = FIELD_VALUE - len(head) - len("\n```")
+    if len(profile) <= room:
+        return f"{head}{profile}\n```"
+    note = f"\n… cut here: {len(profile):,} characters in all (the whole side is kept and resolved)"
+    kept = profile[: room - len(note) - 1] + "…"
+    return f"{head}{kept}\n```{note}"
 
 
 def options_text(inputs: dict[str, Any]) -> str:

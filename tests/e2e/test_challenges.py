@@ -11,6 +11,7 @@ import asyncio
 import json
 import re
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -21,17 +22,21 @@ from sqlalchemy import text
 from bot.access import OPERATOR
 from bot.challenges.commitment import matches
 from bot.discord.app import RefereeBot
+from bot.render.embeds import EMBED_TOTAL
 from bot.rosters import check_roster
+from bot.server_settings.model import SettingRow
 from bot.storage.challenges import StoredChallenge
 from bot.storage.db import now
 from bot.verification import Verdict, verify
 from tests.bot.storage.conftest import migrated_postgresql
-from tests.e2e.conftest import running_bot, within_limits
+from tests.e2e.conftest import long_fight, running_bot, size, within_limits
 from tests.e2e.fake_discord import (
+    CHANNEL_ID,
     GUILD_ID,
     OPPONENT_ID,
     OTHER_GUILD_ID,
     PLAYER_ID,
+    RESULTS_CHANNEL_ID,
     Call,
     FakeDiscord,
     command_interaction,
@@ -433,3 +438,84 @@ async def test_verify_names_a_tampered_commitment_and_a_tampered_seed(bot: Refer
                                  {"c": posted.challenge.commitment, "id": record_id})  # fmt: skip
     seed = await verify_answer(fake, record_id)
     assert "does NOT verify" in seed["title"] and "the seed: the row's seed" in seed["fields"][0]["value"]
+
+
+# --- limits, placement, failures, settings, direct messages --------------------------------------------------------
+
+
+async def test_huge_sides_keep_discords_limits_and_the_long_result_is_placed(
+    bot: RefereeBot, fake: FakeDiscord
+) -> None:
+    """50 units a side: the challenge's embed cuts each side with a note (the whole side is stored); accepted, the
+    long result's pages go to a thread on the challenge's message and its summary to the results channel."""
+    guild = str(GUILD_ID)
+    bot.server_settings.replace_guild(guild, [SettingRow("server", guild, guild, "threads", "on"),
+                                              SettingRow("server", guild, guild, "results_channel",
+                                                         str(RESULTS_CHANNEL_ID))])  # fmt: skip
+    attackers, defenders = long_fight()
+    payload = challenge_command()
+    payload["data"]["options"][0]["options"][0]["value"] = attackers
+    payload["data"]["options"][0]["options"][1]["value"] = defenders
+    (call,) = await fake.ask(payload)
+    embed = call.payload["data"]["embeds"][0]
+    within_limits(embed)
+    assert size(embed) + len(call.payload["data"]["content"]) <= EMBED_TOTAL
+    fields = {field["name"]: field["value"] for field in embed["fields"]}
+    assert "… cut here" in fields["Attacker"] and "the whole side is kept and resolved" in fields["Defender"]
+    number = int(re.search(r"Challenge #(\d+)", embed["title"])[1])  # type: ignore[index]
+    stored = await bot.store.challenges.get(number)
+    assert stored is not None and stored.inputs["attacker"].count(" | ") == 49
+    posted = Posted(call.payload["data"], fake.responses[payload["token"]], stored)
+    calls, record_id = await accepted(bot, fake, posted, OPPONENT_ID)
+    assert posted.message_id in fake.threads  # the pages and the log in a thread on the challenge's message
+    await fake.wait_calls(lambda c: c.method == "POST" and c.path == f"/channels/{RESULTS_CHANNEL_ID}/messages")
+    copies = fake.in_channel(RESULTS_CHANNEL_ID)
+    assert len(copies) == 1 and f"record #{record_id}" in copies[0]["embeds"][0]["footer"]["text"]
+    assert calls[1].payload["content"].startswith(f"**Challenge #{number} accepted")
+
+
+async def test_a_storage_failure_leaves_the_challenge_open(bot: RefereeBot, fake: FakeDiscord) -> None:
+    posted = await challenge(bot, fake)
+    async with bot.store.engine.begin() as connection:
+        await connection.execute(text("ALTER TABLE combat_records RENAME TO combat_records_away"))
+    calls = await press(fake, posted, "accept", OPPONENT_ID, 2)
+    said = calls[1].payload
+    assert said["flags"] & 64 and "error id" in said["embeds"][0]["description"]
+    assert "still open" in said["embeds"][0]["description"]
+    assert (await status_of(bot, posted)).status == "open"
+    async with bot.store.engine.begin() as connection:
+        await connection.execute(text("ALTER TABLE combat_records_away RENAME TO combat_records"))
+    _, record_id = await accepted(bot, fake, posted, OPPONENT_ID)
+    assert (await status_of(bot, posted)).record_id == record_id
+
+
+async def test_the_servers_setting_makes_challenges_unless_agree_false(bot: RefereeBot, fake: FakeDiscord) -> None:
+    """Where the server asks for agreement, naming an opponent is enough; agree:False rolls at once. The expiry is
+    the server's challenge_minutes. (The setting's /settings words are another part's: the cache is filled with
+    the settings it reads.)"""
+    guild = str(GUILD_ID)
+    bot.server_settings.replace_guild(guild, [SettingRow("server", guild, guild, "threads", "off")])
+    key = (guild, str(CHANNEL_ID))
+    bot.server_settings._effective[key] = replace(bot.server_settings.effective(*key), agree=True,
+                                                  challenge_minutes=5)  # fmt: skip
+    posted = await challenge(bot, fake, agree=None)
+    minutes = (posted.challenge.expires_at - posted.challenge.created_at).total_seconds() / 60
+    assert 4.9 < minutes <= 5.0
+    calls = await fake.ask(challenge_command(agree=False), 2)
+    assert "record #" in calls[1].payload["embeds"][0]["footer"]["text"]
+    calls = await fake.ask(challenge_command(opponent=None, agree=None), 2)  # no opponent: a combat as ever
+    assert "record #" in calls[1].payload["embeds"][0]["footer"]["text"]
+
+
+async def test_direct_messages_refuse_a_challenge(bot: RefereeBot, fake: FakeDiscord) -> None:
+    payload = challenge_command()
+    payload.pop("guild_id")
+    member = payload.pop("member")
+    payload["user"] = member["user"]
+    payload["channel_id"] = payload["channel"]["id"] = str(PLAYER_ID + 7)
+    payload["channel"] = {"id": str(PLAYER_ID + 7), "type": 1}
+    payload["context"] = 1
+    payload["authorizing_integration_owners"] = {"1": str(PLAYER_ID)}
+    (call,) = await fake.ask(payload)
+    data = call.payload["data"]
+    assert data["flags"] & 64 and "lives in a server's channel" in data["embeds"][0]["description"]
