@@ -102,7 +102,8 @@ def options_text(inputs: dict[str, Any]) -> str:
     if given:
         lines.append("Given: " + " ".join(given))
     if house:
-        lines.append(escape(house_rules_line(options, house)).capitalize())
+        line = escape(house_rules_line(options, house))
+        lines.append(line[:1].upper() + line[1:])
     return cut("\n".join(lines), FIELD_VALUE) if lines else "None: the rules' defaults."
 
 

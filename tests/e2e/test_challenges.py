@@ -24,7 +24,7 @@ from bot.challenges.commitment import matches
 from bot.discord.app import RefereeBot
 from bot.render.embeds import EMBED_TOTAL
 from bot.rosters import check_roster
-from bot.server_settings.model import SettingRow
+from bot.server_settings.model import SettingRow, house_key
 from bot.storage.challenges import StoredChallenge
 from bot.storage.db import now
 from bot.verification import Verdict, verify
@@ -519,3 +519,19 @@ async def test_direct_messages_refuse_a_challenge(bot: RefereeBot, fake: FakeDis
     (call,) = await fake.ask(payload)
     data = call.payload["data"]
     assert data["flags"] & 64 and "lives in a server's channel" in data["embeds"][0]["description"]
+
+
+async def test_house_rules_are_shown_on_the_challenge_and_kept_on_its_record(
+    bot: RefereeBot, fake: FakeDiscord
+) -> None:
+    guild = str(GUILD_ID)
+    bot.server_settings.replace_guild(guild, [SettingRow("server", guild, guild, house_key("40k", "double_one_passes"),
+                                                         True)])  # fmt: skip
+    posted = await challenge(bot, fake)
+    options = next(f["value"] for f in posted.data["embeds"][0]["fields"] if f["name"] == "Options")
+    assert "Given: `charge_distance:4.0`" in options and "House rules: double one passes: on" in options
+    assert posted.challenge.inputs["house_rules"] == ["double_one_passes"]
+    bot.server_settings.replace_guild(guild, [])  # cleared before the acceptance: the challenge keeps its rules
+    _, record_id = await accepted(bot, fake, posted, OPPONENT_ID)
+    stored = await bot.store.records.get(record_id, actor=OPERATOR)
+    assert stored.house_rules == ("double_one_passes",) and stored.report.inputs.options["double_one_passes"] is True
