@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -35,14 +35,32 @@ def match_summary(match: MatchInfo) -> str:
     return f"{who(match.reporter)} {VERBS[match.result]} {who(match.opponent)}{score}"
 
 
-def match_embed(match: MatchInfo, league: LeagueInfo) -> discord.Embed:
+def settings_line(league: LeagueInfo) -> str:
+    """A league's settings as its organisers set them, in one sentence."""
+    points = league.points
+    agreed = (" Reports count only combats both players agreed to (`agree:true` with `opponent:`)."
+              if league.require_agreed else "")  # fmt: skip
+    return (f"Points {points.win}/{points.draw}/{points.loss}; reports confirm themselves after "
+            f"{league.confirm_hours} hours.{agreed}")  # fmt: skip
+
+
+AGREED_MARK = "✔ agreed"  # after a combat both players agreed to (issue 24): a mark that needs no colour
+
+
+def combats_line(combats: Sequence[int], agreed: Collection[int]) -> str:
+    """A match's combats, each both players agreed to marked: ``#12 ✔ agreed · #15``."""
+    return " · ".join(f"#{c} {AGREED_MARK}" if c in agreed else f"#{c}" for c in combats)
+
+
+def match_embed(match: MatchInfo, league: LeagueInfo, agreed: Collection[int] = ()) -> discord.Embed:
+    """A match as its message shows it; ``agreed``: which of its combats both players agreed to (marked)."""
     embed = discord.Embed(
         title=f"Match #{match.id}: {match.status}",
         description=match_summary(match),
         colour=MATCH_STATUS_COLOURS.get(match.status, INFO_COLOUR),
     )
     if match.combats:
-        embed.add_field(name="Combats", value=" ".join(f"#{c}" for c in match.combats), inline=True)
+        embed.add_field(name="Combats", value=combats_line(match.combats, agreed), inline=True)
     if match.notes:
         embed.add_field(name="Notes", value=cut(escape(match.notes), 1024), inline=False)
     if match.status == "pending" and match.confirm_by is not None:
@@ -57,6 +75,12 @@ def match_embed(match: MatchInfo, league: LeagueInfo) -> discord.Embed:
         embed.add_field(name="Decided by", value=decided, inline=False)
     embed.set_footer(text=f"{league.name} · season {match.season} · match #{match.id}")
     return embed
+
+
+async def match_card(bot: RefereeBot, match: MatchInfo, league: LeagueInfo) -> discord.Embed:
+    """:func:`match_embed` with its agreed combats looked up in the store."""
+    agreed = await bot.store.matches.agreements(match.combats) if match.combats else {}
+    return match_embed(match, league, agreed)
 
 
 def news_embed(match: MatchInfo, league: LeagueInfo, what: str, by: str | None) -> discord.Embed:
@@ -132,7 +156,7 @@ class MatchButton(
             await interaction.response.send_message(embed=referee_error_embed(error), ephemeral=True)
             return
         league = await bot.store.leagues.get(changed.league_id, actor=actor)
-        await interaction.response.edit_message(embed=match_embed(changed, league), view=None)
+        await interaction.response.edit_message(embed=await match_card(bot, changed, league), view=None)
         what = "confirmed" if self.action == "confirm" else "disputed"
         await announce(bot, league, changed, what, actor.user, origin=interaction.channel_id)
 
@@ -217,9 +241,11 @@ __all__ = [
     "audit_embed",
     "history_embed",
     "league_page_view",
+    "match_card",
     "match_embed",
     "match_view",
     "news_embed",
+    "settings_line",
     "standings_embed",
     "who",
 ]
