@@ -153,7 +153,8 @@ def match_item(
         "reported_at": match.created_at.isoformat(), "player": match.reporter,
         "player_name": labels.get(match.reporter, UNNAMED), "opponent": match.opponent,
         "opponent_name": labels.get(match.opponent, UNNAMED), "result": match.result, "verb": VERBS[match.result],
-        "score": match.score, "combats": [{"id": c, "link": links.get(c), "agreed": c in agreed} for c in match.combats],
+        "score": match.score,
+        "combats": [{"id": c, "link": links.get(c), "agreed": c in agreed} for c in match.combats],
     }  # fmt: skip
 
 
@@ -301,7 +302,8 @@ async def matches_csv_file(request: web.Request) -> web.Response:
     table = await store.leagues.standings(league.id, actor=actor)  # its players first: numbered as the page does
     players = [row.player for row in table.rows] + [p for m in matches for p in (m.reporter, m.opponent)]
     names = await labels(store, league.guild_id, players)
-    return _csv(matches_csv(matches, names, public=True), f"league-{league.id}-matches.csv")
+    agreed = await agreed_combats(store, matches)
+    return _csv(matches_csv(matches, names, public=True, agreed=agreed), f"league-{league.id}-matches.csv")
 
 
 async def standings_csv_file(request: web.Request) -> web.Response:

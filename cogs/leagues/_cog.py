@@ -29,7 +29,6 @@ from discord.ext import commands, tasks
 from bot.discord.interactions import actor_of
 from bot.leagues.chart import chart_title, legend_labels, rating_chart
 from bot.leagues.errors import LeagueError, LeagueNotFound
-from bot.leagues.export import matches_csv, standings_csv
 from bot.leagues.model import LeagueInfo, MatchInfo, Standings
 from bot.leagues.standings import Points
 from cogs.leagues._follow import refresh_posts, sweep
@@ -37,6 +36,7 @@ from cogs.leagues._names import NameBook
 from cogs.leagues._ui import (
     announce,
     audit_embed,
+    export_files,
     history_embed,
     league_page_view,
     match_card,
@@ -370,15 +370,10 @@ class LeagueCog(commands.Cog):
         matches = await self.bot.store.matches.in_league(found.id, actor=actor_of(interaction))
         players = [row.player for row in table.rows] + [p for m in matches for p in (m.reporter, m.opponent)]
         names = await self.names.names(found.guild_id, players)  # beside the ids
-        files = [
-            discord.File(io.BytesIO(matches_csv(matches, names).encode("utf-8")),
-                         filename=f"league-{found.id}-matches.csv"),
-            discord.File(io.BytesIO(standings_csv(table.rows, names).encode("utf-8")),
-                         filename=f"league-{found.id}-season-{table.season}-standings.csv"),
-        ]  # fmt: skip
+        agreed = await self.bot.store.matches.agreements(c for m in matches for c in m.combats)
         await interaction.response.send_message(
-            f"**{found.name}**: {len(matches)} matches, and season {table.season}'s standings.", files=files,
-            ephemeral=True,
+            f"**{found.name}**: {len(matches)} matches, season {table.season}'s standings and the league's settings.",
+            files=export_files(found, table, matches, names, agreed), ephemeral=True,
         )  # fmt: skip
 
     # Every command that names a league offers this server's leagues as the player types.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import re
 from collections.abc import Collection, Sequence
@@ -11,6 +12,7 @@ import discord
 
 from bot.discord.errors import referee_error_embed
 from bot.discord.interactions import actor_of
+from bot.leagues.export import matches_csv, settings_csv, standings_csv
 from bot.leagues.model import AuditEntry, LeagueInfo, MatchInfo, Standings
 from bot.leagues.standings import TIE_BREAKERS
 from bot.render.colours import AUDIT_COLOUR, INFO_COLOUR, MATCH_STATUS_COLOURS
@@ -204,6 +206,18 @@ def history_embed(league: LeagueInfo, matches: Sequence[MatchInfo], player: str 
     return discord.Embed(title=cut(title, 256), description=cut("\n".join(lines), 4096), colour=INFO_COLOUR)
 
 
+def export_files(
+    league: LeagueInfo, table: Standings, matches: Sequence[MatchInfo], names: dict[str, str], agreed: Collection[int]
+) -> list[discord.File]:
+    """/league export's CSV files: every match (its agreed combats marked), a season's standings, the settings."""
+    texts = {
+        f"league-{league.id}-matches.csv": matches_csv(matches, names, agreed=agreed),
+        f"league-{league.id}-season-{table.season}-standings.csv": standings_csv(table.rows, names),
+        f"league-{league.id}-settings.csv": settings_csv(league),
+    }
+    return [discord.File(io.BytesIO(text.encode("utf-8")), filename=name) for name, text in texts.items()]
+
+
 USER_KEYS = ("reporter", "opponent", "decided_by", "organiser")
 
 
@@ -239,6 +253,7 @@ __all__ = [
     "actor_of",
     "announce",
     "audit_embed",
+    "export_files",
     "history_embed",
     "league_page_view",
     "match_card",
