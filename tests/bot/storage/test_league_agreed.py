@@ -5,48 +5,30 @@ players, refused with nothing stored; an agreed one (a real challenge resolved i
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import func, select
 
 from bot.access import OPERATOR, Actor
-from bot.challenges.commitment import commitment, draw_salt, draw_seed
-from bot.data import catalogue
 from bot.leagues.errors import LeagueError
 from bot.storage import Store
-from bot.storage.db import now
 from bot.storage.models import CombatRecord, LeagueEvent, LeagueMatch
-from rules_core import get_game, resolve
+from tests.bot.leagues import agreed_records
 
 GUILD = "g1"
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 ORGANISER = Actor("org", guild=GUILD)
 ANN, BOB, CID = Actor("ann", guild=GUILD), Actor("bob", guild=GUILD), Actor("cid", guild=GUILD)
-GAME = get_game("40k")
+GAME = agreed_records.GAME
 
 
 async def agreed_combat(store: Store, challenger: str, opponent: str) -> int:
-    """A combat both players agreed to, made as `referee accept` makes it: a challenge, then its resolution."""
-    seed, salt = draw_seed(), draw_salt()
-    inputs = {"attacker": GAME.example_attacker, "defender": GAME.example_defender, "options": {}}
-    challenge = await store.challenges.create(
-        game=GAME.id, kind=GAME.command, inputs=inputs, seed=seed, salt=salt, commitment=commitment(seed, salt),
-        challenger_id=challenger, opponent_id=opponent, guild_id=GUILD, expires_at=now() + timedelta(minutes=15),
-    )  # fmt: skip
-    report = resolve(catalogue().game(GAME), GAME.example_attacker, GAME.example_defender, seed=seed)
-    agreed = {
-        "challenge_id": challenge.id, "commitment": challenge.commitment, "inputs": inputs, "inputs_version": 1,
-        "challenger": challenger, "challenger_ok_at": challenge.created_at.isoformat(), "opponent": opponent,
-        "opponent_ok_at": now().isoformat(), "by": "discord",
-    }  # fmt: skip
-    return await store.challenges.resolve(challenge, report, agreed=agreed, requested_by=challenger,
-                                          opponent=opponent)  # fmt: skip
+    return await agreed_records.agreed_combat(store, challenger, opponent, GUILD)
 
 
 async def plain_combat(store: Store, by: str) -> int:
-    report = resolve(catalogue().game(GAME), GAME.example_attacker, GAME.example_defender, seed=1)
-    return await store.records.add(report, requested_by=by, guild_id=GUILD, private=False)
+    return await agreed_records.lone_combat(store, by, GUILD)
 
 
 async def strict_league(store: Store, *, require_agreed: bool = True) -> int:
