@@ -58,15 +58,18 @@ def league_list(guild: str | None) -> None:
     if not leagues:
         click.echo("No leagues yet: organisers create them in Discord.")
         return
-    table = Table("id", "game", "players", "w/d/l", "confirm", "agreed only", "guild")
+    table = Table("id", "game", "players", "w/d/l", "confirm", "guild")
     table.add_column("season", no_wrap=True)
     table.add_column("name", no_wrap=True)
     for league in leagues:
         table.add_row(str(league.id), league.game, str(len(league.players)),
                       f"{league.points.win}/{league.points.draw}/{league.points.loss}", f"{league.confirm_hours} h",
-                      "yes" if league.require_agreed else "no", league.guild_id,
-                      f"{league.season} ({'open' if league.season_open else 'ended'})", league.name)  # fmt: skip
+                      league.guild_id, f"{league.season} ({'open' if league.season_open else 'ended'})",
+                      league.name)  # fmt: skip
     Console(highlight=False).print(table)
+    for league in leagues:  # a line each, not a column: a terminal 80 wide cuts the table's columns short
+        if league.require_agreed:
+            click.echo(f"#{league.id} {league.name} counts only combats both players agreed to (challenges).")
 
 
 @league_group.command("standings")
