@@ -164,8 +164,8 @@ class LeagueCog(commands.Cog):
     async def list_leagues(self, interaction: discord.Interaction[Any]) -> None:
         leagues = await self.bot.store.leagues.all(actor=actor_of(interaction))
         lines = [f"**{league.name}** · {league.game} · season {league.season} · {len(league.players)} players"
-                 for league in leagues] or ["No leagues yet: an organiser starts one with "
-                                            "`/league-admin create`."]  # fmt: skip
+                 + (" · agreed combats only" if league.require_agreed else "") for league in leagues]  # fmt: skip
+        lines = lines or ["No leagues yet: an organiser starts one with `/league-admin create`."]
         await self.say(interaction, "\n".join(lines)[:2000], private=True)
 
     @everyone.command(name="join", description="Join a league as a player.")

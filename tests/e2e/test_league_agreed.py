@@ -42,6 +42,8 @@ async def test_a_league_requiring_agreement_refuses_a_lone_combat_and_marks_an_a
 ) -> None:
     created = await strict_league(fake)
     assert "Reports count only combats both players agreed to" in created
+    [listed] = await answer(fake, league("list", [], by=BOB))
+    assert "**Remote Crusade** · 40k · season 1 · 3 players · agreed combats only" in listed["data"]["content"]
     lone = await lone_combat(bot.store, ANN)
     agreed = await agreed_combat(bot.store, BOB, ANN)  # Bob challenged, Ann accepted: either way round counts
 
