@@ -43,6 +43,7 @@ class Do(StrEnum):
     LEAGUE_HISTORY = "league_history"  # a league's matches
     REPORT_MATCH = "report_match"  # a player reports a league game
     VOID_MATCH = "void_match"  # an organiser voids a league match
+    FIGHT_AGREED = "fight_agreed"  # fight a combat both players agree to (a challenge): the subject is the game id
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +118,7 @@ _PLAIN_HINTS = {
     Do.LEAGUE_HISTORY: "The league's history lists its matches.",
     Do.REPORT_MATCH: "A player of the league reports the games they played.",
     Do.VOID_MATCH: "An organiser voids a match, saying why.",
+    Do.FIGHT_AGREED: "Fight a {subject} combat as a challenge to your opponent, which both of you accept.",
 }
 
 

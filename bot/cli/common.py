@@ -152,6 +152,7 @@ _COMMANDS: dict[Do, str | None] = {
     Do.LEAGUE_HISTORY: "referee league history LEAGUE",
     Do.REPORT_MATCH: None,
     Do.VOID_MATCH: None,
+    Do.FIGHT_AGREED: "referee challenge {subject} --attacker ... --defender ... --opponent NAME --out challenge.json",
 }
 _HINTS = {
     Do.GAME_HELP: "See '{command}'.",
@@ -164,6 +165,7 @@ _HINTS = {
     Do.LEAGUE_HISTORY: "'{command}' lists the league's matches.",
     Do.REPORT_MATCH: "Players report their games in Discord.",
     Do.VOID_MATCH: "Organisers void matches in Discord.",
+    Do.FIGHT_AGREED: "Fight one both players agree to: '{command}', accepted with 'referee accept challenge.json'.",
 }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from pathlib import Path
 
 import click
@@ -10,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bot.access import OPERATOR
-from bot.leagues.export import matches_csv, standings_csv
+from bot.leagues.export import matches_csv, settings_csv, standings_csv
 from bot.leagues.model import AuditEntry, LeagueInfo, MatchInfo, Standings
 from bot.leagues.standings import TIE_BREAKERS
 from bot.recording import with_store
@@ -24,9 +25,11 @@ def season_label(league: LeagueInfo, season: int) -> str:
     return f"season {season} ({state})"
 
 
-def match_line(match: MatchInfo) -> str:
+def match_line(match: MatchInfo, agreed: Collection[int] = ()) -> str:
+    """A match on one line; each combat both players agreed to marked (``combats #12 (agreed) #15``)."""
     score = f" {match.score}" if match.score else ""
-    combats = f" combats {' '.join(f'#{c}' for c in match.combats)}" if match.combats else ""
+    listed = " ".join(f"#{c} (agreed)" if c in agreed else f"#{c}" for c in match.combats)
+    combats = f" combats {listed}" if match.combats else ""
     return (f"#{match.id} s{match.season} {match.created_at:%Y-%m-%d %H:%M} {match.reporter} {match.result} "
             f"v {match.opponent}{score} [{match.status}]{combats}")  # fmt: skip
 
@@ -64,6 +67,9 @@ def league_list(guild: str | None) -> None:
                       league.guild_id, f"{league.season} ({'open' if league.season_open else 'ended'})",
                       league.name)  # fmt: skip
     Console(highlight=False).print(table)
+    for league in leagues:  # a line each, not a column: a terminal 80 wide cuts the table's columns short
+        if league.require_agreed:
+            click.echo(f"#{league.id} {league.name} counts only combats both players agreed to (challenges).")
 
 
 @league_group.command("standings")
@@ -97,15 +103,16 @@ def league_standings(league: str, season: int | None, guild: str | None) -> None
 def league_history(league: str, player: str | None, season: int | None, limit: int, guild: str | None) -> None:
     """The league's matches, newest first (the result is the first player's)."""
 
-    async def work(store: Store) -> list[MatchInfo]:
+    async def work(store: Store) -> tuple[list[MatchInfo], set[int]]:
         found = await store.leagues.find(league, actor=OPERATOR, guild_id=guild)
-        return await store.matches.in_league(found.id, actor=OPERATOR, season=season, player=player, limit=limit)
+        chosen = await store.matches.in_league(found.id, actor=OPERATOR, season=season, player=player, limit=limit)
+        return chosen, set(await store.matches.agreements(c for m in chosen for c in m.combats))
 
-    matches = with_store(work)
+    matches, agreed = with_store(work)
     if not matches:
         click.echo("No matches yet.")
     for match in matches:
-        click.echo(match_line(match))
+        click.echo(match_line(match, agreed))
 
 
 @league_group.command("audit")
@@ -133,23 +140,26 @@ def league_export(league: str, season: int | None, output_dir: Path, guild: str 
     """Write the league's matches (all seasons) and a season's standings as two CSV files (players' names, as
     the bot last saw them in Discord, beside their ids)."""
 
-    async def work(store: Store) -> tuple[Standings, list[MatchInfo], dict[str, str]]:
+    async def work(store: Store) -> tuple[Standings, list[MatchInfo], dict[str, str], set[int]]:
         found = await store.leagues.find(league, actor=OPERATOR, guild_id=guild)
         standings = await store.leagues.standings(found.id, actor=OPERATOR, season=season)
         matches = await store.matches.in_league(found.id, actor=OPERATOR)
         players = [row.player for row in standings.rows] + [p for m in matches for p in (m.reporter, m.opponent)]
         known = await store.leagues.names(found.guild_id, players)  # as the bot last saw them in Discord
-        return standings, matches, {user: entry.name for user, entry in known.items()}
+        agreed = set(await store.matches.agreements(c for m in matches for c in m.combats))
+        return standings, matches, {user: entry.name for user, entry in known.items()}, agreed
 
-    standings, matches, names = with_store(work)
+    standings, matches, names, agreed = with_store(work)
     output_dir.mkdir(parents=True, exist_ok=True)
     stem = f"league-{standings.league.id}"
     matches_file = output_dir / f"{stem}-matches.csv"
     standings_file = output_dir / f"{stem}-season-{standings.season}-standings.csv"
-    matches_file.write_text(matches_csv(matches, names), encoding="utf-8")
+    settings_file = output_dir / f"{stem}-settings.csv"
+    matches_file.write_text(matches_csv(matches, names, agreed=agreed), encoding="utf-8")
     standings_file.write_text(standings_csv(standings.rows, names), encoding="utf-8")
-    click.echo(f"Wrote {len(matches)} matches to {matches_file} and {len(standings.rows)} players to "
-               f"{standings_file}.")  # fmt: skip
+    settings_file.write_text(settings_csv(standings.league), encoding="utf-8")
+    click.echo(f"Wrote {len(matches)} matches to {matches_file}, {len(standings.rows)} players to "
+               f"{standings_file} and the league's settings to {settings_file}.")  # fmt: skip
 
 
 __all__ = ["audit_line", "league_group", "match_line", "season_label"]

@@ -15,7 +15,7 @@ import discord
 
 from bot.render.colours import ERROR_COLOUR
 from bot.render.markdown import cut, escape
-from rules_core import RefereeError
+from rules_core import RefereeError, get_game
 from rules_core.errors import Do, Example, Hint, Setting
 
 log = logging.getLogger("referee.bot")
@@ -33,6 +33,7 @@ _COMMANDS = {
     Do.LEAGUE_HISTORY: "/league history",
     Do.REPORT_MATCH: "/league report",
     Do.VOID_MATCH: "/league-admin void",
+    Do.FIGHT_AGREED: "{command} attacker:... defender:... opponent:@Bob agree:true",
 }
 _HINTS = {
     Do.GAME_HELP: "See '{command}'.",
@@ -45,7 +46,14 @@ _HINTS = {
     Do.LEAGUE_HISTORY: "'{command}' lists the league's matches.",
     Do.REPORT_MATCH: "Players report their games with '{command}'.",
     Do.VOID_MATCH: "Organisers void a match with '{command}'.",
+    Do.FIGHT_AGREED: "Fight one agreed, your opponent accepting it: '{command}'.",
 }
+
+
+def game_command(game_id: str) -> str:
+    """A game's slash command as the combat cog registers it: ``/assault 40k`` under /assault, else ``/duel``."""
+    game = get_game(game_id)
+    return f"/assault {game.id}" if game.command == "assault" else f"/{game.command}"
 
 
 def option_text(setting: Setting) -> str:
@@ -71,6 +79,8 @@ class DiscordWords:
         return options if example.do is None else f"{_COMMANDS[example.do]} {options}"
 
     def hint(self, hint: Hint) -> str:
+        if hint.do is Do.FIGHT_AGREED:  # the game's own combat command, not one of the referee's
+            return _HINTS[hint.do].format(command=_COMMANDS[hint.do].format(command=game_command(hint.subject)))
         return _HINTS[hint.do].format(command=_COMMANDS[hint.do].format(subject=hint.subject))
 
 

@@ -30,10 +30,11 @@ class LeagueInfo:
     created_at: datetime
     organisers: tuple[str, ...]
     players: tuple[str, ...]  # current players, in the order they (first) joined
+    require_agreed: bool = False  # reports may list only combats both players agreed to (issue 24)
 
     def settings(self) -> dict[str, Any]:
         return {"name": self.name, "points": [self.points.win, self.points.draw, self.points.loss],
-                "confirm_hours": self.confirm_hours}  # fmt: skip
+                "confirm_hours": self.confirm_hours, "require_agreed": self.require_agreed}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +98,23 @@ class ReportOutcome:
 
 
 @dataclass(frozen=True, slots=True)
+class Agreement:
+    """What a combat record says of its agreement (``agreed_json``, issue 24): the challenge it was resolved from,
+    who challenged whom, and when each accepted (ISO strings as stored). A record without one was not agreed."""
+
+    record_id: int
+    challenge_id: int | None
+    challenger: str | None
+    opponent: str | None
+    challenger_ok_at: str | None
+    opponent_ok_at: str | None
+
+    def between(self, one: str, other: str) -> bool:
+        """Whether the two who agreed are ``one`` and ``other``, either way round."""
+        return {self.challenger, self.opponent} == {one, other} and one != other
+
+
+@dataclass(frozen=True, slots=True)
 class AuditEntry:
     id: int
     league_id: int
@@ -141,6 +159,7 @@ def match_dict(match: MatchInfo) -> dict[str, Any]:
 
 __all__ = [
     "AUTO",
+    "Agreement",
     "AuditEntry",
     "Decision",
     "KnownName",

@@ -7,11 +7,12 @@ Each check returns the cleaned value or raises :class:`LeagueError` naming what 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot.leagues.errors import LeagueError
+from bot.leagues.model import Agreement
 from bot.leagues.standings import RESULTS, Points
-from rules_core.errors import Do, Example, Hint, RefereeError, example
+from rules_core.errors import Do, Example, Hint, Mention, Part, RefereeError, example
 from rules_core.registry import all_games, get_game
 
 NAME_MAX = 50
@@ -132,6 +133,48 @@ def check_combats_free(combats: tuple[int, ...], found: set[int], used: Sequence
             )
 
 
+def _ids(combats: Sequence[int]) -> str:
+    return ", ".join(f"#{c}" for c in combats)
+
+
+def check_agreed(
+    combats: Sequence[int], agreements: Mapping[int, Agreement], players: tuple[str, str], *, game: str,
+    required: bool,
+) -> None:  # fmt: skip
+    """In a league that requires agreed combats, every combat a match lists was agreed (``agreements``: the
+    listed records that carry an agreement) and agreed between the match's two ``players``, either way round.
+
+    A match that lists no combats passes: the requirement is about the dice a report cites, not a demand that every
+    game be fought through the referee. A game played at a table with physical dice has no combat to list, and the
+    opponent's confirmation (or dispute) is already their agreement to its result; what an agreed combat adds is
+    that neither player chose the dice or the sides cited as evidence alone. So a league cannot be fooled by a
+    combat one player rolled by themself, and nobody is barred from reporting a game fought without the bot.
+    """
+    if not required or not combats:
+        return
+    hint = Hint(Do.FIGHT_AGREED, game)
+    missing = [c for c in combats if c not in agreements]
+    if missing:
+        verb = "was" if len(missing) == 1 else "were"
+        raise LeagueError(
+            f"This league counts only combats both players agreed to: {_ids(missing)} {verb} not agreed, so "
+            "the match was not recorded.",
+            hint=hint,
+        )
+    one, other = players
+    for combat in combats:
+        agreement = agreements[combat]
+        if not agreement.between(one, other):
+            parts: list[Part] = [f"This league counts only combats agreed between the match's two players: #{combat} "
+                                 "was agreed between "]  # fmt: skip
+            parts += [_who(agreement.challenger), " and ", _who(agreement.opponent), ", so the match was not recorded."]
+            raise LeagueError(parts, hint=hint)
+
+
+def _who(user: str | None) -> Part:
+    return "nobody named" if user is None else Mention(user)
+
+
 def check_game(game: str) -> str:
     """The registered id of a league's game."""
     try:
@@ -175,6 +218,7 @@ __all__ = [
     "POINTS_MAX",
     "REASON_MAX",
     "SCORE_MAX",
+    "check_agreed",
     "check_combats_free",
     "check_confirm_hours",
     "check_game",

@@ -3,8 +3,9 @@ merged into the options of one command.
 
 A setting is one row: a scope (``server``, ``channel`` or ``user``), the id it belongs to (the server's, the
 channel's or the user's), the server it belongs to (None for a user's), a key and a JSON value. Channel settings
-override the server's for house rules (option by option) and visibility; the results and league channels are the
-server's alone; a user's preferences follow them everywhere.
+override the server's for house rules (option by option), visibility, threads and challenges by default; the
+results and league channels, the web pages and how long a challenge stays open are the server's alone; a user's
+preferences follow them everywhere.
 
 House rules are keyed ``house:<game>:<option>``; they are defaults: an option the player gives explicitly wins.
 """
@@ -31,6 +32,8 @@ THREADS = "threads"  # "on" or "off": a result longer than one page goes to a th
 RESULTS_CHANNEL = "results_channel"  # a channel id: a copy of each public result, with a link back
 LEAGUE_CHANNEL = "league_channel"  # a channel id: league confirmations, disputes and standings changes
 WEB = "web"  # "public" or "off": the server's leagues and public combats on the web pages (bot/web), opted in
+AGREE = "agree"  # "on" or "off": a combat naming an opponent is a challenge they accept before any die is rolled
+CHALLENGE_EXPIRY = "challenge_expiry"  # whole minutes, 1 to 1440: how long a challenge stays open (docs/challenges.md)
 PREF_PRIVATE = "private"  # a user's: True or False, their results' default visibility
 PREF_STEPS = "steps"  # a user's: "compact" (one line a step) or "full" (every step with its dice)
 
@@ -40,8 +43,10 @@ ERASED = "*erased*"
 
 VISIBILITIES = ("public", "private")
 STEP_LISTS = ("compact", "full")
-SERVER_ONLY = (RESULTS_CHANNEL, LEAGUE_CHANNEL, WEB)
-CHANNEL_OR_SERVER = (VISIBILITY, THREADS)
+SERVER_ONLY = (RESULTS_CHANNEL, LEAGUE_CHANNEL, WEB, CHALLENGE_EXPIRY)
+CHANNEL_OR_SERVER = (VISIBILITY, THREADS, AGREE)
+CHALLENGE_MINUTES = 15  # a challenge's time to stay open when the server sets none
+FEWEST_MINUTES, MOST_MINUTES = 1, 1440  # a minute to a day
 USER_KEYS = (PREF_PRIVATE, PREF_STEPS)
 
 
@@ -115,6 +120,14 @@ def split_house_key(key: str) -> tuple[str, str] | None:
     return game_id, option
 
 
+def challenge_minutes(value: Any) -> int | None:
+    """How long a challenge stays open, as stored or given: a whole number of minutes from 1 to 1440 (a day); None
+    for anything else (a fraction, a bool, text, out of range)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return value if FEWEST_MINUTES <= value <= MOST_MINUTES else None
+
+
 def effective(rows: Iterable[SettingRow], channel_id: str | None) -> Effective:
     """The settings of one server's ``rows`` that apply in ``channel_id``: the channel's own first, then the
     server's."""
@@ -138,6 +151,8 @@ def effective(rows: Iterable[SettingRow], channel_id: str | None) -> Effective:
         results_channel=server.get(RESULTS_CHANNEL),
         league_channel=server.get(LEAGUE_CHANNEL),
         web_public=server.get(WEB) == "public",
+        agree=merged.get(AGREE) == "on",
+        challenge_minutes=challenge_minutes(server.get(CHALLENGE_EXPIRY)) or CHALLENGE_MINUTES,
     )
 
 
@@ -243,10 +258,15 @@ def _example(game: Game) -> Example | None:
 
 
 __all__ = [
+    "AGREE",
+    "CHALLENGE_EXPIRY",
+    "CHALLENGE_MINUTES",
     "CHANNEL",
     "CHANNEL_OR_SERVER",
     "ERASED",
+    "FEWEST_MINUTES",
     "LEAGUE_CHANNEL",
+    "MOST_MINUTES",
     "NOTHING",
     "PREF_PRIVATE",
     "PREF_STEPS",
@@ -266,6 +286,7 @@ __all__ = [
     "Preferences",
     "SettingRow",
     "apply_house_rules",
+    "challenge_minutes",
     "effective",
     "example_variant",
     "house_key",

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.server_settings.model import (
+    AGREE,
+    CHALLENGE_EXPIRY,
     LEAGUE_CHANNEL,
     PREF_PRIVATE,
     PREF_STEPS,
@@ -57,6 +59,8 @@ def value_text(key: str, value: Any, channel: Channel = plain_channel) -> str:
         return phrase(split[1], value).partition(": ")[2]
     if key in (RESULTS_CHANNEL, LEAGUE_CHANNEL):
         return channel(str(value))
+    if key == CHALLENGE_EXPIRY:
+        return f"{value} minute{'' if value == 1 else 's'}"
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
@@ -76,6 +80,10 @@ def setting_line(key: str, value: Any, channel: Channel = plain_channel) -> str:
         return f"league channel (confirmations, disputes, standings): {channel(str(value))}"
     if key == WEB:
         return f"web pages (leagues, public combats): {value}"
+    if key == AGREE:
+        return f"agree (a combat naming an opponent waits for them to accept it): {value}"
+    if key == CHALLENGE_EXPIRY:
+        return f"challenge expiry (how long a challenge stays open): {value_text(key, value)}"
     if key == PREF_PRIVATE:
         return f"my results private by default: {value_text(key, value)}"
     if key == PREF_STEPS:

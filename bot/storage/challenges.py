@@ -267,3 +267,35 @@ class Challenges:
     async def record_of(self, challenge_id: int) -> int | None:
         async with self.sessions() as session:
             return await session.scalar(select(Challenge.record_id).where(Challenge.id == challenge_id))
+
+    async def claim_expired(self, *, at: datetime | None = None, limit: int = 50) -> list[StoredChallenge]:
+        """Up to ``limit`` open challenges whose time has passed by ``at`` (default now), oldest deadline first,
+        marked expired in one transaction and returned as they are now (expired): each by exactly one caller.
+
+        Several bot processes sweep at once: the rows are claimed with ``SELECT ... FOR UPDATE SKIP LOCKED``, so a
+        challenge another sweep (or a player's press) holds is left to it, never waited for. The UPDATE keeps
+        ``status = 'open'`` as a compare-and-set and returns the rows it changed: on SQLite (no row locks, one
+        writer) two sweeps may select the same rows, and only the first to write claims them."""
+        moment = at or now()
+        async with self.sessions.begin() as session:
+            rows = (
+                await session.scalars(
+                    select(Challenge)
+                    .where(Challenge.status == "open", Challenge.expires_at <= moment)
+                    .order_by(Challenge.expires_at, Challenge.id)
+                    .limit(limit)
+                    .with_for_update(skip_locked=True)
+                    .execution_options(populate_existing=True)
+                )
+            ).all()
+            if not rows:
+                return []
+            marked = await session.scalars(
+                update(Challenge)
+                .where(Challenge.id.in_([row.id for row in rows]), Challenge.status == "open")
+                .values(status="expired")
+                .returning(Challenge),
+                execution_options={"populate_existing": True},
+            )
+            claimed = {row.id: _stored(row) for row in marked.all()}
+            return [claimed[row.id] for row in rows if row.id in claimed]  # in the order of their deadlines

@@ -5,6 +5,7 @@ appends, and the version bump that makes cached standings stale."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -14,10 +15,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.access import Actor, sees_server_data
 from bot.leagues import permissions
 from bot.leagues.errors import LeagueNotFound, MatchNotFound
-from bot.leagues.model import LeagueInfo, MatchInfo
+from bot.leagues.model import Agreement, LeagueInfo, MatchInfo
 from bot.leagues.standings import Points, Row
 from bot.storage.db import aware
 from bot.storage.models import (
+    CombatRecord,
     League,
     LeagueEvent,
     LeagueMatch,
@@ -38,6 +40,42 @@ def match_info(row: LeagueMatch) -> MatchInfo:
         created_at=aware(row.created_at), confirm_by=None if row.confirm_by is None else aware(row.confirm_by),
         decided_by=row.decided_by, decided_at=None if row.decided_at is None else aware(row.decided_at),
     )  # fmt: skip
+
+
+def agreement(record_id: int, agreed_json: str) -> Agreement:
+    """A record's ``agreed_json`` (bot/cli/challenges.py and the Discord challenges write it) as the domain's value;
+    a value missing or of another type reads as None (an erased user's pseudonym is a string like any id)."""
+    try:
+        data = json.loads(agreed_json)
+    except ValueError:
+        data = {}
+    if not isinstance(data, dict):
+        data = {}
+
+    def text(key: str) -> str | None:
+        value = data.get(key)
+        return value if isinstance(value, str) and value else None
+
+    challenge = data.get("challenge_id")
+    return Agreement(
+        record_id=record_id, challenge_id=challenge if isinstance(challenge, int) else None,
+        challenger=text("challenger"), opponent=text("opponent"), challenger_ok_at=text("challenger_ok_at"),
+        opponent_ok_at=text("opponent_ok_at"),
+    )  # fmt: skip
+
+
+async def agreements(session: AsyncSession, record_ids: Iterable[int]) -> dict[int, Agreement]:
+    """The agreements of those of ``record_ids`` that were agreed (``agreed_json`` not null), by record id. The
+    caller has checked that the records may be seen (or shows only the mark, never their contents)."""
+    chosen = sorted(set(record_ids))
+    if not chosen:
+        return {}
+    rows = await session.execute(
+        select(CombatRecord.id, CombatRecord.agreed_json).where(
+            CombatRecord.id.in_(chosen), CombatRecord.agreed_json.is_not(None)
+        )
+    )
+    return {int(record_id): agreement(int(record_id), str(data)) for record_id, data in rows}
 
 
 async def league_info(session: AsyncSession, row: League) -> LeagueInfo:
@@ -64,6 +102,7 @@ async def league_info(session: AsyncSession, row: League) -> LeagueInfo:
         points=Points(row.points_win, row.points_draw, row.points_loss), confirm_hours=row.confirm_hours,
         season=row.season, season_open=ended is None, version=row.version, created_by=row.created_by,
         created_at=aware(row.created_at), organisers=tuple(organisers), players=tuple(players),
+        require_agreed=bool(row.require_agreed),
     )  # fmt: skip
 
 
@@ -157,6 +196,8 @@ async def is_player(session: AsyncSession, league_id: int, user: str) -> bool:
 __all__ = [
     "SnapshotsRead",
     "add_event",
+    "agreement",
+    "agreements",
     "bump",
     "is_organiser",
     "is_player",

@@ -118,7 +118,7 @@ class Leagues:
 
     async def create(
         self, guild_id: str, name: str, game: str, *, actor: Actor, points: Points | None = None,
-        confirm_hours: int = 72, at: datetime | None = None,
+        confirm_hours: int = 72, require_agreed: bool = False, at: datetime | None = None,
     ) -> LeagueInfo:  # fmt: skip
         moment = at or now()
         if not sees_server_data(actor, guild_id):
@@ -132,7 +132,7 @@ class Leagues:
                 row = League(
                     guild_id=guild_id, name=cleaned, name_key=cleaned.casefold(), game=game_id,
                     points_win=chosen.win, points_draw=chosen.draw, points_loss=chosen.loss, confirm_hours=hours,
-                    season=1, version=1, created_by=actor.user, created_at=moment,
+                    require_agreed=require_agreed, season=1, version=1, created_by=actor.user, created_at=moment,
                 )  # fmt: skip
                 session.add(row)
                 await session.flush()
@@ -179,7 +179,7 @@ class Leagues:
 
     async def update_settings(
         self, league_id: int, *, actor: Actor, points: Points | None = None, confirm_hours: int | None = None,
-        name: str | None = None, at: datetime | None = None,
+        name: str | None = None, require_agreed: bool | None = None, at: datetime | None = None,
     ) -> LeagueInfo:  # fmt: skip
         moment = at or now()
         try:
@@ -195,6 +195,8 @@ class Leagues:
                 if name is not None:
                     league.name = rules.check_name(name)
                     league.name_key = league.name.casefold()
+                if require_agreed is not None:
+                    league.require_agreed = require_agreed
                 await session.flush()
                 info = await league_info(session, league)
                 add_event(session, league_id, "settings-changed", actor.user, moment, before=before,

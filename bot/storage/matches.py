@@ -22,11 +22,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Actor
 from bot.leagues import permissions, rules, transitions
-from bot.leagues.model import AUTO, Decision, MatchInfo, MatchPost, Reminder, ReportOutcome, pair_key
+from bot.leagues.model import AUTO, Agreement, Decision, MatchInfo, MatchPost, Reminder, ReportOutcome, pair_key
 from bot.leagues.transitions import Transition
 from bot.storage.db import now, rowcount
 from bot.storage.league_rows import (
     add_event,
+    agreements,
     bump,
     is_organiser,
     is_player,
@@ -144,11 +145,13 @@ class Matches:
     # --- changes -------------------------------------------------------------------------------------------------
 
     async def _check_combats(
-        self, session: AsyncSession, league_id: int, combats: tuple[int, ...], actor: Actor
+        self, session: AsyncSession, league: League, combats: tuple[int, ...], actor: Actor, players: tuple[str, str]
     ) -> None:
-        """The combats exist, the actor may see them (else they are "not found"), and no other match uses them."""
+        """The combats exist, the actor may see them (else they are "not found"), no other match uses them, and, in
+        a league that requires it, each was agreed between the match's two ``players`` (bot/leagues/rules.py)."""
         if not combats:
             return
+        league_id = league.id
         chosen = select(CombatRecord.id).where(CombatRecord.id.in_(combats), visible_combats(actor))
         found = set((await session.scalars(chosen)).all())
         used = (
@@ -159,6 +162,13 @@ class Matches:
             )
         ).all()
         rules.check_combats_free(combats, found, [(int(match_id), str(listed)) for match_id, listed in used])
+        if league.require_agreed:
+            rules.check_agreed(combats, await agreements(session, combats), players, game=league.game, required=True)
+
+    async def agreements(self, record_ids: Iterable[int]) -> dict[int, Agreement]:
+        """Which of these combat records were agreed by both players, and by whom (the match view's mark)."""
+        async with self.sessions() as session:
+            return await agreements(session, record_ids)
 
     async def report(
         self, league_id: int, *, actor: Actor, opponent: str, result: str, score: str | None = None,
@@ -201,7 +211,7 @@ class Matches:
             if waiting is not None:
                 kind, change = transitions.answer_report(match_info(waiting), actor, result, moment)
                 return ReportOutcome(kind, await self._apply(session, waiting, change, actor.user, moment))
-            await self._check_combats(session, league_id, combats, actor)
+            await self._check_combats(session, league, combats, actor, (actor.user, opponent))
             row = LeagueMatch(
                 league_id=league_id, season=league.season, reporter_id=actor.user, opponent_id=opponent,
                 result=result, score=score, combats=",".join(map(str, combats)), notes=notes, status="pending",
@@ -276,7 +286,11 @@ class Matches:
         self, league_id: int, *, actor: Actor, player: str, opponent: str, result: str, score: str | None = None,
         combats: str | Sequence[int] | None = None, notes: str = "", at: datetime | None = None,
     ) -> MatchInfo:  # fmt: skip
-        """An organiser enters a game directly: confirmed at once (``result`` is ``player``'s)."""
+        """An organiser enters a game directly: confirmed at once (``result`` is ``player``'s).
+
+        In a league that requires agreed combats, the combats an entry lists are held to the same rule as a report's
+        (agreed, between ``player`` and ``opponent``): the setting says which combats count in the league, and an
+        organiser's entry must not be a way round it. An entry listing none passes, as a report does."""
         moment = at or now()
         rules.check_result(result)
         cleaned_score = rules.check_score(score)
@@ -291,7 +305,7 @@ class Matches:
                 permissions.require_member(user, league.name, playing=await is_player(session, league_id, user))
             waiting = await self._pending_between(session, league_id, player, opponent)
             transitions.require_nothing_pending(None if waiting is None else waiting.id)
-            await self._check_combats(session, league_id, chosen, actor)
+            await self._check_combats(session, league, chosen, actor, (player, opponent))
             row = LeagueMatch(
                 league_id=league_id, season=league.season, reporter_id=player, opponent_id=opponent, result=result,
                 score=cleaned_score, combats=",".join(map(str, chosen)), notes=cleaned_notes, status="confirmed",

@@ -15,6 +15,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     text,
     true,
 )
@@ -190,6 +191,8 @@ class League(Base):
     points_draw: Mapped[int] = mapped_column(Integer)
     points_loss: Mapped[int] = mapped_column(Integer)
     confirm_hours: Mapped[int] = mapped_column(Integer)
+    # Reports may list only combats both players agreed to (issue 24; migration 0010): existing leagues false.
+    require_agreed: Mapped[bool] = mapped_column(Boolean, server_default=false())
     season: Mapped[int] = mapped_column(Integer)  # the current (latest) season's number
     version: Mapped[int] = mapped_column(Integer)  # +1 with every change that can move the standings
     created_by: Mapped[str] = mapped_column(String(NAME))

@@ -254,7 +254,14 @@ async def _league_export(session: AsyncSession, *, user: str | None, guild: str 
     events = (await session.scalars(select(LeagueEvent).where(event_filter).order_by(LeagueEvent.id))).all()
     return {
         "leagues": [
-            {"id": row.id, "guild_id": row.guild_id, "name": row.name, "game": row.game, "season": row.season}
+            {
+                "id": row.id,
+                "guild_id": row.guild_id,
+                "name": row.name,
+                "game": row.game,
+                "season": row.season,
+                "require_agreed": row.require_agreed,
+            }
             for row in leagues
         ],
         "league_matches": [match_dict(match_info(row)) for row in matches],

@@ -16,7 +16,7 @@ import json
 import math
 import re
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,13 +145,16 @@ def standing(row: Row, labels: dict[str, str]) -> dict[str, Any]:
             "rating": round(row.rating, 1)}  # fmt: skip
 
 
-def match_item(match: MatchInfo, labels: dict[str, str], links: dict[int, str]) -> dict[str, Any]:
+def match_item(
+    match: MatchInfo, labels: dict[str, str], links: dict[int, str], agreed: Collection[int] = ()
+) -> dict[str, Any]:
     return {
         "id": match.id, "season": match.season, "status": match.status, "date": match.created_at.date().isoformat(),
         "reported_at": match.created_at.isoformat(), "player": match.reporter,
         "player_name": labels.get(match.reporter, UNNAMED), "opponent": match.opponent,
         "opponent_name": labels.get(match.opponent, UNNAMED), "result": match.result, "verb": VERBS[match.result],
-        "score": match.score, "combats": [{"id": c, "link": links.get(c)} for c in match.combats],
+        "score": match.score,
+        "combats": [{"id": c, "link": links.get(c), "agreed": c in agreed} for c in match.combats],
     }  # fmt: skip
 
 
@@ -173,15 +176,21 @@ async def _matches_page(
 
 
 def _page_dict(
-    matches: list[MatchInfo], page: int, pages: int, total: int, labels: dict[str, str], *, links: dict[int, str]
-) -> dict[str, Any]:
+    matches: list[MatchInfo], page: int, pages: int, total: int, labels: dict[str, str], *, links: dict[int, str],
+    agreed: Collection[int],
+) -> dict[str, Any]:  # fmt: skip
     return {"page": page, "pages": pages, "total": total, "page_size": PAGE_SIZE,
-            "items": [match_item(m, labels, links) for m in matches]}  # fmt: skip
+            "items": [match_item(m, labels, links, agreed) for m in matches]}  # fmt: skip
+
+
+async def agreed_combats(store: Store, matches: Iterable[MatchInfo]) -> set[int]:
+    """Which of the combats the matches list both players agreed to (issue 24): each is marked on the page."""
+    return set(await store.matches.agreements(c for m in matches for c in m.combats))
 
 
 def _league_dict(league: LeagueInfo) -> dict[str, Any]:
     return {"id": league.id, "name": league.name, "game": league.game, "season": league.season,
-            "season_open": league.season_open}  # fmt: skip
+            "season_open": league.season_open, "require_agreed": league.require_agreed}  # fmt: skip
 
 
 def _json(data: dict[str, Any]) -> web.Response:
@@ -213,6 +222,7 @@ async def league_data(request: web.Request) -> dict[str, Any]:
             total,
             shown.labels,
             links=await combat_links(_store(request), matches, league.guild_id),
+            agreed=await agreed_combats(_store(request), matches),
         ),
         "tie_breakers": list(TIE_BREAKERS),
     }
@@ -264,6 +274,7 @@ async def player_data(request: web.Request) -> dict[str, Any]:
             total,
             shown.labels,
             links=await combat_links(_store(request), matches, league.guild_id),
+            agreed=await agreed_combats(_store(request), matches),
         ),
     }
 
@@ -291,7 +302,8 @@ async def matches_csv_file(request: web.Request) -> web.Response:
     table = await store.leagues.standings(league.id, actor=actor)  # its players first: numbered as the page does
     players = [row.player for row in table.rows] + [p for m in matches for p in (m.reporter, m.opponent)]
     names = await labels(store, league.guild_id, players)
-    return _csv(matches_csv(matches, names, public=True), f"league-{league.id}-matches.csv")
+    agreed = await agreed_combats(store, matches)
+    return _csv(matches_csv(matches, names, public=True, agreed=agreed), f"league-{league.id}-matches.csv")
 
 
 async def standings_csv_file(request: web.Request) -> web.Response:

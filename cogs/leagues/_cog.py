@@ -29,7 +29,6 @@ from discord.ext import commands, tasks
 from bot.discord.interactions import actor_of
 from bot.leagues.chart import chart_title, legend_labels, rating_chart
 from bot.leagues.errors import LeagueError, LeagueNotFound
-from bot.leagues.export import matches_csv, standings_csv
 from bot.leagues.model import LeagueInfo, MatchInfo, Standings
 from bot.leagues.standings import Points
 from cogs.leagues._follow import refresh_posts, sweep
@@ -37,10 +36,12 @@ from cogs.leagues._names import NameBook
 from cogs.leagues._ui import (
     announce,
     audit_embed,
+    export_files,
     history_embed,
     league_page_view,
-    match_embed,
+    match_card,
     match_view,
+    settings_line,
     standings_embed,
     who,
 )
@@ -56,6 +57,7 @@ Result = Literal["win", "draw", "loss"]
 Decision = Literal["win", "draw", "loss", "void"]
 GAMES = [app_commands.Choice(name=game.title[:100], value=game.id) for game in all_games()]
 LEAGUE = "The league (needed only when the server has several)."
+AGREED = "Count only combats both players agreed to (a challenge with agree:true) in reports (false)."
 POINTS = app_commands.Range[int, 0, 100]
 HOURS = app_commands.Range[int, 1, 720]
 MATCH = app_commands.Range[int, 1]
@@ -144,26 +146,26 @@ class LeagueCog(commands.Cog):
         name="The league's name.", game="The game it plays.", win="Points for a win (3).",
         draw="Points for a draw (1).", loss="Points for a loss (0).",
         confirm_hours="Unanswered reports confirm themselves after this many hours (72).",
+        require_agreed=AGREED,
     )  # fmt: skip
     @app_commands.choices(game=GAMES)
     async def create(
         self, interaction: discord.Interaction[Any], name: app_commands.Range[str, 1, 50], game: str,
-        win: POINTS = 3, draw: POINTS = 1, loss: POINTS = 0, confirm_hours: HOURS = 72,
+        win: POINTS = 3, draw: POINTS = 1, loss: POINTS = 0, confirm_hours: HOURS = 72, require_agreed: bool = False,
     ) -> None:  # fmt: skip
         league = await self.bot.store.leagues.create(
             str(interaction.guild_id), name, game, actor=actor_of(interaction), points=Points(win, draw, loss),
-            confirm_hours=confirm_hours,
+            confirm_hours=confirm_hours, require_agreed=require_agreed,
         )  # fmt: skip
         await self.say(interaction, f"League **{league.name}** ({league.game}) is open: players join with "
-                                    f"`/league join`. Points {win}/{draw}/{loss}; reports confirm themselves after "
-                                    f"{confirm_hours} hours.")  # fmt: skip
+                                    f"`/league join`. {settings_line(league)}")  # fmt: skip
 
     @everyone.command(name="list", description="This server's leagues.")
     async def list_leagues(self, interaction: discord.Interaction[Any]) -> None:
         leagues = await self.bot.store.leagues.all(actor=actor_of(interaction))
         lines = [f"**{league.name}** · {league.game} · season {league.season} · {len(league.players)} players"
-                 for league in leagues] or ["No leagues yet: an organiser starts one with "
-                                            "`/league-admin create`."]  # fmt: skip
+                 + (" · agreed combats only" if league.require_agreed else "") for league in leagues]  # fmt: skip
+        lines = lines or ["No leagues yet: an organiser starts one with `/league-admin create`."]
         await self.say(interaction, "\n".join(lines)[:2000], private=True)
 
     @everyone.command(name="join", description="Join a league as a player.")
@@ -183,24 +185,21 @@ class LeagueCog(commands.Cog):
     @organisers.command(name="settings", description="Change a league's name, points or window (organisers).")
     @app_commands.describe(
         league=LEAGUE, name="A new name.", win="Points for a win.", draw="Points for a draw.",
-        loss="Points for a loss.", confirm_hours="Hours before a report confirms itself.",
+        loss="Points for a loss.", confirm_hours="Hours before a report confirms itself.", require_agreed=AGREED,
     )  # fmt: skip
     async def settings(
         self, interaction: discord.Interaction[Any], league: str | None = None,
         name: app_commands.Range[str, 1, 50] | None = None, win: POINTS | None = None, draw: POINTS | None = None,
-        loss: POINTS | None = None, confirm_hours: HOURS | None = None,
+        loss: POINTS | None = None, confirm_hours: HOURS | None = None, require_agreed: bool | None = None,
     ) -> None:  # fmt: skip
         found = await self.league(interaction, league)
         points = None
         if (win, draw, loss) != (None, None, None):
             points = Points(found.points.win if win is None else win, found.points.draw if draw is None else draw,
                             found.points.loss if loss is None else loss)  # fmt: skip
-        changed = await self.bot.store.leagues.update_settings(
-            found.id, actor=actor_of(interaction), points=points, confirm_hours=confirm_hours, name=name
-        )
-        await self.say(interaction, f"**{changed.name}**: points {changed.points.win}/{changed.points.draw}/"
-                                    f"{changed.points.loss}, reports confirm themselves after "
-                                    f"{changed.confirm_hours} hours.")  # fmt: skip
+        changed = await self.bot.store.leagues.update_settings(found.id, actor=actor_of(interaction), points=points,
+            confirm_hours=confirm_hours, name=name, require_agreed=require_agreed)  # fmt: skip
+        await self.say(interaction, f"**{changed.name}**: {settings_line(changed)}")
 
     @organisers.command(name="organiser", description="Add a co-organiser (organisers).")
     @app_commands.describe(user="Who to add.", league=LEAGUE)
@@ -249,7 +248,7 @@ class LeagueCog(commands.Cog):
             mention = discord.AllowedMentions(users=[discord.Object(id=int(match.opponent))])
             view = match_view(match)
             extra: dict[str, Any] = {} if view is None else {"view": view}
-            sent = await interaction.response.send_message(text, embed=match_embed(match, found),
+            sent = await interaction.response.send_message(text, embed=await match_card(self.bot, match, found),
                                                            allowed_mentions=mention, **extra)  # fmt: skip
             if sent.message_id is not None and interaction.channel_id is not None:  # to edit it when time runs out
                 await self.bot.store.matches.attach_post(match.id, channel_id=str(interaction.channel_id),
@@ -260,7 +259,7 @@ class LeagueCog(commands.Cog):
         else:
             text = (f"{who(match.reporter)} reported this game with another result: it is disputed now, for an "
                     "organiser to settle.")  # fmt: skip
-        await interaction.response.send_message(text, embed=match_embed(match, found))
+        await interaction.response.send_message(text, embed=await match_card(self.bot, match, found))
         await refresh_posts(self.bot, [match], found)  # the first report's message: its buttons go
         what = "confirmed" if outcome.kind == "merged" else "disputed"
         await announce(self.bot, found, match, what, str(interaction.user.id), origin=interaction.channel_id)
@@ -306,14 +305,14 @@ class LeagueCog(commands.Cog):
             found.id, actor=actor_of(interaction), player=str(player.id), opponent=str(opponent.id), result=result,
             score=score, combats=combats, notes=notes or "",
         )  # fmt: skip
-        await interaction.response.send_message(embed=match_embed(entered, found))
+        await interaction.response.send_message(embed=await match_card(self.bot, entered, found))
         await announce(self.bot, found, entered, "entered", str(interaction.user.id), origin=interaction.channel_id)
 
     async def _decided(self, interaction: discord.Interaction[Any], changed: MatchInfo, what: str) -> None:
         """An organiser's decision, shown; the report's own message then says so too (and loses its buttons), and
         the league channel hears of it."""
         league = await self.bot.store.leagues.get(changed.league_id, actor=actor_of(interaction))
-        await interaction.response.send_message(embed=match_embed(changed, league))
+        await interaction.response.send_message(embed=await match_card(self.bot, changed, league))
         await refresh_posts(self.bot, [changed], league)
         await announce(self.bot, league, changed, what, str(interaction.user.id), origin=interaction.channel_id)
 
@@ -371,15 +370,10 @@ class LeagueCog(commands.Cog):
         matches = await self.bot.store.matches.in_league(found.id, actor=actor_of(interaction))
         players = [row.player for row in table.rows] + [p for m in matches for p in (m.reporter, m.opponent)]
         names = await self.names.names(found.guild_id, players)  # beside the ids
-        files = [
-            discord.File(io.BytesIO(matches_csv(matches, names).encode("utf-8")),
-                         filename=f"league-{found.id}-matches.csv"),
-            discord.File(io.BytesIO(standings_csv(table.rows, names).encode("utf-8")),
-                         filename=f"league-{found.id}-season-{table.season}-standings.csv"),
-        ]  # fmt: skip
+        agreed = await self.bot.store.matches.agreements(c for m in matches for c in m.combats)
         await interaction.response.send_message(
-            f"**{found.name}**: {len(matches)} matches, and season {table.season}'s standings.", files=files,
-            ephemeral=True,
+            f"**{found.name}**: {len(matches)} matches, season {table.season}'s standings and the league's settings.",
+            files=export_files(found, table, matches, names, agreed), ephemeral=True,
         )  # fmt: skip
 
     # Every command that names a league offers this server's leagues as the player types.

@@ -22,7 +22,7 @@ import discord
 from bot.access import OPERATOR
 from bot.leagues.model import LeagueInfo, MatchInfo, MatchPost, Reminder
 from bot.render.markdown import escape
-from cogs.leagues._ui import announce, match_embed, who
+from cogs.leagues._ui import announce, match_card, who
 
 if TYPE_CHECKING:
     from bot.discord.app import RefereeBot
@@ -57,7 +57,7 @@ async def refresh_posts(bot: RefereeBot, matches: Sequence[MatchInfo], league: L
         message = bot.get_partial_messageable(int(post.channel_id)).get_partial_message(int(post.message_id))
         extra: dict[str, Any] = {} if match.status == "pending" else {"view": None}
         try:
-            await message.edit(embed=match_embed(match, shown), **extra)
+            await message.edit(embed=await match_card(bot, match, shown), **extra)
             edited += 1
         except discord.HTTPException as error:  # deleted, or a channel the bot can no longer see
             log.warning("could not edit match #%d's message: %s", match.id, error)

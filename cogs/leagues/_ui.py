@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.discord.errors import referee_error_embed
 from bot.discord.interactions import actor_of
+from bot.leagues.export import matches_csv, settings_csv, standings_csv
 from bot.leagues.model import AuditEntry, LeagueInfo, MatchInfo, Standings
 from bot.leagues.standings import TIE_BREAKERS
 from bot.render.colours import AUDIT_COLOUR, INFO_COLOUR, MATCH_STATUS_COLOURS
@@ -35,14 +37,32 @@ def match_summary(match: MatchInfo) -> str:
     return f"{who(match.reporter)} {VERBS[match.result]} {who(match.opponent)}{score}"
 
 
-def match_embed(match: MatchInfo, league: LeagueInfo) -> discord.Embed:
+def settings_line(league: LeagueInfo) -> str:
+    """A league's settings as its organisers set them, in one sentence."""
+    points = league.points
+    agreed = (" Reports count only combats both players agreed to (`agree:true` with `opponent:`)."
+              if league.require_agreed else "")  # fmt: skip
+    return (f"Points {points.win}/{points.draw}/{points.loss}; reports confirm themselves after "
+            f"{league.confirm_hours} hours.{agreed}")  # fmt: skip
+
+
+AGREED_MARK = "✔ agreed"  # after a combat both players agreed to (issue 24): a mark that needs no colour
+
+
+def combats_line(combats: Sequence[int], agreed: Collection[int]) -> str:
+    """A match's combats, each both players agreed to marked: ``#12 ✔ agreed · #15``."""
+    return " · ".join(f"#{c} {AGREED_MARK}" if c in agreed else f"#{c}" for c in combats)
+
+
+def match_embed(match: MatchInfo, league: LeagueInfo, agreed: Collection[int] = ()) -> discord.Embed:
+    """A match as its message shows it; ``agreed``: which of its combats both players agreed to (marked)."""
     embed = discord.Embed(
         title=f"Match #{match.id}: {match.status}",
         description=match_summary(match),
         colour=MATCH_STATUS_COLOURS.get(match.status, INFO_COLOUR),
     )
     if match.combats:
-        embed.add_field(name="Combats", value=" ".join(f"#{c}" for c in match.combats), inline=True)
+        embed.add_field(name="Combats", value=combats_line(match.combats, agreed), inline=True)
     if match.notes:
         embed.add_field(name="Notes", value=cut(escape(match.notes), 1024), inline=False)
     if match.status == "pending" and match.confirm_by is not None:
@@ -57,6 +77,12 @@ def match_embed(match: MatchInfo, league: LeagueInfo) -> discord.Embed:
         embed.add_field(name="Decided by", value=decided, inline=False)
     embed.set_footer(text=f"{league.name} · season {match.season} · match #{match.id}")
     return embed
+
+
+async def match_card(bot: RefereeBot, match: MatchInfo, league: LeagueInfo) -> discord.Embed:
+    """:func:`match_embed` with its agreed combats looked up in the store."""
+    agreed = await bot.store.matches.agreements(match.combats) if match.combats else {}
+    return match_embed(match, league, agreed)
 
 
 def news_embed(match: MatchInfo, league: LeagueInfo, what: str, by: str | None) -> discord.Embed:
@@ -132,7 +158,7 @@ class MatchButton(
             await interaction.response.send_message(embed=referee_error_embed(error), ephemeral=True)
             return
         league = await bot.store.leagues.get(changed.league_id, actor=actor)
-        await interaction.response.edit_message(embed=match_embed(changed, league), view=None)
+        await interaction.response.edit_message(embed=await match_card(bot, changed, league), view=None)
         what = "confirmed" if self.action == "confirm" else "disputed"
         await announce(bot, league, changed, what, actor.user, origin=interaction.channel_id)
 
@@ -180,6 +206,18 @@ def history_embed(league: LeagueInfo, matches: Sequence[MatchInfo], player: str 
     return discord.Embed(title=cut(title, 256), description=cut("\n".join(lines), 4096), colour=INFO_COLOUR)
 
 
+def export_files(
+    league: LeagueInfo, table: Standings, matches: Sequence[MatchInfo], names: dict[str, str], agreed: Collection[int]
+) -> list[discord.File]:
+    """/league export's CSV files: every match (its agreed combats marked), a season's standings, the settings."""
+    texts = {
+        f"league-{league.id}-matches.csv": matches_csv(matches, names, agreed=agreed),
+        f"league-{league.id}-season-{table.season}-standings.csv": standings_csv(table.rows, names),
+        f"league-{league.id}-settings.csv": settings_csv(league),
+    }
+    return [discord.File(io.BytesIO(text.encode("utf-8")), filename=name) for name, text in texts.items()]
+
+
 USER_KEYS = ("reporter", "opponent", "decided_by", "organiser")
 
 
@@ -215,11 +253,14 @@ __all__ = [
     "actor_of",
     "announce",
     "audit_embed",
+    "export_files",
     "history_embed",
     "league_page_view",
+    "match_card",
     "match_embed",
     "match_view",
     "news_embed",
+    "settings_line",
     "standings_embed",
     "who",
 ]

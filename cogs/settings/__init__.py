@@ -1,4 +1,4 @@
-"""/settings (a server's house rules, visibility, threads and channels, for members with Manage Server) and
+"""/settings (a server's house rules, visibility, threads, channels and challenges, for members with Manage Server) and
 /preferences (each player's own), docs/settings.md."""
 
 from __future__ import annotations

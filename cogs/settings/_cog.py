@@ -21,7 +21,10 @@ from bot.discord.options import game_choices
 from bot.render.colours import INFO_COLOUR
 from bot.render.markdown import cut
 from bot.server_settings.model import (
+    AGREE,
+    CHALLENGE_EXPIRY,
     CHANNEL,
+    CHANNEL_OR_SERVER,
     LEAGUE_CHANNEL,
     PREF_PRIVATE,
     PREF_STEPS,
@@ -33,6 +36,7 @@ from bot.server_settings.model import (
     VISIBILITY,
     WEB,
     Change,
+    challenge_minutes,
     house_key,
     house_rule_option,
     house_rule_value,
@@ -42,6 +46,7 @@ from bot.server_settings.words import change_text, plain_channel, setting_line, 
 from cogs.settings._words import (
     TEXT_CHANNELS,
     TEXT_KINDS,
+    bad_minutes,
     channel_name,
     fit_fields,
     house_rule_example,
@@ -70,7 +75,8 @@ CHANNEL_HELP = "One channel only (it overrides the server's); leave out for the 
 
 class SettingsCog(commands.Cog):
     managers = app_commands.Group(
-        name="settings", description="This server's house rules, visibility, threads and channels (Manage Server).",
+        name="settings",
+        description="This server's house rules, visibility, threads, channels and challenges (Manage Server).",
         guild_only=True, allowed_contexts=app_commands.AppCommandContext(guild=True),
         default_permissions=discord.Permissions(manage_guild=True),
     )  # fmt: skip
@@ -200,7 +206,7 @@ class SettingsCog(commands.Cog):
         rows = [row for row in await self.bot.store.settings.rows_for_guild(guild)
                 if (row.scope, row.scope_id) == (scope, scope_id)]  # fmt: skip
         key = setting_named(setting, rows)
-        known = key in (VISIBILITY, THREADS) or (channel is None and key in SERVER_ONLY)
+        known = key in CHANNEL_OR_SERVER or (channel is None and key in SERVER_ONLY)
         if key is None or (split_house_key(key) is None and not known):
             where = "for the whole server" if channel is None else f"in #{channel.name}"
             text = (f"There is no setting '{setting.strip()}' {where} to clear. Pick one from the list as you type "
@@ -270,6 +276,30 @@ class SettingsCog(commands.Cog):
     async def web(self, interaction: discord.Interaction[Any], value: Literal["public", "off"]) -> None:
         if not await self.refused(interaction):
             await self.change(interaction, WEB, value, None)
+
+    @managers.command(name="agree", description="A combat naming an opponent waits for them to accept it first.")
+    @app_commands.describe(value="on: a combat with opponent: is a challenge unless it says agree:false; off: rolls "
+                           "at once", channel=CHANNEL_HELP)  # fmt: skip
+    async def agree(
+        self, interaction: discord.Interaction[Any], value: Literal["on", "off"],
+        channel: app_commands.AppCommandChannel | None = None,
+    ) -> None:  # fmt: skip
+        if not await self.refused(interaction):
+            await self.change(interaction, AGREE, value, channel)
+
+    @managers.command(name="challenge-expiry", description="How long a challenge stays open (15 minutes unless set).")
+    @app_commands.describe(minutes="Whole minutes, 1 to 1440 (a day), e.g. 30")
+    async def challenge_expiry(
+        self, interaction: discord.Interaction[Any], minutes: app_commands.Range[int, 1, 1440]
+    ) -> None:
+        if await self.refused(interaction):
+            return
+        if challenge_minutes(minutes) is None:
+            await interaction.response.send_message(
+                embed=error_embed(bad_minutes(minutes), "/settings challenge-expiry minutes:30"), ephemeral=True
+            )
+            return
+        await self.change(interaction, CHALLENGE_EXPIRY, minutes, None)
 
     @managers.command(name="show", description="Every setting in effect: the server's and one channel's own.")
     @app_commands.describe(channel="The channel (default: this one).")

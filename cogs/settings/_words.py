@@ -11,7 +11,11 @@ from discord import app_commands
 from bot.data import catalogue
 from bot.render.markdown import cut, escape
 from bot.server_settings.model import (
+    AGREE,
+    CHALLENGE_EXPIRY,
+    CHALLENGE_MINUTES,
     LEAGUE_CHANNEL,
+    MOST_MINUTES,
     RESULTS_CHANNEL,
     THREADS,
     VISIBILITY,
@@ -82,10 +86,17 @@ def setting_named(setting: str, rows: list[SettingRow]) -> str | None:
                 setting_line(row.key, row.value, plain_channel)}  # fmt: skip
         if typed in {text.lower() for text in said}:
             return row.key
-    known = (VISIBILITY, THREADS, RESULTS_CHANNEL, LEAGUE_CHANNEL)
+    known = (VISIBILITY, THREADS, RESULTS_CHANNEL, LEAGUE_CHANNEL, AGREE, CHALLENGE_EXPIRY)
     by_name = {setting_name(key).lower(): key for key in known}
     return by_name.get(typed) or next((key for key in known if key == typed), None) or (
         setting.strip() if split_house_key(setting.strip()) is not None else None)  # fmt: skip
+
+
+def bad_minutes(minutes: int) -> str:
+    """The refusal of a challenge's time that is no whole number of minutes from 1 to a day (Discord's own form
+    keeps within them; a client that does not is told)."""
+    return (f"A challenge stays open for a whole number of minutes from 1 to {MOST_MINUTES} (a day), not {minutes}; "
+            f"unset, it is {CHALLENGE_MINUTES} (/settings clear setting:challenge expiry).")  # fmt: skip
 
 
 FIELD = 1024  # Discord's limit on an embed field's value
@@ -150,6 +161,7 @@ def channel_name(
 __all__ = [
     "TEXT_CHANNELS",
     "TEXT_KINDS",
+    "bad_minutes",
     "channel_name",
     "good_value",
     "house_rule_example",

@@ -79,3 +79,33 @@ def test_no_leagues_says_where_they_are_made_without_a_slash_command(capsys: pyt
     code, out, _ = referee("league", "list", capsys=capsys)
     assert code == 0
     assert out.strip() == "No leagues yet: organisers create them in Discord."
+
+
+def test_a_league_counting_only_agreed_combats_in_the_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 24: `referee league list` says a league counts only agreed combats, `history` marks an agreed combat,
+    and the export writes its settings and each match's agreed combats."""
+    from tests.bot.leagues.agreed_records import agreed_combat
+
+    async def fill(store: Store) -> tuple[int, int]:
+        organiser = Actor("org", guild=GUILD)
+        league = await store.leagues.create(GUILD, "Remote Crusade", "40k", actor=organiser, require_agreed=True)
+        for user in ("ann", "bob"):
+            await store.leagues.join(league.id, actor=Actor(user, guild=GUILD))
+        agreed = await agreed_combat(store, "ann", "bob", GUILD)
+        await store.matches.report(league.id, actor=Actor("bob", guild=GUILD), opponent="ann", result="loss",
+                                   combats=[agreed])  # fmt: skip
+        return league.id, agreed
+
+    league_id, agreed = with_store(fill)
+    code, out, _ = referee("league", "list", capsys=capsys)
+    assert code == 0 and f"#{league_id} Remote Crusade counts only combats both players agreed to" in out
+    code, out, _ = referee("league", "history", str(league_id), capsys=capsys)
+    assert code == 0 and f"combats #{agreed} (agreed)" in out
+    code, out, _ = referee("league", "export", str(league_id), "--output-dir", str(tmp_path), capsys=capsys)
+    assert code == 0 and "settings" in out
+    [settings] = list(csv.DictReader((tmp_path / f"league-{league_id}-settings.csv").open(encoding="utf-8")))
+    assert settings["require_agreed"] == "true" and settings["name"] == "Remote Crusade"
+    [match] = list(csv.DictReader((tmp_path / f"league-{league_id}-matches.csv").open(encoding="utf-8")))
+    assert (match["combats"], match["agreed_combats"]) == (f"#{agreed}", f"#{agreed}")

@@ -202,8 +202,12 @@ def runnable(path: str, payloads: dict[str, dict[str, Any]]) -> bool:
 async def test_each_hint_names_a_command_a_user_can_run(payloads: dict[str, dict[str, Any]]) -> None:
     """The slash command behind every ``Do`` (bot/discord/errors.py) is in the tree, down to a runnable command."""
     assert set(discord_errors._COMMANDS) == set(Do)
-    for hint in discord_errors._COMMANDS.values():
-        assert runnable(" ".join(word for word in hint[1:].split() if ":" not in word), payloads), hint
+    for do, template in discord_errors._COMMANDS.items():
+        # How to fight an agreed combat names the league's game's own combat command: every game's runs.
+        games = all_games() if do is Do.FIGHT_AGREED else ()
+        hints = [template.format(command=discord_errors.game_command(g.id)) for g in games] or [template]
+        for hint in hints:
+            assert runnable(" ".join(word for word in hint[1:].split() if ":" not in word), payloads), hint
 
 
 async def test_a_moved_command_is_gone_and_where_it_moved_to_is_there(payloads: dict[str, dict[str, Any]]) -> None:

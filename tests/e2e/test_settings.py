@@ -166,6 +166,8 @@ async def test_a_member_without_manage_server_is_refused_every_change(bot: Refer
         ("results-channel", []),
         ("league-channel", []),
         ("web", [opt("value", "public")]),
+        ("agree", [opt("value", "on")]),
+        ("challenge-expiry", [opt("minutes", 30, 4)]),
         ("clear", [opt("setting", "threads")]),
         ("show", []),
         ("history", []),
@@ -234,7 +236,7 @@ async def test_settings_is_shown_to_managers_only_and_preferences_to_everyone(
     assert synced["preferences"]["default_member_permissions"] is None
     subcommands = {option["name"] for option in synced["settings"]["options"]}
     assert subcommands == {"house-rule", "clear", "show", "visibility", "threads", "results-channel",
-                           "league-channel", "history", "web"}  # fmt: skip
+                           "league-channel", "history", "web", "agree", "challenge-expiry"}  # fmt: skip
 
 
 async def test_the_option_and_value_autocompletes_follow_the_chosen_game(bot: RefereeBot, fake: FakeDiscord) -> None:
@@ -355,3 +357,48 @@ async def test_the_settings_answers_as_a_phone_shows_them(
         height = chromium.photograph([shown], PHONE, tmp_path / f"settings-{name}-390.png")
         assert 100 < height < 1400, (name, height)
     assert "→" in answers["history"]["description"]
+
+
+async def test_a_manager_sets_challenges_by_default_and_their_expiry_and_show_lists_them(
+    bot: RefereeBot, fake: FakeDiscord
+) -> None:
+    """``agree`` for the server and one channel (its own wins there), ``challenge-expiry`` for the server: stored,
+    in the cache at once (what the challenge flow reads), listed by /settings show, refused out of range, cleared."""
+    channel, resolved = room()
+    done = await settings(fake, "agree", [opt("value", "on")])
+    assert done["description"] == "Agree: unset → on (whole server)."
+    off_here = await settings(fake, "agree", [opt("value", "off"), channel], resolved=resolved)
+    assert off_here["description"] == f"Agree: unset → off (<#{LEAGUE_ROOM}>)."
+    longer = await settings(fake, "challenge-expiry", [opt("minutes", 30, 4)])
+    assert longer["description"] == "Challenge expiry: unset → 30 minutes (whole server)."
+    same = await settings(fake, "challenge-expiry", [opt("minutes", 30, 4)])
+    assert same["description"] == "Nothing changed: challenge expiry is already 30 minutes for the whole server."
+    here, league = bot.server_settings.effective(GUILD, "1"), bot.server_settings.effective(GUILD, str(LEAGUE_ROOM))
+    assert (here.agree, here.challenge_minutes, league.agree, league.challenge_minutes) == (True, 30, False, 30)
+
+    shown = text(await settings(fake, "show", [channel], resolved=resolved))
+    assert "This server\n• agree (a combat naming an opponent waits for them to accept it): on\n" in shown
+    assert "• challenge expiry (how long a challenge stays open): 30 minutes" in shown
+    assert "Overridden in #league\n• agree (a combat naming an opponent waits for them to accept it): off" in shown
+
+    for minutes in (0, 1441):  # Discord's form keeps to 1-1440; a client that does not is told, and nothing changes
+        refused = await settings(fake, "challenge-expiry", [opt("minutes", minutes, 4)])
+        assert refused["title"] == "That did not work"
+        assert refused["description"] == (
+            f"A challenge stays open for a whole number of minutes from 1 to 1440 (a day), not {minutes}; unset, it "
+            "is 15 (/settings clear setting:challenge expiry)."
+        )
+        assert refused["fields"][0]["value"] == "```\n/settings challenge-expiry minutes:30\n```"
+    assert bot.server_settings.effective(GUILD, "1").challenge_minutes == 30
+    synced = {command["name"]: command for command in fake.synced[f"guild:{GUILD_ID}"]}
+    [expiry] = [sub for sub in synced["settings"]["options"] if sub["name"] == "challenge-expiry"]
+    assert (expiry["options"][0]["min_value"], expiry["options"][0]["max_value"]) == (1, 1440)
+
+    cleared = await settings(fake, "clear", [opt("setting", "challenge expiry")])
+    assert cleared["description"] == "Challenge expiry: 30 minutes → unset (whole server)."
+    await settings(fake, "clear", [opt("setting", "agree"), channel], resolved=resolved)
+    league = bot.server_settings.effective(GUILD, str(LEAGUE_ROOM))
+    assert (league.agree, league.challenge_minutes) == (True, 15)  # the server's agree, the default expiry
+    assert await bot.store.settings.rows_for_guild(GUILD) == [SettingRow(SERVER, GUILD, GUILD, "agree", "on")]
+    history = (await settings(fake, "history", []))["description"]
+    assert history.count("\n") == 4 and "challenge expiry: unset → 30 minutes (whole server)" in history

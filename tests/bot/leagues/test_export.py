@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.leagues.export import matches_csv, safe_cell, standings_csv
-from bot.leagues.model import MatchInfo
-from bot.leagues.standings import Row
+from bot.leagues.export import matches_csv, safe_cell, settings_csv, standings_csv
+from bot.leagues.model import LeagueInfo, MatchInfo
+from bot.leagues.standings import Points, Row
 
 WHEN = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 
@@ -44,7 +44,7 @@ def test_the_text_survives_for_a_reader_that_honours_quotes() -> None:
 def test_every_text_cell_is_quoted_and_numbers_are_not() -> None:
     data_line = matches_csv([match("plain")]).splitlines()[1]
     assert data_line.startswith('1,1,"confirmed","2026-11-01T12:00:00+00:00","111","","222","","win","2-1","#4",'
-                                '"plain"')  # fmt: skip
+                                '"","plain"')  # fmt: skip
     standings = standings_csv([Row(player="111", played=2, won=1, drawn=0, lost=1, points=3, rating=1012.34, rank=1)])
     assert standings.splitlines()[1] == '1,"111","",2,1,0,1,3,1012.3'
 
@@ -66,3 +66,22 @@ def test_a_leading_formula_character_is_quoted_as_before() -> None:
     assert safe_cell("=2+3") == "'=2+3"
     assert safe_cell("a;-1") == "a;'-1"
     assert safe_cell(7) == 7
+
+
+def test_the_agreed_combats_and_the_setting_are_in_the_export() -> None:
+    """Issue 24: a match's combats both players agreed to have a column of their own, and the league's settings
+    (whether it counts only agreed combats) a file of their own."""
+    two = MatchInfo(id=2, league_id=1, season=1, reporter="111", opponent="222", result="win", score=None,
+                    combats=(4, 9), notes="", status="confirmed", source="report", created_by="111", created_at=WHEN,
+                    confirm_by=None, decided_by=None, decided_at=None)  # fmt: skip
+    [row] = list(csv.DictReader(io.StringIO(matches_csv([two], agreed={9, 12}))))
+    assert (row["combats"], row["agreed_combats"]) == ("#4 #9", "#9")
+    [public] = list(csv.DictReader(io.StringIO(matches_csv([two], agreed={4}, public=True))))
+    assert public["agreed_combats"] == "#4"
+    league = LeagueInfo(id=3, guild_id="1", name="=Crusade", game="40k", points=Points(3, 1, 0), confirm_hours=72,
+                        season=2, season_open=True, version=1, created_by="111", created_at=WHEN, organisers=(),
+                        players=(), require_agreed=True)  # fmt: skip
+    [settings] = list(csv.DictReader(io.StringIO(settings_csv(league))))
+    assert settings == {"league": "3", "name": "'=Crusade", "game": "40k", "season": "2", "season_open": "true",
+                        "points_win": "3", "points_draw": "1", "points_loss": "0", "confirm_hours": "72",
+                        "require_agreed": "true"}  # fmt: skip

@@ -11,9 +11,11 @@ from bot.server_settings.model import (
     NOTHING,
     SERVER,
     USER,
+    Change,
     Preferences,
     SettingRow,
     apply_house_rules,
+    challenge_minutes,
     effective,
     example_variant,
     house_key,
@@ -24,6 +26,7 @@ from bot.server_settings.model import (
     split_house_key,
     variants,
 )
+from bot.server_settings.words import change_text, setting_line, value_text
 from rules_core import RefereeError, all_games
 from rules_core.options import OptionType, OptionValue
 from rules_core.registry import get_game
@@ -156,3 +159,32 @@ def test_preferences_and_the_cache() -> None:
     cache.replace_all([server("threads", "on"), SettingRow(USER, "6", None, "private", False)], version=7)
     assert cache.effective(GUILD, None).threads and cache.preferences("6").private is False
     assert cache.preferences("5") == Preferences() and cache.version == 7
+
+
+def test_challenges_by_default_follow_the_channel_and_their_time_is_the_servers() -> None:
+    """``agree`` is set like visibility (a channel's own wins there); ``challenge_expiry`` is the server's alone, a
+    whole number of minutes from 1 to 1440, and anything else stored falls back to 15."""
+    assert (NOTHING.agree, NOTHING.challenge_minutes) == (False, 15)
+    rows = [server("agree", "on"), channel("agree", "off"), server("challenge_expiry", 30),
+            channel("challenge_expiry", 5)]  # fmt: skip
+    here, elsewhere = effective(rows, CHANNEL_A), effective(rows, CHANNEL_B)
+    assert (here.agree, here.challenge_minutes) == (False, 30)  # a channel's expiry is no setting: the server's
+    assert (elsewhere.agree, elsewhere.challenge_minutes) == (True, 30)
+    assert effective([channel("agree", "on")], CHANNEL_A).agree
+    assert not effective([server("agree", True)], CHANNEL_A).agree  # only "on" switches it on
+    for stored in (0, 1441, -5, 2.5, 30.0, "30", True, None, [30]):
+        assert effective([server("challenge_expiry", stored)], CHANNEL_A).challenge_minutes == 15, stored
+    for kept in (1, 1440):
+        assert effective([server("challenge_expiry", kept)], None).challenge_minutes == kept
+    assert (challenge_minutes(45), challenge_minutes(0), challenge_minutes(False)) == (45, None, None)
+
+
+def test_the_challenge_settings_in_a_readers_words() -> None:
+    assert setting_line("agree", "on") == "agree (a combat naming an opponent waits for them to accept it): on"
+    assert setting_line("challenge_expiry", 30) == "challenge expiry (how long a challenge stays open): 30 minutes"
+    assert value_text("challenge_expiry", 1) == "1 minute"
+    change = Change(1, SERVER, GUILD, GUILD, "challenge_expiry", None, 45, "7", None)
+    assert change_text(change) == "challenge expiry: unset → 45 minutes (whole server)"
+    assert change_text(Change(2, CHANNEL, CHANNEL_A, GUILD, "agree", "on", "off", "7", None)) == (
+        "agree: on → off (channel 10)"
+    )

@@ -99,8 +99,9 @@ async def test_only_organisers_and_server_managers_change_a_league(store: Store,
     assert (await store.leagues.update_settings(league.id, actor=ANN, confirm_hours=48)).confirm_hours == 48
     [latest, *_] = await store.leagues.audit(league.id, actor=OPERATOR)
     assert (latest.kind, latest.actor, latest.before, latest.after) == (
-        "settings-changed", "ann", {"name": "Autumn Crusade", "points": [2, 1, 0], "confirm_hours": 24},
-        {"name": "Autumn Crusade", "points": [2, 1, 0], "confirm_hours": 48},
+        "settings-changed", "ann",
+        {"name": "Autumn Crusade", "points": [2, 1, 0], "confirm_hours": 24, "require_agreed": False},
+        {"name": "Autumn Crusade", "points": [2, 1, 0], "confirm_hours": 48, "require_agreed": False},
     )  # fmt: skip
 
 

@@ -199,7 +199,7 @@ async def test_the_json_twin_has_a_stable_shape(store: Store, serve: Serve) -> N
     data = json.loads(await response.text())
     assert set(data) == {"league", "season", "season_open", "seasons", "standings", "matches"}
     assert data["league"] == {"id": seeded.league, "name": "Autumn Crusade", "game": "40k", "season": 1,
-                              "season_open": True}  # fmt: skip
+                              "season_open": True, "require_agreed": False}  # fmt: skip
     assert data["seasons"] == [1] and data["season"] == 1
     assert data["standings"][0] == {"rank": 1, "player": ANN, "name": "Ann the Bold", "played": 2, "won": 2,
                                     "drawn": 0, "lost": 0, "points": 6, "rating": 1531.3}  # fmt: skip
@@ -436,5 +436,6 @@ async def test_a_matchs_public_combats_link_to_their_pages_by_slug_and_its_priva
     assert f"#{hidden}" in page
     data = json.loads(await (await client.get(f"/l/{seeded.league}.json")).text())
     listed = next(m for m in data["matches"]["items"] if m["combats"])
-    assert listed["combats"] == [{"id": public, "link": f"/c/{slug}"}, {"id": hidden, "link": None}]
+    assert listed["combats"] == [{"id": public, "link": f"/c/{slug}", "agreed": False},
+                                 {"id": hidden, "link": None, "agreed": False}]  # fmt: skip
     assert (await client.get(f"/c/{slug}")).status == 200  # the link opens the combat's page
