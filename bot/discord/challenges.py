@@ -143,9 +143,9 @@ def what_became(challenge: StoredChallenge) -> str:
             "rolled. Challenge again with the same command.")  # fmt: skip
 
 
-async def tell(interaction: discord.Interaction[Any], text: str) -> None:
-    """A private line to whoever acted (a follow-up once the interaction was answered)."""
-    embed = discord.Embed(description=text)
+async def tell(interaction: discord.Interaction[Any], text: str, embed: discord.Embed | None = None) -> None:
+    """A private line (or ``embed``) to whoever acted (a follow-up once the interaction was answered)."""
+    embed = embed or discord.Embed(description=text)
     if interaction.response.is_done():
         await interaction.followup.send(embed=embed, ephemeral=True)
     else:
@@ -156,11 +156,7 @@ async def storage_failed(interaction: discord.Interaction[Any], error: StorageEr
     """The database failed: one line to the presser, the traceback logged by error id; the challenge stays open."""
     error_id = new_error_id()
     log.error("error %s in a challenge: %s", error_id, error, exc_info=error)
-    embed = error_embed(error.for_player(error_id) + " The challenge is still open: try again.")
-    if interaction.response.is_done():
-        await interaction.followup.send(embed=embed, ephemeral=True)
-    else:
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+    await tell(interaction, "", error_embed(error.for_player(error_id) + " The challenge is still open: try again."))
 
 
 async def load(interaction: discord.Interaction[Any], challenge_id: int) -> StoredChallenge | None:
@@ -388,4 +384,17 @@ async def submit(interaction: discord.Interaction[Any], challenge: StoredChallen
     )  # fmt: skip
 
 
-__all__ = ["ChallengeButton", "challenge_view", "on_modal", "post_challenge", "wanted"]
+async def show_expired(client: discord.Client, challenge: StoredChallenge) -> None:
+    """The expiry sweep's edit (bot/challenges/expiry.py ``sweep_expired(store, partial(show_expired, bot))``): the
+    challenge's message shown expired, its buttons gone. Nothing to edit for a challenge whose message was never
+    stored; Discord refusing the edit (the message deleted) raises, and the sweep logs it."""
+    if challenge.message_id is None or challenge.channel_id is None:
+        return
+    guild = None if challenge.guild_id is None else int(challenge.guild_id)
+    channel = client.get_partial_messageable(int(challenge.channel_id), guild_id=guild)
+    await channel.get_partial_message(int(challenge.message_id)).edit(
+        content=None, embed=challenge_embed(challenge, get_game(challenge.game)), view=None
+    )
+
+
+__all__ = ["ChallengeButton", "challenge_view", "on_modal", "post_challenge", "show_expired", "wanted"]

@@ -11,8 +11,8 @@ import asyncio
 import json
 import re
 from collections.abc import AsyncIterator
-from dataclasses import replace
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,9 @@ from sqlalchemy import text
 
 from bot.access import OPERATOR
 from bot.challenges.commitment import matches
+from bot.challenges.expiry import sweep_expired
 from bot.discord.app import RefereeBot
+from bot.discord.challenges import show_expired
 from bot.render.embeds import EMBED_TOTAL
 from bot.rosters import check_roster
 from bot.server_settings.model import SettingRow, house_key
@@ -491,13 +493,10 @@ async def test_a_storage_failure_leaves_the_challenge_open(bot: RefereeBot, fake
 
 async def test_the_servers_setting_makes_challenges_unless_agree_false(bot: RefereeBot, fake: FakeDiscord) -> None:
     """Where the server asks for agreement, naming an opponent is enough; agree:False rolls at once. The expiry is
-    the server's challenge_minutes. (The setting's /settings words are another part's: the cache is filled with
-    the settings it reads.)"""
+    the server's challenge_expiry (the settings as /settings stores them)."""
     guild = str(GUILD_ID)
-    bot.server_settings.replace_guild(guild, [SettingRow("server", guild, guild, "threads", "off")])
-    key = (guild, str(CHANNEL_ID))
-    bot.server_settings._effective[key] = replace(bot.server_settings.effective(*key), agree=True,
-                                                  challenge_minutes=5)  # fmt: skip
+    bot.server_settings.replace_guild(guild, [SettingRow("server", guild, guild, "agree", "on"),
+                                              SettingRow("server", guild, guild, "challenge_expiry", 5)])  # fmt: skip
     posted = await challenge(bot, fake, agree=None)
     minutes = (posted.challenge.expires_at - posted.challenge.created_at).total_seconds() / 60
     assert 4.9 < minutes <= 5.0
@@ -535,3 +534,19 @@ async def test_house_rules_are_shown_on_the_challenge_and_kept_on_its_record(
     _, record_id = await accepted(bot, fake, posted, OPPONENT_ID)
     stored = await bot.store.records.get(record_id, actor=OPERATOR)
     assert stored.house_rules == ("double_one_passes",) and stored.report.inputs.options["double_one_passes"] is True
+
+
+async def test_the_expiry_sweep_shows_a_challenge_expired(bot: RefereeBot, fake: FakeDiscord) -> None:
+    """bot/challenges/expiry.py's sweep with the Discord edit (show_expired): the message shows it expired, without
+    its buttons; a press after says so privately."""
+    posted = await challenge(bot, fake)
+    async with bot.store.engine.begin() as connection:
+        await connection.execute(text("UPDATE challenges SET expires_at = :t WHERE id = :id"),
+                                 {"t": now() - timedelta(minutes=1), "id": posted.id})  # fmt: skip
+    assert await sweep_expired(bot.store, partial(show_expired, bot)) == 1
+    (edit,) = [c for c in fake.calls if c.method == "PATCH" and c.path == f"/channels/{CHANNEL_ID}/messages/"
+               f"{posted.message_id}"]  # fmt: skip
+    assert "expired" in edit.payload["embeds"][0]["title"] and edit.payload["components"] == []
+    assert edit.payload["content"] is None
+    (late,) = await press(fake, posted, "accept", OPPONENT_ID)
+    assert "expired" in private_text(late)
