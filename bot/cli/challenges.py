@@ -22,6 +22,7 @@ from rich.console import Console
 
 from bot.access import LOCAL_USER
 from bot.challenges.commitment import commitment, draw_salt, draw_seed, shell_check
+from bot.challenges.service import agreement, resolution
 from bot.cli.common import GameGroup, expand_references, opponent_name
 from bot.cli.games import input_params
 from bot.data import catalogue
@@ -29,7 +30,7 @@ from bot.recording import with_store
 from bot.render.terminal import print_report
 from bot.storage.challenges import ChallengeClosed, StoredChallenge
 from bot.storage.db import now
-from rules_core import RefereeError, all_games, resolve
+from rules_core import RefereeError, all_games
 from rules_core.registry import Game
 
 FILE_KIND = "referee-challenge"
@@ -49,15 +50,11 @@ def _inputs(game: Game, attacker: str, defender: str, raw: dict[str, Any]) -> di
     return {"attacker": attacker, "defender": defender, "options": options, "house_rules": []}
 
 
-def _resolved(game_id: str, inputs: dict[str, Any], seed: int) -> Any:
-    return resolve(catalogue().game(game_id), inputs["attacker"], inputs["defender"], seed=seed, **inputs["options"])
-
-
 def _challenge_command(game: Game) -> click.Command:
     def run(out: Path, opponent: str | None, expires_in: int, attacker: str, defender: str, **raw: Any) -> None:
         inputs = _inputs(game, attacker, defender, raw)
         seed, salt = draw_seed(), draw_salt()
-        _resolved(game.id, inputs, seed)  # the inputs are read now, so a mistake is told to the challenger
+        resolution(game.id, inputs, seed, canonical=False)  # read now: a mistake is told to the challenger
         committed = commitment(seed, salt)
         expires_at = now() + timedelta(minutes=expires_in)
         stored: StoredChallenge = with_store(
@@ -177,14 +174,9 @@ def accept_command(file: Path) -> None:
             raise RefereeError(f"{str(file)!r} differs from challenge #{number} as it was made: "
                                f"{'; '.join(found)}. Accept the challenger's own file unchanged, or ask for a new "
                                "challenge.")  # fmt: skip
-        report = _resolved(stored.game, stored.inputs, stored.seed)
+        report = resolution(stored.game, stored.inputs, stored.seed)
         moment = now()
-        agreed = {
-            "challenge_id": stored.id, "commitment": stored.commitment, "inputs": stored.inputs,
-            "inputs_version": stored.inputs_version, "challenger": stored.challenger_id,
-            "challenger_ok_at": _iso(stored.challenger_ok_at), "opponent": stored.opponent_id,
-            "opponent_ok_at": _iso(moment), "by": "terminal",
-        }  # fmt: skip
+        agreed = agreement(stored, last="opponent", at=moment, by="terminal")
         try:
             record_id = await store.challenges.resolve(stored, report, agreed=agreed, requested_by=LOCAL_USER,
                                                        opponent=stored.opponent_id, at=moment)  # fmt: skip
@@ -196,7 +188,7 @@ def accept_command(file: Path) -> None:
         return stored, record_id
 
     stored, record_id = with_store(work)
-    report = _resolved(stored.game, stored.inputs, stored.seed)
+    report = resolution(stored.game, stored.inputs, stored.seed)
     print_report(report, Console(highlight=False))
     click.echo("")
     click.echo(f"Challenge #{stored.id} resolved and recorded as #{record_id}.")
@@ -205,10 +197,6 @@ def accept_command(file: Path) -> None:
                "and the seed as 8 bytes, big-endian).")  # fmt: skip
     click.echo(f"Check it: 'referee verify {record_id}', or with any SHA-256 tool, e.g.:")
     click.echo(f"  {shell_check(stored.seed, stored.salt)}")
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat(timespec="seconds")
 
 
 def _refuse_closed(stored: StoredChallenge, file: Path, at: datetime | None = None) -> None:

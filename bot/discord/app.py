@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.data import catalogue
+from bot.discord.challenges import ChallengeButton, on_modal
 from bot.discord.collector import Collector
 from bot.discord.cooldown import refund
 from bot.discord.errors import (
@@ -174,6 +175,9 @@ class RefereeBot(commands.AutoShardedBot):
             await self.start_web()
         # The result's buttons; the cogs add their own in their setup().
         self.add_dynamic_items(PageButton, VerifyButton, ShowRollsButton, RollPageButton, WhyButton)
+        # A challenge's buttons, and its Change my side form read by its custom id (both answer after a restart).
+        self.add_dynamic_items(ChallengeButton)
+        self.add_listener(on_modal, "on_interaction")
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.settings.dev_guild_id is not None:

@@ -38,8 +38,8 @@ def command_callback(
     game: Game, handler: Callable[..., Awaitable[None]], *, name: str,
     extras: Sequence[inspect.Parameter] | None = None,
 ) -> Callable[..., Coroutine[Any, Any, None]]:  # fmt: skip
-    """A callback whose signature holds the sides, the game's options, then ``extras`` (by default opponent and
-    private), for discord.py."""
+    """A callback whose signature holds the sides, the game's options, then ``extras`` (by default opponent,
+    private and agree), for discord.py."""
 
     async def callback(interaction: discord.Interaction[Any], **arguments: Any) -> None:
         await handler(interaction, **arguments)
@@ -55,6 +55,7 @@ def command_callback(
         "defender": "The defending side's units, or @roster / @roster/unit.",
         "opponent": "Who you are playing (kept on the record).",
         "private": "Only you see the answer.",
+        "agree": "True: a challenge the opponent accepts (or changes) before the dice are rolled.",
         "method": "auto: exact where the game allows, else Monte Carlo through the referee itself.",
     }
     for option in game.options:
@@ -68,6 +69,7 @@ def command_callback(
         else [
             inspect.Parameter("opponent", inspect.Parameter.KEYWORD_ONLY, annotation=discord.User, default=None),
             inspect.Parameter("private", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=None),
+            inspect.Parameter("agree", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=None),
         ]
     )
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]

@@ -1,4 +1,6 @@
 """What the bot sends for a result: the result message, with buttons that survive restarts.
+Long because a result shown by a command and one shown in place of an accepted challenge (issue 24) share every
+piece here: the buttons, the record, the placement.
 
 The buttons (pages, Verify, Show rolls and its pages, Why?) are DynamicItems: their custom ids carry the record
 id and page, so a click after a restart reloads the stored record, checks that the presser may see it
@@ -24,7 +26,7 @@ from bot.discord.errors import error_embed, new_error_id, referee_error_embed
 from bot.discord.interactions import actor_of, guild_of, in_thread
 from bot.render.colours import ERROR_COLOUR, GREEN, YELLOW
 from bot.render.embeds import history_lines, render_pages, roll_pages, why_embed
-from bot.render.markdown import report_markdown
+from bot.render.markdown import cut, report_markdown
 from bot.render.summary import Players
 from bot.storage.failures import StorageError, is_storage_failure, storage_error
 from bot.storage.records import AlreadyContinued, RecordRequest, StoredCombat, new_slug
@@ -231,11 +233,14 @@ VERDICT_TITLES = {Verdict.IDENTICAL: "verified", Verdict.ALTERED: "does NOT veri
 async def verify_embed(bot: BotServices, record_id: int, actor: Actor) -> discord.Embed:
     """Re-run a stored combat (one ``actor`` may see) from its seed and inputs: identical, or altered."""
     verification = verify(await bot.store.records.get(record_id, actor=actor))
-    return discord.Embed(
+    embed = discord.Embed(
         title=f"Record #{record_id} {VERDICT_TITLES[verification.verdict]}",
         description=verification.message,
         colour=VERDICT_COLOURS[verification.verdict],
     )
+    if verification.differences:  # what differs: the seed or the commitment of a challenge's record, the steps...
+        embed.add_field(name="What differs", value=cut("\n".join(verification.differences), 1024), inline=False)
+    return embed
 
 
 def web_page(bot: BotServices, slug: str, *, guild_id: str | None, private: bool) -> str | None:
@@ -348,6 +353,20 @@ async def send_result(
     slug = new_slug()  # its web address, known before it is written
     record_id, problem = await record(bot, report, interaction, opponent=opponent, private=private,
                                       continues=continues, house_rules=house_rules, slug=slug)  # fmt: skip
+    await show_recorded(interaction, report, record_id=record_id, problem=problem, players=players,
+                        house_rules=house_rules, private=private, message_id=sent.message_id, slug=slug)  # fmt: skip
+    return record_id
+
+
+async def show_recorded(
+    interaction: discord.Interaction[Any], report: Report, *, record_id: int | None, problem: str | None,
+    players: Players, house_rules: tuple[str, ...], private: bool, message_id: int | None, slug: str,
+    content: str | None = None,
+) -> None:  # fmt: skip
+    """Edit the interaction's message into the recorded result (``record_id``, or ``problem``: why it is not),
+    its buttons and, where the settings say, its thread and its results channel's copy; ``content`` replaces the
+    message's text (a challenge's reveal)."""
+    bot: BotServices = interaction.client
     pages = render_pages(report, record_id=record_id, not_recorded=problem, players=players, house_rules=house_rules,
                          full_steps=full_steps(bot, interaction))  # fmt: skip
     files = []
@@ -359,7 +378,6 @@ async def send_result(
         files.append(discord.File(io.BytesIO(text), filename=name, description="The full combat log"))
     settings = where(bot, interaction)
     public = shared(interaction, private)
-    message_id = sent.message_id
     thread = None
     if public and settings.threads and len(pages) > 1 and message_id is not None and not in_thread(interaction):
         # A long result's pages and log go to a thread on its message; the channel keeps the summary and buttons
@@ -373,12 +391,13 @@ async def send_result(
                  for file in files if isinstance(file.fp, io.BytesIO)]  # fmt: skip
     web_url = None if record_id is None else web_page(bot, slug, guild_id=guild_of(interaction), private=private)
     view = result_view(record_id, 0, len(pages), report=report, web_url=web_url)
-    await interaction.edit_original_response(embed=pages[0], attachments=[] if placed else files, view=view)
+    shown: Any = discord.utils.MISSING if content is None else content  # the message's text kept, unless given
+    await interaction.edit_original_response(embed=pages[0], attachments=[] if placed else files, view=view,
+                                             content=shown)  # fmt: skip
     if public and settings.results_channel is not None:
         summary = render_pages(report, record_id=record_id, not_recorded=problem, players=players,
                                house_rules=house_rules, summary_only=True)  # fmt: skip
         await post_copy(interaction, settings, summary[0], message_id)
-    return record_id
 
 
 __all__ = [
@@ -390,6 +409,7 @@ __all__ = [
     "player_mentions",
     "result_view",
     "send_result",
+    "show_recorded",
     "stored_web_page",
     "verify_embed",
 ]

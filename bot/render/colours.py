@@ -38,6 +38,9 @@ WINNER_COLOURS = {"attacker": ATTACKER_COLOUR, "defender": DEFENDER_COLOUR, "dra
 VOID_COLOUR = YELLOW  # a record made void
 MATCH_STATUS_COLOURS = {"pending": YELLOW, "confirmed": GREEN, "disputed": ORANGE, "void": GREY}  # league matches
 AUDIT_COLOUR = GREY  # a league's audit log
+# A challenge (issue 24): open in blurple, changed (the challenger's turn) yellow, accepted green, closed grey.
+CHALLENGE_COLOURS = {"open": BLUE, "changed": YELLOW, "resolved": GREEN, "declined": GREY, "cancelled": GREY,
+                     "expired": GREY}  # fmt: skip
 ATTACKER_CHART = ATTACKER_COLOUR  # the attacker's bars in the odds chart: the same blue as the result embeds
 DEFENDER_CHART = DEFENDER_COLOUR
 DRAW_CHART = DRAW_COLOUR

@@ -2,9 +2,15 @@
 creation, resolved exactly once when both players have accepted the same inputs.
 
 The resolution is one transaction: a compare-and-set UPDATE (open -> resolved, only while open, unexpired and
-accepted by both at the current inputs' version) and the record's INSERT, so a challenge resolves once across
-processes and never without its record. Reads return plain frozen records; the seed is in them (the caller keeps
-it secret until the reveal).
+accepted by the other player at the current inputs' version) and the record's INSERT, so a challenge resolves once
+across processes and never without its record. Whichever player accepts second resolves it (``resolve(..., by=)``):
+the first acceptance (:meth:`Challenges.accept`) is refused once the other player has accepted the same version, so
+two acceptances racing each other cannot both stop short of the resolution.
+
+Every other change is one compare-and-set UPDATE too: the opponent's change of side (only at the version it was
+made from: two changes, or a change and an acceptance, cannot both win), a decline, a cancel, the message id set
+once, an expiry. Reads return plain frozen records; the seed is in them (the caller keeps it secret until the
+reveal).
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.storage.db import aware, now, rowcount
@@ -24,6 +30,7 @@ from bot.storage.records import _record_row
 from rules_core.report import Report
 
 STATUSES = ("open", "resolved", "declined", "cancelled", "expired")
+SIDES = ("challenger", "opponent")  # who accepts: each player's acceptance has its own columns
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +60,11 @@ class StoredChallenge:
     def expired(self, at: datetime | None = None) -> bool:
         return self.status == "expired" or (self.status == "open" and (at or now()) >= self.expires_at)
 
+    def accepted_by(self, side: str) -> bool:
+        """Whether ``side`` (challenger or opponent) has accepted the current inputs."""
+        version = self.challenger_ok_version if side == "challenger" else self.opponent_ok_version
+        return version == self.inputs_version
+
 
 def _stored(row: Challenge) -> StoredChallenge:
     def when(moment: datetime | None) -> datetime | None:
@@ -67,6 +79,20 @@ def _stored(row: Challenge) -> StoredChallenge:
         opponent_ok_at=when(row.opponent_ok_at), expires_at=aware(row.expires_at), record_id=row.record_id,
         created_at=aware(row.created_at),
     )  # fmt: skip
+
+
+def _other(side: str) -> str:
+    return "opponent" if side == "challenger" else "challenger"
+
+
+def _ok_version(side: str) -> Any:
+    """The column holding the version ``side`` accepted."""
+    return Challenge.challenger_ok_version if side == "challenger" else Challenge.opponent_ok_version
+
+
+def _acceptance(side: str, version: int | None, moment: datetime | None) -> dict[str, Any]:
+    """The values of ``side``'s acceptance of ``version`` at ``moment``."""
+    return {f"{side}_ok_version": version, f"{side}_ok_at": moment}
 
 
 class ChallengeClosed(Exception):
@@ -120,16 +146,21 @@ class Challenges:
     async def resolve(
         self, challenge: StoredChallenge, report: Report, *, agreed: dict[str, Any],
         requested_by: str, opponent: str | None = None, house_rules: Sequence[str] = (), at: datetime | None = None,
+        by: str = "opponent", slug: str | None = None,
     ) -> int:  # fmt: skip
-        """Accept ``challenge`` for its opponent and resolve it into ``report`` (rolled with its seed), exactly
-        once: the record id, or :class:`ChallengeClosed` when it was no longer open, unexpired and at the same
-        inputs' version (another process resolved it first, it was declined, cancelled or changed)."""
+        """Accept ``challenge`` for ``by`` (the player accepting last: the opponent, or the challenger after the
+        opponent changed their side) and resolve it into ``report`` (rolled with its seed), exactly once: the record
+        id, or :class:`ChallengeClosed` when it was no longer open, unexpired, at the same inputs' version and
+        accepted there by the other player (another process resolved it first, it was declined, cancelled or
+        changed)."""
         if report.seed != challenge.seed:
             raise ValueError("a challenge resolves with its committed seed only")
+        if by not in SIDES:
+            raise ValueError(f"a challenge is accepted by its challenger or its opponent, not {by!r}")
         moment = at or now()
         row = _record_row(report, requested_by=requested_by, opponent=opponent, guild_id=challenge.guild_id,
                           channel_id=challenge.channel_id, at=moment, continues=None, private=False,
-                          house_rules=house_rules)  # fmt: skip
+                          house_rules=house_rules, slug=slug)  # fmt: skip
         row |= {"commitment": challenge.commitment, "salt": challenge.salt, "agreed_json": json.dumps(agreed)}
         async with self.sessions.begin() as session:
             claimed = await session.execute(
@@ -139,9 +170,9 @@ class Challenges:
                     Challenge.status == "open",
                     Challenge.expires_at > moment,
                     Challenge.inputs_version == challenge.inputs_version,
-                    Challenge.challenger_ok_version == challenge.inputs_version,
+                    _ok_version(_other(by)) == challenge.inputs_version,
                 )
-                .values(status="resolved", opponent_ok_version=challenge.inputs_version, opponent_ok_at=moment)
+                .values(status="resolved", **_acceptance(by, challenge.inputs_version, moment))
             )
             if rowcount(claimed) != 1:
                 raise ChallengeClosed(challenge)
@@ -150,6 +181,88 @@ class Challenges:
             )
             await session.execute(update(Challenge).where(Challenge.id == challenge.id).values(record_id=record_id))
         return record_id
+
+    async def accept(self, challenge: StoredChallenge, by: str, *, at: datetime | None = None) -> StoredChallenge:
+        """``by`` (challenger or opponent) accepts the current inputs, the other player not having accepted them yet
+        (when they have, this acceptance is the last: :meth:`resolve`). The challenge as it now stands, or
+        :class:`ChallengeClosed` when it is no longer open and unexpired at that version, or the other player
+        accepted it meanwhile (read it again: this acceptance now resolves it)."""
+        if by not in SIDES:
+            raise ValueError(f"a challenge is accepted by its challenger or its opponent, not {by!r}")
+        moment = at or now()
+        other = _ok_version(_other(by))
+        async with self.sessions.begin() as session:
+            result = await session.execute(
+                update(Challenge)
+                .where(
+                    Challenge.id == challenge.id,
+                    Challenge.status == "open",
+                    Challenge.expires_at > moment,
+                    Challenge.inputs_version == challenge.inputs_version,
+                    or_(other.is_(None), other != challenge.inputs_version),
+                )
+                .values(**_acceptance(by, challenge.inputs_version, moment))
+            )
+            if rowcount(result) != 1:
+                raise ChallengeClosed(challenge)
+            row = await session.get(Challenge, challenge.id, populate_existing=True)
+            assert row is not None
+            return _stored(row)
+
+    async def change(
+        self, challenge: StoredChallenge, inputs: dict[str, Any], *, at: datetime | None = None
+    ) -> StoredChallenge:
+        """The opponent's change of side: ``inputs`` replace the challenge's at the next version, accepted by the
+        opponent (who gave them) and no longer by the challenger. Only from the version ``challenge`` holds, while
+        open and unexpired: of two changes (or a change and an acceptance) made from one version, one wins and the
+        other gets :class:`ChallengeClosed`."""
+        moment = at or now()
+        version = challenge.inputs_version + 1
+        changed = {"inputs_json": json.dumps(inputs, sort_keys=True), "inputs_version": version,
+                   **_acceptance("opponent", version, moment), **_acceptance("challenger", None, None)}  # fmt: skip
+        async with self.sessions.begin() as session:
+            result = await session.execute(
+                update(Challenge)
+                .where(
+                    Challenge.id == challenge.id,
+                    Challenge.status == "open",
+                    Challenge.expires_at > moment,
+                    Challenge.inputs_version == challenge.inputs_version,
+                )
+                .values(changed)
+            )
+            if rowcount(result) != 1:
+                raise ChallengeClosed(challenge)
+            row = await session.get(Challenge, challenge.id, populate_existing=True)
+            assert row is not None
+            return _stored(row)
+
+    async def decline(self, challenge_id: int, *, at: datetime | None = None) -> bool:
+        """The opponent declines an open, unexpired challenge; whether this call did."""
+        return await self._close(challenge_id, "declined", at or now())
+
+    async def cancel(self, challenge_id: int, *, at: datetime | None = None) -> bool:
+        """The challenger cancels an open, unexpired challenge; whether this call did."""
+        return await self._close(challenge_id, "cancelled", at or now())
+
+    async def _close(self, challenge_id: int, status: str, moment: datetime) -> bool:
+        async with self.sessions.begin() as session:
+            result = await session.execute(
+                update(Challenge)
+                .where(Challenge.id == challenge_id, Challenge.status == "open", Challenge.expires_at > moment)
+                .values(status=status)
+            )
+            return rowcount(result) == 1
+
+    async def set_message(self, challenge_id: int, message_id: str) -> bool:
+        """The id of the message showing the challenge, set once (when it is posted); whether this call set it."""
+        async with self.sessions.begin() as session:
+            result = await session.execute(
+                update(Challenge)
+                .where(Challenge.id == challenge_id, Challenge.message_id.is_(None))
+                .values(message_id=message_id)
+            )
+            return rowcount(result) == 1
 
     async def record_of(self, challenge_id: int) -> int | None:
         async with self.sessions() as session:

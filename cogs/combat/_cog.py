@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.continuing import next_round
 from bot.data import catalogue
+from bot.discord import challenges
 from bot.discord.cooldown import RateLimit, per_user_check
 from bot.discord.delivery import is_private
 from bot.discord.interactions import actor_of
@@ -66,9 +67,16 @@ class CombatCog(commands.Cog):
 
     async def resolve(
         self, game: Game, interaction: discord.Interaction[Any], *, attacker: str, defender: str,
-        opponent: discord.User | None = None, private: bool | None = None, **options: Any,
+        opponent: discord.User | None = None, private: bool | None = None, agree: bool | None = None,
+        **options: Any,
     ) -> None:  # fmt: skip
         with self.bot.collector.hold() as hold:  # released once the first answer is out
+            # Named opponent and agree:true (or the server's setting): a challenge, resolved once both accept.
+            if challenges.wanted(self.bot, interaction, game, opponent=opponent, agree=agree, private=private):
+                assert opponent is not None
+                await challenges.post_challenge(self.bot, interaction, game, attacker=attacker, defender=defender,
+                                                options=options, opponent=opponent, hold=hold)  # fmt: skip
+                return
             # The options given, then the house rules of this server or channel (bot/discord/sides.py).
             sides, chosen, house = await sides_and_options(self.bot, interaction, game, attacker, defender,
                                                            options=options)  # fmt: skip

@@ -32,7 +32,15 @@ def test_the_generated_signature_has_the_sides_every_option_and_the_extras() -> 
 
     callback = command_callback(game, handler, name="referee_40k")
     names = list(inspect.signature(callback).parameters)
-    assert names == ["interaction", "attacker", "defender", *(o.name for o in game.options), "opponent", "private"]
+    assert names == [
+        "interaction",
+        "attacker",
+        "defender",
+        *(o.name for o in game.options),
+        "opponent",
+        "private",
+        "agree",
+    ]
     assert callback.__qualname__ == "referee_40k"  # a plain function for discord.py, not a method
     descriptions = callback.__discord_app_commands_param_description__  # type: ignore[attr-defined]
     assert all(len(text) <= 100 for text in descriptions.values())

@@ -131,6 +131,7 @@ class FakeDiscord:
         # in ``no_threads`` refuses to start threads (403, as without Create Public Threads).
         self.threads: dict[str, dict[str, Any]] = {}
         self.responses: dict[str, str] = {}  # interaction token -> the id of the message its callback made
+        self.modals: dict[str, dict[str, Any]] = {}  # every form (MODAL callback, type 9) opened, by its custom id
         self.posted: dict[str, list[Call]] = defaultdict(list)
         self.no_threads: set[int] = set()
         # A channel in ``closed_threads`` starts threads that refuse messages (403, as without Send Messages in
@@ -241,7 +242,8 @@ class FakeDiscord:
                     )
                 return reply({"message": "Internal Server Error", "code": 0}, status=status)
             response = self.callback_response(parts[1], call.payload)
-            self.responses[parts[2]] = response["interaction"]["response_message_id"]  # answered: before any await
+            # answered: before any await (a form, type 9, makes no message)
+            self.responses[parts[2]] = response["interaction"]["response_message_id"] or ""
             await self.answer(parts[2], call)
             return reply(response)
         if parts[0] == "channels" and parts[-1] == "messages" and method == "POST":
@@ -332,6 +334,11 @@ class FakeDiscord:
     def callback_response(self, interaction_id: str, payload: dict[str, Any]) -> dict[str, Any]:
         kind = payload.get("type")
         data = payload.get("data") or {}
+        if kind == 9:  # MODAL: a form opened for the user, no message (``modals`` keeps it by its custom id)
+            self.modals[str(data.get("custom_id", ""))] = data
+            return {"interaction": {"id": interaction_id, "type": 3, "response_message_id": None,
+                                    "response_message_loading": False, "response_message_ephemeral": False},
+                    "resource": {"type": kind}}  # fmt: skip
         ephemeral = bool((data.get("flags") or 0) & 64)
         message = self.message(data)
         return {"interaction": {"id": interaction_id, "type": 2, "response_message_id": message["id"],
@@ -513,13 +520,15 @@ def command_interaction(
 
 def component_interaction(
     custom_id: str, components: list[dict[str, Any]], *, user_id: int = PLAYER_ID, message_flags: int = 0,
-    guild_id: int = GUILD_ID, asked_by: int | None = None,
+    guild_id: int = GUILD_ID, asked_by: int | None = None, message_id: str | None = None,
 ) -> dict[str, Any]:  # fmt: skip
-    """A button click on a message the bot sent: Discord sends the message with its components, its flags (64 for
-    an ephemeral message, which only its presser sees) and, for an answer to a command, who used the command."""
+    """A button click on a message the bot sent: Discord sends the message (``message_id``: that one, e.g. from
+    ``responses``) with its components, its flags (64 for an ephemeral message, which only its presser sees) and,
+    for an answer to a command, who used the command."""
     payload = base_interaction(3, {"custom_id": custom_id, "component_type": 2}, user_id=user_id, guild_id=guild_id)
     channel = str(channel_of(guild_id))
-    payload["message"] = {"id": snowflake(), "channel_id": channel, "author": user(BOT_ID, "Referee", bot=True),
+    payload["message"] = {"id": message_id or snowflake(), "channel_id": channel,
+                          "author": user(BOT_ID, "Referee", bot=True),
                           "content": "", "timestamp": "2026-11-22T00:00:00+00:00", "edited_timestamp": None,
                           "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
                           "attachments": [], "embeds": [], "pinned": False, "type": 20, "flags": message_flags,
@@ -528,6 +537,25 @@ def component_interaction(
         owners = {"0": str(guild_id)}
         payload["message"]["interaction_metadata"] = {"id": snowflake(), "type": 2, "user": user(asked_by, "asker"),
                                                       "authorizing_integration_owners": owners}  # fmt: skip
+    return payload
+
+
+def modal_submit_interaction(
+    custom_id: str, values: dict[str, str], *, user_id: int = PLAYER_ID, guild_id: int = GUILD_ID,
+    message_id: str | None = None, message_components: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """A form (a modal) sent: MODAL_SUBMIT (type 5) with each text input's custom id and value, in its action row; a
+    form opened from a button carries that button's message, as Discord sends it."""
+    rows = [{"type": 1, "components": [{"type": 4, "custom_id": name, "value": value}]} for name, value in
+            values.items()]  # fmt: skip
+    payload = base_interaction(5, {"custom_id": custom_id, "components": rows}, user_id=user_id, guild_id=guild_id)
+    if message_id is not None:
+        payload["message"] = {"id": message_id, "channel_id": str(channel_of(guild_id)),
+                              "author": user(BOT_ID, "Referee", bot=True), "content": "",
+                              "timestamp": "2026-11-22T00:00:00+00:00", "edited_timestamp": None, "tts": False,
+                              "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": [],
+                              "embeds": [], "pinned": False, "type": 0, "flags": 0,
+                              "components": message_components or []}  # fmt: skip
     return payload
 
 

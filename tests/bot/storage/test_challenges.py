@@ -3,6 +3,7 @@ salt, and `verify` (bot/verification.py) checks the commitment besides the re-ru
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import timedelta
 
@@ -18,6 +19,7 @@ from bot.storage.challenges import ChallengeClosed, StoredChallenge
 from bot.storage.db import alembic_config, create_engine, now
 from bot.verification import Verdict, verify
 from rules_core import get_game, resolve
+from rules_core.report import Report
 
 GAME = get_game("40k")
 
@@ -133,3 +135,115 @@ async def test_records_from_before_0009_keep_verifying(empty_url: str) -> None:
         assert verification.verdict is Verdict.IDENTICAL and "commitment" not in verification.message
     finally:
         await store.close()
+
+
+# --- the Discord flow's changes (issue 24, part A): each a single compare-and-set --------------------------------
+
+
+def report_of(challenge: StoredChallenge) -> Report:
+    inputs = challenge.inputs
+    return resolve(catalogue().game(GAME), inputs["attacker"], inputs["defender"], seed=challenge.seed)
+
+
+async def test_the_message_id_is_set_once(store: Store) -> None:
+    challenge = await open_challenge(store)
+    assert await store.challenges.set_message(challenge.id, "111")
+    assert not await store.challenges.set_message(challenge.id, "222")
+    again = await store.challenges.get(challenge.id)
+    assert again is not None and again.message_id == "111"
+
+
+async def test_a_change_moves_the_version_and_needs_the_challenger_again(store: Store) -> None:
+    challenge = await open_challenge(store)
+    assert challenge.accepted_by("challenger") and not challenge.accepted_by("opponent")
+    inputs = dict(challenge.inputs, defender="5x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+")
+    changed = await store.challenges.change(challenge, inputs)
+    assert changed.inputs_version == 2 and changed.inputs == inputs
+    assert changed.accepted_by("opponent") and not changed.accepted_by("challenger")
+    assert changed.challenger_ok_at is None and changed.opponent_ok_at is not None
+    # A second change, or an acceptance, made from version 1 loses: only one change from a version wins.
+    with pytest.raises(ChallengeClosed):
+        await store.challenges.change(challenge, dict(inputs, defender=GAME.example_defender))
+    with pytest.raises(ChallengeClosed):
+        await store.challenges.resolve(challenge, report_of(challenge), agreed={}, requested_by="local")
+    # The opponent accepted version 2 by giving it: the challenger's acceptance is the last, and resolves it.
+    record_id = await store.challenges.resolve(changed, report_of(changed), agreed={"v": 2}, requested_by="local",
+                                               by="challenger")  # fmt: skip
+    done = await store.challenges.get(challenge.id)
+    assert done is not None and done.status == "resolved" and done.record_id == record_id
+    assert done.challenger_ok_version == done.opponent_ok_version == 2
+    stored = await store.records.get(record_id, actor=OPERATOR)
+    assert stored.report.seed == challenge.seed
+    assert json.loads(stored.agreed_json or "{}") == {"v": 2}
+
+
+async def test_a_second_change_goes_on_from_the_first(
+    store: Store,
+) -> None:
+    challenge = await open_challenge(store)
+    first = await store.challenges.change(
+        challenge, dict(challenge.inputs, defender="5x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+")
+    )
+    second = await store.challenges.change(
+        first, dict(challenge.inputs, defender="6x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+")
+    )
+    assert second.inputs_version == 3 and second.accepted_by("opponent") and not second.accepted_by("challenger")
+
+
+async def test_the_first_acceptance_is_refused_once_the_other_accepted_so_the_last_resolves(store: Store) -> None:
+    """Two acceptances racing: the first one's compare-and-set wins, the second is refused (and, read again, now
+    resolves): neither may stop short of the resolution."""
+    challenge = await open_challenge(store)
+    changed = await store.challenges.change(challenge, dict(challenge.inputs, defender=GAME.example_defender))
+    # The opponent accepted version 2 already: the challenger's plain acceptance would leave it unresolved.
+    with pytest.raises(ChallengeClosed):
+        await store.challenges.accept(changed, "challenger")
+    # With the opponent's acceptance cleared (only a row edit does that), a plain acceptance is taken.
+    async with store.engine.begin() as connection:
+        await connection.execute(text("UPDATE challenges SET opponent_ok_version = NULL WHERE id = :id"),
+                                 {"id": challenge.id})  # fmt: skip
+    fresh = await store.challenges.get(challenge.id)
+    assert fresh is not None
+    accepted = await store.challenges.accept(fresh, "challenger")
+    assert accepted.accepted_by("challenger") and accepted.status == "open"
+    with pytest.raises(ChallengeClosed):  # the opponent's plain acceptance now would be the last: refused
+        await store.challenges.accept(accepted, "opponent")
+    with pytest.raises(ChallengeClosed):  # resolving by the challenger needs the opponent's acceptance
+        await store.challenges.resolve(accepted, report_of(accepted), agreed={}, requested_by="local",
+                                       by="challenger")  # fmt: skip
+    await store.challenges.resolve(accepted, report_of(accepted), agreed={}, requested_by="local")
+
+
+async def test_decline_and_cancel_only_while_open(store: Store) -> None:
+    declined = await open_challenge(store)
+    assert await store.challenges.decline(declined.id)
+    assert not await store.challenges.decline(declined.id) and not await store.challenges.cancel(declined.id)
+    with pytest.raises(ChallengeClosed):
+        await store.challenges.resolve(declined, report_of(declined), agreed={}, requested_by="local")
+    with pytest.raises(ChallengeClosed):
+        await store.challenges.change(declined, declined.inputs)
+    cancelled = await open_challenge(store)
+    assert await store.challenges.cancel(cancelled.id)
+    assert not await store.challenges.decline(cancelled.id)
+    late = await open_challenge(store, minutes=-1)
+    assert not await store.challenges.decline(late.id) and not await store.challenges.cancel(late.id)
+    with pytest.raises(ChallengeClosed):
+        await store.challenges.change(late, late.inputs)
+    states = {c.id: c.status for c in [await store.challenges.get(x.id) for x in (declined, cancelled, late)] if c}
+    assert states == {declined.id: "declined", cancelled.id: "cancelled", late.id: "open"}
+
+
+async def test_concurrent_last_acceptances_resolve_once(store: Store) -> None:
+    """The same last acceptance pressed in two processes at once (two stores on one database): one record."""
+    challenge = await open_challenge(store)
+    other = await Store.open(store.url)
+    try:
+        outcomes = await asyncio.gather(
+            *(s.challenges.resolve(challenge, report_of(challenge), agreed={}, requested_by="local")
+              for s in (store, other, store, other)),
+            return_exceptions=True,
+        )  # fmt: skip
+    finally:
+        await other.close()
+    records = [o for o in outcomes if isinstance(o, int)]
+    assert len(records) == 1 and all(isinstance(o, ChallengeClosed) for o in outcomes if not isinstance(o, int))

@@ -1,0 +1,400 @@
+"""Challenges on Discord (issue 24; docs/challenges.md): a combat command naming an opponent with ``agree:true``
+(or where the server's setting asks for it) posts a challenge instead of rolling; the opponent accepts, changes
+their side or declines, the challenger cancels or accepts a change; when both have accepted the same sides, the
+result, rolled with the seed committed to at the start, replaces the challenge with its reveal.
+
+The buttons are DynamicItems (``referee:ch:<id>:<accept|change|decline|cancel>``) and the Change my side form's
+submission is read by its custom id (``referee:chmodal:<id>``): everything is in the database, so a press or a form
+sent after a restart works. Each change is one compare-and-set in bot/storage/challenges.py; a challenge is found
+only in its own server.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import timedelta
+from typing import Any
+
+import discord
+
+from bot.challenges.commitment import commitment, draw_salt, draw_seed
+from bot.challenges.service import agreement, changed_defender, inputs_as_read, resolution
+from bot.data import catalogue
+from bot.discord.client import BotServices
+from bot.discord.collector import CollectorHold
+from bot.discord.errors import error_embed, new_error_id, referee_error_embed
+from bot.discord.interactions import guild_of, settings_channel
+from bot.discord.results import player_mentions, show_recorded
+from bot.discord.sides import sides_and_options
+from bot.render.challenges import challenge_embed, mention, reveal_text, state_of
+from bot.render.markdown import cut
+from bot.storage.challenges import ChallengeClosed, StoredChallenge
+from bot.storage.db import now
+from bot.storage.failures import StorageError
+from bot.storage.records import new_slug
+from rules_core import RefereeError, get_game, resolve
+from rules_core.registry import Game, command_path
+
+log = logging.getLogger("referee.bot")
+MODAL_ID = re.compile(r"^referee:chmodal:(\d+)$")
+SIDE_MAX = 4000  # a modal's text input holds at most 4,000 characters (and the engine's spec limit is the same)
+ACTIONS = {
+    "accept": ("Accept", discord.ButtonStyle.success),
+    "change": ("Change my side", discord.ButtonStyle.primary),
+    "decline": ("Decline", discord.ButtonStyle.danger),
+    "cancel": ("Cancel", discord.ButtonStyle.secondary),
+}
+
+
+def example(game: Game) -> str:
+    """A challenge that works, for a refusal: the game's command with its example sides, an opponent and agree."""
+    return (f"/{command_path(game)} attacker:{game.example_attacker} defender:{game.example_defender} "
+            "opponent:@Bob agree:True")  # fmt: skip
+
+
+def wanted(
+    bot: BotServices, interaction: discord.Interaction[Any], game: Game, *, opponent: discord.User | None,
+    agree: bool | None, private: bool | None,
+) -> bool:  # fmt: skip
+    """Whether a combat command makes a challenge: ``opponent`` given and ``agree:true``, or the server's setting
+    asks for one and ``agree`` is not false. A challenge that cannot be made is refused here (a RefereeError: the
+    command's error answer, private, with a correct example)."""
+    if agree and opponent is None:
+        raise RefereeError("agree:True makes a challenge, and a challenge needs the opponent who accepts it: name "
+                           "them with opponent:.", token="agree", example=example(game))  # fmt: skip
+    setting = bot.server_settings.effective(guild_of(interaction), settings_channel(interaction)).agree
+    if opponent is None or agree is False or not (agree or setting):
+        return False
+    if interaction.guild_id is None:
+        raise RefereeError("A challenge lives in a server's channel, where both players see it: use the command "
+                           "there, or drop agree:True here.", token="agree", example=example(game))  # fmt: skip
+    if opponent.id == interaction.user.id or opponent.bot:
+        who = "yourself" if opponent.id == interaction.user.id else "a bot"
+        raise RefereeError(f"You cannot challenge {who}: name the player you are fighting with opponent:.",
+                           token="opponent", example=example(game))  # fmt: skip
+    if private:
+        raise RefereeError("A challenge is shown in the channel, so that both players see the sides and the dice's "
+                           "commitment: drop private:True, or agree:False for a private result.", token="private",
+                           example=example(game))  # fmt: skip
+    return True
+
+
+def challenge_view(challenge_id: int) -> discord.ui.View:
+    """The four buttons of an open challenge (each checks who presses it)."""
+    view = discord.ui.View(timeout=None)
+    for action in ACTIONS:
+        view.add_item(ChallengeButton(challenge_id, action))
+    return view
+
+
+def mentions_of(*users: str | None) -> discord.AllowedMentions:
+    """Pings for these users alone: never @everyone, a role or a name a unit might spell."""
+    allowed = discord.AllowedMentions.none()
+    allowed.users = [discord.Object(id=int(user)) for user in users if user and user.isdigit()]
+    return allowed
+
+
+async def post_challenge(
+    bot: BotServices, interaction: discord.Interaction[Any], game: Game, *, attacker: str, defender: str,
+    options: dict[str, Any], opponent: discord.User, hold: CollectorHold | None = None,
+) -> StoredChallenge:  # fmt: skip
+    """Read the command as a combat is read (a spec in error is refused at once, nothing stored), draw the seed and
+    salt, store the challenge and post it as the command's answer, pinging the opponent alone."""
+    sides, chosen, house = await sides_and_options(bot, interaction, game, attacker, defender, options=options)
+    seed, salt = draw_seed(), draw_salt()
+    # Read (and rolled, unseen) now: a side the options do not fit is refused before anything is stored.
+    report = resolve(catalogue().game(game), *sides, seed=seed, **chosen)
+    minutes = bot.server_settings.effective(guild_of(interaction), settings_channel(interaction)).challenge_minutes
+    stored = await bot.store.challenges.create(
+        game=game.id, kind=game.command, inputs=inputs_as_read(report, chosen, house), seed=seed, salt=salt,
+        commitment=commitment(seed, salt), challenger_id=str(interaction.user.id), opponent_id=str(opponent.id),
+        guild_id=guild_of(interaction), channel_id=str(interaction.channel_id),
+        expires_at=now() + timedelta(minutes=minutes),
+    )  # fmt: skip
+    interaction.extras["outcome"] = "challenge"
+    sent = await interaction.response.send_message(
+        content=f"<@{opponent.id}>: you are challenged.", embed=challenge_embed(stored, game),
+        view=challenge_view(stored.id), allowed_mentions=mentions_of(str(opponent.id)),
+    )  # fmt: skip
+    bot.health.answer(interaction.id)
+    if hold is not None:
+        hold.release()
+    if sent.message_id is not None:
+        await bot.store.challenges.set_message(stored.id, str(sent.message_id))
+    return stored
+
+
+def what_became(challenge: StoredChallenge) -> str:
+    """One line for a press on a challenge that is no longer open."""
+    state = state_of(challenge)
+    number = f"Challenge #{challenge.id}"
+    if state == "resolved":
+        return f"{number} was accepted by both and resolved" + (
+            f": record #{challenge.record_id} (`/replay record:{challenge.record_id}`)."
+            if challenge.record_id is not None
+            else "."
+        )
+    if state == "declined":
+        return f"{number} was declined by {mention(challenge.opponent_id)}: nothing was rolled."
+    if state == "cancelled":
+        return f"{number} was cancelled by {mention(challenge.challenger_id)}: nothing was rolled."
+    return (f"{number} expired <t:{int(challenge.expires_at.timestamp())}:R>, before both accepted: nothing was "
+            "rolled. Challenge again with the same command.")  # fmt: skip
+
+
+async def tell(interaction: discord.Interaction[Any], text: str, embed: discord.Embed | None = None) -> None:
+    """A private line (or ``embed``) to whoever acted (a follow-up once the interaction was answered)."""
+    embed = embed or discord.Embed(description=text)
+    if interaction.response.is_done():
+        await interaction.followup.send(embed=embed, ephemeral=True)
+    else:
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def storage_failed(interaction: discord.Interaction[Any], error: StorageError) -> None:
+    """The database failed: one line to the presser, the traceback logged by error id; the challenge stays open."""
+    error_id = new_error_id()
+    log.error("error %s in a challenge: %s", error_id, error, exc_info=error)
+    await tell(interaction, "", error_embed(error.for_player(error_id) + " The challenge is still open: try again."))
+
+
+async def load(interaction: discord.Interaction[Any], challenge_id: int) -> StoredChallenge | None:
+    """The challenge, if it is this server's and the presser plays it; otherwise the presser is told privately
+    (None). One past its time but still open is marked expired and its message edited to say so."""
+    bot: BotServices = interaction.client
+    challenge = await bot.store.challenges.get(challenge_id)
+    if challenge is None or challenge.guild_id is None or challenge.guild_id != guild_of(interaction):
+        await tell(interaction, f"There is no challenge #{challenge_id} in this server.")
+        return None
+    players = (challenge.challenger_id, challenge.opponent_id)
+    if str(interaction.user.id) not in players:
+        await tell(interaction, f"Challenge #{challenge.id} is between {mention(players[0])} and "
+                                f"{mention(players[1])}: only they can answer it.")  # fmt: skip
+        return None
+    if challenge.status == "open" and challenge.expired():
+        await bot.store.challenges.expire(challenge.id)
+        closed = await bot.store.challenges.get(challenge.id) or challenge
+        await interaction.response.edit_message(content=None, embed=challenge_embed(closed, get_game(closed.game)),
+                                                view=None)  # fmt: skip
+        await tell(interaction, what_became(closed))
+        return None
+    if challenge.status != "open":
+        await tell(interaction, what_became(challenge))
+        return None
+    return challenge
+
+
+class ChallengeButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"referee:ch:(?P<challenge>\d+):(?P<action>accept|change|decline|cancel)",
+):
+    def __init__(self, challenge_id: int, action: str) -> None:
+        label, style = ACTIONS[action]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"referee:ch:{challenge_id}:{action}"))
+        self.challenge_id, self.action = challenge_id, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, _interaction: discord.Interaction[Any], _item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ChallengeButton:
+        return cls(int(match["challenge"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            challenge = await load(interaction, self.challenge_id)
+            if challenge is None:
+                return
+            mine = "challenger" if str(interaction.user.id) == challenge.challenger_id else "opponent"
+            if self.action == "accept":
+                await accept(interaction, challenge, mine)
+            elif self.action == "change":
+                await change(interaction, challenge, mine)
+            else:
+                await close(interaction, challenge, mine, self.action)
+        except StorageError as error:
+            await storage_failed(interaction, error)
+
+
+async def accept(interaction: discord.Interaction[Any], challenge: StoredChallenge, mine: str) -> None:
+    """The press of Accept: the last of the two acceptances resolves the challenge in place of its message."""
+    other = "opponent" if mine == "challenger" else "challenger"
+    if challenge.accepted_by(mine):
+        waiting = (f"{mention(challenge.opponent_id)} to accept, change their side or decline (you can Cancel)"
+                   if mine == "challenger" else
+                   f"{mention(challenge.challenger_id)} to accept your change or cancel")  # fmt: skip
+        await tell(interaction, f"You have accepted these sides already: waiting for {waiting}.")
+        return
+    bot: BotServices = interaction.client
+    await interaction.response.defer()  # the resolution and its record may take longer than Discord's 3 seconds
+    if not challenge.accepted_by(other):  # only a changed record could get here: accepted, the other's turn
+        try:
+            await bot.store.challenges.accept(challenge, mine)
+        except ChallengeClosed:
+            await accept_again(interaction, challenge.id, mine)
+            return
+        await tell(interaction, "Accepted: the combat is resolved when the other player accepts these sides too.")
+        return
+    await resolve_now(interaction, challenge, mine)
+
+
+async def accept_again(interaction: discord.Interaction[Any], challenge_id: int, mine: str) -> None:
+    """An acceptance that lost a race: the challenge as it now stands decides (resolved, changed, closed)."""
+    bot: BotServices = interaction.client
+    again = await bot.store.challenges.get(challenge_id)
+    if again is not None and again.status == "open" and not again.expired() and again.accepted_by(
+        "opponent" if mine == "challenger" else "challenger"
+    ) and not again.accepted_by(mine):  # fmt: skip
+        await resolve_now(interaction, again, mine)
+        return
+    if again is not None and again.status == "open" and not again.expired():
+        await tell(interaction, f"Challenge #{challenge_id} changed while you accepted: read the sides again.")
+        return
+    await tell(interaction, what_became(again) if again is not None else f"There is no challenge #{challenge_id}.")
+
+
+async def resolve_now(interaction: discord.Interaction[Any], challenge: StoredChallenge, last: str) -> None:
+    """Resolve with the committed seed, record it (the challenger asked for it, against the opponent; the house
+    rules kept) and show the result with its reveal in place of the challenge (deferred already)."""
+    bot: BotServices = interaction.client
+    report = resolution(challenge.game, challenge.inputs, challenge.seed)
+    moment = now()
+    house = tuple(challenge.inputs.get("house_rules") or ())
+    slug = new_slug()
+    try:
+        record_id = await bot.store.challenges.resolve(
+            challenge, report, agreed=agreement(challenge, last=last, at=moment, by="discord"),
+            requested_by=challenge.challenger_id, opponent=challenge.opponent_id, house_rules=house, at=moment,
+            by=last, slug=slug,
+        )  # fmt: skip
+    except ChallengeClosed:
+        again = await bot.store.challenges.get(challenge.id)
+        if again is not None and again.status == "open" and not again.expired():
+            await tell(interaction, f"Challenge #{challenge.id} changed while you accepted: read the sides again.")
+        else:
+            await tell(interaction, what_became(again or challenge))
+        return
+    bot.health.record(recorded=True)
+    interaction.extras["outcome"] = report.result.outcome
+    message = interaction.message
+    await show_recorded(
+        interaction, report, record_id=record_id, problem=None, house_rules=house, private=False, slug=slug,
+        players=player_mentions(challenge.challenger_id, challenge.opponent_id),
+        message_id=None if message is None else message.id, content=reveal_text(challenge, record_id),
+    )  # fmt: skip
+
+
+async def change(interaction: discord.Interaction[Any], challenge: StoredChallenge, mine: str) -> None:
+    """Change my side: the opponent's form, filled with their side as it stands (their roster's name if they gave
+    one)."""
+    if mine != "opponent":
+        await tell(interaction, f"Only {mention(challenge.opponent_id)} changes their side. You can Accept a change "
+                                "they make, or Cancel the challenge.")  # fmt: skip
+        return
+    current = str(challenge.inputs.get("defender_reference") or challenge.inputs.get("defender", ""))
+    field: discord.ui.TextInput[Any] = discord.ui.TextInput(
+        label="Your units, or @roster / @roster/unit", style=discord.TextStyle.paragraph, max_length=SIDE_MAX,
+        default=current if len(current) <= SIDE_MAX else None, custom_id="side",
+        placeholder=cut(get_game(challenge.game).example_defender, 100),
+    )  # fmt: skip
+    # Read by on_modal below (after a restart too); the form's own callback does nothing.
+    modal = discord.ui.Modal(title=f"Your side in challenge #{challenge.id}", custom_id=f"referee:chmodal:"
+                             f"{challenge.id}", timeout=3600)  # fmt: skip
+    modal.add_item(field)
+    await interaction.response.send_modal(modal)
+
+
+async def close(interaction: discord.Interaction[Any], challenge: StoredChallenge, mine: str, action: str) -> None:
+    """Decline (the opponent's) or Cancel (the challenger's): the message says what became of it."""
+    owner = "opponent" if action == "decline" else "challenger"
+    if mine != owner:
+        can = "Accept, Change my side or Decline" if mine == "opponent" else "Cancel it, or Accept a change"
+        await tell(interaction, f"Only {mention(getattr(challenge, f'{owner}_id'))} can {action} it. You can {can}.")
+        return
+    bot: BotServices = interaction.client
+    done = await (bot.store.challenges.decline if action == "decline" else bot.store.challenges.cancel)(challenge.id)
+    again = await bot.store.challenges.get(challenge.id) or challenge
+    if not done:
+        await tell(interaction, what_became(again) if again.status != "open" else
+                   f"Challenge #{challenge.id} changed meanwhile: try again.")  # fmt: skip
+        return
+    await interaction.response.edit_message(content=None, embed=challenge_embed(again, get_game(again.game)),
+                                            view=None)  # fmt: skip
+
+
+async def on_modal(interaction: discord.Interaction[Any]) -> None:
+    """The Change my side form sent: the opponent's new side, read from their rosters then the server's; the
+    message shows it and the challenger is pinged to accept or cancel."""
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return
+    data: Any = interaction.data or {}
+    found = MODAL_ID.match(str(data.get("custom_id", "")))
+    if found is None:
+        return
+    try:
+        challenge = await load(interaction, int(found[1]))
+        if challenge is None:
+            return
+        if str(interaction.user.id) != challenge.opponent_id:
+            await tell(interaction, f"Only {mention(challenge.opponent_id)} changes their side.")
+            return
+        await submit(interaction, challenge, side_text(data))
+    except StorageError as error:
+        await storage_failed(interaction, error)
+
+
+def side_text(data: Any) -> str:
+    for row in data.get("components") or []:
+        for component in row.get("components") or [row]:
+            if component.get("custom_id") == "side":
+                return str(component.get("value") or "")
+    return ""
+
+
+async def submit(interaction: discord.Interaction[Any], challenge: StoredChallenge, text: str) -> None:
+    bot: BotServices = interaction.client
+    game = get_game(challenge.game)
+    owner, guild = str(interaction.user.id), guild_of(interaction)
+
+    async def lookup(game_id: str, name: str) -> Any:  # the opponent's own rosters, then the server's
+        return await bot.store.rosters.get(owner, game_id, name, guild_id=guild)
+
+    try:
+        inputs = await changed_defender(game, challenge, text, lookup)
+    except RefereeError as error:
+        await interaction.response.send_message(embed=referee_error_embed(error), ephemeral=True)
+        return
+    if {k: v for k, v in inputs.items() if k != "defender_reference"} == {
+        k: v for k, v in challenge.inputs.items() if k != "defender_reference"
+    }:
+        await tell(interaction, "That is your side as it stands: press Accept to accept it.")
+        return
+    try:
+        changed = await bot.store.challenges.change(challenge, inputs)
+    except ChallengeClosed:
+        again = await bot.store.challenges.get(challenge.id) or challenge
+        await tell(interaction, what_became(again) if again.status != "open" or again.expired() else
+                   f"Challenge #{challenge.id} changed meanwhile: read it again.")  # fmt: skip
+        return
+    await interaction.response.edit_message(content=None, embed=challenge_embed(changed, game),
+                                            view=challenge_view(changed.id))  # fmt: skip
+    await interaction.followup.send(
+        f"<@{changed.challenger_id}>: {mention(changed.opponent_id)} changed their side of challenge "
+        f"#{changed.id}. Accept it or Cancel.", allowed_mentions=mentions_of(changed.challenger_id),
+    )  # fmt: skip
+
+
+async def show_expired(client: discord.Client, challenge: StoredChallenge) -> None:
+    """The expiry sweep's edit (bot/challenges/expiry.py ``sweep_expired(store, partial(show_expired, bot))``): the
+    challenge's message shown expired, its buttons gone. Nothing to edit for a challenge whose message was never
+    stored; Discord refusing the edit (the message deleted) raises, and the sweep logs it."""
+    if challenge.message_id is None or challenge.channel_id is None:
+        return
+    guild = None if challenge.guild_id is None else int(challenge.guild_id)
+    channel = client.get_partial_messageable(int(challenge.channel_id), guild_id=guild)
+    await channel.get_partial_message(int(challenge.message_id)).edit(
+        content=None, embed=challenge_embed(challenge, get_game(challenge.game)), view=None
+    )
+
+
+__all__ = ["ChallengeButton", "challenge_view", "on_modal", "post_challenge", "show_expired", "wanted"]

@@ -1,0 +1,166 @@
+"""A challenge as Discord shows it (issue 24), in every state: open, changed by the opponent, resolved, declined,
+cancelled, expired.
+
+An open challenge shows both sides exactly as the referee read them (the result's own "Read" line, then every unit's
+profile as the engine wrote it), the options and which of them came from house rules, who plays which side, the
+commitment in full, when it expires (Discord's relative timestamp) and what each player can do. A closed one says
+what became of it. Every embed keeps Discord's limits: a side too long for its field is cut with a note (the whole
+side is stored and resolved).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Protocol
+
+import discord
+
+from bot.render.colours import CHALLENGE_COLOURS
+from bot.render.embeds import FIELD_VALUE
+from bot.render.markdown import cut, escape
+from bot.server_settings.model import house_rules_line
+from rules_core.errors import RefereeError
+from rules_core.registry import Game
+from rules_core.spec import side_summary
+
+
+class StoredChallenge(Protocol):
+    """What the renderer reads of a stored challenge (bot/storage/challenges.py ``StoredChallenge``; a renderer
+    imports no storage)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def inputs(self) -> dict[str, Any]: ...
+    @property
+    def inputs_version(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def salt(self) -> str: ...
+    @property
+    def commitment(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def challenger_id(self) -> str: ...
+    @property
+    def opponent_id(self) -> str | None: ...
+    @property
+    def expires_at(self) -> datetime: ...
+    @property
+    def record_id(self) -> int | None: ...
+
+    def expired(self, at: datetime | None = None) -> bool: ...
+    def accepted_by(self, side: str) -> bool: ...
+
+
+READ = 300  # characters of a side's "Read" line in its field; its profile text takes the rest of the 1,024
+
+
+def state_of(challenge: StoredChallenge) -> str:
+    """What the message shows: the stored status, ``changed`` for an open challenge the opponent changed (the
+    challenger's acceptance pending), ``expired`` for an open one past its time."""
+    if challenge.status == "open" and challenge.expired():
+        return "expired"
+    if challenge.status == "open" and challenge.inputs_version > 1 and not challenge.accepted_by("challenger"):
+        return "changed"
+    return challenge.status
+
+
+def mention(user: str | None) -> str:
+    return f"<@{user}>" if user and user.isdigit() else escape(user or "anyone")
+
+
+def unix(challenge: StoredChallenge) -> int:
+    return int(challenge.expires_at.timestamp())
+
+
+def _side_field(text: str) -> str:
+    """A side's field: how it was read (counts and names), then its profile text in a code block, cut with a note
+    when the field would pass Discord's 1,024 characters."""
+    try:
+        read = side_summary(text)
+    except RefereeError:
+        read = "as given"
+    head = f"Read: {escape(cut(read, READ))}\n```\n"
+    profile = text.replace("```", "'''")
+    room = FIELD_VALUE - len(head) - len("\n```")
+    if len(profile) <= room:
+        return f"{head}{profile}\n```"
+    note = f"\n… cut here: {len(profile):,} characters in all (the whole side is kept and resolved)"
+    kept = profile[: room - len(note) - 1] + "…"
+    return f"{head}{kept}\n```{note}"
+
+
+def options_text(inputs: dict[str, Any]) -> str:
+    """The options the players gave (``name:value``) and those the house rules set, in the summary's words."""
+    options: dict[str, Any] = dict(inputs.get("options") or {})
+    house = [name for name in inputs.get("house_rules") or [] if name in options]
+    given = [f"`{name}:{value}`" for name, value in options.items() if name not in house]
+    lines = []
+    if given:
+        lines.append("Given: " + " ".join(given))
+    if house:
+        line = escape(house_rules_line(options, house))
+        lines.append(line[:1].upper() + line[1:])
+    return cut("\n".join(lines), FIELD_VALUE) if lines else "None: the rules' defaults."
+
+
+def challenge_embed(challenge: StoredChallenge, game: Game) -> discord.Embed:
+    """The challenge's message in its current state (:func:`state_of`)."""
+    state = state_of(challenge)
+    challenger, opponent = mention(challenge.challenger_id), mention(challenge.opponent_id)
+    title = f"Challenge #{challenge.id}: {game.heading}"
+    when = f"<t:{unix(challenge)}:R>"
+    if state == "open":
+        title += " · waiting for the opponent"
+        text = (f"{challenger} (attacker) challenges {opponent} (defender). Nothing is rolled until both accept the "
+                f"same sides: the dice are already drawn, and their commitment is below.\n\n"
+                f"**{opponent}**: **Accept**, **Change my side** (your own units, or one of your rosters), or "
+                f"**Decline**.\n**{challenger}**: **Cancel**.\nExpires {when}.")  # fmt: skip
+    elif state == "changed":
+        title += f" · changed (version {challenge.inputs_version})"
+        text = (f"{opponent} changed their side (version {challenge.inputs_version}) and accepts it.\n\n"
+                f"**{challenger}**: **Accept** these sides, or **Cancel**. {opponent} may change again.\n"
+                f"Expires {when}.")  # fmt: skip
+    elif state == "resolved":
+        title += " · accepted"
+        text = f"Accepted by {challenger} and {opponent}: resolved" + (
+            f" as record #{challenge.record_id}." if challenge.record_id is not None else "."
+        )
+    elif state == "declined":
+        title += " · declined"
+        text = f"{opponent} declined {challenger}'s challenge. Nothing was rolled."
+    elif state == "cancelled":
+        title += " · cancelled"
+        text = f"{challenger} cancelled the challenge to {opponent}. Nothing was rolled."
+    else:
+        title += " · expired"
+        text = (f"{challenger}'s challenge to {opponent} expired {when} before both accepted. Nothing was rolled: "
+                "challenge again with the same command.")  # fmt: skip
+    embed = discord.Embed(title=cut(title, 256), description=text, colour=CHALLENGE_COLOURS[state])
+    inputs = challenge.inputs
+    embed.add_field(name="Attacker", value=_side_field(str(inputs.get("attacker", ""))), inline=False)
+    embed.add_field(name="Defender" + (" (changed)" if challenge.inputs_version > 1 else ""),
+                    value=_side_field(str(inputs.get("defender", ""))), inline=False)  # fmt: skip
+    embed.add_field(name="Options", value=options_text(inputs), inline=False)
+    embed.add_field(
+        name="Dice committed in advance",
+        value=f"SHA-256 commitment:\n`{challenge.commitment}`\nThe seed was drawn when the challenge was made; the "
+        "result reveals it with its salt, and /verify checks that they hash to this.",
+        inline=False,
+    )
+    embed.set_footer(text=f"Challenge #{challenge.id} · sides version {challenge.inputs_version}")
+    return embed
+
+
+def reveal_text(challenge: StoredChallenge, record_id: int | None) -> str:
+    """The reveal under a resolved challenge's result: the seed and salt that hash to the commitment shown before."""
+    check = f"`/verify record:{record_id}` checks it." if record_id is not None else ""
+    return (f"**Challenge #{challenge.id} accepted by {mention(challenge.challenger_id)} and "
+            f"{mention(challenge.opponent_id)}.** Dice committed in advance, revealed: seed `{challenge.seed}`, "
+            f"salt `{challenge.salt}`; SHA-256 commitment `{challenge.commitment}`. {check}").strip()  # fmt: skip
+
+
+__all__ = ["challenge_embed", "options_text", "reveal_text", "state_of"]
