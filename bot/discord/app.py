@@ -44,7 +44,7 @@ SHUTDOWN_GRACE = 10.0  # seconds given to answers still being recorded when the 
 RESTARTING = "The referee is restarting: try again in a few seconds."
 EXTENSIONS = (
     "cogs.combat", "cogs.records", "cogs.rosters", "cogs.tools", "cogs.privacy", "cogs.leagues", "cogs.odds",
-    "cogs.settings",
+    "cogs.settings", "cogs.challenges",
 )  # fmt: skip
 
 

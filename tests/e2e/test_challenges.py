@@ -550,3 +550,22 @@ async def test_the_expiry_sweep_shows_a_challenge_expired(bot: RefereeBot, fake:
     assert edit.payload["content"] is None
     (late,) = await press(fake, posted, "accept", OPPONENT_ID)
     assert "expired" in private_text(late)
+
+
+async def test_the_bot_sweeps_expired_challenges_by_itself(fake: FakeDiscord, url: str) -> None:
+    """cogs/challenges runs the sweep in the bot (at start, then every 30 s): a challenge that expired while no bot
+    ran is shown expired by the next one to start, without anyone pressing; a challenge still in time is left."""
+    async with running_bot(fake, url) as first:
+        late = await challenge(first, fake)
+        on_time = await challenge(first, fake)
+        async with first.store.engine.begin() as connection:
+            await connection.execute(text("UPDATE challenges SET expires_at = :t WHERE id = :id"),
+                                     {"t": now() - timedelta(minutes=1), "id": late.id})  # fmt: skip
+    path = f"/channels/{CHANNEL_ID}/messages/{late.message_id}"
+    assert not [c for c in fake.calls if c.method == "PATCH" and c.path == path]
+    async with running_bot(fake, url) as second:
+        (edit,) = await fake.wait_calls(lambda c: c.method == "PATCH" and c.path == path)
+        assert "expired" in edit.payload["embeds"][0]["title"] and edit.payload["components"] == []
+        assert (await status_of(second, late)).status == "expired"
+        assert (await status_of(second, on_time)).status == "open"
+        assert not [c for c in fake.calls if c.method == "PATCH" and c.path.endswith(str(on_time.message_id))]
