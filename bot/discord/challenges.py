@@ -2,8 +2,9 @@
 (or where the server's setting asks for it) posts a challenge instead of rolling; the opponent accepts, changes
 their side or declines, the challenger cancels or accepts a change; when both have accepted the same sides, the
 result, rolled with the seed committed to at the start, replaces the challenge with its reveal. The next round of an
-agreed combat is a challenge too (:func:`post_next_round`). Long because each press's flow (who may, which version,
-what the message becomes, the race lost) reads best beside the others.
+agreed combat is a challenge too (:func:`post_next_round`).
+Long because each press's flow (who may, which version, what the message becomes, the race lost) reads best beside
+the others.
 
 The buttons are DynamicItems (``referee:ch:<id>:<version>:<accept|change|decline|cancel>``: the sides' version the
 message showed, so an Accept binds to the sides its presser read and a stale one is refused; the view is rebuilt on
