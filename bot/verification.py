@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.challenges.commitment import matches
+from bot.challenges.service import resolution
 from bot.data import catalogue
+from bot.seals import MadeChallenge, named_challenge, seal
 from bot.storage.records import StoredCombat
-from rules_core import ENGINE_VERSION, rerun
+from rules_core import ENGINE_VERSION, RefereeError, rerun
 from rules_core.report import Report
 
 
@@ -42,25 +42,34 @@ def differences(stored: Report, again: Report) -> tuple[str, ...]:
 
 
 def commitment_problems(stored: StoredCombat) -> tuple[str, ...]:
-    """For a record resolved from a challenge (it has a commitment): what does not hold of its committed seed. The
-    report's seed and salt must hash to the commitment; the commitment must be the one agreed (kept in the
-    agreement too); the row's seed column must be the report's seed. Empty when all hold, or with no commitment."""
-    if stored.commitment is None:
-        return ()
+    """For a record resolved from a challenge: what does not hold of its committed seed (bot/seals.py). The row's
+    seed column must be the report's seed; an agreed record must keep its commitment and salt, and the report's seed
+    and salt hash to it; the agreement must keep the same commitment; the challenge it was resolved from must hold
+    the same seed, salt and commitment, and the record must be that challenge's combat (its sides and options as
+    both accepted). Empty when all hold, or for a record with no challenge."""
     seed = stored.report.seed
     found: list[str] = []
     if stored.row_seed is not None and stored.row_seed != seed:
         found.append(f"the seed: the row's seed {stored.row_seed} is not the report's seed {seed}")
-    agreed: object = json.loads(stored.agreed_json) if stored.agreed_json else {}
-    agreed_commitment = agreed.get("commitment") if isinstance(agreed, dict) else None
-    if not matches(seed, stored.salt or "", stored.commitment):
-        if isinstance(agreed_commitment, str) and agreed_commitment != stored.commitment:
-            found.append(f"the commitment: the record's {stored.commitment} is not the {agreed_commitment} "
-                         "committed to when the challenge was made")  # fmt: skip
-        else:
-            found.append(f"the seed: SHA-256 of seed {seed} and salt {stored.salt} is not the commitment "
-                         f"{stored.commitment} shown before the dice were rolled")  # fmt: skip
+    sealed = seal(record_id=stored.id, seed=seed, salt=stored.salt, commitment=stored.commitment,
+                  agreed_json=stored.agreed_json, made=stored.challenge)  # fmt: skip
+    found += sealed.problems
+    made = stored.challenge
+    if made is not None and made.seed == seed and not sealed.problems:
+        found += _not_its_combat(stored, made)
     return tuple(found)
+
+
+def _not_its_combat(stored: StoredCombat, made: MadeChallenge) -> tuple[str, ...]:
+    """Whether the record is the combat of the challenge it was resolved from: its inputs rolled with its seed."""
+    try:
+        expected = resolution(stored.report.game, made.inputs, made.seed)
+    except (RefereeError, KeyError, TypeError, AttributeError):
+        return (f"the sides: challenge #{made.id}'s inputs can no longer be read",)
+    if expected.inputs != stored.report.inputs:
+        return (f"the sides: the record's sides or options are not those both players accepted in challenge "
+                f"#{made.id}",)  # fmt: skip
+    return ()
 
 
 def verify(stored: StoredCombat) -> Verification:
@@ -81,16 +90,21 @@ def verify(stored: StoredCombat) -> Verification:
             committed + differences(report, again),
         )
     if committed:
-        return Verification(
-            Verdict.ALTERED,
-            f"Record #{stored.id} re-runs identically but its seed does NOT match the commitment made before the "
-            "dice were rolled: it has been altered.",
-            committed,
-        )
+        missing = any(line.startswith("the commitment: agreed, but") for line in committed)
+        why = ("does NOT verify: agreed, but its commitment is missing" if missing else
+               "re-runs identically but does NOT match the dice committed before they were rolled")  # fmt: skip
+        return Verification(Verdict.ALTERED, f"Record #{stored.id} {why}: it has been altered.", committed)
     text = (
         f"Record #{stored.id} verified: re-running seed {report.seed} with the same inputs gives the identical report."
     )
     if stored.commitment is not None:
         text += (f" Its seed and salt hash to the commitment {stored.commitment} shown before the dice were "
-                 "rolled.")  # fmt: skip
+                 "rolled")  # fmt: skip
+        made, gone = stored.challenge, named_challenge(stored.agreed_json)
+        if made is not None:
+            text += f", and challenge #{made.id} holds the same seed, salt, commitment and sides as it was made."
+        else:
+            text += (f". Challenge #{gone} it was agreed in is no longer stored, so only the record's own "
+                     "agreement could be checked: compare the commitment with the one the challenge showed in its "
+                     "channel.")  # fmt: skip
     return Verification(Verdict.IDENTICAL, text)

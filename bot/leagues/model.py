@@ -100,7 +100,9 @@ class ReportOutcome:
 @dataclass(frozen=True, slots=True)
 class Agreement:
     """What a combat record says of its agreement (``agreed_json``, issue 24): the challenge it was resolved from,
-    who challenged whom, and when each accepted (ISO strings as stored). A record without one was not agreed."""
+    who challenged whom, and when each accepted (ISO strings as stored); where it was accepted (``by``: discord or
+    terminal) and whether its dice still hold to the commitment made before they were rolled (``holds``:
+    bot/seals.py). A record without one was not agreed."""
 
     record_id: int
     challenge_id: int | None
@@ -108,6 +110,16 @@ class Agreement:
     opponent: str | None
     challenger_ok_at: str | None
     opponent_ok_at: str | None
+    by: str | None = None
+    holds: bool = False
+
+    @property
+    def counts(self) -> bool:
+        """Whether a league counts it as agreed (and marks it so): its dice hold to their commitment, and it was
+        accepted on Discord. A terminal challenge proves that the seed was fixed before ``referee accept`` ran, not
+        that the opponent agreed: whoever holds the challenge file and the database runs it, so its acceptance is
+        the challenger's word (docs/challenges.md). On Discord the opponent presses Accept themself."""
+        return self.holds and self.by == "discord"
 
     def between(self, one: str, other: str) -> bool:
         """Whether the two who agreed are ``one`` and ``other``, either way round."""

@@ -142,7 +142,13 @@ def check_agreed(
     required: bool,
 ) -> None:  # fmt: skip
     """In a league that requires agreed combats, every combat a match lists was agreed (``agreements``: the
-    listed records that carry an agreement) and agreed between the match's two ``players``, either way round.
+    listed records that carry an agreement), its dice still hold to the commitment made before they were rolled,
+    it was accepted on Discord, and it was agreed between the match's two ``players``, either way round.
+
+    Only Discord's acceptances count (:attr:`Agreement.counts`): there the opponent presses Accept themself, while
+    ``referee accept`` in the terminal is run by whoever holds the challenge file and the database, so a terminal
+    agreement proves the seed was fixed in advance but not that the opponent agreed, which is what such a league
+    asks for.
 
     A match that lists no combats passes: the requirement is about the dice a report cites, not a demand that every
     game be fought through the referee. A game played at a table with physical dice has no combat to list, and the
@@ -159,6 +165,22 @@ def check_agreed(
         raise LeagueError(
             f"This league counts only combats both players agreed to: {_ids(missing)} {verb} not agreed, so "
             "the match was not recorded.",
+            hint=hint,
+        )
+    broken = [c for c in combats if not agreements[c].holds]
+    if broken:
+        raise LeagueError(
+            f"This league counts only combats both players agreed to: the dice of {_ids(broken)} no longer match "
+            "the commitment made before they were rolled (the record was altered), so they do not count as agreed "
+            "and the match was not recorded.",
+            hint=hint,
+        )
+    elsewhere = [c for c in combats if not agreements[c].counts]
+    if elsewhere:
+        raise LeagueError(
+            f"This league counts only combats both players agreed to on Discord: {_ids(elsewhere)} "
+            f"{'was' if len(elsewhere) == 1 else 'were'} accepted in the terminal, where whoever holds the challenge "
+            "file accepts it, which does not show that the opponent agreed, so the match was not recorded.",
             hint=hint,
         )
     one, other = players

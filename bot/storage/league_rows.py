@@ -17,6 +17,7 @@ from bot.leagues import permissions
 from bot.leagues.errors import LeagueNotFound, MatchNotFound
 from bot.leagues.model import Agreement, LeagueInfo, MatchInfo
 from bot.leagues.standings import Points, Row
+from bot.seals import agreed_of, named_challenge, seal
 from bot.storage.db import aware
 from bot.storage.models import (
     CombatRecord,
@@ -28,6 +29,7 @@ from bot.storage.models import (
     LeagueSeason,
     LeagueSnapshot,
 )
+from bot.storage.seals import made_challenges
 from rules_core.errors import Do, Hint
 
 
@@ -42,40 +44,47 @@ def match_info(row: LeagueMatch) -> MatchInfo:
     )  # fmt: skip
 
 
-def agreement(record_id: int, agreed_json: str) -> Agreement:
+def agreement(record_id: int, agreed_json: str, *, holds: bool = False) -> Agreement:
     """A record's ``agreed_json`` (bot/cli/challenges.py and the Discord challenges write it) as the domain's value;
-    a value missing or of another type reads as None (an erased user's pseudonym is a string like any id)."""
-    try:
-        data = json.loads(agreed_json)
-    except ValueError:
-        data = {}
-    if not isinstance(data, dict):
-        data = {}
+    a value missing or of another type reads as None (an erased user's pseudonym is a string like any id).
+    ``holds``: whether its dice hold to their commitment (:func:`agreements` checks it)."""
+    data = agreed_of(agreed_json) or {}
 
     def text(key: str) -> str | None:
         value = data.get(key)
         return value if isinstance(value, str) and value else None
 
-    challenge = data.get("challenge_id")
     return Agreement(
-        record_id=record_id, challenge_id=challenge if isinstance(challenge, int) else None,
-        challenger=text("challenger"), opponent=text("opponent"), challenger_ok_at=text("challenger_ok_at"),
-        opponent_ok_at=text("opponent_ok_at"),
+        record_id=record_id, challenge_id=named_challenge(agreed_json), challenger=text("challenger"),
+        opponent=text("opponent"), challenger_ok_at=text("challenger_ok_at"), opponent_ok_at=text("opponent_ok_at"),
+        by=text("by"), holds=holds,
     )  # fmt: skip
 
 
 async def agreements(session: AsyncSession, record_ids: Iterable[int]) -> dict[int, Agreement]:
-    """The agreements of those of ``record_ids`` that were agreed (``agreed_json`` not null), by record id. The
-    caller has checked that the records may be seen (or shows only the mark, never their contents)."""
+    """The agreements of those of ``record_ids`` that carry one (``agreed_json`` not null), by record id, each with
+    whether its dice hold to the commitment made before they were rolled: the row's seed and salt hash to its
+    commitment, its agreement keeps the same one, and the challenge it was resolved from holds the same seed, salt
+    and commitment (bot/seals.py; a record whose commitment was removed or whose seed was changed does not hold).
+    Which of them a league counts is :attr:`Agreement.counts`. The caller has checked that the records may be seen
+    (or shows only the mark, never their contents)."""
     chosen = sorted(set(record_ids))
     if not chosen:
         return {}
-    rows = await session.execute(
-        select(CombatRecord.id, CombatRecord.agreed_json).where(
-            CombatRecord.id.in_(chosen), CombatRecord.agreed_json.is_not(None)
+    rows = (
+        await session.execute(
+            select(CombatRecord.id, CombatRecord.agreed_json, CombatRecord.seed, CombatRecord.salt,
+                   CombatRecord.commitment).where(CombatRecord.id.in_(chosen), CombatRecord.agreed_json.is_not(None))
         )
-    )
-    return {int(record_id): agreement(int(record_id), str(data)) for record_id, data in rows}
+    ).all()  # fmt: skip
+    made = await made_challenges(session, {int(row.id): str(row.agreed_json) for row in rows})
+    found: dict[int, Agreement] = {}
+    for row in rows:
+        record_id, agreed = int(row.id), str(row.agreed_json)
+        sealed = seal(record_id=record_id, seed=int(row.seed), salt=row.salt, commitment=row.commitment,
+                      agreed_json=agreed, made=made.get(record_id))  # fmt: skip
+        found[record_id] = agreement(record_id, agreed, holds=sealed.holds)
+    return found
 
 
 async def league_info(session: AsyncSession, row: League) -> LeagueInfo:

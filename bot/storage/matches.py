@@ -166,9 +166,11 @@ class Matches:
             rules.check_agreed(combats, await agreements(session, combats), players, game=league.game, required=True)
 
     async def agreements(self, record_ids: Iterable[int]) -> dict[int, Agreement]:
-        """Which of these combat records were agreed by both players, and by whom (the match view's mark)."""
+        """Which of these combat records count as agreed by both players, and by whom (the match view's mark): an
+        agreement accepted on Discord whose dice hold to their commitment (:attr:`Agreement.counts`)."""
         async with self.sessions() as session:
-            return await agreements(session, record_ids)
+            found = await agreements(session, record_ids)
+        return {record_id: agreed for record_id, agreed in found.items() if agreed.counts}
 
     async def report(
         self, league_id: int, *, actor: Actor, opponent: str, result: str, score: str | None = None,

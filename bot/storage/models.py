@@ -118,6 +118,7 @@ class Challenge(Base):
         Index("ix_challenges_status_expires_at", "status", "expires_at"),
         Index("ix_challenges_challenger_id", "challenger_id"),
         Index("ix_challenges_opponent_id", "opponent_id"),
+        Index("ix_challenges_record_id", "record_id"),  # a record's challenge (bot/storage/seals.py)
     )
 
 

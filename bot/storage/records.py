@@ -18,8 +18,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.access import Actor, may_void_combat, sees_combat
+from bot.seals import MadeChallenge
 from bot.storage.db import aware, now, rowcount
 from bot.storage.models import CombatRecord, DiceRoll, RecordEvent, new_slug
+from bot.storage.seals import made_challenges
 from rules_core.errors import Do, Hint, LimitError, Mention, RefereeError
 from rules_core.report import Report, thaw
 from rules_core.spec import group_head
@@ -116,6 +118,8 @@ class StoredCombat:
     salt: str | None = None
     agreed_json: str | None = None
     row_seed: int | None = None
+    # The challenge it was resolved from, as its row stands now (None: none is stored): verify compares them.
+    challenge: MadeChallenge | None = None
 
     @property
     def voided(self) -> bool:
@@ -201,10 +205,11 @@ def _check_reason(kind: str, reason: str) -> None:
 
 
 async def _stored(session: AsyncSession, row: CombatRecord) -> StoredCombat:
-    """A record's row and its history as a plain frozen record."""
+    """A record's row, its history and the challenge it was resolved from as a plain frozen record."""
     notes = (
         await session.scalars(select(RecordEvent).where(RecordEvent.record_id == row.id).order_by(RecordEvent.id))
     ).all()
+    made = await made_challenges(session, {row.id: row.agreed_json})
     return StoredCombat(
         id=row.id,
         game=row.game,
@@ -224,6 +229,7 @@ async def _stored(session: AsyncSession, row: CombatRecord) -> StoredCombat:
         salt=row.salt,
         agreed_json=row.agreed_json,
         row_seed=row.seed,
+        challenge=made.get(row.id),
     )
 
 

@@ -97,8 +97,9 @@ VERDICT_WORDS = {Verdict.IDENTICAL: "Identical", Verdict.ALTERED: "Altered", Ver
 
 
 class VerifyCache:
-    """Verify answers by (record id, engine version), each kept with a digest of the report it was for: a row edited
-    since is re-run. Bounded: the least recently asked answers are forgotten first."""
+    """Verify answers by (record id, engine version), each kept with a digest of what it checked (the report, and a
+    challenge's commitment and row): a row edited since is re-run. Bounded: the least recently asked answers are
+    forgotten first."""
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -106,7 +107,11 @@ class VerifyCache:
 
     @staticmethod
     def _digest(stored: StoredCombat) -> str:
-        return hashlib.sha256(stored.report_json.encode("utf-8")).hexdigest()
+        """Everything the answer was checked against: the report, and for a challenge's record its commitment, salt,
+        agreement, seed column and the challenge's row as they stand (an edit of any of them is re-checked)."""
+        checked = (stored.report_json, stored.commitment, stored.salt, stored.agreed_json, stored.row_seed,
+                   repr(stored.challenge))  # fmt: skip
+        return hashlib.sha256(repr(checked).encode("utf-8")).hexdigest()
 
     def get(self, stored: StoredCombat) -> Verification | None:
         found = self.answers.get((stored.id, ENGINE_VERSION))

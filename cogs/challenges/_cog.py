@@ -5,22 +5,19 @@ the sweep has come by; the sweep makes the channel say so without anyone pressin
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
 from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING
 
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from bot.challenges.expiry import sweep_expired
 from bot.discord.challenges import show_expired
+from bot.discord.sweeps import Sweeper
 
 if TYPE_CHECKING:
     from bot.discord.app import RefereeBot
 
-log = logging.getLogger("referee.bot")
 SWEEP_SECONDS = 30.0
 SWEEP_GRACE = 5.0  # seconds a sweep in progress is given to finish when the bot stops (after the league's 10)
 
@@ -28,30 +25,15 @@ SWEEP_GRACE = 5.0  # seconds a sweep in progress is given to finish when the bot
 class ChallengeSweepCog(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
-        self.sweeping = asyncio.Lock()  # held by a sweep in progress
+        self.sweeper = Sweeper("challenge sweep", self.sweep_once, seconds=SWEEP_SECONDS, grace=SWEEP_GRACE)
+        self.sweeper.loop.before_loop(bot.wait_until_ready)  # edits go through the connection: none before it is up
         super().__init__()
 
     async def cog_load(self) -> None:
         self.sweeper.start()
 
     async def cog_unload(self) -> None:
-        # A sweep in progress finishes first: the challenges it claimed are marked expired, and only this sweep
-        # would edit their messages. Then the loop is cancelled (Loop.stop() would wait its sleep).
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.sweeping.acquire(), SWEEP_GRACE)  # held from here: no sweep starts
-        self.sweeper.cancel()
-
-    @tasks.loop(seconds=SWEEP_SECONDS)
-    async def sweeper(self) -> None:
-        async with self.sweeping:
-            try:
-                await self.sweep_once()
-            except Exception:  # a database hiccup: the next sweep tries again, nothing is lost
-                log.exception("the challenge sweep failed; retrying in %s s", SWEEP_SECONDS)
-
-    @sweeper.before_loop
-    async def ready(self) -> None:
-        await self.bot.wait_until_ready()  # edits go through the connection: none before it is up
+        await self.sweeper.stop()  # the challenges a sweep in progress claimed only it would edit
 
     async def sweep_once(self, at: datetime | None = None) -> int:
         """Mark every open challenge past its time by ``at`` (default now) expired and edit its message; how many

@@ -16,7 +16,6 @@ edits their messages and reminds opponents a day before (``_follow``); players' 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 from datetime import datetime
@@ -24,9 +23,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from bot.discord.interactions import actor_of
+from bot.discord.sweeps import Sweeper
 from bot.leagues.chart import chart_title, legend_labels, rating_chart
 from bot.leagues.errors import LeagueError, LeagueNotFound
 from bot.leagues.model import LeagueInfo, MatchInfo, Standings
@@ -78,7 +78,9 @@ class LeagueCog(commands.Cog):
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
         self.names = NameBook(bot)
-        self.sweeping = asyncio.Lock()  # held by a sweep in progress
+        # Reports nobody answered confirmed, at start and every minute (a sweep in progress finishes at a clean stop:
+        # the matches it confirmed are claimed, so only it would edit and announce them).
+        self.sweeper = Sweeper("league sweep", self.sweep_once, seconds=SWEEP_SECONDS, grace=SWEEP_GRACE)
         super().__init__()
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
@@ -89,21 +91,9 @@ class LeagueCog(commands.Cog):
         self.sweeper.start()
 
     async def cog_unload(self) -> None:
-        # A sweep in progress finishes first: the matches it confirmed are claimed, so cut before their edits and
-        # announcements nobody would ever make them. Then the loop is cancelled (Loop.stop() would wait its sleep).
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.sweeping.acquire(), SWEEP_GRACE)  # held from here: no sweep starts
-        self.sweeper.cancel()
+        await self.sweeper.stop()
 
     # --- the automatic confirmation ----------------------------------------------------------------------------
-
-    @tasks.loop(seconds=SWEEP_SECONDS)
-    async def sweeper(self) -> None:
-        async with self.sweeping:
-            try:
-                await self.sweep_once()
-            except Exception:  # a database hiccup: the next sweep tries again, nothing is lost
-                log.exception("the league sweep failed; retrying in %s s", SWEEP_SECONDS)
 
     async def sweep_once(self, at: datetime | None = None) -> int:
         """Confirm every report whose window has passed (by ``at``, default now), edit and announce them, remind

@@ -43,7 +43,8 @@ class ToolsCog(commands.Cog):
                 "Give both sides' units and the referee resolves the whole procedure with real dice, step by step. "
                 "A side is units separated by `|`, a unit is groups separated by `;`, a group is "
                 "`[N x] name: tokens`. Save units with `/roster save` (or the shipped samples with `/roster samples`) "
-                "and use them as `@name` or `@name/unit`."
+                "and use them as `@name` or `@name/unit`. Playing someone remotely? Add `opponent:@them agree:True`: "
+                "they see both sides and accept them before a die is rolled, and the dice are committed in advance."
             )
             rest = (
                 "`/replay`, `/verify`, `/history`, `/void`, `/note`: stored combats (each re-runnable from its seed). "

@@ -66,8 +66,10 @@ def help_embed(game: Game, section: str, docs_link: str | None) -> discord.Embed
         text = (
             f"{game.summary}\n\n**A side**: {game.spec_shape}\n\n**Try it** (copy, then change the units):\n"
             f"```\n{example}\n```\nNo units at hand? `/roster samples game:{game.id}` saves the shipped samples "
-            "to your rosters, to use as `@name`.\n\nThe menu below shows the **tokens** a unit takes and the "
-            "command's **options**, and **how the referee chooses for you** where the rules let a player choose."
+            "to your rosters, to use as `@name`.\n\nPlaying someone remotely? Add `opponent:@them agree:True`: "
+            "they see both sides and accept them before a die is rolled.\n\nThe menu below shows the **tokens** a "
+            "unit takes and the command's **options**, and **how the referee chooses for you** where the rules let a "
+            "player choose."
         )
         embed.description = cut(text, 4096)
     else:

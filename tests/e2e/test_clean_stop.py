@@ -144,7 +144,7 @@ async def test_a_league_sweep_in_progress_when_the_bot_stops_edits_and_announces
 
     monkeypatch.setattr(fake, "route", slow_edits)  # the fake's, not the bot's
     cog: Any = bot.get_cog("LeagueCog")
-    sweeping = asyncio.create_task(cog.sweeper())  # one iteration, as the loop runs it each minute
+    sweeping = asyncio.create_task(cog.sweeper.run())  # one iteration, as the loop runs it each minute
     await asyncio.wait_for(edited.wait(), 10)
     await bot.close()
     await sweeping

@@ -56,6 +56,7 @@ def embed_text(embed: dict[str, Any]) -> str:
 async def test_help_overview_and_every_game(bot: RefereeBot, fake: FakeDiscord) -> None:
     overview = await ask(fake, "help", [])
     assert "/duel" in overview.payload["data"]["embeds"][0]["description"]
+    assert "`opponent:@them agree:True`" in overview.payload["data"]["embeds"][0]["description"]
     assert "docs/" not in overview.payload["data"]["embeds"][0]["description"]
     for game in all_games():
         first = (await ask(fake, "help", [opt("game", game.id)])).payload["data"]["embeds"][0]
@@ -75,6 +76,7 @@ async def test_help_overview_and_every_game(bot: RefereeBot, fake: FakeDiscord) 
         assert all(f"`{token.token}`" in texts["tokens"] for token in game.tokens), game.id
         assert all(f"`{option.name}` (" in texts["options"] for option in game.options), game.id
         assert f"/{command_path(game)} attacker:" in texts["overview"]
+        assert "`opponent:@them agree:True`" in texts["overview"]  # how to play a remote opponent fairly
         terminal = re.compile(r"\breferee (help|games|samples|assault|duel|closequarters|odds|roster|history|replay)\b")
         assert not terminal.search("".join(texts.values())) and "--" not in texts["options"]  # Discord's words
     options = (await help_sections(fake, "40k"))["options"]["embeds"][0]

@@ -15,8 +15,12 @@ from rules_core import all_games
 GAME = all_games()[0].id
 
 
-def agreed(record: int, challenger: str | None = "ann", opponent: str | None = "bob") -> Agreement:
-    return Agreement(record, 7, challenger, opponent, "2026-11-26T12:00:00+00:00", "2026-11-26T12:01:00+00:00")
+def agreed(
+    record: int, challenger: str | None = "ann", opponent: str | None = "bob", *, by: str = "discord",
+    holds: bool = True,
+) -> Agreement:  # fmt: skip
+    return Agreement(record, 7, challenger, opponent, "2026-11-26T12:00:00+00:00", "2026-11-26T12:01:00+00:00",
+                     by=by, holds=holds)  # fmt: skip
 
 
 def refusal(combats: tuple[int, ...], agreements: dict[int, Agreement]) -> LeagueError:
@@ -52,6 +56,22 @@ def test_a_combat_agreed_between_others_is_named_with_who_agreed_it() -> None:
     assert "#12" not in error.message
     assert "agreed between nobody named and ann" in refusal((3,), {3: agreed(3, None, "ann")}).message
     assert "#4 was agreed between ann and ann" in refusal((4,), {4: agreed(4, "ann", "ann")}).message
+
+
+def test_a_terminal_agreement_does_not_count_and_is_named() -> None:
+    """`referee accept` is run by whoever holds the challenge file: it proves the seed was fixed in advance, not that
+    the opponent agreed, so a league requiring agreement counts only Discord's acceptances."""
+    error = refusal((12, 15), {12: agreed(12), 15: agreed(15, by="terminal")})
+    assert "#15 was accepted in the terminal" in error.message and "#12" not in error.message
+    assert not agreed(15, by="terminal").counts and agreed(12).counts
+    assert "#3, #4 were accepted in the terminal" in refusal((3, 4), {3: agreed(3, by="terminal"),
+                                                                   4: agreed(4, by="terminal")}).message  # fmt: skip
+
+
+def test_an_agreement_whose_dice_no_longer_hold_does_not_count() -> None:
+    error = refusal((12, 15), {12: agreed(12), 15: agreed(15, holds=False)})
+    assert "the dice of #15 no longer match the commitment" in error.message and "#12" not in error.message
+    assert not agreed(15, holds=False).counts
 
 
 def test_the_refusal_says_how_to_fight_one_agreed_in_each_front_ends_words() -> None:

@@ -124,7 +124,7 @@ async def test_records_from_before_the_private_flag_become_private(empty_url: st
             assert (await connection.execute(text("SELECT private FROM combat_records"))).scalar_one() in (True, 1)
     finally:
         await engine.dispose()
-    assert head_revision() == "0010"  # upgraded past 0005, to the head
+    assert head_revision() == "0011"  # upgraded past 0005, to the head
     store = await Store.open(empty_url)
     try:
         (row,) = await store.records.history(actor=OPERATOR)

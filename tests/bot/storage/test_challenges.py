@@ -83,7 +83,7 @@ async def test_verify_names_a_tampered_seed(store: Store) -> None:
         )
     verification = verify(await store.records.get(record_id, actor=OPERATOR))
     assert verification.verdict is Verdict.ALTERED
-    assert "re-runs identically but its seed does NOT match the commitment" in verification.message
+    assert "re-runs identically but does NOT match the dice committed" in verification.message
     assert any(line.startswith(f"the seed: SHA-256 of seed {other}") for line in verification.differences)
 
 

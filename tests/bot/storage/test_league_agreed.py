@@ -128,7 +128,7 @@ async def test_an_unreadable_agreement_reads_as_nobody_and_is_refused(store: Sto
         row = await session.get(CombatRecord, agreed)
         assert row is not None
         row.agreed_json = json.dumps(["not", "an", "object"])
-    with pytest.raises(LeagueError, match="agreed between nobody named and nobody named"):
+    with pytest.raises(LeagueError, match=f"the dice of #{agreed} no longer match the commitment"):
         await store.matches.report(league_id, actor=ANN, opponent="bob", result="win", combats=[agreed])
     async with store.sessions() as session:
         assert await session.scalar(select(func.count()).select_from(LeagueEvent).where(

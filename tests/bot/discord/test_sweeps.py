@@ -1,0 +1,68 @@
+"""bot/discord/sweeps.py: the periodic sweeps' loop (the league's, the challenges'): a failure is logged and the
+next run tries again; a clean stop waits for a sweep in progress, at most its grace, and starts none after."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from bot.discord.sweeps import Sweeper
+
+
+async def test_a_failing_sweep_is_logged_and_the_next_run_tries_again(caplog: pytest.LogCaptureFixture) -> None:
+    runs: list[int] = []
+
+    async def work() -> None:
+        runs.append(len(runs))
+        if len(runs) == 1:
+            raise ConnectionError("the database is away")
+
+    sweeper = Sweeper("test sweep", work, seconds=0.01, grace=1.0)
+    with caplog.at_level(logging.ERROR, logger="referee.bot"):
+        sweeper.start()
+        for _ in range(500):
+            if len(runs) >= 3:
+                break
+            await asyncio.sleep(0.01)
+        await sweeper.stop()
+    assert len(runs) >= 3  # went on after the failure
+    assert [r.getMessage() for r in caplog.records] == ["the test sweep failed; retrying in 0.01 s"]
+
+
+async def test_stop_waits_for_a_sweep_in_progress_and_starts_none_after() -> None:
+    started, release = asyncio.Event(), asyncio.Event()
+    finished: list[bool] = []
+
+    async def work() -> None:
+        started.set()
+        await release.wait()
+        finished.append(True)
+
+    sweeper = Sweeper("test sweep", work, seconds=0.01, grace=5.0)
+    sweeper.start()
+    await asyncio.wait_for(started.wait(), 5)
+    stopping = asyncio.create_task(sweeper.stop())
+    await asyncio.sleep(0.05)
+    assert not stopping.done()  # waiting for the sweep in progress
+    release.set()
+    await asyncio.wait_for(stopping, 5)
+    assert finished == [True]
+    await asyncio.sleep(0.05)
+    assert finished == [True] and not sweeper.loop.is_running()
+
+
+async def test_stop_gives_up_waiting_after_its_grace() -> None:
+    started = asyncio.Event()
+
+    async def work() -> None:
+        started.set()
+        await asyncio.sleep(60)
+
+    sweeper = Sweeper("test sweep", work, seconds=0.01, grace=0.05)
+    sweeper.start()
+    await asyncio.wait_for(started.wait(), 5)
+    await asyncio.wait_for(sweeper.stop(), 5)  # not the sweep's 60 s
+    await asyncio.sleep(0)
+    assert not sweeper.loop.is_running()
