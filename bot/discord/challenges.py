@@ -1,12 +1,19 @@
 """Challenges on Discord (issue 24; docs/challenges.md): a combat command naming an opponent with ``agree:true``
 (or where the server's setting asks for it) posts a challenge instead of rolling; the opponent accepts, changes
 their side or declines, the challenger cancels or accepts a change; when both have accepted the same sides, the
-result, rolled with the seed committed to at the start, replaces the challenge with its reveal.
+result, rolled with the seed committed to at the start, replaces the challenge with its reveal. The next round of an
+agreed combat is a challenge too (:func:`post_next_round`).
+Long because each press's flow (who may, which version, what the message becomes, the race lost) reads best beside
+the others.
 
-The buttons are DynamicItems (``referee:ch:<id>:<accept|change|decline|cancel>``) and the Change my side form's
-submission is read by its custom id (``referee:chmodal:<id>``): everything is in the database, so a press or a form
-sent after a restart works. Each change is one compare-and-set in bot/storage/challenges.py; a challenge is found
-only in its own server.
+The buttons are DynamicItems (``referee:ch:<id>:<version>:<accept|change|decline|cancel>``: the sides' version the
+message showed, so an Accept binds to the sides its presser read and a stale one is refused; the view is rebuilt on
+every change) and the Change my side form's submission is read by its custom id (``referee:chmodal:<id>``, no
+version: the form carries the opponent's whole side, the only part that changes, so a change from a stale message
+replaces nothing its sender did not write): everything is in the database, so a press or a form sent after a
+restart works. Each change is one compare-and-set in bot/storage/challenges.py; a challenge is found only in its
+own server. Every press but Change my side (whose form must be the first answer) and every form is deferred before
+any database work, then the message edited or the presser answered by a follow-up (Discord's 3 seconds).
 """
 
 from __future__ import annotations
@@ -27,14 +34,15 @@ from bot.discord.errors import error_embed, new_error_id, referee_error_embed
 from bot.discord.interactions import guild_of, settings_channel
 from bot.discord.results import player_mentions, show_recorded
 from bot.discord.sides import sides_and_options
-from bot.render.challenges import challenge_embed, mention, reveal_text, state_of
+from bot.render.challenges import challenge_embed, continued, mention, reveal_text, state_of
 from bot.render.markdown import cut
 from bot.storage.challenges import ChallengeClosed, StoredChallenge
 from bot.storage.db import now
 from bot.storage.failures import StorageError
-from bot.storage.records import new_slug
+from bot.storage.records import AlreadyContinued, StoredCombat, new_slug
 from rules_core import RefereeError, get_game, resolve
 from rules_core.registry import Game, command_path
+from rules_core.spec import reading_canonical
 
 log = logging.getLogger("referee.bot")
 MODAL_ID = re.compile(r"^referee:chmodal:(\d+)$")
@@ -80,11 +88,14 @@ def wanted(
     return True
 
 
-def challenge_view(challenge_id: int) -> discord.ui.View:
-    """The four buttons of an open challenge (each checks who presses it)."""
+def challenge_view(challenge: StoredChallenge) -> discord.ui.View:
+    """The buttons of an open challenge at its sides' version (each checks who presses it): Accept, Change my side,
+    Decline, Cancel; a next round's challenge has no Change my side (its sides are the record's survivors)."""
     view = discord.ui.View(timeout=None)
     for action in ACTIONS:
-        view.add_item(ChallengeButton(challenge_id, action))
+        if action == "change" and continued(challenge) is not None:
+            continue
+        view.add_item(ChallengeButton(challenge.id, action, challenge.inputs_version))
     return view
 
 
@@ -115,7 +126,7 @@ async def post_challenge(
     interaction.extras["outcome"] = "challenge"
     sent = await interaction.response.send_message(
         content=f"<@{opponent.id}>: you are challenged.", embed=challenge_embed(stored, game),
-        view=challenge_view(stored.id), allowed_mentions=mentions_of(str(opponent.id)),
+        view=challenge_view(stored), allowed_mentions=mentions_of(str(opponent.id)),
     )  # fmt: skip
     bot.health.answer(interaction.id)
     if hold is not None:
@@ -159,6 +170,14 @@ async def storage_failed(interaction: discord.Interaction[Any], error: StorageEr
     await tell(interaction, "", error_embed(error.for_player(error_id) + " The challenge is still open: try again."))
 
 
+async def edit(interaction: discord.Interaction[Any], **changes: Any) -> None:
+    """Edit the pressed challenge's message: in the answer, or after the interaction was deferred."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**changes)
+    else:
+        await interaction.response.edit_message(**changes)
+
+
 async def load(interaction: discord.Interaction[Any], challenge_id: int) -> StoredChallenge | None:
     """The challenge, if it is this server's and the presser plays it; otherwise the presser is told privately
     (None). One past its time but still open is marked expired and its message edited to say so."""
@@ -175,8 +194,7 @@ async def load(interaction: discord.Interaction[Any], challenge_id: int) -> Stor
     if challenge.status == "open" and challenge.expired():
         await bot.store.challenges.expire(challenge.id)
         closed = await bot.store.challenges.get(challenge.id) or challenge
-        await interaction.response.edit_message(content=None, embed=challenge_embed(closed, get_game(closed.game)),
-                                                view=None)  # fmt: skip
+        await edit(interaction, content=None, embed=challenge_embed(closed, get_game(closed.game)), view=None)
         await tell(interaction, what_became(closed))
         return None
     if challenge.status != "open":
@@ -187,27 +205,33 @@ async def load(interaction: discord.Interaction[Any], challenge_id: int) -> Stor
 
 class ChallengeButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"referee:ch:(?P<challenge>\d+):(?P<action>accept|change|decline|cancel)",
+    # The version is absent from the buttons of a challenge posted before it was added (they are refused an Accept
+    # and given versioned ones).
+    template=r"referee:ch:(?P<challenge>\d+):(?:(?P<version>\d+):)?(?P<action>accept|change|decline|cancel)",
 ):
-    def __init__(self, challenge_id: int, action: str) -> None:
+    def __init__(self, challenge_id: int, action: str, version: int | None) -> None:
         label, style = ACTIONS[action]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"referee:ch:{challenge_id}:{action}"))
-        self.challenge_id, self.action = challenge_id, action
+        custom_id = f"referee:ch:{challenge_id}:" + ("" if version is None else f"{version}:") + action
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+        self.challenge_id, self.action, self.version = challenge_id, action, version
 
     @classmethod
     async def from_custom_id(
         cls, _interaction: discord.Interaction[Any], _item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ChallengeButton:
-        return cls(int(match["challenge"]), match["action"])
+        version = match["version"]
+        return cls(int(match["challenge"]), match["action"], None if version is None else int(version))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
+            if self.action != "change":  # Change my side answers with its form, which must be the first answer
+                await interaction.response.defer()
             challenge = await load(interaction, self.challenge_id)
             if challenge is None:
                 return
             mine = "challenger" if str(interaction.user.id) == challenge.challenger_id else "opponent"
             if self.action == "accept":
-                await accept(interaction, challenge, mine)
+                await accept(interaction, challenge, mine, self.version)
             elif self.action == "change":
                 await change(interaction, challenge, mine)
             else:
@@ -216,9 +240,19 @@ class ChallengeButton(
             await storage_failed(interaction, error)
 
 
-async def accept(interaction: discord.Interaction[Any], challenge: StoredChallenge, mine: str) -> None:
-    """The press of Accept: the last of the two acceptances resolves the challenge in place of its message."""
+async def accept(
+    interaction: discord.Interaction[Any], challenge: StoredChallenge, mine: str, version: int | None
+) -> None:
+    """The press of Accept on the sides at ``version`` (the message the presser read): refused unless they are
+    the challenge's current sides; the last of the two acceptances resolves the challenge in place of its
+    message (deferred already)."""
     other = "opponent" if mine == "challenger" else "challenger"
+    if version != challenge.inputs_version:
+        # The message is shown as it stands, with buttons of its version, and the presser told to read it.
+        await edit(interaction, embed=challenge_embed(challenge, get_game(challenge.game)),
+                   view=challenge_view(challenge))  # fmt: skip
+        await tell(interaction, stale(challenge, version))
+        return
     if challenge.accepted_by(mine):
         waiting = (f"{mention(challenge.opponent_id)} to accept, change their side or decline (you can Cancel)"
                    if mine == "challenger" else
@@ -226,22 +260,32 @@ async def accept(interaction: discord.Interaction[Any], challenge: StoredChallen
         await tell(interaction, f"You have accepted these sides already: waiting for {waiting}.")
         return
     bot: BotServices = interaction.client
-    await interaction.response.defer()  # the resolution and its record may take longer than Discord's 3 seconds
     if not challenge.accepted_by(other):  # only a changed record could get here: accepted, the other's turn
         try:
             await bot.store.challenges.accept(challenge, mine)
         except ChallengeClosed:
-            await accept_again(interaction, challenge.id, mine)
+            await accept_again(interaction, challenge.id, mine, challenge.inputs_version)
             return
         await tell(interaction, "Accepted: the combat is resolved when the other player accepts these sides too.")
         return
     await resolve_now(interaction, challenge, mine)
 
 
-async def accept_again(interaction: discord.Interaction[Any], challenge_id: int, mine: str) -> None:
-    """An acceptance that lost a race: the challenge as it now stands decides (resolved, changed, closed)."""
+def stale(challenge: StoredChallenge, version: int | None) -> str:
+    """Why an Accept pressed on sides that are no longer the challenge's is refused."""
+    read = "an older message" if version is None else f"version {version}"
+    return (f"The sides changed since you read them: version {challenge.inputs_version} is on challenge "
+            f"#{challenge.id} now (you pressed Accept on {read}). Read it and press Accept again.")  # fmt: skip
+
+
+async def accept_again(interaction: discord.Interaction[Any], challenge_id: int, mine: str, version: int) -> None:
+    """An acceptance of ``version`` that lost a race: the challenge as it now stands decides (resolved, changed,
+    closed); it resolves only at the version the presser read."""
     bot: BotServices = interaction.client
     again = await bot.store.challenges.get(challenge_id)
+    if again is not None and again.status == "open" and not again.expired() and again.inputs_version != version:
+        await tell(interaction, stale(again, version))
+        return
     if again is not None and again.status == "open" and not again.expired() and again.accepted_by(
         "opponent" if mine == "challenger" else "challenger"
     ) and not again.accepted_by(mine):  # fmt: skip
@@ -261,16 +305,20 @@ async def resolve_now(interaction: discord.Interaction[Any], challenge: StoredCh
     moment = now()
     house = tuple(challenge.inputs.get("house_rules") or ())
     slug = new_slug()
+    record = continued(challenge)
     try:
         record_id = await bot.store.challenges.resolve(
             challenge, report, agreed=agreement(challenge, last=last, at=moment, by="discord"),
             requested_by=challenge.challenger_id, opponent=challenge.opponent_id, house_rules=house, at=moment,
-            by=last, slug=slug,
+            by=last, slug=slug, continues=record,
         )  # fmt: skip
+    except AlreadyContinued as error:  # another round of the same record was recorded first: this one is moot
+        await tell(interaction, f"{error} Nothing was rolled for challenge #{challenge.id}.")
+        return
     except ChallengeClosed:
         again = await bot.store.challenges.get(challenge.id)
         if again is not None and again.status == "open" and not again.expired():
-            await tell(interaction, f"Challenge #{challenge.id} changed while you accepted: read the sides again.")
+            await tell(interaction, stale(again, challenge.inputs_version))
         else:
             await tell(interaction, what_became(again or challenge))
         return
@@ -279,9 +327,67 @@ async def resolve_now(interaction: discord.Interaction[Any], challenge: StoredCh
     message = interaction.message
     await show_recorded(
         interaction, report, record_id=record_id, problem=None, house_rules=house, private=False, slug=slug,
-        players=player_mentions(challenge.challenger_id, challenge.opponent_id),
+        players=player_mentions(*players_of(challenge)),
         message_id=None if message is None else message.id, content=reveal_text(challenge, record_id),
     )  # fmt: skip
+
+
+def fixed_sides(challenge: StoredChallenge, record: int) -> str:
+    """Why a next round's challenge has no Change my side."""
+    return (f"The next round's sides are the survivors of combat #{record}, as its record left them: there is no "
+            f"side to change. Decline, then continue it yourself with your positions "
+            f"(`/{get_game(challenge.game).command} continue record:{record}`).")  # fmt: skip
+
+
+def players_of(challenge: StoredChallenge) -> tuple[str, str | None]:
+    """Who plays the attacker and the defender: the challenger and the opponent, or for a next round the players
+    of the record it continues as they were (either of them may ask)."""
+    players = challenge.inputs.get("players")
+    if isinstance(players, list) and len(players) == 2:
+        return str(players[0]), None if players[1] is None else str(players[1])
+    return challenge.challenger_id, challenge.opponent_id
+
+
+async def post_next_round(
+    bot: BotServices, interaction: discord.Interaction[Any], game: Game, *, record: StoredCombat,
+    sides: tuple[str, str], options: dict[str, Any], positions: str, hold: CollectorHold | None = None,
+) -> StoredChallenge | None:  # fmt: skip
+    """The next round of an agreed combat (``record``, its ``agreed_json`` set) is agreed too: its player who
+    asks challenges the other with the survivors and ``options`` (``positions``: which positions applied, said on
+    the challenge), the seed drawn and committed; the other accepts or declines. A third member is refused
+    privately (None)."""
+    asker = str(interaction.user.id)
+    players = (record.requested_by, record.opponent)
+    if asker not in players or record.opponent is None:
+        await tell(interaction, f"Combat #{record.id} was agreed between {mention(players[0])} and "
+                   f"{mention(players[1])}: only they can continue it, and its next round is a challenge between "
+                   "them.")  # fmt: skip
+        bot.health.answer(interaction.id)
+        return None
+    other = record.opponent if asker == record.requested_by else record.requested_by
+    seed, salt = draw_seed(), draw_salt()
+    with reading_canonical():  # the survivors are canonical text, maybe longer than a player may type
+        report = resolve(catalogue().game(game), *sides, seed=seed, **options)
+    inputs = inputs_as_read(report, options, record.house_rules) | {
+        "continues": record.id, "players": list(players), "positions": positions,
+    }  # fmt: skip
+    minutes = bot.server_settings.effective(guild_of(interaction), settings_channel(interaction)).challenge_minutes
+    stored = await bot.store.challenges.create(
+        game=game.id, kind=game.command, inputs=inputs, seed=seed, salt=salt, commitment=commitment(seed, salt),
+        challenger_id=asker, opponent_id=other, guild_id=guild_of(interaction),
+        channel_id=str(interaction.channel_id), expires_at=now() + timedelta(minutes=minutes),
+    )  # fmt: skip
+    interaction.extras["outcome"] = "challenge"
+    sent = await interaction.response.send_message(
+        content=f"<@{other}>: {mention(asker)} asks you to fight the next round of combat #{record.id}.",
+        embed=challenge_embed(stored, game), view=challenge_view(stored), allowed_mentions=mentions_of(other),
+    )  # fmt: skip
+    bot.health.answer(interaction.id)
+    if hold is not None:
+        hold.release()
+    if sent.message_id is not None:
+        await bot.store.challenges.set_message(stored.id, str(sent.message_id))
+    return stored
 
 
 async def change(interaction: discord.Interaction[Any], challenge: StoredChallenge, mine: str) -> None:
@@ -290,6 +396,9 @@ async def change(interaction: discord.Interaction[Any], challenge: StoredChallen
     if mine != "opponent":
         await tell(interaction, f"Only {mention(challenge.opponent_id)} changes their side. You can Accept a change "
                                 "they make, or Cancel the challenge.")  # fmt: skip
+        return
+    if (record := continued(challenge)) is not None:
+        await tell(interaction, fixed_sides(challenge, record))
         return
     current = str(challenge.inputs.get("defender_reference") or challenge.inputs.get("defender", ""))
     field: discord.ui.TextInput[Any] = discord.ui.TextInput(
@@ -318,8 +427,7 @@ async def close(interaction: discord.Interaction[Any], challenge: StoredChalleng
         await tell(interaction, what_became(again) if again.status != "open" else
                    f"Challenge #{challenge.id} changed meanwhile: try again.")  # fmt: skip
         return
-    await interaction.response.edit_message(content=None, embed=challenge_embed(again, get_game(again.game)),
-                                            view=None)  # fmt: skip
+    await edit(interaction, content=None, embed=challenge_embed(again, get_game(again.game)), view=None)
 
 
 async def on_modal(interaction: discord.Interaction[Any]) -> None:
@@ -332,11 +440,15 @@ async def on_modal(interaction: discord.Interaction[Any]) -> None:
     if found is None:
         return
     try:
+        await interaction.response.defer()  # the form's side is read, its rosters looked up, the challenge changed
         challenge = await load(interaction, int(found[1]))
         if challenge is None:
             return
         if str(interaction.user.id) != challenge.opponent_id:
             await tell(interaction, f"Only {mention(challenge.opponent_id)} changes their side.")
+            return
+        if (record := continued(challenge)) is not None:
+            await tell(interaction, fixed_sides(challenge, record))
             return
         await submit(interaction, challenge, side_text(data))
     except StorageError as error:
@@ -362,7 +474,7 @@ async def submit(interaction: discord.Interaction[Any], challenge: StoredChallen
     try:
         inputs = await changed_defender(game, challenge, text, lookup)
     except RefereeError as error:
-        await interaction.response.send_message(embed=referee_error_embed(error), ephemeral=True)
+        await tell(interaction, "", referee_error_embed(error))
         return
     if {k: v for k, v in inputs.items() if k != "defender_reference"} == {
         k: v for k, v in challenge.inputs.items() if k != "defender_reference"
@@ -376,8 +488,7 @@ async def submit(interaction: discord.Interaction[Any], challenge: StoredChallen
         await tell(interaction, what_became(again) if again.status != "open" or again.expired() else
                    f"Challenge #{challenge.id} changed meanwhile: read it again.")  # fmt: skip
         return
-    await interaction.response.edit_message(content=None, embed=challenge_embed(changed, game),
-                                            view=challenge_view(changed.id))  # fmt: skip
+    await edit(interaction, content=None, embed=challenge_embed(changed, game), view=challenge_view(changed))
     await interaction.followup.send(
         f"<@{changed.challenger_id}>: {mention(changed.opponent_id)} changed their side of challenge "
         f"#{changed.id}. Accept it or Cancel.", allowed_mentions=mentions_of(changed.challenger_id),
@@ -397,4 +508,12 @@ async def show_expired(client: discord.Client, challenge: StoredChallenge) -> No
     )
 
 
-__all__ = ["ChallengeButton", "challenge_view", "on_modal", "post_challenge", "show_expired", "wanted"]
+__all__ = [
+    "ChallengeButton",
+    "challenge_view",
+    "on_modal",
+    "post_challenge",
+    "post_next_round",
+    "show_expired",
+    "wanted",
+]

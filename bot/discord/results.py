@@ -392,8 +392,11 @@ async def show_recorded(
     web_url = None if record_id is None else web_page(bot, slug, guild_id=guild_of(interaction), private=private)
     view = result_view(record_id, 0, len(pages), report=report, web_url=web_url)
     shown: Any = discord.utils.MISSING if content is None else content  # the message's text kept, unless given
-    await interaction.edit_original_response(embed=pages[0], attachments=[] if placed else files, view=view,
-                                             content=shown)  # fmt: skip
+    try:
+        await interaction.edit_original_response(embed=pages[0], attachments=[] if placed else files, view=view,
+                                                 content=shown)  # fmt: skip
+    except discord.NotFound:  # the message was deleted meanwhile (an accepted challenge's): the result goes below
+        await interaction.followup.send(embed=pages[0], files=[] if placed else files, view=view, content=shown)
     if public and settings.results_channel is not None:
         summary = render_pages(report, record_id=record_id, not_recorded=problem, players=players,
                                house_rules=house_rules, summary_only=True)  # fmt: skip

@@ -113,7 +113,18 @@ def challenge_embed(challenge: StoredChallenge, game: Game) -> discord.Embed:
     challenger, opponent = mention(challenge.challenger_id), mention(challenge.opponent_id)
     title = f"Challenge #{challenge.id}: {game.heading}"
     when = f"<t:{unix(challenge)}:R>"
-    if state == "open":
+    record = continued(challenge)
+    if record is not None:
+        title = f"Challenge #{challenge.id}: {game.heading}, next round of combat #{record}"
+    if state == "open" and record is not None:
+        title += " · waiting for the opponent"
+        positions = escape(str(challenge.inputs.get("positions") or ""))
+        text = (f"{challenger} asks {opponent} to fight the next round of agreed combat #{record}: the survivors "
+                f"as the record left them, below. {positions}\n\nNothing is rolled until both accept: the dice are "
+                f"already drawn, and their commitment is below.\n\n**{opponent}**: **Accept** or **Decline** (to "
+                f"fight it with other positions, decline and continue it yourself).\n**{challenger}**: **Cancel**.\n"
+                f"Expires {when}.")  # fmt: skip
+    elif state == "open":
         title += " · waiting for the opponent"
         text = (f"{challenger} (attacker) challenges {opponent} (defender). Nothing is rolled until both accept the "
                 f"same sides: the dice are already drawn, and their commitment is below.\n\n"
@@ -145,14 +156,27 @@ def challenge_embed(challenge: StoredChallenge, game: Game) -> discord.Embed:
     embed.add_field(name="Defender" + (" (changed)" if challenge.inputs_version > 1 else ""),
                     value=_side_field(str(inputs.get("defender", ""))), inline=False)  # fmt: skip
     embed.add_field(name="Options", value=options_text(inputs), inline=False)
-    embed.add_field(
-        name="Dice committed in advance",
-        value=f"SHA-256 commitment:\n`{challenge.commitment}`\nThe seed was drawn when the challenge was made; the "
-        "result reveals it with its salt, and /verify checks that they hash to this.",
-        inline=False,
-    )
+    embed.add_field(name="Dice committed in advance", value=commitment_text(challenge, state), inline=False)
     embed.set_footer(text=f"Challenge #{challenge.id} · sides version {challenge.inputs_version}")
     return embed
+
+
+def commitment_text(challenge: StoredChallenge, state: str) -> str:
+    """The commitment's field, by state: an open challenge's seed is revealed by its result; a closed one's never
+    is (nothing was rolled), and a resolved one's result shows it."""
+    head = f"SHA-256 commitment:\n`{challenge.commitment}`\n"
+    if state in ("open", "changed"):
+        return head + ("The seed was drawn when the challenge was made; the result reveals it with its salt, and "
+                       "/verify checks that they hash to this.")  # fmt: skip
+    if state == "resolved":
+        return head + "Revealed with the result, seed and salt: /verify checks that they hash to this."
+    return head + "No result: this seed is never revealed or used."
+
+
+def continued(challenge: StoredChallenge) -> int | None:
+    """The record a continuation challenge's next round continues (its inputs say so), else None."""
+    number = challenge.inputs.get("continues")
+    return number if isinstance(number, int) else None
 
 
 def reveal_text(challenge: StoredChallenge, record_id: int | None) -> str:
@@ -163,4 +187,4 @@ def reveal_text(challenge: StoredChallenge, record_id: int | None) -> str:
             f"salt `{challenge.salt}`; SHA-256 commitment `{challenge.commitment}`. {check}").strip()  # fmt: skip
 
 
-__all__ = ["challenge_embed", "options_text", "reveal_text", "state_of"]
+__all__ = ["challenge_embed", "commitment_text", "continued", "options_text", "reveal_text", "state_of"]

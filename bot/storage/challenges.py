@@ -22,11 +22,12 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.storage.db import aware, now, rowcount
 from bot.storage.models import Challenge, CombatRecord
-from bot.storage.records import _record_row
+from bot.storage.records import AlreadyContinued, _record_row
 from rules_core.report import Report
 
 STATUSES = ("open", "resolved", "declined", "cancelled", "expired")
@@ -146,22 +147,33 @@ class Challenges:
     async def resolve(
         self, challenge: StoredChallenge, report: Report, *, agreed: dict[str, Any],
         requested_by: str, opponent: str | None = None, house_rules: Sequence[str] = (), at: datetime | None = None,
-        by: str = "opponent", slug: str | None = None,
+        by: str = "opponent", slug: str | None = None, continues: int | None = None,
     ) -> int:  # fmt: skip
         """Accept ``challenge`` for ``by`` (the player accepting last: the opponent, or the challenger after the
         opponent changed their side) and resolve it into ``report`` (rolled with its seed), exactly once: the record
         id, or :class:`ChallengeClosed` when it was no longer open, unexpired, at the same inputs' version and
         accepted there by the other player (another process resolved it first, it was declined, cancelled or
-        changed)."""
+        changed). ``continues``: the record whose combat this next round's challenge carries on; when another
+        record continued it first, :class:`AlreadyContinued` and the challenge stays as it was."""
         if report.seed != challenge.seed:
             raise ValueError("a challenge resolves with its committed seed only")
         if by not in SIDES:
             raise ValueError(f"a challenge is accepted by its challenger or its opponent, not {by!r}")
         moment = at or now()
         row = _record_row(report, requested_by=requested_by, opponent=opponent, guild_id=challenge.guild_id,
-                          channel_id=challenge.channel_id, at=moment, continues=None, private=False,
+                          channel_id=challenge.channel_id, at=moment, continues=continues, private=False,
                           house_rules=house_rules, slug=slug)  # fmt: skip
         row |= {"commitment": challenge.commitment, "salt": challenge.salt, "agreed_json": json.dumps(agreed)}
+        try:
+            return await self._resolve(challenge, row, by=by, moment=moment)
+        except IntegrityError:
+            if continues is None:
+                raise
+            async with self.sessions() as session:
+                first = await session.scalar(select(CombatRecord.id).where(CombatRecord.continues_id == continues))
+            raise AlreadyContinued(continues, first) from None
+
+    async def _resolve(self, challenge: StoredChallenge, row: dict[str, Any], *, by: str, moment: datetime) -> int:
         async with self.sessions.begin() as session:
             claimed = await session.execute(
                 update(Challenge)

@@ -19,7 +19,7 @@ from bot.discord.options import DESCRIPTION, command_callback
 from bot.discord.results import player_mentions, send_result
 from bot.discord.sides import roster_choices, sides_and_options
 from bot.render.markdown import cut
-from rules_core import RefereeError, all_games, resolve
+from rules_core import RefereeError, all_games, get_game, resolve
 from rules_core.registry import Game
 from rules_core.spec import reading_canonical
 
@@ -116,6 +116,14 @@ class CombatCog(commands.Cog):
                         defender_positions=defender_positions,
                     )  # fmt: skip
                     report = resolve(catalogue().game(stored.report.game), attacker, defender, **options)
+                if stored.agreed_json is not None:  # an agreed combat's next round is agreed too: a challenge
+                    if private:
+                        raise RefereeError(f"Combat #{record} was agreed: its next round is a challenge, shown in the "
+                                           "channel to both players. Drop private:True.", token="private")  # fmt: skip
+                    await challenges.post_next_round(self.bot, interaction, get_game(report.game), record=stored,
+                                                     sides=(attacker, defender), options=options,
+                                                     positions=positions, hold=hold)  # fmt: skip
+                    return
                 interaction.extras["outcome"] = report.result.outcome
                 # A personal combat's next round is personal too, and stays its two players' whoever of them asks.
                 # Unsaid, the asker's preference or the channel's visibility decides, as for a new combat; but never

@@ -47,6 +47,11 @@ def reply(data: Any, *, status: int = 200, headers: dict[str, str] | None = None
                         headers={"Content-Type": "application/json", **(headers or {})})  # fmt: skip
 
 
+def unknown_message() -> web.Response:
+    """Discord's answer to an edit of a deleted message."""
+    return reply({"message": "Unknown Message", "code": 10008}, status=404)
+
+
 def shard_of(guild_id: int | None, count: int) -> int:
     """The shard that owns a server (Discord's formula); direct messages are shard 0's."""
     return 0 if guild_id is None else (guild_id >> 22) % count
@@ -126,6 +131,10 @@ class FakeDiscord:
         self.not_members: set[int] = set()
         self.closed_channels: set[int] = set()
         self.messages: dict[str, dict[str, Any]] = {}  # every message the bot posted, by id (as first posted)
+        # Messages deleted (DELETE /channels/{c}/messages/{id}, or a user's delete: ``delete_message``): a later
+        # edit of one, by the channel's route or its interaction's @original, gets Discord's 404 Unknown Message.
+        self.deleted: set[str] = set()
+        self.pressed: dict[str, str] = {}  # a component or form's interaction token -> the message it was on
         # Threads started on a message (Start Thread from Message; a thread's id is its message's), by id; and every
         # message the bot posted to a channel or a thread (POST /channels/{id}/messages), by channel id. A channel
         # in ``no_threads`` refuses to start threads (403, as without Create Public Threads).
@@ -264,6 +273,11 @@ class FakeDiscord:
             if int(parts[1]) in self.closed_threads:
                 self.closed_channels.add(int(parts[3]))
             return reply(thread, status=201)
+        if parts[0] == "channels" and len(parts) == 4 and parts[2] == "messages" and method == "DELETE":
+            self.delete_message(parts[3])
+            return web.Response(status=204)
+        if parts[0] == "channels" and len(parts) == 4 and parts[2] == "messages" and parts[3] in self.deleted:
+            return unknown_message()
         if parts[0] == "channels" and len(parts) == 4 and parts[2] == "messages" and method == "PATCH":
             return reply(self.message(call.payload) | {"channel_id": parts[1], "id": parts[3]})
         if path == "/users/@me/channels" and method == "POST":
@@ -281,8 +295,25 @@ class FakeDiscord:
                           "flags": 0})  # fmt: skip
         if parts[0] == "webhooks" and len(parts) >= 3:
             await self.answer(parts[2], call)
+            if (
+                method == "PATCH"
+                and parts[-2] == "messages"
+                and self.edited_message(parts[2], parts[-1]) in self.deleted
+            ):
+                return unknown_message()
             return reply(self.message(call.payload))
         return reply({"message": f"the fake Discord has no route {method} {path}", "code": 0}, status=404)
+
+    def edited_message(self, token: str, message: str) -> str:
+        """The message an interaction's webhook edits: ``@original`` is the pressed message (a component or a
+        form sent from one) or the callback's own; else the id given."""
+        if message != "@original":
+            return message
+        return self.pressed.get(token) or self.responses.get(token, "")
+
+    def delete_message(self, message_id: str) -> None:
+        """A message deleted (by the bot's DELETE, or by a user or moderator in Discord's client)."""
+        self.deleted.add(str(message_id))
 
     def thread(self, channel_id: str, message_id: str, payload: dict[str, Any]) -> dict[str, Any]:
         """A public thread (type 11) as Start Thread from Message returns it: the channel object, its id the
@@ -320,6 +351,8 @@ class FakeDiscord:
         self.posted.clear()
         self.threads.clear()
         self.responses.clear()
+        self.deleted.clear()
+        self.pressed.clear()
 
     def message(self, payload: Any) -> dict[str, Any]:
         body = payload if isinstance(payload, dict) else {}
@@ -461,6 +494,8 @@ class FakeDiscord:
         """Push an INTERACTION_CREATE to every connection of the shard that owns its server (one, unless two
         sessions run that shard)."""
         guild = payload.get("guild_id")
+        if payload.get("message"):
+            self.pressed[payload["token"]] = str(payload["message"]["id"])
         owners = self.connections_for(None if guild is None else int(guild))
         await asyncio.gather(*(self.send(owner, "INTERACTION_CREATE", payload) for owner in owners))
 

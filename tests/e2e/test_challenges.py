@@ -112,13 +112,31 @@ async def challenge(bot: RefereeBot, fake: FakeDiscord, **given: Any) -> Posted:
     return Posted(data, message_id, stored)
 
 
+def button_id(posted: Posted, action: str) -> str:
+    """The custom id of the button ``action`` on the message as the presser sees it (``posted.data``), or one at
+    the sides' version it was posted with when it shows no such button (a closed challenge)."""
+    ids = [c["custom_id"] for row in posted.data.get("components") or [] for c in row["components"]]
+    return next((i for i in ids if i.endswith(f":{action}")),
+                f"referee:ch:{posted.id}:{posted.challenge.inputs_version}:{action}")  # fmt: skip
+
+
 def press_payload(posted: Posted, action: str, user_id: int, guild_id: int = GUILD_ID) -> dict[str, Any]:
-    return component_interaction(f"referee:ch:{posted.id}:{action}", posted.data.get("components", []),
-                                 user_id=user_id, message_id=posted.message_id, guild_id=guild_id)  # fmt: skip
+    return component_interaction(button_id(posted, action), posted.data.get("components", []), user_id=user_id,
+                                 message_id=posted.message_id, guild_id=guild_id)  # fmt: skip
 
 
-async def press(fake: FakeDiscord, posted: Posted, action: str, user_id: int, answers: int = 1) -> list[Call]:
-    return await fake.ask(press_payload(posted, action, user_id), answers)
+async def press(fake: FakeDiscord, posted: Posted, action: str, user_id: int, answers: int | None = None) -> list[Call]:
+    """A press and its first ``answers`` calls: every press but Change my side (answered by its form) is deferred
+    first (type 6, within Discord's 3 seconds), then answered by an edit or a follow-up (two calls)."""
+    calls = await fake.ask(press_payload(posted, action, user_id), answers or (1 if action == "change" else 2))
+    if action != "change":
+        assert calls[0].payload["type"] == 6, calls[0].payload
+    return calls
+
+
+async def told(fake: FakeDiscord, posted: Posted, action: str, user_id: int) -> Call:
+    """The answer to a press that is only answered (the private line after the deferral, or the form)."""
+    return (await press(fake, posted, action, user_id))[-1]
 
 
 def private_text(call: Call) -> str:
@@ -167,7 +185,7 @@ async def test_a_challenge_shows_the_sides_as_read_and_pings_the_opponent_alone(
     assert f"<t:{int(posted.challenge.expires_at.timestamp())}:R>" in embed["description"]
     assert f"<@{PLAYER_ID}> (attacker) challenges <@{OPPONENT_ID}> (defender)" in embed["description"]
     ids = [c["custom_id"] for row in data["components"] for c in row["components"]]
-    assert ids == [f"referee:ch:{posted.id}:{action}" for action in ("accept", "change", "decline", "cancel")]
+    assert ids == [f"referee:ch:{posted.id}:1:{action}" for action in ("accept", "change", "decline", "cancel")]
     stored = posted.challenge
     assert stored.status == "open" and stored.message_id == posted.message_id
     assert stored.challenger_id == str(PLAYER_ID) and stored.opponent_id == str(OPPONENT_ID)
@@ -243,20 +261,20 @@ async def test_accepted_as_is_the_result_replaces_the_challenge_with_its_reveal(
     done = await status_of(bot, posted)
     assert done.status == "resolved" and done.record_id == record_id
     # A second Accept: privately told it was resolved, nothing more recorded.
-    (again,) = await press(fake, posted, "accept", OPPONENT_ID)
+    again = await told(fake, posted, "accept", OPPONENT_ID)
     assert f"record #{record_id}" in private_text(again)
     assert len(await bot.store.records.history(actor=OPERATOR)) == 1
 
 
 async def test_the_challenger_pressing_accept_first_is_told_to_wait(bot: RefereeBot, fake: FakeDiscord) -> None:
     posted = await challenge(bot, fake)
-    (call,) = await press(fake, posted, "accept", PLAYER_ID)
+    call = await told(fake, posted, "accept", PLAYER_ID)
     assert "accepted these sides already" in private_text(call) and f"<@{OPPONENT_ID}>" in private_text(call)
-    (call,) = await press(fake, posted, "decline", PLAYER_ID)
+    call = await told(fake, posted, "decline", PLAYER_ID)
     assert f"Only <@{OPPONENT_ID}> can decline" in private_text(call)
-    (call,) = await press(fake, posted, "change", PLAYER_ID)
+    call = await told(fake, posted, "change", PLAYER_ID)
     assert f"Only <@{OPPONENT_ID}> changes their side" in private_text(call)
-    (call,) = await press(fake, posted, "cancel", OPPONENT_ID)
+    call = await told(fake, posted, "cancel", OPPONENT_ID)
     assert f"Only <@{PLAYER_ID}> can cancel" in private_text(call)
     assert (await status_of(bot, posted)).status == "open"
 
@@ -266,13 +284,18 @@ async def test_the_challenger_pressing_accept_first_is_told_to_wait(bot: Referee
 
 async def change_side(fake: FakeDiscord, posted: Posted, side: str, user_id: int = OPPONENT_ID) -> list[Call]:
     """Change my side pressed (the form opens, filled with the side as it stands), then the form sent."""
-    (opened,) = await press(fake, posted, "change", user_id)
+    opened = await told(fake, posted, "change", user_id)
     assert opened.payload["type"] == 9, opened.payload  # MODAL
     form = opened.payload["data"]
     assert form["custom_id"] == f"referee:chmodal:{posted.id}"
     submit = modal_submit_interaction(form["custom_id"], {"side": side}, user_id=user_id,
                                       message_id=posted.message_id)  # fmt: skip
-    return await fake.ask(submit, 2)
+    calls = await fake.ask(submit, 3)
+    assert calls[0].payload["type"] == 6  # deferred, then the message edited and the challenger pinged
+    edit = calls[1]
+    assert edit.method == "PATCH" and edit.path.endswith("/messages/@original")
+    posted.data = posted.data | {"embeds": edit.payload["embeds"], "components": edit.payload["components"]}
+    return calls[1:]
 
 
 def form_default(fake: FakeDiscord, posted: Posted) -> str:
@@ -287,8 +310,7 @@ async def test_changed_inline_by_the_opponent_then_accepted_by_the_challenger(
     calls = await change_side(fake, posted, NEW_ORKS)
     assert form_default(fake, posted) == posted.challenge.inputs["defender"]  # prefilled with the side as read
     edit, ping = calls[0].payload, calls[1].payload
-    assert edit["type"] == 7  # the challenge's message updated in place
-    embed = edit["data"]["embeds"][0]
+    embed = edit["embeds"][0]
     assert (
         "changed" in embed["title"]
         and f"<@{PLAYER_ID}>**: **Accept** these sides, or **Cancel**" in (embed["description"])
@@ -300,7 +322,7 @@ async def test_changed_inline_by_the_opponent_then_accepted_by_the_challenger(
     changed = await status_of(bot, posted)
     assert changed.inputs_version == 2 and changed.accepted_by("opponent") and not changed.accepted_by("challenger")
     # The opponent pressing Accept now: they accepted their own change already.
-    (call,) = await press(fake, posted, "accept", OPPONENT_ID)
+    call = await told(fake, posted, "accept", OPPONENT_ID)
     assert "accepted these sides already" in private_text(call)
     _, record_id = await accepted(bot, fake, posted, PLAYER_ID)
     stored = await bot.store.records.get(record_id, actor=OPERATOR)
@@ -330,8 +352,8 @@ async def test_changed_to_the_opponents_own_roster(bot: RefereeBot, fake: FakeDi
     await press(fake, posted, "change", OPPONENT_ID)
     submit = modal_submit_interaction(f"referee:chmodal:{posted.id}", {"side": "@nothing"}, user_id=OPPONENT_ID,
                                       message_id=posted.message_id)  # fmt: skip
-    (refused,) = await fake.ask(submit)
-    assert refused.payload["data"]["flags"] & 64 and "nothing" in json.dumps(refused.payload["data"]["embeds"][0])
+    _, refused = await fake.ask(submit, 2)
+    assert refused.payload["flags"] & 64 and "nothing" in json.dumps(refused.payload["embeds"][0])
     assert (await status_of(bot, posted)).inputs_version == 3
 
 
@@ -356,21 +378,21 @@ async def test_a_change_after_the_challengers_acceptance_needs_both_again(bot: R
 
 async def test_declined_by_the_opponent(bot: RefereeBot, fake: FakeDiscord) -> None:
     posted = await challenge(bot, fake)
-    (call,) = await press(fake, posted, "decline", OPPONENT_ID)
-    assert call.payload["type"] == 7 and call.payload["data"]["components"] == []
-    assert "declined" in call.payload["data"]["embeds"][0]["title"]
+    call = await told(fake, posted, "decline", OPPONENT_ID)
+    assert call.method == "PATCH" and call.path.endswith("/@original") and call.payload["components"] == []
+    assert "declined" in call.payload["embeds"][0]["title"]
     assert (await status_of(bot, posted)).status == "declined"
-    (late,) = await press(fake, posted, "accept", OPPONENT_ID)
+    late = await told(fake, posted, "accept", OPPONENT_ID)
     assert "declined" in private_text(late)
     assert await bot.store.records.history(actor=OPERATOR) == []
 
 
 async def test_cancelled_by_the_challenger(bot: RefereeBot, fake: FakeDiscord) -> None:
     posted = await challenge(bot, fake)
-    (call,) = await press(fake, posted, "cancel", PLAYER_ID)
-    assert call.payload["type"] == 7 and "cancelled" in call.payload["data"]["embeds"][0]["title"]
+    call = await told(fake, posted, "cancel", PLAYER_ID)
+    assert call.method == "PATCH" and "cancelled" in call.payload["embeds"][0]["title"]
     assert (await status_of(bot, posted)).status == "cancelled"
-    (late,) = await press(fake, posted, "accept", OPPONENT_ID)
+    late = await told(fake, posted, "accept", OPPONENT_ID)
     assert "cancelled" in private_text(late)
     assert await bot.store.records.history(actor=OPERATOR) == []
 
@@ -380,10 +402,10 @@ async def test_an_expired_challenge_pressed_is_refused_and_shown_expired(bot: Re
     async with bot.store.engine.begin() as connection:
         await connection.execute(text("UPDATE challenges SET expires_at = :t WHERE id = :id"),
                                  {"t": now() - timedelta(minutes=1), "id": posted.id})  # fmt: skip
-    calls = await press(fake, posted, "accept", OPPONENT_ID, 2)
-    assert calls[0].payload["type"] == 7 and "expired" in calls[0].payload["data"]["embeds"][0]["title"]
-    assert calls[0].payload["data"]["components"] == []
-    assert "expired" in private_text(calls[1])
+    calls = await press(fake, posted, "accept", OPPONENT_ID, 3)
+    assert calls[1].method == "PATCH" and "expired" in calls[1].payload["embeds"][0]["title"]
+    assert calls[1].payload["components"] == []
+    assert "expired" in private_text(calls[2])
     assert (await status_of(bot, posted)).status == "expired"
     assert await bot.store.records.history(actor=OPERATOR) == []
 
@@ -391,17 +413,17 @@ async def test_an_expired_challenge_pressed_is_refused_and_shown_expired(bot: Re
 async def test_a_third_member_is_refused_privately_and_nothing_changes(bot: RefereeBot, fake: FakeDiscord) -> None:
     posted = await challenge(bot, fake)
     for action in ("accept", "change", "decline", "cancel"):
-        (call,) = await press(fake, posted, action, THIRD_ID)
+        call = await told(fake, posted, action, THIRD_ID)
         words = private_text(call)
         assert f"between <@{PLAYER_ID}> and <@{OPPONENT_ID}>" in words, words
     submit = modal_submit_interaction(f"referee:chmodal:{posted.id}", {"side": NEW_ORKS}, user_id=THIRD_ID,
                                       message_id=posted.message_id)  # fmt: skip
-    (call,) = await fake.ask(submit)
+    _, call = await fake.ask(submit, 2)
     assert "only they can answer it" in private_text(call)
     after = await status_of(bot, posted)
     assert after.status == "open" and after.inputs_version == 1 and not after.accepted_by("opponent")
     # Another server's member pressing this server's challenge's button finds nothing there.
-    (call,) = await fake.ask(press_payload(posted, "accept", OPPONENT_ID, guild_id=OTHER_GUILD_ID))
+    _, call = await fake.ask(press_payload(posted, "accept", OPPONENT_ID, guild_id=OTHER_GUILD_ID), 2)
     assert f"no challenge #{posted.id} in this server" in private_text(call)
     assert (await status_of(bot, posted)).status == "open"
 
@@ -548,7 +570,7 @@ async def test_the_expiry_sweep_shows_a_challenge_expired(bot: RefereeBot, fake:
                f"{posted.message_id}"]  # fmt: skip
     assert "expired" in edit.payload["embeds"][0]["title"] and edit.payload["components"] == []
     assert edit.payload["content"] is None
-    (late,) = await press(fake, posted, "accept", OPPONENT_ID)
+    late = await told(fake, posted, "accept", OPPONENT_ID)
     assert "expired" in private_text(late)
 
 
