@@ -93,14 +93,21 @@ def _side_field(text: str) -> str:
     return f"{head}{kept}\n```{note}"
 
 
-def options_text(inputs: dict[str, Any]) -> str:
-    """The options the players gave (``name:value``) and those the house rules set, in the summary's words."""
+def options_text(inputs: dict[str, Any], game: Game | None = None) -> str:
+    """The options the players gave (``name:value``) and those the house rules set, in the summary's words. A next
+    round's (``game`` given) carries every option of its record: those at the rules' defaults go unsaid."""
     options: dict[str, Any] = dict(inputs.get("options") or {})
     house = [name for name in inputs.get("house_rules") or [] if name in options]
     given = [f"`{name}:{value}`" for name, value in options.items() if name not in house]
+    label = "Given"
+    if game is not None and "continues" in inputs:
+        defaults = {spec.name: spec.default for spec in game.options}
+        given = [f"`{name}:{value}`" for name, value in options.items()
+                 if name not in house and (name not in defaults or defaults[name] != value)]  # fmt: skip
+        label = "Carried on (the rest at the rules' defaults)"
     lines = []
     if given:
-        lines.append("Given: " + " ".join(given))
+        lines.append(f"{label}: " + " ".join(given))
     if house:
         line = escape(house_rules_line(options, house))
         lines.append(line[:1].upper() + line[1:])
@@ -155,7 +162,7 @@ def challenge_embed(challenge: StoredChallenge, game: Game) -> discord.Embed:
     embed.add_field(name="Attacker", value=_side_field(str(inputs.get("attacker", ""))), inline=False)
     embed.add_field(name="Defender" + (" (changed)" if challenge.inputs_version > 1 else ""),
                     value=_side_field(str(inputs.get("defender", ""))), inline=False)  # fmt: skip
-    embed.add_field(name="Options", value=options_text(inputs), inline=False)
+    embed.add_field(name="Options", value=options_text(inputs, game), inline=False)
     embed.add_field(name="Dice committed in advance", value=commitment_text(challenge, state), inline=False)
     embed.set_footer(text=f"Challenge #{challenge.id} · sides version {challenge.inputs_version}")
     return embed

@@ -178,6 +178,10 @@ async def test_an_agreed_combats_next_round_is_a_challenge_accepted_by_the_other
     assert [str(u) for u in data["allowed_mentions"]["users"]] == [str(PLAYER_ID)]
     assert f"next round of combat #{first}" in data["embeds"][0]["title"]
     assert 'Ork Boy: 2 in base contact, 3 within 2"' in data["embeds"][0]["description"]
+    # The record's options carry on; only those away from the rules' defaults are said (the round, at least).
+    options = next(f["value"] for f in data["embeds"][0]["fields"] if f["name"] == "Options")
+    assert options.startswith("Carried on (the rest at the rules' defaults): ") and "`round:2`" in options
+    assert "shot_this_turn" not in options and "defender_falling_back" not in options, options
     assert ids_of(data) == [f"referee:ch:{posted.id}:1:{a}" for a in ("accept", "decline", "cancel")]  # no change
     made = posted.challenge
     assert made.challenger_id == str(OPPONENT_ID) and made.opponent_id == str(PLAYER_ID)
