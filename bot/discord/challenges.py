@@ -116,18 +116,27 @@ async def post_challenge(
     seed, salt = draw_seed(), draw_salt()
     # Read (and rolled, unseen) now: a side the options do not fit is refused before anything is stored.
     report = resolve(catalogue().game(game), *sides, seed=seed, **chosen)
+    return await open_challenge(bot, interaction, game, inputs=inputs_as_read(report, chosen, house), seed=seed,
+                                salt=salt, challenger=str(interaction.user.id), opponent=str(opponent.id),
+                                content=f"<@{opponent.id}>: you are challenged.", hold=hold)  # fmt: skip
+
+
+async def open_challenge(
+    bot: BotServices, interaction: discord.Interaction[Any], game: Game, *, inputs: dict[str, Any], seed: int,
+    salt: str, challenger: str, opponent: str, content: str, hold: CollectorHold | None,
+) -> StoredChallenge:  # fmt: skip
+    """Store a challenge (open for the server's ``challenge_minutes``) and post it as the command's answer, pinging
+    ``opponent`` alone; the message's id is stored once it is out."""
     minutes = bot.server_settings.effective(guild_of(interaction), settings_channel(interaction)).challenge_minutes
     stored = await bot.store.challenges.create(
-        game=game.id, kind=game.command, inputs=inputs_as_read(report, chosen, house), seed=seed, salt=salt,
-        commitment=commitment(seed, salt), challenger_id=str(interaction.user.id), opponent_id=str(opponent.id),
-        guild_id=guild_of(interaction), channel_id=str(interaction.channel_id),
-        expires_at=now() + timedelta(minutes=minutes),
+        game=game.id, kind=game.command, inputs=inputs, seed=seed, salt=salt, commitment=commitment(seed, salt),
+        challenger_id=challenger, opponent_id=opponent, guild_id=guild_of(interaction),
+        channel_id=str(interaction.channel_id), expires_at=now() + timedelta(minutes=minutes),
     )  # fmt: skip
     interaction.extras["outcome"] = "challenge"
-    sent = await interaction.response.send_message(
-        content=f"<@{opponent.id}>: you are challenged.", embed=challenge_embed(stored, game),
-        view=challenge_view(stored), allowed_mentions=mentions_of(str(opponent.id)),
-    )  # fmt: skip
+    sent = await interaction.response.send_message(content=content, embed=challenge_embed(stored, game),
+                                                   view=challenge_view(stored),
+                                                   allowed_mentions=mentions_of(opponent))  # fmt: skip
     bot.health.answer(interaction.id)
     if hold is not None:
         hold.release()
@@ -371,23 +380,10 @@ async def post_next_round(
     inputs = inputs_as_read(report, options, record.house_rules) | {
         "continues": record.id, "players": list(players), "positions": positions,
     }  # fmt: skip
-    minutes = bot.server_settings.effective(guild_of(interaction), settings_channel(interaction)).challenge_minutes
-    stored = await bot.store.challenges.create(
-        game=game.id, kind=game.command, inputs=inputs, seed=seed, salt=salt, commitment=commitment(seed, salt),
-        challenger_id=asker, opponent_id=other, guild_id=guild_of(interaction),
-        channel_id=str(interaction.channel_id), expires_at=now() + timedelta(minutes=minutes),
-    )  # fmt: skip
-    interaction.extras["outcome"] = "challenge"
-    sent = await interaction.response.send_message(
-        content=f"<@{other}>: {mention(asker)} asks you to fight the next round of combat #{record.id}.",
-        embed=challenge_embed(stored, game), view=challenge_view(stored), allowed_mentions=mentions_of(other),
-    )  # fmt: skip
-    bot.health.answer(interaction.id)
-    if hold is not None:
-        hold.release()
-    if sent.message_id is not None:
-        await bot.store.challenges.set_message(stored.id, str(sent.message_id))
-    return stored
+    return await open_challenge(bot, interaction, game, inputs=inputs, seed=seed, salt=salt, challenger=asker,
+                                opponent=other, hold=hold,
+                                content=f"<@{other}>: {mention(asker)} asks you to fight the next round of combat "
+                                f"#{record.id}.")  # fmt: skip
 
 
 async def change(interaction: discord.Interaction[Any], challenge: StoredChallenge, mine: str) -> None:

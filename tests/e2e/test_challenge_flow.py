@@ -7,10 +7,8 @@ result, buttons and reveal in a follow-up."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import discord
@@ -26,8 +24,6 @@ from bot.storage.db import now
 from bot.verification import Verdict, verify
 from rules_core import resolve
 from rules_core.report import Report
-from tests.bot.storage.conftest import migrated_postgresql
-from tests.e2e.conftest import running_bot
 from tests.e2e.fake_discord import (
     CHANNEL_ID,
     GUILD_ID,
@@ -44,26 +40,17 @@ from tests.e2e.test_challenges import (
     THIRD_ID,
     Posted,
     accepted,
+    bot,
     challenge,
     change_side,
     option,
     press,
     private_text,
     status_of,
+    url,
 )
 
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-async def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'e2e.db'}"
-    return await migrated_postgresql()
-
-
-@pytest.fixture
-async def bot(fake: FakeDiscord, url: str) -> AsyncIterator[RefereeBot]:
-    async with running_bot(fake, url) as referee:
-        yield referee
+__all__ = ["bot", "url"]  # the fixtures (both backends), shared with the challenges' own e2e tests
 
 
 GROT = "1x Grot: WS2 S2 T2 W1 I2 A1 Ld5 Sv6+"
