@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, or_, select, update
+from sqlalchemy import ColumnElement, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -104,6 +104,12 @@ class ChallengeClosed(Exception):
         self.challenge = challenge
 
 
+def _still_at(challenge: StoredChallenge, moment: datetime) -> tuple[ColumnElement[bool], ...]:
+    """The compare-and-set's conditions: ``challenge`` is still open at ``moment`` and at the version read."""
+    return (Challenge.id == challenge.id, Challenge.status == "open", Challenge.expires_at > moment,
+            Challenge.inputs_version == challenge.inputs_version)  # fmt: skip
+
+
 class Challenges:
     """The challenges of one store (``store.challenges``)."""
 
@@ -178,10 +184,7 @@ class Challenges:
             claimed = await session.execute(
                 update(Challenge)
                 .where(
-                    Challenge.id == challenge.id,
-                    Challenge.status == "open",
-                    Challenge.expires_at > moment,
-                    Challenge.inputs_version == challenge.inputs_version,
+                    *_still_at(challenge, moment),
                     _ok_version(_other(by)) == challenge.inputs_version,
                 )
                 .values(status="resolved", **_acceptance(by, challenge.inputs_version, moment))
@@ -207,10 +210,7 @@ class Challenges:
             result = await session.execute(
                 update(Challenge)
                 .where(
-                    Challenge.id == challenge.id,
-                    Challenge.status == "open",
-                    Challenge.expires_at > moment,
-                    Challenge.inputs_version == challenge.inputs_version,
+                    *_still_at(challenge, moment),
                     or_(other.is_(None), other != challenge.inputs_version),
                 )
                 .values(**_acceptance(by, challenge.inputs_version, moment))
@@ -233,16 +233,7 @@ class Challenges:
         changed = {"inputs_json": json.dumps(inputs, sort_keys=True), "inputs_version": version,
                    **_acceptance("opponent", version, moment), **_acceptance("challenger", None, None)}  # fmt: skip
         async with self.sessions.begin() as session:
-            result = await session.execute(
-                update(Challenge)
-                .where(
-                    Challenge.id == challenge.id,
-                    Challenge.status == "open",
-                    Challenge.expires_at > moment,
-                    Challenge.inputs_version == challenge.inputs_version,
-                )
-                .values(changed)
-            )
+            result = await session.execute(update(Challenge).where(*_still_at(challenge, moment)).values(changed))
             if rowcount(result) != 1:
                 raise ChallengeClosed(challenge)
             row = await session.get(Challenge, challenge.id, populate_existing=True)
