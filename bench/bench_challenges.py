@@ -20,7 +20,7 @@ Challenges pressed are posted first, untimed apart from their own posting (count
 The defaults take about a minute on a quiet machine; ``--quick`` a few seconds.
 
 Measured (2 cores, medians of three runs of ``--single 300 --bursts 10``; docs/challenges.md "How fast"), p99:
-alone, every first answer within 6 ms (the floor's 1.5 ms) and the result shown within 14 ms; in bursts of 25, the
+alone, every first answer within 6 ms (the floor's 1.4-1.6 ms) and the result shown within 14 ms; in bursts of 25, the
 presses' deferrals within 21 ms (the floor's 25-28 ms), a challenge posted within 224 ms on SQLite and 142 ms on
 PostgreSQL (5-9x the floor: it is answered with the challenge itself, after reading, rolling and storing it), the
 result edited in within 418 ms (SQLite) and 255 ms (PostgreSQL). All far inside Discord's 3 s.
