@@ -29,6 +29,12 @@ def a_fight(seed: int = 7) -> Report:
     return resolve("40k", MARINES, ORKS, seed=seed, charge_distance=6)
 
 
+# Ids as long as Discord's snowflakes, so a page that shows none of them cannot hold one by chance (in a timestamp,
+# a slug or a hash, as "111" once was)
+ANN, BOB, CID = "710000000000000111", "710000000000000222", "710000000000000333"
+ROLE, CHANNEL = "710000000000000444", "710000000000000555"
+
+
 async def publish(store: Store, guild: str = GUILD, value: str = "public") -> None:
     await store.settings.set(SERVER, guild, guild, WEB, value, "1")
 
@@ -40,18 +46,18 @@ async def page(client: TestClient[Any, Any], path: str) -> tuple[int, str]:
 
 async def test_a_public_combat_of_a_publishing_server_has_its_page(store: Store, serve: Serve) -> None:
     report = a_fight()
-    record_id = await store.records.add(report, requested_by="111", opponent="222", guild_id=GUILD, channel_id="5")
-    await store.leagues.remember_names(GUILD, {"111": "Ann <b>Smith</b>"})
-    await store.records.add_note(record_id, "note", actor=Actor("222", guild=GUILD), reason="Ask <@111> about it")
+    record_id = await store.records.add(report, requested_by=ANN, opponent=BOB, guild_id=GUILD, channel_id="5")
+    await store.leagues.remember_names(GUILD, {ANN: "Ann <b>Smith</b>"})
+    await store.records.add_note(record_id, "note", actor=Actor(BOB, guild=GUILD), reason=f"Ask <@{ANN}> about it")
     await publish(store)
-    stored = await store.records.get(record_id, actor=Actor("111", guild=GUILD))
+    stored = await store.records.get(record_id, actor=Actor(ANN, guild=GUILD))
     client = await serve()
     status, body = await page(client, f"/c/{stored.slug}")
     assert status == 200
     assert "40K assault" in body and "Tactical Marine" in body and f"Seed</dt><dd>{report.seed}" in body
     assert "Ann &lt;b&gt;Smith&lt;/b&gt;" in body and "<b>Smith" not in body  # a name is text, never markup
     assert "a player" in body  # the opponent's name is not cached: never their id
-    assert "111" not in body.replace(str(report.seed), "") and "222" not in body and "<@" not in body
+    assert ANN not in body.replace(str(report.seed), "") and BOB not in body and "<@" not in body
     assert "Ask @Ann &lt;b&gt;Smith&lt;/b&gt; about it" in body
     assert f'href="/c/{stored.slug}/verify"' in body and f'href="/c/{stored.slug}.json"' in body
     for path in (f"/c/{stored.slug}", f"/c/{stored.slug}/verify"):
@@ -66,17 +72,17 @@ async def test_a_public_combat_of_a_publishing_server_has_its_page(store: Store,
 async def test_every_kind_of_mention_in_a_note_is_words_and_the_terminal_is_the_operator(
     store: Store, serve: Serve
 ) -> None:
-    record_id = await store.records.add(a_fight(), requested_by="111", guild_id=GUILD, channel_id="5")
-    await store.leagues.remember_names(GUILD, {"111": "Ann"})
-    reason = "Ask <@!111>, <@333> and <@&444> in <#555>"
-    await store.records.add_note(record_id, "note", actor=Actor("111", guild=GUILD), reason=reason)
+    record_id = await store.records.add(a_fight(), requested_by=ANN, guild_id=GUILD, channel_id="5")
+    await store.leagues.remember_names(GUILD, {ANN: "Ann"})
+    reason = f"Ask <@!{ANN}>, <@{CID}> and <@&{ROLE}> in <#{CHANNEL}>"
+    await store.records.add_note(record_id, "note", actor=Actor(ANN, guild=GUILD), reason=reason)
     await store.records.add_note(record_id, "note", actor=OPERATOR, reason="checked from the terminal")
     await publish(store)
     client = await serve()
     status, body = await page(client, f"/c/{await _slug(store, record_id)}")
     assert status == 200
     assert "Ask @Ann, @a player and @a role in #a channel" in body
-    assert "444" not in body and "555" not in body and "333" not in body and "<#" not in body and "&lt;#" not in body
+    assert ROLE not in body and CHANNEL not in body and CID not in body and "<#" not in body and "&lt;#" not in body
     assert "the referee&#39;s operator" in body and "local" not in body
 
 
