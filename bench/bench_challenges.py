@@ -137,15 +137,9 @@ def percentiles(values: list[float]) -> tuple[float, float]:
 
 async def prepare_database(url: str) -> None:
     """Emptied as the tests empty theirs, then migrated as production is (`referee db upgrade`)."""
-    from bot.storage.db import create_engine, upgrade
-    from tests.bot.storage.conftest import reset_postgresql
+    from tests.bot.storage.conftest import empty_and_migrate as emptied_and_migrated
 
-    await reset_postgresql(url)
-    engine = create_engine(url)
-    try:
-        await upgrade(engine)
-    finally:
-        await engine.dispose()
+    await emptied_and_migrated(url)
 
 
 async def main(single: int, bursts: int, burst_size: int, database_url: str | None) -> None:

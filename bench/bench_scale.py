@@ -92,16 +92,10 @@ def interaction(guild_id: int, user_id: int, chooser: random.Random) -> dict[str
 
 
 async def empty_and_migrate(url: str) -> None:
-    """The database emptied as the tests empty theirs, then migrated as production is (`referee db upgrade`)."""
-    from bot.storage.db import create_engine, upgrade
-    from tests.bot.storage.conftest import reset_postgresql
+    """Emptied as the tests empty theirs, then migrated as production is (`referee db upgrade`)."""
+    from tests.bot.storage.conftest import empty_and_migrate as emptied_and_migrated
 
-    await reset_postgresql(url)
-    engine = create_engine(url)
-    try:
-        await upgrade(engine)
-    finally:
-        await engine.dispose()
+    await emptied_and_migrated(url)
 
 
 class Database:

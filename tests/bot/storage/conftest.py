@@ -32,18 +32,24 @@ async def reset_postgresql(url: str) -> None:
         await engine.dispose()
 
 
-async def migrated_postgresql() -> str:
-    """TEST_DATABASE_URL emptied and migrated to the head, as production runs it (`referee db upgrade` first); the
-    test is skipped, with the reason, when it is unset."""
-    url = os.environ.get("TEST_DATABASE_URL", "")
-    if not url:
-        pytest.skip(NO_SERVER)
+async def empty_and_migrate(url: str) -> None:
+    """The PostgreSQL database at ``url`` emptied, then migrated to the head as production is (`referee db upgrade`):
+    the tests' and the benches' (bench/bench_scale.py, bench/bench_challenges.py)."""
     await reset_postgresql(url)
     engine = create_engine(url)
     try:
         await upgrade(engine)
     finally:
         await engine.dispose()
+
+
+async def migrated_postgresql() -> str:
+    """TEST_DATABASE_URL emptied and migrated to the head, as production runs it (`referee db upgrade` first); the
+    test is skipped, with the reason, when it is unset."""
+    url = os.environ.get("TEST_DATABASE_URL", "")
+    if not url:
+        pytest.skip(NO_SERVER)
+    await empty_and_migrate(url)
     return url
 
 
