@@ -203,7 +203,7 @@ async def load(interaction: discord.Interaction[Any], challenge_id: int) -> Stor
     if challenge.status == "open" and challenge.expired():
         await bot.store.challenges.expire(challenge.id)
         closed = await bot.store.challenges.get(challenge.id) or challenge
-        await edit(interaction, content=None, embed=challenge_embed(closed, get_game(closed.game)), view=None)
+        await show_closed(interaction, closed)
         await tell(interaction, what_became(closed))
         return None
     if challenge.status != "open":
@@ -292,18 +292,14 @@ async def accept_again(interaction: discord.Interaction[Any], challenge_id: int,
     closed); it resolves only at the version the presser read."""
     bot: BotServices = interaction.client
     again = await bot.store.challenges.get(challenge_id)
-    if again is not None and again.status == "open" and not again.expired() and again.inputs_version != version:
+    if again is None or again.status != "open" or again.expired():
+        await tell(interaction, what_became(again) if again is not None else f"There is no challenge #{challenge_id}.")
+    elif again.inputs_version != version:
         await tell(interaction, stale(again, version))
-        return
-    if again is not None and again.status == "open" and not again.expired() and again.accepted_by(
-        "opponent" if mine == "challenger" else "challenger"
-    ) and not again.accepted_by(mine):  # fmt: skip
+    elif again.accepted_by("opponent" if mine == "challenger" else "challenger") and not again.accepted_by(mine):
         await resolve_now(interaction, again, mine)
-        return
-    if again is not None and again.status == "open" and not again.expired():
+    else:
         await tell(interaction, f"Challenge #{challenge_id} changed while you accepted: read the sides again.")
-        return
-    await tell(interaction, what_became(again) if again is not None else f"There is no challenge #{challenge_id}.")
 
 
 async def resolve_now(interaction: discord.Interaction[Any], challenge: StoredChallenge, last: str) -> None:
@@ -423,7 +419,12 @@ async def close(interaction: discord.Interaction[Any], challenge: StoredChalleng
         await tell(interaction, what_became(again) if again.status != "open" else
                    f"Challenge #{challenge.id} changed meanwhile: try again.")  # fmt: skip
         return
-    await edit(interaction, content=None, embed=challenge_embed(again, get_game(again.game)), view=None)
+    await show_closed(interaction, again)
+
+
+async def show_closed(interaction: discord.Interaction[Any], challenge: StoredChallenge) -> None:
+    """The pressed challenge's message shows what became of it (declined, cancelled, expired), its buttons gone."""
+    await edit(interaction, content=None, embed=challenge_embed(challenge, get_game(challenge.game)), view=None)
 
 
 async def on_modal(interaction: discord.Interaction[Any]) -> None:
