@@ -5,6 +5,10 @@ report's stored JSON, its Markdown, its terminal text, its embed pages and its s
 exact odds (and a small Monte Carlo) of a few pairs too. One SHA-256 per game and part is printed: run it before
 and after a change and compare (`diff`); any difference names the game and the part that moved.
 
+The stored JSON is hashed with its engine version masked, and without what each roll is for (``kind``,
+``side``: the part ``kinds`` hashes those alone), so that a version bump, or rolls gaining their kinds, moves
+only the parts it should: a ruling that changed moves ``json`` and the words.
+
 Run: .venv/bin/python bench/report_hashes.py [--per-game 3000] > before.txt
 """
 
@@ -60,6 +64,17 @@ def cases(game: Game, per_game: int) -> Iterator[tuple[str, str, dict[str, objec
             yield attacker, defender, options, seed
 
 
+def masked_json(report: Any) -> tuple[str, str]:
+    """The report's JSON with its engine version masked and its rolls' kinds left out, and those kinds alone."""
+    data = report.to_dict()
+    data["engine_version"] = "*"
+    kinds = []
+    for step in data["steps"]:
+        for roll in step["rolls"]:
+            kinds.append(f"{roll.pop('kind', '')}:{roll.pop('side', '')}")
+    return json.dumps(data, sort_keys=True), " ".join(kinds)
+
+
 def embed_dicts(pages: list[Any]) -> str:
     return json.dumps([page.to_dict() for page in pages], sort_keys=True)
 
@@ -76,7 +91,9 @@ def main() -> None:
     args = parser.parse_args()
     for game in all_games():
         bound = catalogue().game(game)
-        parts = {name: hashlib.sha256() for name in ("json", "markdown", "terminal", "embeds", "words", "errors")}
+        parts = {
+            name: hashlib.sha256() for name in ("json", "kinds", "markdown", "terminal", "embeds", "words", "errors")
+        }
         count = 0
         for attacker, defender, options, seed in cases(bound, args.per_game):
             try:
@@ -85,7 +102,9 @@ def main() -> None:
                 parts["errors"].update(f"{type(error).__name__}: {error}\n".encode())
                 continue
             count += 1
-            parts["json"].update(report.to_json(indent=None).encode())
+            stored, kinds = masked_json(report)
+            parts["json"].update(stored.encode())
+            parts["kinds"].update(kinds.encode())
             parts["markdown"].update(report_markdown(report, record_id=seed).encode())
             parts["terminal"].update(terminal_text(report).encode())
             parts["embeds"].update(embed_dicts(render_pages(report, record_id=seed)).encode())

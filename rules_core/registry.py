@@ -122,7 +122,8 @@ class Game(ABC):
     - ``continues`` / ``positions_help`` / :meth:`next_round`: whether a result can go on into another round;
     - ``standing_choices``: the choices it always makes the same way for the players (``/help`` shows them);
     - ``short_title``: the few words a result's heading names it by on a phone ("40K assault"; none: ``title``);
-    - :meth:`step_line`: a step of its report in one short line (the result message's step list).
+    - :meth:`step_line`: a step of its report in one short line (the result message's step list);
+    - ``roll_kinds``: what its rolls are for, a closed list (``Roll.kind``).
     """
 
     id: str
@@ -149,6 +150,9 @@ class Game(ABC):
     losses_count: str = "models"
     outcome_words: OutcomeWords = OutcomeWords()
     charts: tuple[Chart, ...] = ()
+    # The closed list of what its rolls are for (``Roll.kind``): names from rules_core.roll_kinds where one fits,
+    # its own where none does. Every roll of its reports has one of these and the side it was rolled for.
+    roll_kinds: tuple[str, ...] = ()
     # A game whose combats can go on into another round says what they are called ("40K assaults"), and how a
     # player gives the positions of a unit's models for the next round; it then implements next_round().
     continues: str = ""

@@ -12,6 +12,12 @@ of them succeeded, and ``rerolls`` records each face that was replaced
 ``highest`` (2D6 pick the highest); for ``sum`` and ``highest`` ``success``
 holds one entry, for the combined result. ``target`` is null for rolls that
 are not tested against a number (a fall-back distance).
+
+What a roll is for, as data: ``kind`` is one of its game's declared ``roll_kinds`` (``to_hit``, ``save``,
+``leadership``...: see :mod:`rules_core.roll_kinds`) and ``side`` the side it was rolled for (whose models hit,
+save or test). ``purpose`` stays the English words for people; the dice statistics and the translations read
+``kind`` and ``side``. Reports of engines before 0.3.0 have neither: their rolls load with an empty kind and no
+side, and write none back, so a stored record round-trips byte for byte.
 """
 
 from __future__ import annotations
@@ -142,9 +148,11 @@ class Roll:
     successes: int
     rerolls: tuple[Reroll, ...] = ()
     combine: Combine = Combine.EACH
+    kind: str = ""  # one of the game's roll_kinds; empty only in reports of engines before 0.3.0
+    side: SideName | None = None  # the side the roll was made for; None only where kind is empty
 
     def to_dict(self) -> dict[str, Json]:
-        return {
+        data: dict[str, Json] = {
             "purpose": self.purpose,
             "dice": list(self.dice),
             "target": None if self.target is None else {"op": self.target.op.value, "value": self.target.value},
@@ -153,6 +161,10 @@ class Roll:
             "rerolls": [{"index": r.index, "from": r.before, "to": r.after} for r in self.rerolls],
             "combine": self.combine.value,
         }
+        if self.kind:
+            data["kind"] = self.kind
+            data["side"] = None if self.side is None else self.side.value
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Json]) -> Roll:
@@ -165,6 +177,8 @@ class Roll:
             successes=int(data["successes"]),
             rerolls=tuple(Reroll(int(r["index"]), int(r["from"]), int(r["to"])) for r in data["rerolls"]),
             combine=Combine(data.get("combine", "each")),
+            kind=str(data.get("kind") or ""),
+            side=None if data.get("side") is None else SideName(data["side"]),
         )
 
 
