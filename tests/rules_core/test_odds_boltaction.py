@@ -13,15 +13,16 @@ import icepool
 import pytest
 
 from rules_core import get_game
-from rules_core.games.boltaction.engine import (
+from rules_core.games.boltaction.spec import FANATICS, Unit, parse_unit
+from rules_core.games.boltaction.state import (
     BASE_TO_HIT,
     ROUGH_MOVE,
     RUN_MOVE,
     SURPRISE_RANGE,
+    Man,
     UnitState,
-    _men,
+    unit_men,
 )
-from rules_core.games.boltaction.spec import FANATICS, Unit, parse_unit
 from rules_core.odds import odds
 from rules_core.options import validate_options
 from rules_core.report import SideName
@@ -36,12 +37,10 @@ Men = tuple[tuple[str, bool], ...]
 
 
 def men_of(unit: Unit) -> Men:
-    return tuple((man.role, man.tough) for man in _men(unit))
+    return tuple((man.role, man.tough) for man in unit_men(unit))
 
 
 def removed(unit: Unit, men: Men, casualties: int, exceptional: int) -> Men:
-    from rules_core.games.boltaction.engine import Man
-
     state = UnitState(unit, SideName.ATTACKER, [Man(role, tough) for role, tough in men], 0)
     state.remove(casualties, exceptional)
     return tuple((man.role, man.tough) for man in state.men)
