@@ -288,3 +288,22 @@ def test_counts_of_one_read_as_one(seed: int, wanted: str) -> None:
         r.purpose for s in report.steps for r in s.rolls
     ]
     assert any(text.startswith(wanted) for text in texts)
+
+
+# --- issue 33: rough ground with no distance, Fanatics under fire, the words -------------------------------
+
+
+def test_rough_ground_without_a_distance_is_a_surprise_charge_the_target_cannot_react() -> None:
+    # Over rough ground the assault reaches only 6", so it was declared from 6" or less: no reaction fire.
+    report = run("5x A: regular", "5x B: regular", [6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 2], rough_ground=True,
+                 reaction_shots=6)  # fmt: skip
+    assert rolls(report, "to hit") == []
+    assert '6" or less' in notes(report, "assumed")[0]
+    assert "Surprise charge" in notes(report, "no_reaction")[0]
+    assert report.result.outcome == "destroyed"
+
+
+def test_rough_ground_without_a_distance_still_lets_a_target_in_ambush_react() -> None:
+    report = run("5x A: regular", "5x B: regular", [1, 1, 6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 2], rough_ground=True,
+                 ambush=True, reaction_shots=2)  # fmt: skip
+    assert len(rolls(report, "to hit")[0].dice) == 2

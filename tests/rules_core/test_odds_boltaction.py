@@ -95,8 +95,9 @@ def oracle(attacker: Unit, defender: Unit, options: Mapping[str, Any]) -> tuple[
         end("none", a0, d0, 1.0, "failed_to_contact")
         return ends, 0.0
     fighting: dict[tuple[Men, Men], float] = defaultdict(float)
-    reacts = not (options["target_has_acted"] or (distance is not None and distance <= SURPRISE_RANGE
-                  and not options["ambush"]) or options["out_of_arc"] or not options["reaction_shots"])  # fmt: skip
+    close = options["rough_ground"] if distance is None else distance <= SURPRISE_RANGE  # rough ground: 6" reach
+    reacts = not (options["target_has_acted"] or (close and not options["ambush"]) or options["out_of_arc"]
+                  or not options["reaction_shots"])  # fmt: skip
     if not reacts:
         fighting[(a0, d0)] = 1.0
     else:
@@ -250,3 +251,11 @@ CHI_SQUARE_CASES = [
 @pytest.mark.parametrize(("attacker", "defender", "given"), CHI_SQUARE_CASES)
 def test_the_referee_rolls_what_the_exact_odds_predict(attacker: str, defender: str, given: dict[str, Any]) -> None:
     assert_referee_agrees(GAME, attacker, defender, given, losses=True)
+
+
+def test_rough_ground_without_a_distance_has_the_odds_of_an_assault_from_6_inches() -> None:
+    attacker, defender = "8x Grenadiers: veteran smg=2 nco", "10x Rifles: regular nco"
+    unsaid = odds("boltaction", attacker, defender, rough_ground=True, reaction_shots=10)
+    six = odds("boltaction", attacker, defender, rough_ground=True, reaction_shots=10, distance=6.0)
+    assert unsaid.p_attacker_wins == pytest.approx(six.p_attacker_wins, abs=1e-12)
+    assert unsaid.outcomes == pytest.approx(six.outcomes, abs=1e-12)

@@ -7,7 +7,8 @@ section 003. User documentation: docs/games/boltaction.md.
 Decisions on unclear or unstated points (each also in docs/games/boltaction.md):
 
 1. One unit against one unit, each written as one group with one quality. The player gives the facts the referee
-   cannot see as options: ``distance`` (omitted: within reach and more than 6", said in the report),
+   cannot see as options: ``distance`` (omitted: within reach and more than 6", said in the report; over
+   ``rough_ground``, whose reach is 6", within 6": a surprise charge, the target cannot react unless in Ambush),
    ``rough_ground``, ``defended_obstacle``, ``target_has_acted``, ``ambush``, ``out_of_arc``.
 2. Reach: more than 12" (6" when the path crosses rough ground or an obstacle) fails to contact; exactly 12"
    goes ahead. A failed assault is a report (``failed_to_contact``, winner ``none``) saying how far they move.
@@ -79,9 +80,11 @@ OPTIONS = (
         "distance",
         OptionType.FLOAT,
         None,
-        'Inches between the closest models when the assault is declared. Omitted: in reach and more than 6".',
+        'Inches between the closest models when the assault is declared. Omitted: in reach and more than 6" (over '
+        'rough ground, 6" or less: a surprise charge).',
         minimum=0.0,
         maximum=200.0,
+        brief='Inches apart when the assault is declared. Omitted: in reach, over 6" (rough ground: 6" or less).',
         example=example(distance=9),
     ),
     OptionSpec(

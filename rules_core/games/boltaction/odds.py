@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from math import comb
 
 from rules_core.games.boltaction.spec import FANATICS, NCO, OFFICER, TOUGH_FIGHTERS, Unit
-from rules_core.games.boltaction.state import BASE_TO_HIT, MAX_ROUNDS, ROUGH_MOVE, RUN_MOVE, SURPRISE_RANGE, Outcome
+from rules_core.games.boltaction.state import BASE_TO_HIT, MAX_ROUNDS, ROUGH_MOVE, RUN_MOVE, Outcome, declared_close
 from rules_core.odds.budget import check
 from rules_core.odds.laws import binomial, two_d6
 from rules_core.odds.model import Odds, distribution, exact_odds
@@ -178,10 +178,9 @@ class Solver:
         return self.odds()
 
     def reaction_fire(self, a: State, d: State) -> dict[tuple[State, State], float]:
-        distance = self.options["distance"]
         no_reaction = (
             bool(self.options["target_has_acted"])
-            or (distance is not None and float(distance) <= SURPRISE_RANGE and not self.options["ambush"])
+            or (declared_close(self.options) and not self.options["ambush"])
             or bool(self.options["out_of_arc"])
             or not self.options["reaction_shots"]
         )

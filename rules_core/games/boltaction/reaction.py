@@ -8,10 +8,10 @@ from rules_core.games.boltaction.state import (
     BASE_TO_HIT,
     ROUGH_MOVE,
     RUN_MOVE,
-    SURPRISE_RANGE,
     Fight,
     Outcome,
     UnitState,
+    declared_close,
     plural,
 )
 from rules_core.report import Event, Op, Roll, Step, Target, event
@@ -26,7 +26,8 @@ def contact(fight: Fight) -> bool:
     why = " (the path crosses rough ground or an obstacle)" if rough else ""
     a, d = fight.attacker.name, fight.defender.name
     if distance is None:
-        note = f'No distance given: {a} are assumed to be within reach of {d}{why}, and more than 6" away.'
+        how_far = '6" or less away (a surprise charge)' if rough else 'more than 6" away'
+        note = f"No distance given: {a} are assumed to be within reach of {d}{why}, and {how_far}."
         fight.steps.append(Step(f"{a} assault {d}", (), (event("assumed", note=note),)))
         return True
     inches = float(distance)
@@ -50,7 +51,12 @@ def _no_reaction(fight: Fight) -> str | None:
     distance = options["distance"]
     if options["target_has_acted"]:
         return f"{defender.name} have already taken an action this turn: they cannot react."
-    if distance is not None and float(distance) <= SURPRISE_RANGE and not options["ambush"]:
+    if declared_close(options) and not options["ambush"]:
+        if distance is None:
+            return (
+                'Surprise charge: over rough ground the assault reaches only 6", so it was declared from 6" or less '
+                f"and {defender.name} cannot react."
+            )
         return f'Surprise charge: declared from {float(distance):g}" (6" or less), so {defender.name} cannot react.'
     if options["out_of_arc"]:
         return f"The assaulters start outside the fire arc of {defender.name}'s fixed-arc weapons: no reaction fire."

@@ -119,5 +119,14 @@ class Fight:
     steps: list[Step] = field(default_factory=list)
 
 
+def declared_close(options: Mapping[str, OptionValue]) -> bool:
+    """Whether the assault was declared from 6" or less (a surprise charge): the distance given says so, and with
+    none given, an assault over rough ground (which reaches only 6") must have been."""
+    distance = options["distance"]
+    if distance is None:
+        return bool(options["rough_ground"])
+    return float(distance) <= SURPRISE_RANGE
+
+
 def plural(count: int, word: str, plural: str | None = None) -> str:
     return f"{count} {word if count == 1 else plural or word + 's'}"
