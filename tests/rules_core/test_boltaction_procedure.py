@@ -307,3 +307,27 @@ def test_rough_ground_without_a_distance_still_lets_a_target_in_ambush_react() -
     report = run("5x A: regular", "5x B: regular", [1, 1, 6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 2], rough_ground=True,
                  ambush=True, reaction_shots=2)  # fmt: skip
     assert len(rolls(report, "to hit")[0].dice) == 2
+
+
+def test_fanatics_halved_by_reaction_fire_take_no_morale_check() -> None:
+    report = run(
+        "4x A: regular fanatics",
+        "5x B: regular",
+        [4, 4, 1, 1, 1, 5, 5, 6, 6, 1, 1, 1, 2],  # 2 hits, 2 casualties: 2 of 4 left, no check; 2-0 in the fight
+        distance=9,
+        reaction_shots=5,
+    )
+    assert rolls(report, "morale check") == []
+    assert "Fanatics take no morale check" in notes(report, "fanatics")[0]
+    assert report.result.outcome == "destroyed"
+    assert report.result.winner == "attacker"
+
+
+def test_the_banzai_charge_of_the_issue_is_not_broken_by_reaction_fire() -> None:
+    from bot.data import catalogue
+    from rules_core import resolve
+
+    report = resolve(catalogue().game("boltaction"), "6x Banzai: regular fanatics", "10x Rifles: regular", seed=3,
+                     distance=10, reaction_shots=12)  # fmt: skip
+    assert report.result.outcome != "failed_morale"
+    assert not [roll for step in report.steps for roll in step.rolls if roll.purpose.startswith("morale check")]

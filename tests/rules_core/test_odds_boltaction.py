@@ -120,7 +120,7 @@ def oracle(attacker: Unit, defender: Unit, options: Mapping[str, Any]) -> tuple[
                 a = removed(attacker, a0, casualties, picks)
                 if not a:
                     end("defender", (), d0, p_hits * p, "shot_down")
-                elif options["morale_check"] and len(a) * 2 <= len(a0):
+                elif options["morale_check"] and len(a) * 2 <= len(a0) and not attacker.has(FANATICS):
                     passes = sum(
                         q for total, q in two_d6.items() if total <= attacker.quality.morale - attacker.pins - 1
                     )
@@ -259,3 +259,9 @@ def test_rough_ground_without_a_distance_has_the_odds_of_an_assault_from_6_inche
     six = odds("boltaction", attacker, defender, rough_ground=True, reaction_shots=10, distance=6.0)
     assert unsaid.p_attacker_wins == pytest.approx(six.p_attacker_wins, abs=1e-12)
     assert unsaid.outcomes == pytest.approx(six.outcomes, abs=1e-12)
+
+
+def test_fanatics_never_fail_a_morale_check_under_reaction_fire() -> None:
+    result = odds("boltaction", "6x Banzai: regular fanatics", "10x Rifles: regular", distance=10.0, reaction_shots=12)
+    assert result.outcomes.get("failed_morale", 0.0) == 0.0
+    assert result.outcomes["shot_down"] > 0.0

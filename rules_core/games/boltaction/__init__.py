@@ -23,7 +23,9 @@ Decisions on unclear or unstated points (each also in docs/games/boltaction.md):
    assaulters' damage value with no Pen (small arms); a hit unit takes one pin.
 5. The morale check after reaction fire is taken when that fire leaves the assaulters at half (or less) of their
    number before it: 2D6 <= Morale (8 / 9 / 10 by quality) minus pins, the new pin included; a failure destroys
-   the unit (``failed_morale``). Option ``morale_check`` turns it off.
+   the unit (``failed_morale``). Option ``morale_check`` turns it off. Fanatics take no such check ("when a fanatic
+   unit loses half of its numbers from enemy fire it does not take a morale check": the Fanatics rule in BSData
+   ``BSData/boltaction:Bolt Action 2.gst``, commit d939efb, REFERENCE.md's source); the report says so.
 6. Close quarters: one automatic hit per man; damage on the target's damage value (inexperienced 3+, regular 4+,
    veteran 5+; a natural 1 always fails, which these values already imply). Pins have no effect.
 7. Tough Fighters (the unit rule, or each man with an assault weapon: ``smg=N``, ``assault-rifle=N``,
@@ -176,7 +178,8 @@ TOKENS = (
     TokenDoc(
         "fanatics",
         "keyword",
-        "A lost round of close quarters does not destroy them: they fight on until they win or are wiped out.",
+        "No morale check for losing half their number to fire; a lost round of close quarters does not destroy "
+        "them: they fight on until they win or are wiped out.",
         "10x Banzai Squad: regular fanatics",
     ),
     TokenDoc(

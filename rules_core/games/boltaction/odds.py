@@ -211,7 +211,7 @@ class Solver:
                 chance = p_hits * p
                 if not alive(after):
                     self.end(Outcome.SHOT_DOWN, "defender", after, d, chance, loser_destroyed=True)
-                elif self.options["morale_check"] and alive(after) * 2 <= before:
+                elif self.options["morale_check"] and alive(after) * 2 <= before and not self.a_kind.fanatics:
                     passes = _two_d6_at_most(self.a_kind.morale - pins_after)
                     fighting[(after, d)] += chance * passes
                     gone: State = (0, 0, 0, 0)

@@ -4,6 +4,7 @@ assaulters' morale check under that fire."""
 from __future__ import annotations
 
 from rules_core.games.boltaction.damage import roll_damage, take_casualties
+from rules_core.games.boltaction.spec import FANATICS
 from rules_core.games.boltaction.state import (
     BASE_TO_HIT,
     ROUGH_MOVE,
@@ -145,8 +146,14 @@ def reaction_fire(fight: Fight) -> str | None:
             fight.steps.append(Step(title, tuple(rolls), tuple(events)))
             return Outcome.SHOT_DOWN
         if fight.options["morale_check"] and target.alive * 2 <= before:
-            fight.steps.append(Step(title, tuple(rolls), tuple(events)))
-            return _morale(fight, target, before)
+            if not target.unit.has(FANATICS):
+                fight.steps.append(Step(title, tuple(rolls), tuple(events)))
+                return _morale(fight, target, before)
+            note = (
+                f"{target.name} are down to {target.alive} of {before}, half or less, but Fanatics take no morale "
+                "check for losses to fire: the assault goes on."
+            )
+            events.append(event("fanatics", note=note))
     else:
         events.append(event("no_hits", note="No hits: the assaulters charge on untouched."))
     fight.steps.append(Step(title, tuple(rolls), tuple(events)))
