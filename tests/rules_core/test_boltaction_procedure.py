@@ -331,3 +331,17 @@ def test_the_banzai_charge_of_the_issue_is_not_broken_by_reaction_fire() -> None
                      distance=10, reaction_shots=12)  # fmt: skip
     assert report.result.outcome != "failed_morale"
     assert not [roll for step in report.steps for roll in step.rolls if roll.purpose.startswith("morale check")]
+
+
+def test_a_reaction_roll_modified_below_2_needs_a_2_since_a_natural_1_always_misses() -> None:
+    report = run("5x A: regular", "5x B: regular", [1, 2, 1, 6, 6, 6, 6, 6, 2], distance=9, reaction_shots=2,
+                 reaction_modifiers=3)  # fmt: skip
+    note = notes(report, "strike")[0]
+    assert "= 2+" in note and "= 1+" not in note
+    assert events(report, "strike")[0].get("needed") == 2
+    assert rolls(report, "to hit")[0].target == Target(Op.AT_LEAST, 2)
+
+
+def test_a_round_won_by_one_casualty_says_casualty() -> None:
+    report = run("5x A: regular", "5x B: regular", [6, 1, 1, 1, 1, 1, 1, 1, 1, 2])
+    assert notes(report, "round") == ["A win the round by 1 casualty to 0."]

@@ -19,8 +19,9 @@ Decisions on unclear or unstated points (each also in docs/games/boltaction.md):
    did not fire); the ``no_reaction`` event's ``reaction_shots`` holds which.
 4. Reaction to hit: 3+, -1 long range always, -1 per pin on the firers (their spec's ``pins=N``), -1 when they
    are inexperienced, plus ``reaction_modifiers`` for anything else (soft cover -1, hard cover -2, small target
-   -1). A 7+ is a 6 then 4+, 8+ a 6 then 5+, 9+ a 6 then 6; beyond that no hit is possible. Hits damage on the
-   assaulters' damage value with no Pen (small arms); a hit unit takes one pin.
+   -1). A natural 1 always misses, so 2+ is the best. A 7+ is a 6 then 4+, 8+ a 6 then 5+, 9+ a 6 then 6; beyond
+   that no hit is possible. Hits damage on the assaulters' damage value with no Pen (small arms); a hit unit takes
+   one pin.
 5. The morale check after reaction fire is taken when that fire leaves the assaulters at half (or less) of their
    number before it: 2D6 <= Morale (8 / 9 / 10 by quality) minus pins, the new pin included; a failure destroys
    the unit (``failed_morale``). Option ``morale_check`` turns it off. Fanatics take no such check ("when a fanatic

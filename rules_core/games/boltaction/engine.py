@@ -87,7 +87,8 @@ class CloseQuarters:
                 verdict = f"{(a if a_wiped else d).name} are wiped out: {winner.name} win."
             elif caused[ATTACKER] != caused[DEFENDER]:
                 winner = a if caused[ATTACKER] > caused[DEFENDER] else d
-                verdict = f"{winner.name} win the round by {max(caused.values())} casualties to {min(caused.values())}."
+                most, least = max(caused.values()), min(caused.values())
+                verdict = f"{winner.name} win the round by {plural(most, 'casualty', 'casualties')} to {least}."
             else:
                 winner = None
                 verdict = (

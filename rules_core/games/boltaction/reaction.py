@@ -95,7 +95,7 @@ def reaction_fire(fight: Fight) -> str | None:
     ]
     modifiers.append(("other modifiers given", extra))
     total = sum(value for _, value in modifiers)
-    need = BASE_TO_HIT - total
+    need = max(2, BASE_TO_HIT - total)  # a natural 1 always misses, whatever the modifiers
     shown = ", ".join(f"{why} {value:+d}" for why, value in modifiers if value)
     events: list[Event] = [
         event(
@@ -106,6 +106,7 @@ def reaction_fire(fight: Fight) -> str | None:
             needed=need,
             note=f"{shooter.name} fire {plural(shots, 'shot')} as the assaulters come on. "
             f"To hit: 3+ with {shown} = {need}+"
+            + (" (a natural 1 always misses)" if BASE_TO_HIT - total < 2 else "")
             + (" (a 6, then " + f"{need - 3}+)" if 7 <= need <= 9 else "")
             + (": no hit is possible" if need > 9 else "")
             + ". The order is given automatically, so no pin is removed.",
@@ -114,7 +115,7 @@ def reaction_fire(fight: Fight) -> str | None:
     rolls: list[Roll] = []
     hits = 0
     if need <= 6:
-        roll = roll_each(fight.dice, f"to hit ({plural(shots, 'shot')})", shots, Target(Op.AT_LEAST, max(2, need)))
+        roll = roll_each(fight.dice, f"to hit ({plural(shots, 'shot')})", shots, Target(Op.AT_LEAST, need))
         rolls.append(roll)
         hits = roll.successes
     elif need <= 9:
