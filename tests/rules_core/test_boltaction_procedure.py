@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules_core import OptionError, SpecError, UnsupportedError, get_game
-from rules_core.report import Op, Target
+from rules_core.report import Op, SideName, Target
 from tests.rules_core.helpers_boltaction import events, notes, rolls, rounds, run
 
 WIN_AT_ONCE = [6, 6, 6, 6, 6, 2]  # five attackers kill five regulars; the regroup die
@@ -345,3 +345,18 @@ def test_a_reaction_roll_modified_below_2_needs_a_2_since_a_natural_1_always_mis
 def test_a_round_won_by_one_casualty_says_casualty() -> None:
     report = run("5x A: regular", "5x B: regular", [6, 1, 1, 1, 1, 1, 1, 1, 1, 2])
     assert notes(report, "round") == ["A win the round by 1 casualty to 0."]
+
+
+def test_each_roll_says_what_it_is_for_and_for_whom() -> None:
+    shot = run("4x A: regular", "5x B: regular", [4, 4, 1, 1, 1, 5, 5, 6, 5], distance=9, reaction_shots=5)
+    fought = run("2x A: regular", "5x B: regular nco smg=1", [6, 1, 6, 1, 1, 1, 1, 1])
+    tagged = [(roll.kind, roll.side) for report in (shot, fought) for step in report.steps for roll in step.rolls]
+    assert tagged == [
+        ("reaction_fire", SideName.DEFENDER),
+        ("damage", SideName.DEFENDER),
+        ("leadership", SideName.ATTACKER),
+        ("damage", SideName.ATTACKER),
+        ("exceptional_damage", SideName.ATTACKER),
+        ("damage", SideName.DEFENDER),
+        ("regroup_distance", SideName.ATTACKER),
+    ]

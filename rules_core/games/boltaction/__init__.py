@@ -46,6 +46,11 @@ Decisions on unclear or unstated points (each also in docs/games/boltaction.md):
     the referee stops with ``undecided``.
 12. Result keys: ``lost`` (men lost, the surrendered included), ``casualties_caused`` (by damage rolls, reaction
     fire included), ``surrendered``, ``destroyed``, ``pins``, ``regroup_inches``.
+13. What each roll is for (``roll_kinds``, ``Roll.kind`` and ``Roll.side``): ``reaction_fire`` (the reaction's
+    to-hit rolls, the 7+ second roll included, for the defender), ``damage`` (every damage roll, in reaction fire
+    and close quarters, Tough Fighters' extra rolls included, for the side whose men strike),
+    ``exceptional_damage`` (each damage 6 re-rolled, for the striker), ``leadership`` (the morale check, for the
+    unit taking it) and ``regroup_distance`` (the winner's D6").
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ from rules_core.dice import DiceSource
 from rules_core.errors import example
 from rules_core.games.boltaction import spec
 from rules_core.games.boltaction.engine import resolve
+from rules_core.games.boltaction.state import ROLL_KINDS
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import Chart, Game, OutcomeWords, Tallied, TokenDoc, register
 from rules_core.report import Report
@@ -226,6 +232,7 @@ class BoltActionCloseQuarters(Game):
     spec_shape = "one unit: '[N x] name: quality keywords settings' (one group; a unit assaults one enemy unit)."
     outcome_words = WORDS
     charts = (DAMAGE_CHART,)
+    roll_kinds = ROLL_KINDS
 
     def parse_side(self, text: str) -> spec.Unit:
         return spec.parse_unit(text)

@@ -4,8 +4,9 @@ Fighters' extra rolls, exceptional damage, and the men removed in the owner's or
 from __future__ import annotations
 
 from rules_core.games.boltaction.spec import NCO
-from rules_core.games.boltaction.state import Damage, Fight, UnitState, plural
+from rules_core.games.boltaction.state import ATTACKER, DEFENDER, EXCEPTIONAL_DAMAGE, Damage, Fight, UnitState, plural
 from rules_core.report import Event, Op, Roll, Target, event
+from rules_core.roll_kinds import DAMAGE
 from rules_core.rolling import roll_each
 
 
@@ -16,25 +17,28 @@ def roll_damage(fight: Fight, target: UnitState, attacks: int, *, tough: int, pu
     earns no further roll.
     """
     value = target.unit.quality.damage_value
+    side = DEFENDER if target.side is ATTACKER else ATTACKER  # the striker's side: whose men roll
     aim = Target(Op.AT_LEAST, value)
     rolls: list[Roll] = []
     casualties = sixes = 0
     plain = attacks - tough
     if tough:
-        roll = roll_each(fight.dice, f"to damage ({plural(tough, 'Tough Fighter')})", tough, aim)
+        roll = roll_each(
+            fight.dice, f"to damage ({plural(tough, 'Tough Fighter')})", tough, aim, kind=DAMAGE, side=side
+        )
         rolls.append(roll)
         casualties += roll.successes
         sixes += roll.dice.count(6)
     if plain:
         label = purpose or f"to damage ({plural(plain, 'man', 'men')})"
-        roll = roll_each(fight.dice, label, plain, aim)
+        roll = roll_each(fight.dice, label, plain, aim, kind=DAMAGE, side=side)
         rolls.append(roll)
         casualties += roll.successes
         sixes += roll.dice.count(6)
     if tough and rolls[0].successes:
         extra = min(rolls[0].successes, target.alive - casualties)
         if extra > 0:
-            roll = roll_each(fight.dice, "to damage (Tough Fighters' extra rolls)", extra, aim)
+            roll = roll_each(fight.dice, "to damage (Tough Fighters' extra rolls)", extra, aim, kind=DAMAGE, side=side)
             rolls.append(roll)
             casualties += roll.successes
             sixes += roll.dice.count(6)
@@ -51,7 +55,15 @@ def roll_damage(fight: Fight, target: UnitState, attacks: int, *, tough: int, pu
             exceptional += face == 6
         success = tuple(face == 6 for face in faces)
         rolls.append(
-            Roll("exceptional damage (each 6 re-rolled)", tuple(faces), Target(Op.AT_LEAST, 6), success, exceptional)
+            Roll(
+                "exceptional damage (each 6 re-rolled)",
+                tuple(faces),
+                Target(Op.AT_LEAST, 6),
+                success,
+                exceptional,
+                kind=EXCEPTIONAL_DAMAGE,
+                side=side,
+            )
         )
     return Damage(tuple(rolls), casualties, exceptional)
 

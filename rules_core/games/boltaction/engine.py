@@ -22,6 +22,7 @@ from rules_core.games.boltaction.state import (
     DEFENDER,
     GAME_ID,
     MAX_ROUNDS,
+    REGROUP_DISTANCE,
     Fight,
     Outcome,
     UnitState,
@@ -150,7 +151,7 @@ class CloseQuarters:
         )
 
     def _regroup(self, winner: UnitState) -> None:
-        roll = roll_unchecked(self.dice, 'regroup (D6")', 1)
+        roll = roll_unchecked(self.dice, 'regroup (D6")', 1, kind=REGROUP_DISTANCE, side=winner.side)
         winner.regroup_inches = roll.dice[0]
         note = (
             f'{winner.name} may regroup up to {winner.regroup_inches}" (no order needed; it does not affect their '

@@ -16,6 +16,7 @@ from rules_core.games.boltaction.state import (
     plural,
 )
 from rules_core.report import Event, Op, Roll, Step, Target, event
+from rules_core.roll_kinds import LEADERSHIP, REACTION_FIRE
 from rules_core.rolling import roll_combined_test, roll_each
 
 
@@ -114,15 +115,19 @@ def reaction_fire(fight: Fight) -> str | None:
     ]
     rolls: list[Roll] = []
     hits = 0
+
+    def to_hit(purpose: str, count: int, value: int) -> Roll:
+        return roll_each(fight.dice, purpose, count, Target(Op.AT_LEAST, value), kind=REACTION_FIRE, side=shooter.side)
+
     if need <= 6:
-        roll = roll_each(fight.dice, f"to hit ({plural(shots, 'shot')})", shots, Target(Op.AT_LEAST, need))
+        roll = to_hit(f"to hit ({plural(shots, 'shot')})", shots, need)
         rolls.append(roll)
         hits = roll.successes
     elif need <= 9:
-        roll = roll_each(fight.dice, f"to hit ({plural(shots, 'shot')}, a 6 first)", shots, Target(Op.AT_LEAST, 6))
+        roll = to_hit(f"to hit ({plural(shots, 'shot')}, a 6 first)", shots, 6)
         rolls.append(roll)
         if roll.successes:
-            second = roll_each(fight.dice, f"to hit (then {need - 3}+)", roll.successes, Target(Op.AT_LEAST, need - 3))
+            second = to_hit(f"to hit (then {need - 3}+)", roll.successes, need - 3)
             rolls.append(second)
             hits = second.successes
     if hits:
@@ -171,6 +176,8 @@ def _morale(fight: Fight, unit: UnitState, before: int) -> str | None:
         if unit.pins
         else f"morale check (Morale {morale}, no pins)",
         Target(Op.AT_MOST, value),
+        kind=LEADERSHIP,
+        side=unit.side,
     )
     passed = bool(roll.successes)
     note = f"{unit.name} are down to {unit.alive} of {before}, half or less: morale check, 2D6 <= {value}: " + (

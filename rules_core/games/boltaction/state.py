@@ -9,6 +9,7 @@ from rules_core.dice import DiceSource
 from rules_core.games.boltaction.spec import NCO, OFFICER, TOUGH_FIGHTERS, Unit
 from rules_core.options import OptionValue
 from rules_core.report import Roll, SideName, Step
+from rules_core.roll_kinds import DAMAGE, LEADERSHIP, REACTION_FIRE
 
 GAME_ID = "boltaction"
 RUN_MOVE = 12.0  # the maximum Run move: the assault's reach
@@ -17,6 +18,12 @@ SURPRISE_RANGE = 6.0
 BASE_TO_HIT = 3
 MAX_ROUNDS = 200  # a guard only: simultaneous rounds end long before (each side always has a chance to damage)
 ATTACKER, DEFENDER = SideName.ATTACKER, SideName.DEFENDER
+
+# What each roll is for (Roll.kind): reaction fire's to-hit rolls (the 7+ second roll included), damage rolls in
+# reaction fire and close quarters (Tough Fighters' extra rolls included), the morale check, and this game's own:
+EXCEPTIONAL_DAMAGE = "exceptional_damage"  # each damage 6 re-rolled: another 6 lets the striker pick the casualty
+REGROUP_DISTANCE = "regroup_distance"  # the winner's D6" regroup
+ROLL_KINDS = (REACTION_FIRE, DAMAGE, EXCEPTIONAL_DAMAGE, LEADERSHIP, REGROUP_DISTANCE)
 
 
 class Outcome:
