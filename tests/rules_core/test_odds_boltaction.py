@@ -244,6 +244,8 @@ CHI_SQUARE_CASES = [
      {"rough_ground": True, "distance": 5.0}),
     ("12x Conscripts: inexperienced fanatics officer", "7x Paras: veteran smg=3 nco",
      {"reaction_shots": 7, "distance": 10.0, "reaction_modifiers": -1}),
+    ("6x Banzai: regular fanatics", "10x Rifles: regular", {"reaction_shots": 12, "distance": 10.0}),  # no check
+    ("8x Grenadiers: veteran smg=2 nco", "10x Rifles: regular nco", {"reaction_shots": 10, "rough_ground": True}),
 ]  # fmt: skip
 
 
