@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules_core import OptionError, SpecError, UnsupportedError, get_game
-from rules_core.report import Op, Target
+from rules_core.report import Op, SideName, Target
 from tests.rules_core.helpers_boltaction import events, notes, rolls, rounds, run
 
 WIN_AT_ONCE = [6, 6, 6, 6, 6, 2]  # five attackers kill five regulars; the regroup die
@@ -288,3 +288,75 @@ def test_counts_of_one_read_as_one(seed: int, wanted: str) -> None:
         r.purpose for s in report.steps for r in s.rolls
     ]
     assert any(text.startswith(wanted) for text in texts)
+
+
+# --- issue 33: rough ground with no distance, Fanatics under fire, the words -------------------------------
+
+
+def test_rough_ground_without_a_distance_is_a_surprise_charge_the_target_cannot_react() -> None:
+    # Over rough ground the assault reaches only 6", so it was declared from 6" or less: no reaction fire.
+    report = run("5x A: regular", "5x B: regular", [6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 2], rough_ground=True,
+                 reaction_shots=6)  # fmt: skip
+    assert rolls(report, "to hit") == []
+    assert '6" or less' in notes(report, "assumed")[0]
+    assert "Surprise charge" in notes(report, "no_reaction")[0]
+    assert report.result.outcome == "destroyed"
+
+
+def test_rough_ground_without_a_distance_still_lets_a_target_in_ambush_react() -> None:
+    report = run("5x A: regular", "5x B: regular", [1, 1, 6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 2], rough_ground=True,
+                 ambush=True, reaction_shots=2)  # fmt: skip
+    assert len(rolls(report, "to hit")[0].dice) == 2
+
+
+def test_fanatics_halved_by_reaction_fire_take_no_morale_check() -> None:
+    report = run(
+        "4x A: regular fanatics",
+        "5x B: regular",
+        [4, 4, 1, 1, 1, 5, 5, 6, 6, 1, 1, 1, 2],  # 2 hits, 2 casualties: 2 of 4 left, no check; 2-0 in the fight
+        distance=9,
+        reaction_shots=5,
+    )
+    assert rolls(report, "morale check") == []
+    assert "Fanatics take no morale check" in notes(report, "fanatics")[0]
+    assert report.result.outcome == "destroyed"
+    assert report.result.winner == "attacker"
+
+
+def test_the_banzai_charge_of_the_issue_is_not_broken_by_reaction_fire() -> None:
+    from bot.data import catalogue
+    from rules_core import resolve
+
+    report = resolve(catalogue().game("boltaction"), "6x Banzai: regular fanatics", "10x Rifles: regular", seed=3,
+                     distance=10, reaction_shots=12)  # fmt: skip
+    assert report.result.outcome != "failed_morale"
+    assert not [roll for step in report.steps for roll in step.rolls if roll.purpose.startswith("morale check")]
+
+
+def test_a_reaction_roll_modified_below_2_needs_a_2_since_a_natural_1_always_misses() -> None:
+    report = run("5x A: regular", "5x B: regular", [1, 2, 1, 6, 6, 6, 6, 6, 2], distance=9, reaction_shots=2,
+                 reaction_modifiers=3)  # fmt: skip
+    note = notes(report, "strike")[0]
+    assert "= 2+" in note and "= 1+" not in note
+    assert events(report, "strike")[0].get("needed") == 2
+    assert rolls(report, "to hit")[0].target == Target(Op.AT_LEAST, 2)
+
+
+def test_a_round_won_by_one_casualty_says_casualty() -> None:
+    report = run("5x A: regular", "5x B: regular", [6, 1, 1, 1, 1, 1, 1, 1, 1, 2])
+    assert notes(report, "round") == ["A win the round by 1 casualty to 0."]
+
+
+def test_each_roll_says_what_it_is_for_and_for_whom() -> None:
+    shot = run("4x A: regular", "5x B: regular", [4, 4, 1, 1, 1, 5, 5, 6, 5], distance=9, reaction_shots=5)
+    fought = run("2x A: regular", "5x B: regular nco smg=1", [6, 1, 6, 1, 1, 1, 1, 1])
+    tagged = [(roll.kind, roll.side) for report in (shot, fought) for step in report.steps for roll in step.rolls]
+    assert tagged == [
+        ("reaction_fire", SideName.DEFENDER),
+        ("damage", SideName.DEFENDER),
+        ("leadership", SideName.ATTACKER),
+        ("damage", SideName.ATTACKER),
+        ("exceptional_damage", SideName.ATTACKER),
+        ("damage", SideName.DEFENDER),
+        ("regroup_distance", SideName.ATTACKER),
+    ]

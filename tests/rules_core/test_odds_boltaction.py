@@ -13,15 +13,16 @@ import icepool
 import pytest
 
 from rules_core import get_game
-from rules_core.games.boltaction.engine import (
+from rules_core.games.boltaction.spec import FANATICS, Unit, parse_unit
+from rules_core.games.boltaction.state import (
     BASE_TO_HIT,
     ROUGH_MOVE,
     RUN_MOVE,
     SURPRISE_RANGE,
+    Man,
     UnitState,
-    _men,
+    unit_men,
 )
-from rules_core.games.boltaction.spec import FANATICS, Unit, parse_unit
 from rules_core.odds import odds
 from rules_core.options import validate_options
 from rules_core.report import SideName
@@ -36,12 +37,10 @@ Men = tuple[tuple[str, bool], ...]
 
 
 def men_of(unit: Unit) -> Men:
-    return tuple((man.role, man.tough) for man in _men(unit))
+    return tuple((man.role, man.tough) for man in unit_men(unit))
 
 
 def removed(unit: Unit, men: Men, casualties: int, exceptional: int) -> Men:
-    from rules_core.games.boltaction.engine import Man
-
     state = UnitState(unit, SideName.ATTACKER, [Man(role, tough) for role, tough in men], 0)
     state.remove(casualties, exceptional)
     return tuple((man.role, man.tough) for man in state.men)
@@ -96,8 +95,9 @@ def oracle(attacker: Unit, defender: Unit, options: Mapping[str, Any]) -> tuple[
         end("none", a0, d0, 1.0, "failed_to_contact")
         return ends, 0.0
     fighting: dict[tuple[Men, Men], float] = defaultdict(float)
-    reacts = not (options["target_has_acted"] or (distance is not None and distance <= SURPRISE_RANGE
-                  and not options["ambush"]) or options["out_of_arc"] or not options["reaction_shots"])  # fmt: skip
+    close = options["rough_ground"] if distance is None else distance <= SURPRISE_RANGE  # rough ground: 6" reach
+    reacts = not (options["target_has_acted"] or (close and not options["ambush"]) or options["out_of_arc"]
+                  or not options["reaction_shots"])  # fmt: skip
     if not reacts:
         fighting[(a0, d0)] = 1.0
     else:
@@ -120,7 +120,7 @@ def oracle(attacker: Unit, defender: Unit, options: Mapping[str, Any]) -> tuple[
                 a = removed(attacker, a0, casualties, picks)
                 if not a:
                     end("defender", (), d0, p_hits * p, "shot_down")
-                elif options["morale_check"] and len(a) * 2 <= len(a0):
+                elif options["morale_check"] and len(a) * 2 <= len(a0) and not attacker.has(FANATICS):
                     passes = sum(
                         q for total, q in two_d6.items() if total <= attacker.quality.morale - attacker.pins - 1
                     )
@@ -244,6 +244,8 @@ CHI_SQUARE_CASES = [
      {"rough_ground": True, "distance": 5.0}),
     ("12x Conscripts: inexperienced fanatics officer", "7x Paras: veteran smg=3 nco",
      {"reaction_shots": 7, "distance": 10.0, "reaction_modifiers": -1}),
+    ("6x Banzai: regular fanatics", "10x Rifles: regular", {"reaction_shots": 12, "distance": 10.0}),  # no check
+    ("8x Grenadiers: veteran smg=2 nco", "10x Rifles: regular nco", {"reaction_shots": 10, "rough_ground": True}),
 ]  # fmt: skip
 
 
@@ -251,3 +253,17 @@ CHI_SQUARE_CASES = [
 @pytest.mark.parametrize(("attacker", "defender", "given"), CHI_SQUARE_CASES)
 def test_the_referee_rolls_what_the_exact_odds_predict(attacker: str, defender: str, given: dict[str, Any]) -> None:
     assert_referee_agrees(GAME, attacker, defender, given, losses=True)
+
+
+def test_rough_ground_without_a_distance_has_the_odds_of_an_assault_from_6_inches() -> None:
+    attacker, defender = "8x Grenadiers: veteran smg=2 nco", "10x Rifles: regular nco"
+    unsaid = odds("boltaction", attacker, defender, rough_ground=True, reaction_shots=10)
+    six = odds("boltaction", attacker, defender, rough_ground=True, reaction_shots=10, distance=6.0)
+    assert unsaid.p_attacker_wins == pytest.approx(six.p_attacker_wins, abs=1e-12)
+    assert unsaid.outcomes == pytest.approx(six.outcomes, abs=1e-12)
+
+
+def test_fanatics_never_fail_a_morale_check_under_reaction_fire() -> None:
+    result = odds("boltaction", "6x Banzai: regular fanatics", "10x Rifles: regular", distance=10.0, reaction_shots=12)
+    assert result.outcomes.get("failed_morale", 0.0) == 0.0
+    assert result.outcomes["shot_down"] > 0.0

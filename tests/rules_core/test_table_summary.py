@@ -168,6 +168,14 @@ def test_bolt_action_an_assault_that_falls_short_moves_the_assaulters_and_stops_
     assert table.next_step == "No close quarters this turn."
 
 
+def test_bolt_action_a_unit_that_fails_its_morale_check_removes_every_man() -> None:
+    # Reaction fire kills 2 of 4; the morale check (2D6 <= 8) fails on 11: all 4 go, 2 of them to the check.
+    report = helpers_boltaction.run("4x A: regular", "5x B: regular", [4, 4, 1, 1, 1, 5, 5, 6, 5], distance=9,
+                                    reaction_shots=5)  # fmt: skip
+    assert report.result.outcome == "failed_morale"
+    assert summary(report).removals == ("all 4 men (2 break and run)", "")
+
+
 # --- Epic: Armageddon and Reikhammer -------------------------------------------------------------------------
 
 

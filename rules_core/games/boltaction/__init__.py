@@ -7,7 +7,8 @@ section 003. User documentation: docs/games/boltaction.md.
 Decisions on unclear or unstated points (each also in docs/games/boltaction.md):
 
 1. One unit against one unit, each written as one group with one quality. The player gives the facts the referee
-   cannot see as options: ``distance`` (omitted: within reach and more than 6", said in the report),
+   cannot see as options: ``distance`` (omitted: within reach and more than 6", said in the report; over
+   ``rough_ground``, whose reach is 6", within 6": a surprise charge, the target cannot react unless in Ambush),
    ``rough_ground``, ``defended_obstacle``, ``target_has_acted``, ``ambush``, ``out_of_arc``.
 2. Reach: more than 12" (6" when the path crosses rough ground or an obstacle) fails to contact; exactly 12"
    goes ahead. A failed assault is a report (``failed_to_contact``, winner ``none``) saying how far they move.
@@ -18,11 +19,14 @@ Decisions on unclear or unstated points (each also in docs/games/boltaction.md):
    did not fire); the ``no_reaction`` event's ``reaction_shots`` holds which.
 4. Reaction to hit: 3+, -1 long range always, -1 per pin on the firers (their spec's ``pins=N``), -1 when they
    are inexperienced, plus ``reaction_modifiers`` for anything else (soft cover -1, hard cover -2, small target
-   -1). A 7+ is a 6 then 4+, 8+ a 6 then 5+, 9+ a 6 then 6; beyond that no hit is possible. Hits damage on the
-   assaulters' damage value with no Pen (small arms); a hit unit takes one pin.
+   -1). A natural 1 always misses, so 2+ is the best. A 7+ is a 6 then 4+, 8+ a 6 then 5+, 9+ a 6 then 6; beyond
+   that no hit is possible. Hits damage on the assaulters' damage value with no Pen (small arms); a hit unit takes
+   one pin.
 5. The morale check after reaction fire is taken when that fire leaves the assaulters at half (or less) of their
    number before it: 2D6 <= Morale (8 / 9 / 10 by quality) minus pins, the new pin included; a failure destroys
-   the unit (``failed_morale``). Option ``morale_check`` turns it off.
+   the unit (``failed_morale``). Option ``morale_check`` turns it off. Fanatics take no such check ("when a fanatic
+   unit loses half of its numbers from enemy fire it does not take a morale check": the Fanatics rule in BSData
+   ``BSData/boltaction:Bolt Action 2.gst``, commit d939efb, REFERENCE.md's source); the report says so.
 6. Close quarters: one automatic hit per man; damage on the target's damage value (inexperienced 3+, regular 4+,
    veteran 5+; a natural 1 always fails, which these values already imply). Pins have no effect.
 7. Tough Fighters (the unit rule, or each man with an assault weapon: ``smg=N``, ``assault-rifle=N``,
@@ -42,6 +46,11 @@ Decisions on unclear or unstated points (each also in docs/games/boltaction.md):
     the referee stops with ``undecided``.
 12. Result keys: ``lost`` (men lost, the surrendered included), ``casualties_caused`` (by damage rolls, reaction
     fire included), ``surrendered``, ``destroyed``, ``pins``, ``regroup_inches``.
+13. What each roll is for (``roll_kinds``, ``Roll.kind`` and ``Roll.side``): ``reaction_fire`` (the reaction's
+    to-hit rolls, the 7+ second roll included, for the defender), ``damage`` (every damage roll, in reaction fire
+    and close quarters, Tough Fighters' extra rolls included, for the side whose men strike),
+    ``exceptional_damage`` (each damage 6 re-rolled, for the striker), ``leadership`` (the morale check, for the
+    unit taking it) and ``regroup_distance`` (the winner's D6").
 """
 
 from __future__ import annotations
@@ -53,6 +62,7 @@ from rules_core.dice import DiceSource
 from rules_core.errors import example
 from rules_core.games.boltaction import spec
 from rules_core.games.boltaction.engine import resolve
+from rules_core.games.boltaction.state import ROLL_KINDS
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import Chart, Game, OutcomeWords, Tallied, TokenDoc, register
 from rules_core.report import Report
@@ -79,9 +89,11 @@ OPTIONS = (
         "distance",
         OptionType.FLOAT,
         None,
-        'Inches between the closest models when the assault is declared. Omitted: in reach and more than 6".',
+        'Inches between the closest models when the assault is declared. Omitted: in reach and more than 6" (over '
+        'rough ground, 6" or less: a surprise charge).',
         minimum=0.0,
         maximum=200.0,
+        brief='Inches apart when the assault is declared. Omitted: in reach, over 6" (rough ground: 6" or less).',
         example=example(distance=9),
     ),
     OptionSpec(
@@ -173,7 +185,8 @@ TOKENS = (
     TokenDoc(
         "fanatics",
         "keyword",
-        "A lost round of close quarters does not destroy them: they fight on until they win or are wiped out.",
+        "No morale check for losing half their number to fire; a lost round of close quarters does not destroy "
+        "them: they fight on until they win or are wiped out.",
         "10x Banzai Squad: regular fanatics",
     ),
     TokenDoc(
@@ -219,6 +232,7 @@ class BoltActionCloseQuarters(Game):
     spec_shape = "one unit: '[N x] name: quality keywords settings' (one group; a unit assaults one enemy unit)."
     outcome_words = WORDS
     charts = (DAMAGE_CHART,)
+    roll_kinds = ROLL_KINDS
 
     def parse_side(self, text: str) -> spec.Unit:
         return spec.parse_unit(text)

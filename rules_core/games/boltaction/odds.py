@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from math import comb
 
-from rules_core.games.boltaction.engine import BASE_TO_HIT, MAX_ROUNDS, ROUGH_MOVE, RUN_MOVE, SURPRISE_RANGE, Outcome
 from rules_core.games.boltaction.spec import FANATICS, NCO, OFFICER, TOUGH_FIGHTERS, Unit
+from rules_core.games.boltaction.state import BASE_TO_HIT, MAX_ROUNDS, ROUGH_MOVE, RUN_MOVE, Outcome, declared_close
 from rules_core.odds.budget import check
 from rules_core.odds.laws import binomial, two_d6
 from rules_core.odds.model import Odds, distribution, exact_odds
@@ -47,7 +47,7 @@ State = tuple[int, int, int, int]
 
 
 def kind_and_state(unit: Unit) -> tuple[Kind, State]:
-    """The referee's loadout (engine._men): the officer, then the NCO, carry the first assault weapons."""
+    """The referee's loadout (state.unit_men): the officer, then the NCO, carry the first assault weapons."""
     everyone = unit.has(TOUGH_FIGHTERS)
     weapons = unit.assault_weapon_men
     officer, nco = int(unit.has(OFFICER)), int(unit.has(NCO))
@@ -68,7 +68,7 @@ def tough(kind: Kind, state: State) -> int:
 
 
 def remove(state: State, casualties: int, exceptional: int) -> State:
-    """engine.UnitState.remove: ``exceptional`` picks (officer, then NCO), the rest plain men first."""
+    """state.UnitState.remove: ``exceptional`` picks (officer, then NCO), the rest plain men first."""
     plain, plain_tough, nco, officer = state
     left = casualties
     for _ in range(min(exceptional, casualties)):
@@ -109,7 +109,7 @@ def _dice(count: int, value: int, track_sixes: bool) -> tuple[tuple[int, int, fl
 def damage(
     value: int, target_alive: int, leaders: int, attacks: int, tough_attacks: int
 ) -> tuple[tuple[int, int, float], ...]:
-    """engine._damage as a law of (casualties applied, exceptional picks applied) against the target.
+    """damage.roll_damage as a law of (casualties applied, exceptional picks applied) against the target.
 
     Casualties are capped at the men standing and picks at the leaders and the casualties, exactly as the
     referee applies them.
@@ -178,10 +178,9 @@ class Solver:
         return self.odds()
 
     def reaction_fire(self, a: State, d: State) -> dict[tuple[State, State], float]:
-        distance = self.options["distance"]
         no_reaction = (
             bool(self.options["target_has_acted"])
-            or (distance is not None and float(distance) <= SURPRISE_RANGE and not self.options["ambush"])
+            or (declared_close(self.options) and not self.options["ambush"])
             or bool(self.options["out_of_arc"])
             or not self.options["reaction_shots"]
         )
@@ -212,7 +211,7 @@ class Solver:
                 chance = p_hits * p
                 if not alive(after):
                     self.end(Outcome.SHOT_DOWN, "defender", after, d, chance, loser_destroyed=True)
-                elif self.options["morale_check"] and alive(after) * 2 <= before:
+                elif self.options["morale_check"] and alive(after) * 2 <= before and not self.a_kind.fanatics:
                     passes = _two_d6_at_most(self.a_kind.morale - pins_after)
                     fighting[(after, d)] += chance * passes
                     gone: State = (0, 0, 0, 0)

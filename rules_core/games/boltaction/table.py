@@ -1,6 +1,7 @@
 """Bolt Action close quarters at the table (``Game.table_summary``): the men each unit removes (the NCO or officer
-named when they fall; a destroyed unit's survivors who surrender, flee or play dead included), the failed assault's
-move or the winner's regroup with its distance, and what follows.
+named when they fall; a destroyed unit's survivors who surrender, flee or play dead included, and those who break
+and run when their unit fails its morale check under fire), the failed assault's move or the winner's regroup with
+its distance, and what follows.
 
 Which men fell (a rifleman, the NCO) is the owner's removal order and exceptional damage applied as the fight went;
 the report counts men only, so the hook re-runs the fight on the report's own dice and trusts what it finds only
@@ -72,16 +73,20 @@ def table_summary(report: Report, options: tuple[OptionSpec, ...] = ()) -> Table
             elif ev.kind == "failed_to_contact":
                 note = str(ev.get("note"))
                 moves.append(note.split("fails to contact. ", 1)[-1].rstrip("."))
+    outcome = str(report.result.outcome)
+    # A failed morale check under fire removes the assaulters' survivors too.
+    broke = int(str(report.result.attacker.extra.get("surrendered") or 0)) if outcome == "failed_morale" else 0
     for side in (SideName.ATTACKER, SideName.DEFENDER):
         killed = sum(casualties_by_unit(report, side).values())
         fled = surrendered[side.value]
-        if fled:
+        if side is SideName.ATTACKER and broke:
+            removals.append(f"all {_men(killed + broke)} ({broke} break and run)")
+        elif fled:
             removals.append(f"all {_men(killed + fled)} ({fled} surrender, flee or play dead)")
         elif fallen is not None and sum(fallen[side.value].values()) == killed:
             removals.append(_removed(fallen[side.value]))
         else:
             removals.append(_men(killed) if killed else "")
-    outcome = str(report.result.outcome)
     if outcome == "undecided":
         next_step = "Still locked after the drawn rounds: fight on with a new resolution."
     elif outcome == "failed_to_contact":
