@@ -3,24 +3,8 @@
 A side is units separated by ``|``; a unit is groups separated by ``;``; a
 group is ``[N x] name: tokens``.
 
-The count of a group is read the ways players write it, all meaning 10 models
-named "Tactical Marine": ``10x Tactical Marine``, ``10 x Tactical Marine``,
-``10X ...``, ``10× ...``, ``10 Tactical Marine``, ``Tactical Marine x10``,
-``Tactical Marine X10``, ``Tactical Marine x 10``, ``Tactical Marine ×10``.
-No count is one model. Decisions, so that no group is ever read as a different
-number of models than meant:
-
-- a bare number at the start is always the count (``88 Gunners`` is 88 models
-  named "Gunners"); a name that really begins with a number is written after
-  an explicit count: ``1x 88 Gunners``. Names such as ``2nd Platoon`` (no
-  space after the digits) and ``Squad 7`` (a number at the end with no ``x``)
-  are names;
-- two counts in one group (``10x Marine x10``), a count inside a name
-  (``Marine x10 Veteran``, ``Marine (x10)``), a count run into the name
-  (``10xMarine``) and, with no count given, a number in brackets after the
-  name (``Ork Boyz (20)``: 20 models, or a name?) are refused, with the ways
-  to write it;
-- the canonical form always writes ``Nx name``, so it re-reads the same.
+How a group's count and name are read is in :mod:`rules_core.spec_heads`; the suggestions for a
+near miss (a key, keyword or setting one letter off) in :mod:`rules_core.spec_hints`.
 
 Tokens are ``KEYvalue`` stats (``WS4``,
 ``Sv3+``, ``Sv-``; the keys a game declares are read in any case, ``ws4`` is
@@ -39,10 +23,9 @@ and names apply: they hold for the canonical form exactly as for what the player
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -50,6 +33,8 @@ from enum import StrEnum
 from typing import NoReturn
 
 from rules_core.errors import LimitError, SpecError
+from rules_core.spec_heads import bare_count_hint, read_head
+from rules_core.spec_hints import closest, did_you_mean, fixed_setting, fixed_stat, suggest_stat
 
 MAX_SPEC_CHARS = 4_000
 MAX_NAME_CHARS = 100
@@ -81,20 +66,6 @@ def reading_canonical() -> Iterator[None]:
 
 
 _GROUP = re.compile(r"^([^:]*):(.*)$", re.DOTALL)
-# The count of a group, written the ways players write it (see the module docstring):
-# "10x Name", "10 x Name", "10X Name", "10× Name" (an explicit leading count; the name may then begin with a number),
-_EXPLICIT_COUNT = re.compile(r"^(\d+)\s*(?:[xX]\s+|×\s*)(.*)$", re.DOTALL)
-# "10 Name" (a bare leading number is always the count),
-_BARE_COUNT = re.compile(r"^(\d+)\s+(.*)$", re.DOTALL)
-# "Name x10", "Name X10", "Name x 10", "Name ×10", "Name×10".
-_TRAILING_COUNT = re.compile(r"^(.*?)(?:\s+[xX]\s*|\s*×\s*)(\d+)$", re.DOTALL)
-# A count left inside a name ("Marine x10 Veteran", "Marine (x10)", "x10 Marine") is refused, never read as a name.
-_HIDDEN_COUNT = re.compile(r"(?:^|(?<=[\s(]))(?:\d+\s*[xX×]|[xX×]\s*\d+)(?=$|[\s)])")
-# "Ork Boyz (20)": a number in brackets after the name may be a count; refused unless a count is given too.
-_BRACKETED_NUMBER = re.compile(r"^(.*?)\s*\((\d+)\)$", re.DOTALL)
-_COUNT_ONLY = re.compile(r"^(?:\d+\s*[xX×]?|[xX×]?\s*\d+)?$")
-# "10xMarine": a count run into the name.
-_RUN_IN_COUNT = re.compile(r"^(\d+)[xX×](\S.*)$", re.DOTALL)
 # A stat's value is a number, a roll (3+) or '-' for none: Power-Fist is not the stat "Power".
 _STAT = re.compile(r"^([A-Z][A-Za-z]*)(-\d*$|[0-9+].*)$", re.DOTALL)
 _ANY_CASE_STAT = re.compile(r"^([A-Za-z]+)(-\d*$|[0-9+].*)$", re.DOTALL)
@@ -141,86 +112,6 @@ class SideSpec:
     @property
     def models(self) -> int:
         return sum(group.count for unit in self.units for group in unit.groups)
-
-
-def did_you_mean(word: str, candidates: tuple[str, ...]) -> str:
-    """`` Did you mean 'X'?`` for the closest candidate (a near spelling, or the same word in other case), or ''."""
-    match = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
-    if not match:
-        found = {candidate.lower(): candidate for candidate in candidates}.get(word.lower())
-        match = [found] if found else []
-    return f" Did you mean '{match[0]}'?" if match else ""
-
-
-def closest(word: str, candidates: Iterable[str]) -> str | None:
-    """The one candidate ``word`` is surely a slip of the finger for, or None: the same word in another case, else
-    the only candidate one letter away (wrong, missing, extra or two swapped; two letters for a word of eight or
-    more). A fix offered to copy must be certain: did_you_mean may still name a looser guess (power-sword,
-    power-weapon) in words."""
-    unique = tuple(dict.fromkeys(candidates))
-    found = {candidate.lower(): candidate for candidate in unique}.get(word.lower())
-    if found is not None:
-        return found
-    allowed = 2 if len(word) >= 8 else 1
-    near = sorted((_edit_distance(word.lower(), candidate.lower()), candidate) for candidate in unique)
-    near = [(distance, candidate) for distance, candidate in near if distance <= allowed]
-    if not near or (len(near) > 1 and near[1][0] == near[0][0]):
-        return None
-    return near[0][1]
-
-
-def fixed_setting(token: Token, candidates: Iterable[str]) -> str | None:
-    """``engaged=3`` for ``engagd=3``: a setting's key surely misspelt, with its value kept; or None."""
-    key = closest(token.key, candidates)
-    return None if key is None else f"{key}={token.value}"
-
-
-def suggest_stat(key: str, value: str, stats: Mapping[str, str]) -> str:
-    """`` Did you mean 'Sv3+'?`` for a stat key no game knows, or ''.
-
-    ``stats`` maps each stat key of the game to an example value (``{"WS": "4", "Sv": "3+"}``). The closest key
-    (one letter wrong, missing, extra or swapped) is preferred among those whose values look like ``value`` (a
-    roll such as ``3+`` or ``-`` for a save, a plain number for a characteristic), so ``Sb3+`` suggests ``Sv3+``
-    rather than ``S3+``.
-    """
-    ranked = _ranked_stats(key, value, stats)
-    return f" Did you mean '{ranked[0][-1]}{value}'?" if ranked else ""
-
-
-def fixed_stat(key: str, value: str, stats: Mapping[str, str]) -> str | None:
-    """``Sv3+`` for ``Sb3+``: the stat suggest_stat names, when no other key is as near (else None)."""
-    ranked = _ranked_stats(key, value, stats)
-    if not ranked or (len(ranked) > 1 and ranked[0][:3] == ranked[1][:3]):
-        return None
-    return f"{ranked[0][-1]}{value}"
-
-
-def _ranked_stats(key: str, value: str, stats: Mapping[str, str]) -> list[tuple[int, int, int, int, str]]:
-    wanted = key.lower()
-    rolled = value.endswith("+") or value == "-"
-    ranked = []
-    for position, (candidate, example) in enumerate(stats.items()):
-        distance = _edit_distance(wanted, candidate.lower())
-        if distance <= 1:
-            shape = 0 if (example.endswith("+") or example == "-") == rolled else 1
-            ranked.append((distance, shape, abs(len(candidate) - len(key)), position, candidate))
-    return sorted(ranked)
-
-
-def _edit_distance(first: str, second: str) -> int:
-    """Letters inserted, deleted, replaced or swapped (optimal string alignment) to turn one key into the other."""
-    rows = [[0] * (len(second) + 1) for _ in range(len(first) + 1)]
-    for i in range(len(first) + 1):
-        rows[i][0] = i
-    for j in range(len(second) + 1):
-        rows[0][j] = j
-    for i in range(1, len(first) + 1):
-        for j in range(1, len(second) + 1):
-            cost = 0 if first[i - 1] == second[j - 1] else 1
-            rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost)
-            if i > 1 and j > 1 and first[i - 1] == second[j - 2] and first[i - 2] == second[j - 1]:
-                rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1)
-    return rows[-1][-1]
 
 
 def classify_token(
@@ -286,64 +177,6 @@ def _raise_unreadable(text: str, example: str) -> NoReturn:
     )
 
 
-def _refuse_count(message: str, token: str, example: str) -> NoReturn:
-    raise SpecError(message, token=token, example=example)
-
-
-@functools.lru_cache(maxsize=4096)  # the same group heads come again and again; a refusal raises and is not cached
-def _read_head(head: str, *, example: str) -> tuple[str | None, str]:
-    """(the count as written or None, the name) of a group's head: the text before its colon."""
-    head = head.strip()
-    if _COUNT_ONLY.match(head):
-        raise SpecError(f"The group '{head}' has no name before its colon.", token=head, example=example)
-    count_text: str | None = None
-    name = head
-    explicit = _EXPLICIT_COUNT.match(head)
-    run_in = _RUN_IN_COUNT.match(head)
-    bare = _BARE_COUNT.match(head)
-    if explicit is not None:
-        count_text, name = explicit.group(1), explicit.group(2).strip()
-    elif run_in is not None:
-        count, rest = run_in.groups()
-        _refuse_count(
-            f"'{head}' runs a count into the name: write '{count}x {rest.strip()}' for {count} models, or, for one "
-            f"model whose name begins with a number, '1x {head}'.",
-            head,
-            example,
-        )
-    elif bare is not None:
-        count_text, name = bare.group(1), bare.group(2).strip()
-    trailing = _TRAILING_COUNT.match(name)
-    if trailing is not None:
-        if count_text is not None:
-            _refuse_count(
-                f"'{head}' gives two counts ({count_text} and {trailing.group(2)}): give the number of models once, "
-                f"as '{trailing.group(2)}x {trailing.group(1).strip()}' or '{trailing.group(1).strip()} "
-                f"x{trailing.group(2)}'.",
-                head,
-                example,
-            )
-        count_text, name = trailing.group(2), trailing.group(1).strip()
-    bracketed = _BRACKETED_NUMBER.match(name)
-    if bracketed is not None and count_text is None:
-        base, number = bracketed.groups()
-        _refuse_count(
-            f"'{head}': is {number} the number of models? Write '{base} x{number}' for {number} models, or give the "
-            f"count first ('1x {head}') when the number is part of the name.",
-            head,
-            example,
-        )
-    hidden = _HIDDEN_COUNT.search(name)
-    if hidden is not None:
-        _refuse_count(
-            f"'{head}' has a count ('{hidden.group(0).strip()}') inside its name: write the count at the start "
-            "('10x Name') or at the end ('Name x10'), once.",
-            head,
-            example,
-        )
-    return count_text, name
-
-
 def _parse_group(text: str, *, example: str, stats: tuple[str, ...], keywords: frozenset[str]) -> GroupSpec:
     match = _GROUP.match(text)
     if match is None:
@@ -363,7 +196,7 @@ def _parse_group(text: str, *, example: str, stats: tuple[str, ...], keywords: f
             token=head[:30],
             example=example,
         )
-    count_text, name = _read_head(match.group(1), example=example)
+    count_text, name = read_head(match.group(1), example=example)
     rest = match.group(2)
     if not name:
         raise SpecError(
@@ -396,7 +229,7 @@ def _parse_group(text: str, *, example: str, stats: tuple[str, ...], keywords: f
         if len(count_text) > 4 or int(count_text) > MAX_MODELS_PER_SIDE:
             raise LimitError(
                 f"The model count '{count_text}' of '{name}' is over the limit of {MAX_MODELS_PER_SIDE} models a side."
-                + _bare_count_hint(text, count_text, name),
+                + bare_count_hint(text, count_text, name),
                 token=count_text,
                 example=example,
             )
@@ -451,13 +284,6 @@ def _head_before_stats(text: str, stats: tuple[str, ...]) -> str | None:
     words = text.split()
     first = next((n for n, word in enumerate(words) if n and _known_stat(word, stats)), None)
     return None if first is None else " ".join(words[:first])
-
-
-def _bare_count_hint(text: str, count_text: str, name: str) -> str:
-    """For ``1944 Volunteers: ...`` read as a count: how to write a name that begins with a number."""
-    if not re.match(rf"^\s*{count_text}\s+(?![x×]\s)", text, re.IGNORECASE):
-        return ""
-    return f" If '{count_text} {name}' is a name, give the count first: 1x {count_text} {name}."
 
 
 def parse_side_spec(text: str, *, example: str, stats: Iterable[str] = (), keywords: Iterable[str] = ()) -> SideSpec:
@@ -542,7 +368,7 @@ def group_head(text: str) -> tuple[int, str]:
     match = _GROUP.match(first)
     if match is None:
         raise SpecError(f"Cannot read the group '{first.strip()[:60]}'.", token=first.strip()[:60])
-    count_text, name = _read_head(match.group(1), example="")
+    count_text, name = read_head(match.group(1), example="")
     return (1 if count_text is None else int(count_text)), name
 
 
@@ -560,3 +386,32 @@ def side_summary(text: str) -> str:
         heads = (group_head(group_text) for group_text in split_groups(unit_text))
         units.append(", ".join(f"{count}× {name}" for count, name in heads))
     return " | ".join(units)
+
+
+# The near-miss suggestions (rules_core.spec_hints) are the grammar's too: games import them from here.
+__all__ = [
+    "GROUP_SEPARATOR",
+    "MAX_HEAD_CHARS",
+    "MAX_MODELS_PER_SIDE",
+    "MAX_NAME_CHARS",
+    "MAX_SPEC_CHARS",
+    "MAX_UNITS_PER_SIDE",
+    "UNIT_SEPARATOR",
+    "GroupSpec",
+    "SideSpec",
+    "Token",
+    "TokenKind",
+    "UnitSpec",
+    "classify_token",
+    "closest",
+    "did_you_mean",
+    "fixed_setting",
+    "fixed_stat",
+    "group_head",
+    "parse_side_spec",
+    "reading_canonical",
+    "side_summary",
+    "split_groups",
+    "split_units",
+    "suggest_stat",
+]
