@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -34,7 +34,15 @@ from typing import NoReturn
 
 from rules_core.errors import LimitError, SpecError
 from rules_core.spec_heads import bare_count_hint, read_head
-from rules_core.spec_hints import closest, did_you_mean, fixed_setting, fixed_stat, suggest_stat
+from rules_core.spec_hints import (
+    Vocabulary,
+    closest,
+    did_you_mean,
+    fixed_setting,
+    fixed_stat,
+    suggest_stat,
+    without_commas,
+)
 
 MAX_SPEC_CHARS = 4_000
 MAX_NAME_CHARS = 100
@@ -125,7 +133,7 @@ def classify_token(
     """
     token = _classify_cached(text, stats, keywords)
     if token is None:
-        _raise_unreadable(text, example)
+        _raise_unreadable(text, Vocabulary(example, dict.fromkeys(stats, ""), keywords))
     return token
 
 
@@ -161,7 +169,8 @@ def _classify_cached(text: str, stats: tuple[str, ...], keywords: frozenset[str]
     return None
 
 
-def _raise_unreadable(text: str, example: str) -> NoReturn:
+def _raise_unreadable(text: str, vocabulary: Vocabulary) -> NoReturn:
+    example = vocabulary.example
     if "=" in text:
         raise SpecError(
             f"Cannot read the setting '{text}': settings are written key=value, with a key of letters, digits and "
@@ -170,14 +179,14 @@ def _raise_unreadable(text: str, example: str) -> NoReturn:
             example=example,
         )
     raise SpecError(
-        f"Cannot read the token '{text}': write stats as KEYvalue (WS4, Sv3+), "
-        "settings as key=value (engaged=3) and keywords in kebab-case (power-fist).",
+        f"Cannot read the token '{text}': write {vocabulary.shapes()}.",
         token=text,
         example=example,
     )
 
 
-def _parse_group(text: str, *, example: str, stats: tuple[str, ...], keywords: frozenset[str]) -> GroupSpec:
+def _parse_group(text: str, vocabulary: Vocabulary) -> GroupSpec:
+    example, stats, keywords = vocabulary.example, tuple(vocabulary.stats), vocabulary.keywords
     match = _GROUP.match(text)
     if match is None:
         shown = text.strip()[:60]
@@ -251,14 +260,56 @@ def _parse_group(text: str, *, example: str, stats: tuple[str, ...], keywords: f
             fix=f"{spaced.group(1)}={spaced.group(3)}",
         )
     words = rest.split()
-    tokens = []
+    _refuse_commas(words, rest, example)
+    tokens: list[Token] = []
     for position, word in enumerate(words):
-        try:
-            tokens.append(classify_token(word, example=example, stats=stats, keywords=keywords))
-        except SpecError:
+        token = _classify_cached(word, stats, keywords)
+        if token is None:
             _refuse_spaced_stat(words[position - 1] if position else "", word, stats, example)
-            raise
+            _refuse_keyless(word, name, [token.key for token in tokens], vocabulary)
+            _raise_unreadable(word, vocabulary)
+        if token.kind is TokenKind.KEYWORD and position + 1 < len(words):
+            _refuse_two_words(token.key, words[position + 1], name, vocabulary)
+        tokens.append(token)
     return GroupSpec(count=count, name=name, tokens=tuple(tokens), text=text.strip())
+
+
+def _refuse_commas(words: list[str], rest: str, example: str) -> None:
+    """For ``WS4, S4, T4``: commas do not separate tokens; the tokens are shown without them, to copy."""
+    fixed = without_commas(words)
+    if fixed is not None:
+        raise SpecError(
+            f"Cannot read '{' '.join(words)}': commas do not separate tokens, spaces do. Write '{' '.join(fixed)}'.",
+            token=rest.strip(),
+            example=example,
+            fix=" ".join(fixed),
+        )
+
+
+def _refuse_keyless(word: str, name: str, given: list[str], vocabulary: Vocabulary) -> None:
+    """For ``Ld8 3+``: a roll (or a number) standing alone is a stat with its key left out (Sv3+)."""
+    keys = vocabulary.missing_keys(word, given)
+    if keys:
+        others = "".join(f" (or {key}{word})" for key in keys[1:2])
+        raise SpecError(
+            f"Cannot read '{word}' on '{name}': a stat is written with its key, as {keys[0]}{word}{others}.",
+            token=word,
+            example=vocabulary.example,
+            fix=keys[0] + word,
+        )
+
+
+def _refuse_two_words(first: str, second: str, name: str, vocabulary: Vocabulary) -> None:
+    """For ``power sword``: a keyword written as two words is looked up hyphenated (power-sword) first."""
+    found = vocabulary.two_words(first, second)
+    if found is not None:
+        words, fix = found
+        raise SpecError(
+            f"Cannot read '{first} {second}' on '{name}': {words}",
+            token=f"{first} {second}",
+            example=vocabulary.example,
+            fix=fix,
+        )
 
 
 def _known_stat(word: str, stats: tuple[str, ...]) -> bool:
@@ -267,8 +318,9 @@ def _known_stat(word: str, stats: tuple[str, ...]) -> bool:
 
 
 def _refuse_spaced_stat(before: str, word: str, stats: tuple[str, ...], example: str) -> None:
-    """For ``WS 4`` (a stat's key and value apart): refuse it as one token, with the two written together."""
-    if before and _known_stat(before + word, stats):
+    """For ``WS 4`` (a stat's key and value apart): refuse it as one token, with the two written together. A stat
+    before a value (``Ld8 3+``) is not its key: that value lost its own (see _refuse_keyless)."""
+    if before.isalpha() and _known_stat(before + word, stats):
         raise SpecError(
             f"Cannot read '{before} {word}': write a stat with no space between its key and its value, "
             f"as {before}{word}.",
@@ -292,7 +344,9 @@ def parse_side_spec(text: str, *, example: str, stats: Iterable[str] = (), keywo
     ``stats``: the game's stat keys as the rules write them (read in any case); ``keywords``: its keywords (never
     read as stats). See :func:`classify_token`.
     """
-    stat_keys, keyword_set = tuple(stats), frozenset(keywords)
+    vocabulary = Vocabulary(
+        example, dict(stats) if isinstance(stats, Mapping) else dict.fromkeys(stats, ""), frozenset(keywords)
+    )
     if not isinstance(text, str):
         raise SpecError(f"A side must be spec text, not {type(text).__name__}.", example=example)
     if len(text) > MAX_SPEC_CHARS and not _CANONICAL.get():
@@ -333,7 +387,7 @@ def parse_side_spec(text: str, *, example: str, stats: Iterable[str] = (), keywo
                     token=";",
                     example=example,
                 )
-            groups.append(_parse_group(group_text, example=example, stats=stat_keys, keywords=keyword_set))
+            groups.append(_parse_group(group_text, vocabulary))
         units.append(UnitSpec(tuple(groups)))
     side = SideSpec(tuple(units))
     if side.models > MAX_MODELS_PER_SIDE:
