@@ -10,8 +10,9 @@ import re
 import pytest
 
 from bot.data import catalogue
-from rules_core import RefereeError, all_games, parse_given
-from rules_core.errors import PLAIN
+from rules_core import RefereeError, all_games, get_game, parse_given
+from rules_core.errors import PLAIN, GameCommand, OptionName, UnknownGameError
+from rules_core.options import validate_options
 from rules_core.registry import Game
 
 MARINES = "5x M: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
@@ -101,3 +102,19 @@ def test_every_game_shows_its_own_tokens_in_a_spec_error(game: Game) -> None:
         assert named, error.message
         for word in named:
             assert word in own, (word, error.message)
+
+
+def test_an_unknown_option_suggests_the_one_it_is_near() -> None:
+    game = get_game("40k")
+    with pytest.raises(RefereeError) as error:
+        validate_options(game.options, {"cover": True})
+    assert OptionName("defender_in_cover") in error.value.parts, error.value.parts
+    assert "Did you mean defender_in_cover or cover_power_fists?" in error.value.message, error.value.message
+
+
+def test_a_name_that_fits_several_games_lists_them_all_with_their_commands() -> None:
+    with pytest.raises(UnknownGameError) as error:
+        get_game("warhammer")
+    commands = [part for part in error.value.parts if isinstance(part, GameCommand)]
+    assert [part.game for part in commands] == ["40k", "duel", "reikhammer"], error.value.parts
+    assert "assault 40k" in error.value.message and "duel" in error.value.message, error.value.message
