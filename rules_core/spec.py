@@ -265,8 +265,10 @@ def _parse_group(text: str, vocabulary: Vocabulary) -> GroupSpec:
     for position, word in enumerate(words):
         token = _classify_cached(word, stats, keywords)
         if token is None:
-            _refuse_spaced_stat(words[position - 1] if position else "", word, stats, example)
-            _refuse_keyless(word, name, [token.key for token in tokens], vocabulary)
+            before = words[position - 1] if position else ""
+            _refuse_spaced_stat(before, word, stats, example)
+            if not (before.isalpha() and before.lower() not in vocabulary.lower_keywords):  # 'XX 4': XX is its key
+                _refuse_keyless(word, name, [token.key for token in tokens], vocabulary)
             _raise_unreadable(word, vocabulary)
         if token.kind is TokenKind.KEYWORD and position + 1 < len(words):
             _refuse_two_words(token.key, words[position + 1], name, vocabulary)

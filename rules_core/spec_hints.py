@@ -124,6 +124,10 @@ class Vocabulary:
     stats: Mapping[str, str]
     keywords: frozenset[str]
 
+    @property
+    def lower_keywords(self) -> frozenset[str]:
+        return frozenset(keyword.lower() for keyword in self.keywords)
+
     def example_tokens(self) -> list[str]:
         """The tokens of the example spec, in order (the text after each group's colon)."""
         groups = re.split(r"[|;]", self.example)
@@ -145,7 +149,7 @@ class Vocabulary:
             phrases.append(f"stats as KEYvalue ({', '.join([stats[0], other] if other else [stats[0]])})")
         setting = next((word for word in words if "=" in word), None)
         phrases.append(f"settings as key=value ({setting})" if setting else "settings as key=value")
-        known = {keyword.lower() for keyword in self.keywords}
+        known = self.lower_keywords
         keywords = [word for word in words if "=" not in word and (word.lower() in known or not known)]
         kebab = [word for word in keywords if _KEBAB.match(word)]
         capitals = [word for word in keywords if _CAPITALS.match(word)]

@@ -118,3 +118,9 @@ def test_a_name_that_fits_several_games_lists_them_all_with_their_commands() -> 
     commands = [part for part in error.value.parts if isinstance(part, GameCommand)]
     assert [part.game for part in commands] == ["40k", "duel", "reikhammer"], error.value.parts
     assert "assault 40k" in error.value.message and "duel" in error.value.message, error.value.message
+
+
+def test_a_value_after_an_unknown_key_is_that_key_and_value_apart_not_a_keyless_stat() -> None:
+    """Epic has no WS: 'WS 4' is not a DC with its key missing."""
+    error = refused("epic", "6x A: CC4+ FF4+ Sv4+ INF WS 4")
+    assert "DC4" not in error.message, error.message
