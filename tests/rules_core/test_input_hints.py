@@ -124,3 +124,10 @@ def test_a_value_after_an_unknown_key_is_that_key_and_value_apart_not_a_keyless_
     """Epic has no WS: 'WS 4' is not a DC with its key missing."""
     error = refused("epic", "6x A: CC4+ FF4+ Sv4+ INF WS 4")
     assert "DC4" not in error.message, error.message
+
+
+@pytest.mark.parametrize("game", [catalogue().game(g) for g in all_games()], ids=lambda g: g.id)
+def test_every_games_keywords_read_in_capitals(game: Game) -> None:
+    for text in (game.example_attacker, game.example_defender):
+        shouted = " ".join(word.upper() if re.fullmatch(r"[a-z][a-z-]*", word) else word for word in text.split())
+        assert game.format_side(game.parse_side(shouted)) == game.format_side(game.parse_side(text)), shouted
