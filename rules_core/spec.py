@@ -268,7 +268,7 @@ def _parse_group(text: str, vocabulary: Vocabulary) -> GroupSpec:
             before = words[position - 1] if position else ""
             _refuse_spaced_stat(before, word, stats, example)
             if not (before.isalpha() and before.lower() not in vocabulary.lower_keywords):  # 'XX 4': XX is its key
-                _refuse_keyless(word, name, [token.key for token in tokens], vocabulary)
+                _refuse_keyless(word, name, _stat_keys(words, stats), vocabulary)
             _raise_unreadable(word, vocabulary)
         if token.kind is TokenKind.KEYWORD and position + 1 < len(words):
             _refuse_two_words(token.key, words[position + 1], name, vocabulary)
@@ -317,6 +317,11 @@ def _refuse_two_words(first: str, second: str, name: str, vocabulary: Vocabulary
 def _known_stat(word: str, stats: tuple[str, ...]) -> bool:
     match = _ANY_CASE_STAT.match(word)
     return match is not None and any(stat.lower() == match.group(1).lower() for stat in stats)
+
+
+def _stat_keys(words: list[str], stats: tuple[str, ...]) -> list[str]:
+    """The keys of the game's stats among ``words`` (before and after a faulty one)."""
+    return [match.group(1) for word in words if _known_stat(word, stats) and (match := _ANY_CASE_STAT.match(word))]
 
 
 def _refuse_spaced_stat(before: str, word: str, stats: tuple[str, ...], example: str) -> None:

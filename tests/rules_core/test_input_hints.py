@@ -131,3 +131,8 @@ def test_every_games_keywords_read_in_capitals(game: Game) -> None:
     for text in (game.example_attacker, game.example_defender):
         shouted = " ".join(word.upper() if re.fullmatch(r"[a-z][a-z-]*", word) else word for word in text.split())
         assert game.format_side(game.parse_side(shouted)) == game.format_side(game.parse_side(text)), shouted
+
+
+def test_a_keyless_value_is_read_as_a_stat_the_whole_group_lacks() -> None:
+    """The save given later in the group is not missing: '3+' first, before Sv3+, is the invulnerable save."""
+    assert corrected("40k", "5x M: 4+ WS4 S4 T4 W1 I4 A1 Ld8 Sv3+") == "5x M: Inv4+ WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
