@@ -15,7 +15,8 @@ it in ``bot/``). Each front end catches it in one place. Nothing here names a fr
 - the ``hint`` (a :class:`Hint`: what to do next, such as "list your rosters", and what about) becomes a sentence
   naming the front end's own command (``referee roster list``, ``/roster list``), or words where it has none;
 - a user named in the message is a :class:`Mention`: Discord mentions them, the terminal shows their id; an option
-  named in it is an :class:`OptionName`: ``--charge-distance`` on the CLI, ``charge_distance`` on Discord.
+  named in it is an :class:`OptionName`: ``--charge-distance`` on the CLI, ``charge_distance`` on Discord; a game's
+  command is a :class:`GameCommand`: ``referee assault 40k`` in the terminal, ``/assault 40k`` on Discord.
 
 :class:`Words` is how a front end writes these parts; :data:`PLAIN` writes them neutrally (``charge_distance=4.5``,
 the user's id, a hint in plain words) for ``str(error)``, logs and the engine's own tests.
@@ -89,7 +90,16 @@ class OptionName:
     name: str
 
 
-Part = str | Mention | OptionName
+@dataclass(frozen=True, slots=True)
+class GameCommand:
+    """A game's command named in a message, by the game's id and its command path (``assault 40k``, ``duel``): the
+    terminal writes ``referee assault 40k``, Discord ``/assault 40k``."""
+
+    game: str
+    path: str
+
+
+Part = str | Mention | OptionName | GameCommand
 
 
 class Words(Protocol):
@@ -101,6 +111,8 @@ class Words(Protocol):
     def mention(self, user: str) -> str: ...
 
     def option(self, name: str) -> str: ...
+
+    def command(self, path: str) -> str: ...
 
     def example(self, example: Example) -> str: ...
 
@@ -137,6 +149,9 @@ class PlainWords:
 
     def option(self, name: str) -> str:
         return name
+
+    def command(self, path: str) -> str:
+        return path
 
     def example(self, example: Example) -> str:
         return " ".join(f"{s.name}={plain_value(s.value)}" for s in example.settings)
@@ -180,6 +195,8 @@ def _write(part: Part, words: Words) -> str:
         return words.mention(part.user)
     if isinstance(part, OptionName):
         return words.option(part.name)
+    if isinstance(part, GameCommand):
+        return words.command(part.path)
     return words.literal(part)
 
 

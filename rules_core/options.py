@@ -9,6 +9,7 @@ options structurally (:class:`rules_core.errors.Example`); each front end writes
 
 from __future__ import annotations
 
+import difflib
 import math
 import numbers
 from collections.abc import Mapping
@@ -152,6 +153,35 @@ def _number(value: object) -> float:
         return math.nan
 
 
+def near_names(word: str, names: tuple[str, ...]) -> list[str]:
+    """The option names ``word`` is near, in their declared order: spelt nearly the same (``charge_distanse``), or
+    holding all its words (``cover``: ``defender_in_cover``, ``cover_power_fists``). Names and word are compared
+    with '-' as '_' and without leading dashes, so a CLI flag (``--cover``) is matched the same way."""
+    wanted = word.lstrip("-").lower().replace("-", "_")
+    if not wanted:
+        return []
+    parts = set(wanted.split("_"))
+    close = set(difflib.get_close_matches(wanted, [name.replace("-", "_") for name in names], n=3, cutoff=0.75))
+    found = [
+        name for name in names if name.replace("-", "_") in close or parts <= set(name.replace("-", "_").split("_"))
+    ]
+    return found[:3]
+
+
+def did_you_mean_options(word: str, names: tuple[str, ...]) -> list[Part]:
+    """`` Did you mean charge_distance?`` with each name an :class:`OptionName` (each front end writes its own), or
+    nothing when no name is near."""
+    near = near_names(word, names)
+    if not near:
+        return []
+    parts: list[Part] = [" Did you mean "]
+    for position, name in enumerate(near):
+        if position:
+            parts.append(" or " if position == len(near) - 1 else ", ")
+        parts.append(OptionName(name))
+    return [*parts, "?"]
+
+
 def validate_options(specs: tuple[OptionSpec, ...], given: Mapping[str, object]) -> dict[str, OptionValue]:
     """Every declared option with its checked value, defaults filled in, in declaration order."""
     by_name = {spec.name: spec for spec in specs}
@@ -163,7 +193,13 @@ def validate_options(specs: tuple[OptionSpec, ...], given: Mapping[str, object])
             for spec in specs:
                 known += [", ", OptionName(spec.name)] if known else [OptionName(spec.name)]
             raise OptionError(
-                [f"Unknown option '{raw_name}'. This game's options: ", *(known or ["none"]), "."],
+                [
+                    f"Unknown option '{raw_name}'.",
+                    *did_you_mean_options(raw_name, tuple(by_name)),
+                    " This game's options: ",
+                    *(known or ["none"]),
+                    ".",
+                ],
                 token=raw_name,
                 example=specs[0].example if specs else None,
             )

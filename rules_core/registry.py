@@ -9,6 +9,8 @@ goes on) the game declares through the optional hooks of :class:`Game`.
 
 from __future__ import annotations
 
+import difflib
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -16,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules_core import compact
 from rules_core.dice import DiceSource
-from rules_core.errors import UnknownGameError, UnsupportedError
+from rules_core.errors import GameCommand, Part, UnknownGameError, UnsupportedError
 from rules_core.options import OptionSpec, OptionValue
 from rules_core.report import Report, Step
 from rules_core.table import TableSummary, default_table_summary
@@ -276,18 +278,54 @@ def games_named(name: str) -> tuple[Game, ...]:
     return tuple(game for game in all_games() if game.command.lower() == key)
 
 
+def games_like(name: str) -> tuple[Game, ...]:
+    """The games an unknown name may mean, in the games' order: a word of their title (``warhammer``: 40k and
+    duel), part of one of their names (``warhammer40k``) or a near spelling of one (``reikhammer``)."""
+    key = _key(name)
+    if len(key) < 2:
+        return ()
+    found = []
+    for game in all_games():
+        names = [other.lower() for other in (game.id, *game.aliases, game.command)]
+        words = re.split(r"[^a-z0-9]+", game.title.lower())
+        if (
+            key in words
+            or any(key in other for other in names if len(key) >= 3)
+            or difflib.get_close_matches(key, names, n=1, cutoff=0.7)
+        ):
+            found.append(game)
+    return tuple(found)
+
+
+def _listed(games: tuple[Game, ...]) -> list[Part]:
+    """``40k (assault 40k), duel (duel)``: each game's id and its command, which each front end writes its way."""
+    parts: list[Part] = []
+    for position, game in enumerate(games):
+        if position:
+            parts.append(" or " if position == len(games) - 1 else ", ")
+        parts += [f"{game.id} (", GameCommand(game.id, command_path(game)), ")"]
+    return parts
+
+
 def get_game(name: str) -> Game:
     found = games_named(name)
     if len(found) == 1:
         return found[0]
     if found:
-        named = ", ".join(f"{game.id} ({command_path(game)})" for game in found)
         raise UnknownGameError(
-            f"'{name}' is the command of {len(found)} games: {named}. Name one of them.",
+            [f"'{name}' is the command of {len(found)} games: ", *_listed(found), ". Name one of them."],
             token=str(name),
             example=found[0].id,
         )
     known = sorted(_GAMES)
+    like = games_like(name)
+    if like:
+        several = f"It fits {len(like)} games: " if len(like) > 1 else "Did you mean "
+        raise UnknownGameError(
+            [f"Unknown game '{name}'. {several}", *_listed(like), "." if len(like) > 1 else "?"],
+            token=str(name),
+            example=like[0].id,
+        )
     raise UnknownGameError(
         f"Unknown game '{name}'. Known games: {', '.join(known)} (each also goes by its aliases and its command name).",
         token=str(name),

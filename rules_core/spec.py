@@ -3,24 +3,8 @@
 A side is units separated by ``|``; a unit is groups separated by ``;``; a
 group is ``[N x] name: tokens``.
 
-The count of a group is read the ways players write it, all meaning 10 models
-named "Tactical Marine": ``10x Tactical Marine``, ``10 x Tactical Marine``,
-``10X ...``, ``10× ...``, ``10 Tactical Marine``, ``Tactical Marine x10``,
-``Tactical Marine X10``, ``Tactical Marine x 10``, ``Tactical Marine ×10``.
-No count is one model. Decisions, so that no group is ever read as a different
-number of models than meant:
-
-- a bare number at the start is always the count (``88 Gunners`` is 88 models
-  named "Gunners"); a name that really begins with a number is written after
-  an explicit count: ``1x 88 Gunners``. Names such as ``2nd Platoon`` (no
-  space after the digits) and ``Squad 7`` (a number at the end with no ``x``)
-  are names;
-- two counts in one group (``10x Marine x10``), a count inside a name
-  (``Marine x10 Veteran``, ``Marine (x10)``), a count run into the name
-  (``10xMarine``) and, with no count given, a number in brackets after the
-  name (``Ork Boyz (20)``: 20 models, or a name?) are refused, with the ways
-  to write it;
-- the canonical form always writes ``Nx name``, so it re-reads the same.
+How a group's count and name are read is in :mod:`rules_core.spec_heads`; the suggestions for a
+near miss (a key, keyword or setting one letter off) in :mod:`rules_core.spec_hints`.
 
 Tokens are ``KEYvalue`` stats (``WS4``,
 ``Sv3+``, ``Sv-``; the keys a game declares are read in any case, ``ws4`` is
@@ -39,7 +23,6 @@ and names apply: they hold for the canonical form exactly as for what the player
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -50,6 +33,16 @@ from enum import StrEnum
 from typing import NoReturn
 
 from rules_core.errors import LimitError, SpecError
+from rules_core.spec_heads import bare_count_hint, read_head
+from rules_core.spec_hints import (
+    Vocabulary,
+    closest,
+    did_you_mean,
+    fixed_setting,
+    fixed_stat,
+    suggest_stat,
+    without_commas,
+)
 
 MAX_SPEC_CHARS = 4_000
 MAX_NAME_CHARS = 100
@@ -81,20 +74,6 @@ def reading_canonical() -> Iterator[None]:
 
 
 _GROUP = re.compile(r"^([^:]*):(.*)$", re.DOTALL)
-# The count of a group, written the ways players write it (see the module docstring):
-# "10x Name", "10 x Name", "10X Name", "10× Name" (an explicit leading count; the name may then begin with a number),
-_EXPLICIT_COUNT = re.compile(r"^(\d+)\s*(?:[xX]\s+|×\s*)(.*)$", re.DOTALL)
-# "10 Name" (a bare leading number is always the count),
-_BARE_COUNT = re.compile(r"^(\d+)\s+(.*)$", re.DOTALL)
-# "Name x10", "Name X10", "Name x 10", "Name ×10", "Name×10".
-_TRAILING_COUNT = re.compile(r"^(.*?)(?:\s+[xX]\s*|\s*×\s*)(\d+)$", re.DOTALL)
-# A count left inside a name ("Marine x10 Veteran", "Marine (x10)", "x10 Marine") is refused, never read as a name.
-_HIDDEN_COUNT = re.compile(r"(?:^|(?<=[\s(]))(?:\d+\s*[xX×]|[xX×]\s*\d+)(?=$|[\s)])")
-# "Ork Boyz (20)": a number in brackets after the name may be a count; refused unless a count is given too.
-_BRACKETED_NUMBER = re.compile(r"^(.*?)\s*\((\d+)\)$", re.DOTALL)
-_COUNT_ONLY = re.compile(r"^(?:\d+\s*[xX×]?|[xX×]?\s*\d+)?$")
-# "10xMarine": a count run into the name.
-_RUN_IN_COUNT = re.compile(r"^(\d+)[xX×](\S.*)$", re.DOTALL)
 # A stat's value is a number, a roll (3+) or '-' for none: Power-Fist is not the stat "Power".
 _STAT = re.compile(r"^([A-Z][A-Za-z]*)(-\d*$|[0-9+].*)$", re.DOTALL)
 _ANY_CASE_STAT = re.compile(r"^([A-Za-z]+)(-\d*$|[0-9+].*)$", re.DOTALL)
@@ -143,86 +122,6 @@ class SideSpec:
         return sum(group.count for unit in self.units for group in unit.groups)
 
 
-def did_you_mean(word: str, candidates: tuple[str, ...]) -> str:
-    """`` Did you mean 'X'?`` for the closest candidate (a near spelling, or the same word in other case), or ''."""
-    match = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
-    if not match:
-        found = {candidate.lower(): candidate for candidate in candidates}.get(word.lower())
-        match = [found] if found else []
-    return f" Did you mean '{match[0]}'?" if match else ""
-
-
-def closest(word: str, candidates: Iterable[str]) -> str | None:
-    """The one candidate ``word`` is surely a slip of the finger for, or None: the same word in another case, else
-    the only candidate one letter away (wrong, missing, extra or two swapped; two letters for a word of eight or
-    more). A fix offered to copy must be certain: did_you_mean may still name a looser guess (power-sword,
-    power-weapon) in words."""
-    unique = tuple(dict.fromkeys(candidates))
-    found = {candidate.lower(): candidate for candidate in unique}.get(word.lower())
-    if found is not None:
-        return found
-    allowed = 2 if len(word) >= 8 else 1
-    near = sorted((_edit_distance(word.lower(), candidate.lower()), candidate) for candidate in unique)
-    near = [(distance, candidate) for distance, candidate in near if distance <= allowed]
-    if not near or (len(near) > 1 and near[1][0] == near[0][0]):
-        return None
-    return near[0][1]
-
-
-def fixed_setting(token: Token, candidates: Iterable[str]) -> str | None:
-    """``engaged=3`` for ``engagd=3``: a setting's key surely misspelt, with its value kept; or None."""
-    key = closest(token.key, candidates)
-    return None if key is None else f"{key}={token.value}"
-
-
-def suggest_stat(key: str, value: str, stats: Mapping[str, str]) -> str:
-    """`` Did you mean 'Sv3+'?`` for a stat key no game knows, or ''.
-
-    ``stats`` maps each stat key of the game to an example value (``{"WS": "4", "Sv": "3+"}``). The closest key
-    (one letter wrong, missing, extra or swapped) is preferred among those whose values look like ``value`` (a
-    roll such as ``3+`` or ``-`` for a save, a plain number for a characteristic), so ``Sb3+`` suggests ``Sv3+``
-    rather than ``S3+``.
-    """
-    ranked = _ranked_stats(key, value, stats)
-    return f" Did you mean '{ranked[0][-1]}{value}'?" if ranked else ""
-
-
-def fixed_stat(key: str, value: str, stats: Mapping[str, str]) -> str | None:
-    """``Sv3+`` for ``Sb3+``: the stat suggest_stat names, when no other key is as near (else None)."""
-    ranked = _ranked_stats(key, value, stats)
-    if not ranked or (len(ranked) > 1 and ranked[0][:3] == ranked[1][:3]):
-        return None
-    return f"{ranked[0][-1]}{value}"
-
-
-def _ranked_stats(key: str, value: str, stats: Mapping[str, str]) -> list[tuple[int, int, int, int, str]]:
-    wanted = key.lower()
-    rolled = value.endswith("+") or value == "-"
-    ranked = []
-    for position, (candidate, example) in enumerate(stats.items()):
-        distance = _edit_distance(wanted, candidate.lower())
-        if distance <= 1:
-            shape = 0 if (example.endswith("+") or example == "-") == rolled else 1
-            ranked.append((distance, shape, abs(len(candidate) - len(key)), position, candidate))
-    return sorted(ranked)
-
-
-def _edit_distance(first: str, second: str) -> int:
-    """Letters inserted, deleted, replaced or swapped (optimal string alignment) to turn one key into the other."""
-    rows = [[0] * (len(second) + 1) for _ in range(len(first) + 1)]
-    for i in range(len(first) + 1):
-        rows[i][0] = i
-    for j in range(len(second) + 1):
-        rows[0][j] = j
-    for i in range(1, len(first) + 1):
-        for j in range(1, len(second) + 1):
-            cost = 0 if first[i - 1] == second[j - 1] else 1
-            rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost)
-            if i > 1 and j > 1 and first[i - 1] == second[j - 2] and first[i - 2] == second[j - 1]:
-                rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1)
-    return rows[-1][-1]
-
-
 def classify_token(
     text: str, *, example: str, stats: tuple[str, ...] = (), keywords: frozenset[str] = frozenset()
 ) -> Token:
@@ -234,7 +133,7 @@ def classify_token(
     """
     token = _classify_cached(text, stats, keywords)
     if token is None:
-        _raise_unreadable(text, example)
+        _raise_unreadable(text, Vocabulary(example, dict.fromkeys(stats, ""), keywords))
     return token
 
 
@@ -270,7 +169,8 @@ def _classify_cached(text: str, stats: tuple[str, ...], keywords: frozenset[str]
     return None
 
 
-def _raise_unreadable(text: str, example: str) -> NoReturn:
+def _raise_unreadable(text: str, vocabulary: Vocabulary) -> NoReturn:
+    example = vocabulary.example
     if "=" in text:
         raise SpecError(
             f"Cannot read the setting '{text}': settings are written key=value, with a key of letters, digits and "
@@ -279,72 +179,14 @@ def _raise_unreadable(text: str, example: str) -> NoReturn:
             example=example,
         )
     raise SpecError(
-        f"Cannot read the token '{text}': write stats as KEYvalue (WS4, Sv3+), "
-        "settings as key=value (engaged=3) and keywords in kebab-case (power-fist).",
+        f"Cannot read the token '{text}': write {vocabulary.shapes()}.",
         token=text,
         example=example,
     )
 
 
-def _refuse_count(message: str, token: str, example: str) -> NoReturn:
-    raise SpecError(message, token=token, example=example)
-
-
-@functools.lru_cache(maxsize=4096)  # the same group heads come again and again; a refusal raises and is not cached
-def _read_head(head: str, *, example: str) -> tuple[str | None, str]:
-    """(the count as written or None, the name) of a group's head: the text before its colon."""
-    head = head.strip()
-    if _COUNT_ONLY.match(head):
-        raise SpecError(f"The group '{head}' has no name before its colon.", token=head, example=example)
-    count_text: str | None = None
-    name = head
-    explicit = _EXPLICIT_COUNT.match(head)
-    run_in = _RUN_IN_COUNT.match(head)
-    bare = _BARE_COUNT.match(head)
-    if explicit is not None:
-        count_text, name = explicit.group(1), explicit.group(2).strip()
-    elif run_in is not None:
-        count, rest = run_in.groups()
-        _refuse_count(
-            f"'{head}' runs a count into the name: write '{count}x {rest.strip()}' for {count} models, or, for one "
-            f"model whose name begins with a number, '1x {head}'.",
-            head,
-            example,
-        )
-    elif bare is not None:
-        count_text, name = bare.group(1), bare.group(2).strip()
-    trailing = _TRAILING_COUNT.match(name)
-    if trailing is not None:
-        if count_text is not None:
-            _refuse_count(
-                f"'{head}' gives two counts ({count_text} and {trailing.group(2)}): give the number of models once, "
-                f"as '{trailing.group(2)}x {trailing.group(1).strip()}' or '{trailing.group(1).strip()} "
-                f"x{trailing.group(2)}'.",
-                head,
-                example,
-            )
-        count_text, name = trailing.group(2), trailing.group(1).strip()
-    bracketed = _BRACKETED_NUMBER.match(name)
-    if bracketed is not None and count_text is None:
-        base, number = bracketed.groups()
-        _refuse_count(
-            f"'{head}': is {number} the number of models? Write '{base} x{number}' for {number} models, or give the "
-            f"count first ('1x {head}') when the number is part of the name.",
-            head,
-            example,
-        )
-    hidden = _HIDDEN_COUNT.search(name)
-    if hidden is not None:
-        _refuse_count(
-            f"'{head}' has a count ('{hidden.group(0).strip()}') inside its name: write the count at the start "
-            "('10x Name') or at the end ('Name x10'), once.",
-            head,
-            example,
-        )
-    return count_text, name
-
-
-def _parse_group(text: str, *, example: str, stats: tuple[str, ...], keywords: frozenset[str]) -> GroupSpec:
+def _parse_group(text: str, vocabulary: Vocabulary) -> GroupSpec:
+    example, stats, keywords = vocabulary.example, tuple(vocabulary.stats), vocabulary.keywords
     match = _GROUP.match(text)
     if match is None:
         shown = text.strip()[:60]
@@ -363,7 +205,7 @@ def _parse_group(text: str, *, example: str, stats: tuple[str, ...], keywords: f
             token=head[:30],
             example=example,
         )
-    count_text, name = _read_head(match.group(1), example=example)
+    count_text, name = read_head(match.group(1), example=example)
     rest = match.group(2)
     if not name:
         raise SpecError(
@@ -396,7 +238,7 @@ def _parse_group(text: str, *, example: str, stats: tuple[str, ...], keywords: f
         if len(count_text) > 4 or int(count_text) > MAX_MODELS_PER_SIDE:
             raise LimitError(
                 f"The model count '{count_text}' of '{name}' is over the limit of {MAX_MODELS_PER_SIDE} models a side."
-                + _bare_count_hint(text, count_text, name),
+                + bare_count_hint(text, count_text, name),
                 token=count_text,
                 example=example,
             )
@@ -418,14 +260,58 @@ def _parse_group(text: str, *, example: str, stats: tuple[str, ...], keywords: f
             fix=f"{spaced.group(1)}={spaced.group(3)}",
         )
     words = rest.split()
-    tokens = []
+    _refuse_commas(words, rest, example)
+    tokens: list[Token] = []
     for position, word in enumerate(words):
-        try:
-            tokens.append(classify_token(word, example=example, stats=stats, keywords=keywords))
-        except SpecError:
-            _refuse_spaced_stat(words[position - 1] if position else "", word, stats, example)
-            raise
+        token = _classify_cached(word, stats, keywords)
+        if token is None:
+            before = words[position - 1] if position else ""
+            _refuse_spaced_stat(before, word, stats, example)
+            if not (before.isalpha() and before.lower() not in vocabulary.lower_keywords):  # 'XX 4': XX is its key
+                _refuse_keyless(word, name, _stat_keys(words, stats), vocabulary)
+            _raise_unreadable(word, vocabulary)
+        if token.kind is TokenKind.KEYWORD and position + 1 < len(words):
+            _refuse_two_words(token.key, words[position + 1], name, vocabulary)
+        tokens.append(token)
     return GroupSpec(count=count, name=name, tokens=tuple(tokens), text=text.strip())
+
+
+def _refuse_commas(words: list[str], rest: str, example: str) -> None:
+    """For ``WS4, S4, T4``: commas do not separate tokens; the tokens are shown without them, to copy."""
+    fixed = without_commas(words)
+    if fixed is not None:
+        raise SpecError(
+            f"Cannot read '{' '.join(words)}': commas do not separate tokens, spaces do. Write '{' '.join(fixed)}'.",
+            token=rest.strip(),
+            example=example,
+            fix=" ".join(fixed),
+        )
+
+
+def _refuse_keyless(word: str, name: str, given: list[str], vocabulary: Vocabulary) -> None:
+    """For ``Ld8 3+``: a roll (or a number) standing alone is a stat with its key left out (Sv3+)."""
+    keys = vocabulary.missing_keys(word, given)
+    if keys:
+        others = "".join(f" (or {key}{word})" for key in keys[1:2])
+        raise SpecError(
+            f"Cannot read '{word}' on '{name}': a stat is written with its key, as {keys[0]}{word}{others}.",
+            token=word,
+            example=vocabulary.example,
+            fix=keys[0] + word,
+        )
+
+
+def _refuse_two_words(first: str, second: str, name: str, vocabulary: Vocabulary) -> None:
+    """For ``power sword``: a keyword written as two words is looked up hyphenated (power-sword) first."""
+    found = vocabulary.two_words(first, second)
+    if found is not None:
+        words, fix = found
+        raise SpecError(
+            f"Cannot read '{first} {second}' on '{name}': {words}",
+            token=f"{first} {second}",
+            example=vocabulary.example,
+            fix=fix,
+        )
 
 
 def _known_stat(word: str, stats: tuple[str, ...]) -> bool:
@@ -433,9 +319,15 @@ def _known_stat(word: str, stats: tuple[str, ...]) -> bool:
     return match is not None and any(stat.lower() == match.group(1).lower() for stat in stats)
 
 
+def _stat_keys(words: list[str], stats: tuple[str, ...]) -> list[str]:
+    """The keys of the game's stats among ``words`` (before and after a faulty one)."""
+    return [match.group(1) for word in words if _known_stat(word, stats) and (match := _ANY_CASE_STAT.match(word))]
+
+
 def _refuse_spaced_stat(before: str, word: str, stats: tuple[str, ...], example: str) -> None:
-    """For ``WS 4`` (a stat's key and value apart): refuse it as one token, with the two written together."""
-    if before and _known_stat(before + word, stats):
+    """For ``WS 4`` (a stat's key and value apart): refuse it as one token, with the two written together. A stat
+    before a value (``Ld8 3+``) is not its key: that value lost its own (see _refuse_keyless)."""
+    if before.isalpha() and _known_stat(before + word, stats):
         raise SpecError(
             f"Cannot read '{before} {word}': write a stat with no space between its key and its value, "
             f"as {before}{word}.",
@@ -453,20 +345,15 @@ def _head_before_stats(text: str, stats: tuple[str, ...]) -> str | None:
     return None if first is None else " ".join(words[:first])
 
 
-def _bare_count_hint(text: str, count_text: str, name: str) -> str:
-    """For ``1944 Volunteers: ...`` read as a count: how to write a name that begins with a number."""
-    if not re.match(rf"^\s*{count_text}\s+(?![x×]\s)", text, re.IGNORECASE):
-        return ""
-    return f" If '{count_text} {name}' is a name, give the count first: 1x {count_text} {name}."
-
-
 def parse_side_spec(text: str, *, example: str, stats: Iterable[str] = (), keywords: Iterable[str] = ()) -> SideSpec:
     """Split a side spec into units and groups, enforcing the limits first.
 
     ``stats``: the game's stat keys as the rules write them (read in any case); ``keywords``: its keywords (never
     read as stats). See :func:`classify_token`.
     """
-    stat_keys, keyword_set = tuple(stats), frozenset(keywords)
+    vocabulary = Vocabulary(
+        example, dict(stats) if isinstance(stats, Mapping) else dict.fromkeys(stats, ""), frozenset(keywords)
+    )
     if not isinstance(text, str):
         raise SpecError(f"A side must be spec text, not {type(text).__name__}.", example=example)
     if len(text) > MAX_SPEC_CHARS and not _CANONICAL.get():
@@ -507,7 +394,7 @@ def parse_side_spec(text: str, *, example: str, stats: Iterable[str] = (), keywo
                     token=";",
                     example=example,
                 )
-            groups.append(_parse_group(group_text, example=example, stats=stat_keys, keywords=keyword_set))
+            groups.append(_parse_group(group_text, vocabulary))
         units.append(UnitSpec(tuple(groups)))
     side = SideSpec(tuple(units))
     if side.models > MAX_MODELS_PER_SIDE:
@@ -542,7 +429,7 @@ def group_head(text: str) -> tuple[int, str]:
     match = _GROUP.match(first)
     if match is None:
         raise SpecError(f"Cannot read the group '{first.strip()[:60]}'.", token=first.strip()[:60])
-    count_text, name = _read_head(match.group(1), example="")
+    count_text, name = read_head(match.group(1), example="")
     return (1 if count_text is None else int(count_text)), name
 
 
@@ -560,3 +447,32 @@ def side_summary(text: str) -> str:
         heads = (group_head(group_text) for group_text in split_groups(unit_text))
         units.append(", ".join(f"{count}× {name}" for count, name in heads))
     return " | ".join(units)
+
+
+# The near-miss suggestions (rules_core.spec_hints) are the grammar's too: games import them from here.
+__all__ = [
+    "GROUP_SEPARATOR",
+    "MAX_HEAD_CHARS",
+    "MAX_MODELS_PER_SIDE",
+    "MAX_NAME_CHARS",
+    "MAX_SPEC_CHARS",
+    "MAX_UNITS_PER_SIDE",
+    "UNIT_SEPARATOR",
+    "GroupSpec",
+    "SideSpec",
+    "Token",
+    "TokenKind",
+    "UnitSpec",
+    "classify_token",
+    "closest",
+    "did_you_mean",
+    "fixed_setting",
+    "fixed_stat",
+    "group_head",
+    "parse_side_spec",
+    "reading_canonical",
+    "side_summary",
+    "split_groups",
+    "split_units",
+    "suggest_stat",
+]

@@ -24,6 +24,7 @@ from bot.cli.common import EXIT_BAD_INPUT, EXIT_STORAGE, GameGroup, error_text  
 from bot.cli.games import add_game_commands, assault  # noqa: E402
 from bot.cli.guide import games_command, help_command, samples_command  # noqa: E402
 from rules_core import ENGINE_VERSION, RefereeError  # noqa: E402
+from rules_core.options import near_names  # noqa: E402
 
 
 @click.group(cls=GameGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -101,6 +102,18 @@ def _usage_example(error: click.UsageError) -> str:
     return " 'referee help' lists the games; 'referee --help' lists the commands."
 
 
+def _near_flags(error: click.NoSuchOption) -> str:
+    """`` Did you mean --defender-in-cover or --cover-power-fists?`` for a flag near the command's own (the same
+    matching as an unknown option's in rules_core: near spellings, and flags holding all its words), or ''."""
+    command = error.ctx.command if error.ctx is not None else None
+    flags = [flag for param in (command.params if command else []) for flag in getattr(param, "opts", [])]
+    near = near_names(error.option_name, tuple(flag.lstrip("-") for flag in flags if flag.startswith("--")))
+    if not near:
+        return ""
+    named = [f"--{name}" for name in near]
+    return f" Did you mean {' or '.join([', '.join(named[:-1]), named[-1]] if len(named) > 1 else named)}?"
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: one line naming the problem and a correct example on bad input, exit status 2."""
     err: Callable[[str], None] = lambda text: click.echo(text, err=True)  # noqa: E731
@@ -111,6 +124,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(EXIT_BAD_INPUT)
     except click.exceptions.NoArgsIsHelpError as error:
         click.echo(error.format_message())  # 'referee' alone: the help itself, not an error
+        sys.exit(EXIT_BAD_INPUT)
+    except click.NoSuchOption as error:
+        err(f"error: No such option '{error.option_name}'.{_near_flags(error)}{_usage_example(error)}")
         sys.exit(EXIT_BAD_INPUT)
     except click.UsageError as error:
         err(f"error: {error.format_message()}{_usage_example(error)}")

@@ -28,7 +28,7 @@ from bot.render.terminal import print_report
 from rules_core import RefereeError, get_game
 from rules_core.errors import Do, Example, Hint, Setting, example
 from rules_core.options import OptionSpec, OptionType
-from rules_core.registry import Game, games_named
+from rules_core.registry import Game, games_like, games_named
 from rules_core.report import Report
 
 EXIT_BAD_INPUT = 2
@@ -190,6 +190,9 @@ class TerminalWords:
     def option(self, name: str) -> str:
         return "--" + name.replace("_", "-")
 
+    def command(self, path: str) -> str:
+        return f"referee {path}"
+
     def example(self, example: Example) -> str:
         flags = " ".join(flag_text(setting) for setting in example.settings)
         if example.do is None:
@@ -301,8 +304,8 @@ class GameGroup(click.Group):
         if command is not None:
             return command
         found = games_named(cmd_name)
-        if len(found) > 1:
-            get_game(cmd_name)  # raises: the name is a command several games share (assault): name one
+        if len(found) > 1 or (not found and games_like(cmd_name)):
+            get_game(cmd_name)  # raises: a command several games share (assault), or a name that fits games
         return self.game_command(ctx, found[0]) if found else None
 
     def game_command(self, ctx: click.Context, game: Game) -> click.Command | None:

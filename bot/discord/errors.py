@@ -74,6 +74,9 @@ class DiscordWords:
     def option(self, name: str) -> str:
         return f"`{name}`"
 
+    def command(self, path: str) -> str:
+        return f"/{path}"
+
     def example(self, example: Example) -> str:
         options = " ".join(option_text(setting) for setting in example.settings)
         return options if example.do is None else f"{_COMMANDS[example.do]} {options}"

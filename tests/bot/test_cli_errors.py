@@ -113,3 +113,39 @@ def test_the_odds_show_a_typo_the_same_way(capsys: pytest.CaptureFixture[str]) -
         "                                                ^^^",
         "Corrected, to copy: --defender '5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+'",
     ]
+
+
+def test_input_slips_get_the_right_hint_in_the_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 33: 'Ld8 3+' is a save with its key missing; commas are no separators; 'power fist' is power-fist."""
+    for typed in ("5x M: WS4 S4 T4 W1 I4 A1 Ld8 3+", "5x M: WS4, S4, T4, W1, I4, A1, Ld8, Sv3+",
+                  "5x M: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ power fist"):  # fmt: skip
+        code, _, err = referee("assault", "40k", "--attacker", typed, "--defender", ORKS, capsys=capsys)
+        assert code == 2 and "Ld83+" not in err and "Weapon Skill" not in err, err
+        assert err.splitlines()[-1].startswith("Corrected, to copy: --attacker '5x M: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"), err
+
+
+def test_a_rules_error_names_options_as_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    """It named shot_this_turn and showed 'charge_distance=4 (without shot_this_turn)' in the terminal."""
+    code, _, err = referee(*ASSAULT, "--shot-this-turn", "--charge-distance", "4", capsys=capsys)
+    assert code == 2
+    assert "shot_this_turn" not in err and "charge_distance" not in err and "--shot-this-turn" in err, err
+    assert err.strip().endswith("Example: --charge-distance 4"), err
+    code, _, err = referee(*ASSAULT, "--round", "2", "--charge-distance", "4", capsys=capsys)
+    assert code == 2 and "charge_distance" not in err and "--charge-distance" in err, err
+    assert err.strip().endswith("Example: --round 2"), err
+
+
+def test_a_flag_near_a_known_one_suggests_it(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = referee(*ASSAULT, "--cover", capsys=capsys)
+    assert code == 2
+    assert "Did you mean --defender-in-cover or --cover-power-fists?" in err, err
+    code, _, err = referee(*ASSAULT, "--charge-distanse", "4", capsys=capsys)
+    assert code == 2 and "Did you mean --charge-distance?" in err, err
+
+
+def test_a_name_that_fits_several_games_lists_each_with_its_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = referee("assault", "warhammer", capsys=capsys)
+    assert code == 2
+    assert "40k (referee assault 40k), duel (referee duel) or reikhammer (referee assault reikhammer)" in err, err
+    code, _, err = referee("help", "warhammer", capsys=capsys)
+    assert code == 2 and "referee assault 40k" in err and "/" not in err, err

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 import pytest
 
+import rules_core
 from bot.cli.common import error_text
 from bot.data import catalogue
 from bot.discord.errors import referee_error_embed
@@ -20,6 +21,7 @@ from bot.rosters import RosterError, check_name, check_roster, parse_roster_file
 from bot.storage.rosters import RosterExists, RosterNotFound, SavedRoster
 from rules_core import RefereeError, all_games, parse_given
 from rules_core.errors import Do, Hint
+from rules_core.options import validate_options
 from rules_core.registry import Game
 from tests.rules_core.test_neutral_errors import errors_of
 
@@ -100,3 +102,17 @@ def test_every_corrected_spec_parses_and_the_mark_is_on_the_token(game: Game) ->
             embed = embed_text(referee_error_embed(error))
             assert f"Corrected attacker, to copy ```\n{given.corrected}\n```" in embed
     assert corrected >= 1  # each game has at least one certain fix among the typos (engagd=3 or a near setting)
+
+
+def test_option_and_game_names_are_written_the_discord_way() -> None:
+    """Issue 33: options as `shot_this_turn` and charge_distance:4, a game's command as /assault 40k."""
+    game = catalogue().game("40k")
+    error = raised(lambda: rules_core.resolve(game, game.example_attacker, game.example_defender, seed=1,
+                                              shot_this_turn=True, charge_distance=4))  # fmt: skip
+    text = embed_text(referee_error_embed(error))
+    assert "`shot_this_turn`" in text and "charge_distance:4" in text and "charge_distance=4" not in text, text
+    error = raised(lambda: validate_options(game.options, {"cover": True}))
+    assert "Did you mean `defender_in_cover` or `cover_power_fists`?" in embed_text(referee_error_embed(error))
+    text = embed_text(referee_error_embed(raised(lambda: rules_core.get_game("warhammer"))))
+    assert "40k (/assault 40k), duel (/duel) or reikhammer (/assault reikhammer)" in text, text
+    assert not TERMINAL_COMMAND.search(text), text

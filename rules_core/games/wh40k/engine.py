@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 
 from rules_core.dice import DiceSource
-from rules_core.errors import IllegalDeclarationError, OptionError
+from rules_core.errors import IllegalDeclarationError, OptionError, OptionName, example
 from rules_core.games.wh40k.aftermath import morale_step, next_step, sweeping_advance_step
 from rules_core.games.wh40k.allocation import CASUALTY_POLICY
 from rules_core.games.wh40k.fighting import (
@@ -103,18 +103,19 @@ class Assault(Fight):
         if self.round > 1:
             if distance is not None or difficult:
                 raise OptionError(
-                    f"Round {self.round} is a later round of a combat already fought: nobody charges, so "
-                    "charge_distance and difficult_terrain do not apply; leave them out.",
+                    [f"Round {self.round} is a later round of a combat already fought: nobody charges, so ",
+                     OptionName("charge_distance"), " and ", OptionName("difficult_terrain"),
+                     " do not apply; leave them out."],
                     token="charge_distance" if distance is not None else "difficult_terrain",
-                    example=f"round={self.round} (without charge_distance or difficult_terrain)",
-                )
+                    example=example(round=self.round),
+                )  # fmt: skip
             if self.options.get("shot_this_turn"):
                 raise IllegalDeclarationError(
-                    "Units locked in close combat may not shoot, so shot_this_turn cannot apply to a later round; "
-                    "leave it out.",
+                    ["Units locked in close combat may not shoot, so ", OptionName("shot_this_turn"),
+                     " cannot apply to a later round; leave it out."],
                     token="shot_this_turn",
-                    example=f"round={self.round} (without shot_this_turn)",
-                )
+                    example=example(round=self.round),
+                )  # fmt: skip
             self.steps.append(
                 Step(
                     f"Round {self.round}: the combat continues",
@@ -137,18 +138,18 @@ class Assault(Fight):
             return True
         if self.options.get("shot_this_turn"):
             raise IllegalDeclarationError(
-                "(shot_this_turn): a unit that fired in the shooting phase of this turn may not declare a charge; "
-                "leave it out to charge.",
+                ["A unit that fired in the shooting phase of this turn (", OptionName("shot_this_turn"),
+                 ") may not declare a charge; leave it out to charge."],
                 token="shot_this_turn",
-                example="charge_distance=4 (without shot_this_turn)",
-            )
+                example=example(charge_distance=4),
+            )  # fmt: skip
         if difficult and distance is None:
             raise OptionError(
-                "A charge through difficult terrain needs the distance to the enemy (charge_distance), "
-                "to compare with the 2D6 roll.",
+                ["A charge through difficult terrain needs the distance to the enemy (", OptionName("charge_distance"),
+                 "), to compare with the 2D6 roll."],
                 token="difficult_terrain",
-                example="charge_distance=4 with difficult_terrain",
-            )
+                example=example(charge_distance=4, difficult_terrain=True),
+            )  # fmt: skip
         events: list[Event] = []
         rolls: list[Roll] = []
         if distance is None:
