@@ -232,13 +232,15 @@ def oracle(game: str, attacker: Formation, defender: Formation, options: Mapping
                     out[(a2, d2, ka + dealt_a, kd + dealt_d)] += p * q * r
         return out
 
-    def settle(dist: Law) -> Law:
+    def settle(dist: Law, after_support: bool = False) -> Law:
+        """After the attacks: every defender or every engaged attacker gone; after supporting fire (which never
+        stalls the attack): a side wiped out."""
         going: Law = {}
         for (a, d, ka, kd), p in dist.items():
             if not any(d):
                 both = options.get("both_wiped_out", "draw" if game == "epic" else "defender")
                 finish("attacker" if any(a) else both, a, d, p)
-            elif not armies[0].engaged(a):
+            elif not any(a) if after_support else not armies[0].engaged(a):
                 finish("defender", a, d, p)
             else:
                 going[(a, d, ka, kd)] = p
@@ -250,7 +252,7 @@ def oracle(game: str, attacker: Formation, defender: Formation, options: Mapping
     for number in range(1, options["max_rounds"] + 1):
         dist = settle(exchange(dist, None, number))
         if any(s is not None for s in support) and dist:
-            dist = settle(exchange(dist, support_laws))
+            dist = settle(exchange(dist, support_laws), after_support=True)
         tied: Law = defaultdict(float)
         for (a, d, ka, kd), p in dist.items():
             bonus = (armies[0].bonus(a, ka, armies[1], d), armies[1].bonus(d, kd, armies[0], a))

@@ -39,17 +39,22 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
    of its cover save (the defending side's infantry only) and ``invulnerable`` (6+).
 6. A unit with FF- within 15cm (or CC- in base contact) is directly engaged (it can
    be hit) but cannot attack.
-7. The immediate outcomes are checked after the combat attacks and again after
-   supporting fire. When the defending formation is destroyed the attacker wins
-   if any of its units survive (the only formation left). When both formations
-   are wiped out together, the text's two ways to win at once ("The attacker
-   must destroy every unit in the defending formation" / "The defender must
-   destroy every attacking unit that is directly engaged") are both met and
-   neither comes first: the assault is drawn (``both_destroyed``);
-   ``both_wiped_out=defender`` gives it to the defender (the attack stalled, as
-   Reikhammer's text says). Otherwise, when every directly engaged attacker is
-   destroyed, the defender wins. An immediate win is followed by A7/A8 like a
-   won result roll.
+7. The immediate outcomes are checked after the combat attacks (the text). When
+   the defending formation is destroyed the attacker wins if any of its units
+   survive (the only formation left). When both formations are wiped out
+   together, the text's two ways to win at once ("The attacker must destroy
+   every unit in the defending formation" / "The defender must destroy every
+   attacking unit that is directly engaged") are both met and neither comes
+   first: the assault is drawn (``both_destroyed``); ``both_wiped_out=defender``
+   gives it to the defender (the attack stalled, as Reikhammer's text says).
+   Otherwise, when every directly engaged attacker is destroyed, the defender
+   wins. Supporting fire comes only after these checks (A5, "only if stalled"),
+   so it never stalls the attack: after it the result step's own rule applies,
+   a side with no unit left at all loses at once (both wiped out: as above), and
+   otherwise the result is rolled even when no directly engaged attacker is
+   left; a tie then starts a round with no attacker directly engaged, in which
+   the attack stalls before anyone rolls. An immediate win is followed by A7/A8
+   like a won result roll.
 8. The result roll is 2D6 keeping the highest die (the text); ``result_dice=sum``
    adds them (the published rulebook).
 9. Modifiers: kills include supporting fire and earlier rounds; units remaining
@@ -82,7 +87,8 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
     given (REFERENCE.md 001): it is destroyed if it loses, and a Broken winner
     gains no Blast markers and ends with as many as its units left. Otherwise
     the winner gains 1 Blast marker per unit it lost; with Blast markers >= its
-    units it is Broken but does not withdraw.
+    units it is Broken but does not withdraw, and ends with as many Blast
+    markers as its units left (never more: decision 12).
 14. War engines (``WE DC=N``): each unsaved hit removes one damage capacity; 0 is
     destroyed. For the result, Blast markers and breaking a war engine counts as
     units equal to its remaining DC and each DC it lost counts as a unit killed

@@ -142,9 +142,11 @@ class Aftermath(Resulting):
                         side=name,
                         note=f"With {markers} {rules.marker if markers == 1 else rules.markers} and "
                         f"{self.units_text(side.strength())} left, the {name} "
-                        f"is Broken, but it {reason}.",
+                        f"is Broken, but it {reason}; a Broken formation has as many {rules.markers} as units "
+                        f"left: {side.strength()}.",
                     )
                 )
+                markers = side.strength()  # never more markers than units (REFERENCE.md 001 and 004)
         self.after[side.name] = {"broken": broken, "withdraws": False, "withdrawing": (), rules.marker_key: markers}
 
     def report(self, outcome: Outcome, winner: Winner) -> Report:

@@ -73,7 +73,10 @@ class FormationAssault(Aftermath):
                 self.steps.append(
                     Step(f"Round {self.round}: the combat goes on", events=(event("instruction", note=note),))
                 )
-            winner = self.fight_round()
+            # A later round starts with the attack stalled when supporting fire killed every engaged attacker.
+            winner = self.decided() if self.round > 1 else None
+            if winner is None:
+                winner = self.fight_round()
             if winner is None:
                 winner = self.result_step()
             if winner is None:
@@ -205,4 +208,4 @@ class FormationAssault(Aftermath):
         support_hits = {side: self.support_fire(self.sides[side], rolls, events) for side in (ATTACKER, DEFENDER)}
         self.steps.append(Step(prefix + "Supporting fire", tuple(rolls), tuple(events)))
         self.exchange_saves(support_hits, prefix + "Supporting fire hits and saves")
-        return self.decided()
+        return self.decided(after_support=True)

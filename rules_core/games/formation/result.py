@@ -11,8 +11,11 @@ from rules_core.rolling import combined_total, roll_unchecked
 
 
 class Resulting(Attacking):
-    def decided(self) -> Winner | None:
-        """The immediate outcomes: the defending formation destroyed, or every directly engaged attacker."""
+    def decided(self, *, after_support: bool = False) -> Winner | None:
+        """The immediate outcomes after the attacks: the defending formation destroyed, or every directly engaged
+        attacker. After supporting fire only the result step's own rule is left: "if one side has completely wiped
+        the other side out, then it is the winner" (a side that lost its engaged units but not all goes on to the
+        result roll)."""
         attacker, defender = self.sides[ATTACKER], self.sides[DEFENDER]
         note: str
         winner: Winner | None
@@ -29,8 +32,10 @@ class Resulting(Attacking):
             else:
                 winner = Winner.DRAW
                 note = "Both formations are wiped out: each side met its way to win at once, so the assault is drawn."
-
-        elif not attacker.engaged():
+        elif after_support and not attacker.alive():
+            winner = Winner.DEFENDER
+            note = "Every attacking unit is destroyed: the attacker is wiped out and the defender wins."
+        elif not after_support and not attacker.engaged():
             winner = Winner.DEFENDER
             note = "Every directly engaged attacker is destroyed: the attack stalls and the defender wins."
         else:

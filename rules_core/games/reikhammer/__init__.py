@@ -49,8 +49,14 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
    defender wins, even when the defending formation is wiped out too (outcome
    ``both_destroyed``, winner the defender; its supporting formations gain no
    Shock, the attacker's gain 1 each; ``both_wiped_out=draw`` calls it a draw).
-   Checked after the attacks and again after supporting fire. An immediate win
-   is followed by steps VI-VII like a won result roll.
+   Checked after the attacks only: supporting fire comes after ("If the assault
+   has not ended by this point ... work out the result"), so it never stalls
+   the attack. After it the result step's rule applies: "if one side has
+   completely wiped the other side out, then it is the winner" (both wiped out:
+   as above), and otherwise the result is rolled even when no directly engaged
+   attacker is left; a tie then starts a round with no attacker within 4 tiles,
+   in which the attack stalls before anyone rolls. An immediate win is followed
+   by steps VI-VII like a won result roll.
 9. The result roll is 2D6 dropping the lowest (the text); ``result_dice=sum``
    adds them.
 10. Modifiers: kills include supporting fire and earlier rounds; units remaining
@@ -79,7 +85,8 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
     before the assault that makes it Broken whether or not ``<side>_broken`` is
     given, so it is destroyed if it loses, and as a winner it gains no Shock and
     ends with Shock equal to its units left. Otherwise the winner gains 1 Shock
-    per unit it lost; a winner Broken so does not withdraw.
+    per unit it lost; a winner Broken so does not withdraw, and ends with Shock
+    equal to its units left (never more: decision 13).
 15. War engines (``WE DC=N``) as in Epic: Armageddon: each unsaved hit removes one
     damage capacity; for the result, Shock and breaking they count their
     remaining DC as units and each DC lost as a unit killed.

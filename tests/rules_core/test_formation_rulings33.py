@@ -1,0 +1,108 @@
+"""Issue 33's rulings for the formation games (Epic: Armageddon, Reikhammer), each with scripted dice.
+
+Dice order (docs/games/formation.md): attacks (attacker's groups, then defender's), saves on the defender then
+on the attacker, supporting fire and its saves, then the result rolls (attacker's 2D6, defender's 2D6).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rules_core.helpers_formation import events, modifier_total, run
+
+# --------------------------------------------------------------------------- supporting fire does not end it
+
+# The issue's case: the only directly engaged attacker (A) is killed by the defender's supporting fire. The texts
+# check the immediate outcomes after the combat attacks; supporting fire comes after ("if the assault has not
+# ended by this point ... work out the result"), so the result is rolled: the attacker still has 3 units.
+SUPPORT_KILLS_THE_ENGAGED = {
+    "epic": (
+        "1x A: CC4+ FF4+ Sv- INF contact=1 ; 3x B: CC4+ FF4+ Sv- INF contact=0 ff=0",
+        "2x D: CC6+ FF6+ Sv- INF contact=1 ff=0",
+        "3x S: FF4+",
+        # A misses, D misses; S hits once (A dies); result 6 + 2 = 8 against 1 + 2 = 3
+        [1, 1, 4, 1, 1, 6, 1, 1, 1],
+    ),
+    "reikhammer": (
+        "1x A: CC4 FF4 Sv- INF contact=1 ; 3x B: CC4 FF4 Sv- INF contact=0 ff=0",
+        "2x D: CC1 FF1 Sv- INF contact=1 ff=0",
+        "3x S: FF4",
+        [6, 6, 4, 6, 6, 6, 1, 1, 1],
+    ),
+}
+
+
+@pytest.mark.parametrize("game", ["epic", "reikhammer"])
+def test_supporting_fire_that_kills_the_last_engaged_attacker_does_not_stall_the_assault(game: str) -> None:
+    attacker, defender, support, faces = SUPPORT_KILLS_THE_ENGAGED[game]
+    report = run(game, attacker, defender, faces, defender_support=support)
+    assert not events(report, "decided")
+    # attacker: more units (3 to 2) and no markers; defender: one kill and no markers
+    assert modifier_total(report, "attacker") == 2
+    assert modifier_total(report, "defender") == 2
+    assert (report.result.winner, report.result.outcome) == ("attacker", "destroyed")
+
+
+@pytest.mark.parametrize(
+    ("game", "attacker", "defender", "support", "faces"),
+    [
+        ("epic", "2x A: CC6+ FF6+ Sv- INF", "2x D: CC6+ FF6+ Sv- INF", "2x S: FF4+", [1, 1, 1, 1, 4, 4]),
+        ("reikhammer", "2x A: CC1 FF1 Sv- INF", "2x D: CC1 FF1 Sv- INF", "2x S: FF4", [6, 6, 6, 6, 4, 4]),
+    ],
+)
+def test_supporting_fire_that_wipes_out_a_side_wins_at_once(
+    game: str, attacker: str, defender: str, support: str, faces: list[int]
+) -> None:
+    # "If one side has completely wiped the other side out, then it is the winner": no result roll.
+    report = run(game, attacker, defender, faces, defender_support=support)
+    assert (report.result.winner, report.result.outcome) == ("defender", "destroyed")
+    note = str(events(report, "decided")[0].get("note"))
+    assert "wiped out" in note and "stall" not in note
+
+
+@pytest.mark.parametrize(("game", "winner"), [("epic", "draw"), ("reikhammer", "defender")])
+def test_supporting_fire_that_wipes_out_both_sides_follows_the_both_wiped_out_decision(game: str, winner: str) -> None:
+    a, s = ("CC6+ FF6+", "FF4+") if game == "epic" else ("CC1 FF1", "FF4")
+    miss = 1 if game == "epic" else 6
+    report = run(
+        game,
+        f"1x A: {a} Sv- INF",
+        f"1x D: {a} Sv- INF",
+        [miss, miss, 4, 4],
+        attacker_support=f"1x S: {s}",
+        defender_support=f"1x T: {s}",
+    )
+    assert (report.result.winner, report.result.outcome) == (winner, "both_destroyed")
+
+
+def test_a_tie_after_supporting_fire_killed_every_engaged_attacker_stalls_the_next_round_without_dice() -> None:
+    # The issue's case with a tied result (3 to 3): the new round has no directly engaged attacker left (the
+    # referee keeps each survivor's position), so the attack stalls before anyone rolls.
+    attacker, defender, support, _ = SUPPORT_KILLS_THE_ENGAGED["epic"]
+    report = run("epic", attacker, defender, [1, 1, 4, 1, 1, 1, 1, 1, 1], defender_support=support)
+    assert report.result.winner == "defender"
+    assert "stalls" in str(events(report, "decided")[0].get("note"))
+    assert [step.title for step in report.steps][-3:] == [
+        "Round 2: the combat goes on",
+        "The assault is decided",
+        "After the assault",
+    ]
+
+
+# --------------------------------------------------------------------------- a Broken winner's markers
+
+
+@pytest.mark.parametrize(
+    ("game", "faces", "key"),
+    [("epic", [4, 4, 1, 1, 4, 1], "blast_markers"), ("reikhammer", [1, 1, 6, 6, 1, 6], "shock")],
+)
+def test_a_winner_broken_by_its_losses_has_as_many_markers_as_units_left(game: str, faces: list[int], key: str) -> None:
+    # 4 units with 3 markers win, losing 1: 4 markers on 3 units breaks it, and a Broken formation has as many
+    # markers as it has units left (3), never more.
+    stats = "CC4+ FF4+" if game == "epic" else "CC4 FF4"
+    report = run(game, f"4x A: {stats} Sv- INF", f"2x D: {stats} Sv- INF", faces, **{f"attacker_{key}": 3})
+    attacker = report.result.attacker
+    assert (report.result.winner, attacker.remaining) == ("attacker", 3)
+    assert attacker.extra["broken"] is True
+    assert attacker.extra[key] == 3
+    assert "3 units left" in str(events(report, "breaks")[0].get("note"))
