@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules_core import SpecError
 from tests.rules_core.helpers_formation import events, modifier_total, run
 
 # --------------------------------------------------------------------------- supporting fire does not end it
@@ -106,3 +107,45 @@ def test_a_winner_broken_by_its_losses_has_as_many_markers_as_units_left(game: s
     assert attacker.extra["broken"] is True
     assert attacker.extra[key] == 3
     assert "3 units left" in str(events(report, "breaks")[0].get("note"))
+
+
+# --------------------------------------------------------------------------- Reikhammer: no line of fire
+
+
+def test_a_reikhammer_unit_within_4_tiles_without_a_line_of_fire_is_engaged_but_cannot_shoot() -> None:
+    # "Attackers are considered to be directly engaged when within 4 tiles of a defending unit": B is, so it can be
+    # hit and keeps the attack from stalling, but "within 4 tiles and have a line of fire" is needed to shoot.
+    report = run(
+        "reikhammer",
+        "1x A: CC4 FF4 Sv- INF contact=1 ; 1x B: CC4 FF4 Sv- INF ff=1 no-line-of-fire",
+        "2x D: CC4 FF4 Sv- INF contact=1 ff=1",
+        # A misses (B rolls nothing); D's two units: one hit, on A; B is left: no stall, the result
+        # 1 + 1 (no Shock) = 2 against 1 + 1 (kill) + 1 (more) + 1 (double) + 1 (no Shock) = 5: B takes 3 hits
+        [6, 1, 6, 1, 1, 1, 1],
+    )
+    assert [roll.purpose for roll in report.steps[1].rolls] == ["to hit: A (CC4)", "to hit: D (CC4)", "to hit: D (FF4)"]
+    assert not events(report, "decided")
+    assert (report.result.winner, report.result.outcome) == ("defender", "destroyed")
+    assert any("line of fire" in str(ev.get("note")) for ev in events(report, "policy"))
+    # and it can be hit: two hits fall on A and B
+    both = run(
+        "reikhammer",
+        "1x A: CC4 FF4 Sv- INF contact=1 ; 1x B: CC4 FF4 Sv- INF ff=1 no-line-of-fire",
+        "2x D: CC4 FF4 Sv- INF contact=1 ff=1",
+        [6, 1, 1],
+    )
+    assert (both.result.winner, both.result.attacker.lost) == ("defender", 2)
+
+
+def test_no_line_of_fire_is_refused_where_it_cannot_apply() -> None:
+    with pytest.raises(SpecError, match="not directly engaged") as epic:
+        run("epic", "1x A: CC4+ FF4+ Sv- INF ff=1 no-line-of-fire", "1x D: CC4+ FF4+ Sv- INF ff=1", [])
+    assert epic.value.example
+    with pytest.raises(SpecError, match="line of fire"):
+        run(
+            "reikhammer",
+            "1x A: CC4 FF4 Sv- INF",
+            "1x D: CC4 FF4 Sv- INF",
+            [],
+            attacker_support="2x S: FF3 no-line-of-fire",
+        )

@@ -77,7 +77,8 @@ class Army:
         macro: Law = {0: 1.0}
         for index, group in enumerate(self.groups):
             contact_value = group.ff if contact_lost else group.cc
-            for position, value in ((Position.CONTACT, contact_value), (Position.IN_RANGE, group.ff)):
+            in_range = None if "no-line-of-fire" in group.specials else group.ff  # within 4 tiles, no line of fire
+            for position, value in ((Position.CONTACT, contact_value), (Position.IN_RANGE, in_range)):
                 count = sum(1 for k in self.engaged(state) if self.units[k] == (index, position))
                 if count and value is not None:
                     scored = self.attack(group, count, value)
@@ -352,6 +353,12 @@ CORNERS = [
      {"defender_broken": True, "attacker_blast_markers": 2, "defender_support": "2x Big Gun: FF5+ macro-weapon"}),
     ("reikhammer", "3x Line: CC4 FF3 Sv5 INF contact=1 ff=1", "2x Grenadier: CC4 FF3 Sv4 INF cover=3",
      {"save_direction": "under", "double_means": "more_than", "attacker_support": "2x Handgunners: FF3"}),
+    # Issue 33: supporting fire that kills every engaged attacker does not stall the assault (the result is rolled
+    # for the units left out of the fight), and Reikhammer units within 4 tiles with no line of fire.
+    ("epic", "1x A: CC4+ FF4+ Sv- INF contact=1 ; 3x B: CC4+ FF4+ Sv- INF contact=0 ff=0",
+     "2x D: CC6+ FF6+ Sv- INF contact=1 ff=0", {"defender_support": "3x S: FF4+", "max_rounds": 3}),
+    ("reikhammer", "1x A: CC4 FF4 Sv- INF contact=1 ; 2x B: CC4 FF4 Sv5+ INF ff=2 no-line-of-fire ; 1x C: CC3 FF3 Sv- "
+     "INF contact=0 ff=0", "2x D: CC3 FF4 Sv- INF contact=1 ff=1", {"defender_support": "2x S: FF3", "max_rounds": 2}),
 ]  # fmt: skip
 
 
@@ -374,6 +381,9 @@ CHI_SQUARE_CASES = [
      {"defender_blast_markers": 4}),
     # Both formations wiped out often: Reikhammer gives it to the defender.
     ("reikhammer", "2x Knight: CC4 FF2 Sv- INF", "2x Pikemen: CC4 FF2 Sv- INF contact=1 ff=1", {"max_rounds": 3}),
+    # Issue 33: supporting fire never stalls the attack; units within 4 tiles with no line of fire.
+    ("reikhammer", "1x A: CC4 FF4 Sv- INF contact=1 ; 2x B: CC4 FF4 Sv5+ INF ff=2 no-line-of-fire ; 1x C: CC3 FF3 Sv- "
+     "INF contact=0 ff=0", "2x D: CC3 FF4 Sv- INF contact=1 ff=1", {"defender_support": "2x S: FF3"}),
 ]  # fmt: skip
 
 

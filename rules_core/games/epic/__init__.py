@@ -38,7 +38,10 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
    after a failed or denied armour save the unit takes one second save, the better
    of its cover save (the defending side's infantry only) and ``invulnerable`` (6+).
 6. A unit with FF- within 15cm (or CC- in base contact) is directly engaged (it can
-   be hit) but cannot attack.
+   be hit) but cannot attack. A unit within 15cm with no line of fire is not
+   directly engaged (the text: "within 15cm of, and have a line of fire to"):
+   leave it out of ``contact=``/``ff=``; Reikhammer's ``no-line-of-fire`` keyword
+   is refused here, saying so.
 7. The immediate outcomes are checked after the combat attacks (the text). When
    the defending formation is destroyed the attacker wins if any of its units
    survive (the only formation left). When both formations are wiped out
@@ -128,6 +131,7 @@ RULES = FormationRules(
     markers="Blast markers",
     marker_key="blast_markers",
     inspiring_modifier=True,
+    engaged_without_line_of_fire=False,
     double_means=DoubleMeans.MORE_THAN,
     both_wiped_out="draw",
     consolidation="The winner's units may make a 5cm consolidation move; they may not enter an enemy zone of control.",

@@ -45,7 +45,10 @@ class Attacking(Saving):
             for position in (Position.CONTACT, Position.IN_RANGE):
                 units = counts.get((index, position), 0)
                 in_contact = position is Position.CONTACT and not lost
-                value, label = (group.cc, "CC") if in_contact else (group.ff, "FF")
+                if in_contact:
+                    value, label = group.cc, "CC"
+                else:  # units that lost their contact partners shoot as units in range with a line of fire would
+                    value, label = group.ff if position is Position.CONTACT else group.range_value, "FF"
                 if not units or value is None:
                     continue
                 hits.add(group, self.attack_roll(side, group, units, value, label, rolls=rolls, events=events))

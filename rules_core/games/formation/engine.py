@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rules_core.games.formation.aftermath import Aftermath
-from rules_core.games.formation.spec import Group, UnitType
+from rules_core.games.formation.spec import NO_LINE_OF_FIRE, Group, UnitType
 from rules_core.games.formation.state import (
     ATTACKER,
     DEFENDER,
@@ -179,6 +179,16 @@ class FormationAssault(Aftermath):
                     unit=group.name,
                     note=f"{group.name}: the {units} {where} have no {stat} value: they can be hit but cannot attack.",
                 )
+        if NO_LINE_OF_FIRE in group.specials and group.ff is not None:
+            within = self.rules.engagement_range
+            note = (
+                f"{group.name}: the {group.in_range} within {within} have no line of fire: they are directly engaged "
+                "(they can be hit) but cannot shoot."
+                if group.in_range
+                else f"{group.name}: {NO_LINE_OF_FIRE} changes nothing, as no unit of the group is within {within} "
+                "(ff=0)."
+            )
+            yield event("policy", side=side.value, unit=group.name, note=note)
 
     # ------------------------------------------------------------------ one round
 

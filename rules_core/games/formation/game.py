@@ -215,6 +215,16 @@ def token_docs(rules: FormationRules) -> tuple[TokenDoc, ...]:
     ]
     if rules.inspiring_modifier:
         docs.append(TokenDoc("inspiring", "keyword", "+1 to the result roll per surviving unit that took part.", ""))
+    if rules.engaged_without_line_of_fire:
+        docs.append(
+            TokenDoc(
+                "no-line-of-fire",
+                "keyword",
+                f"The group's ff=N units are within {rules.engagement_range} but have no line of fire: directly "
+                "engaged (they can be hit, and keep the attack from stalling) but they cannot shoot.",
+                "2x Handgunners: CC5 FF3 Sv6+ INF ff=2 no-line-of-fire",
+            )
+        )
     docs.append(
         TokenDoc(
             "groups",

@@ -165,7 +165,7 @@ class FormationSolver:
             known = {(0, 0): 1.0}
             for index, group in enumerate(fighters.state.formation.groups):
                 contact_value = group.ff if contact_lost else group.cc
-                for position, value in ((Position.CONTACT, contact_value), (Position.IN_RANGE, group.ff)):
+                for position, value in ((Position.CONTACT, contact_value), (Position.IN_RANGE, group.range_value)):
                     count = counts.get((index, position), 0)
                     if count and value is not None:
                         known = self.add_attacks(known, group.specials, count * (1 + group.extra_attacks), value)

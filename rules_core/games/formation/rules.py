@@ -37,6 +37,10 @@ class FormationRules:
     markers: str  # plural: "Blast markers", "Shock"
     marker_key: str  # the report's key: "blast_markers", "shock"
     inspiring_modifier: bool  # the result table has +1 per Inspiring unit
+    # Within the engagement range is directly engaged even without a line of fire (Reikhammer: "within 4 tiles");
+    # such units (the no-line-of-fire keyword) can be hit but cannot shoot. False: a line of fire is part of being
+    # directly engaged (Epic), so a unit without one is left out of the fight.
+    engaged_without_line_of_fire: bool
     double_means: DoubleMeans  # what the text's 'twice/double as many units' means (an option may override)
     both_wiped_out: str  # who wins when both formations are wiped out together: "draw" or "defender" (an option)
     consolidation: str  # the winner's free move, as an instruction

@@ -34,7 +34,8 @@ MACRO_WEAPON = "macro-weapon"
 REINFORCED_ARMOUR = "reinforced-armour"
 INVULNERABLE = "invulnerable"
 INSPIRING = "inspiring"
-SPECIALS = (MACRO_WEAPON, REINFORCED_ARMOUR, INVULNERABLE, INSPIRING)
+NO_LINE_OF_FIRE = "no-line-of-fire"  # Reikhammer: the group's ff= units are within 4 tiles with no line of fire
+SPECIALS = (MACRO_WEAPON, REINFORCED_ARMOUR, INVULNERABLE, INSPIRING, NO_LINE_OF_FIRE)
 SETTINGS = ("contact", "ff", "extra-attacks", "cover", "dc")
 INVULNERABLE_SAVE = 6
 MAX_DC = 20
@@ -88,6 +89,11 @@ class Group:
     def at(self, position: Position) -> int:
         return (self.contact, self.in_range, self.out_of_fight)[position]
 
+    @property
+    def range_value(self) -> int | None:
+        """The FF value its units within range attack with: none without a line of fire (Reikhammer)."""
+        return None if NO_LINE_OF_FIRE in self.specials else self.ff
+
 
 @dataclass(frozen=True, slots=True)
 class Formation:
@@ -114,7 +120,10 @@ class FormationSpecParser:
 
     def __init__(self, rules: FormationRules) -> None:
         self.rules = rules
-        self.specials = SPECIALS if rules.inspiring_modifier else tuple(s for s in SPECIALS if s != INSPIRING)
+        refused = {INSPIRING} if not rules.inspiring_modifier else set()
+        if not rules.engaged_without_line_of_fire:
+            refused.add(NO_LINE_OF_FIRE)
+        self.specials = tuple(special for special in SPECIALS if special not in refused)
         self.support_example = f"3x Devastators: FF{rules.value_text(3 if rules.hit_op is Op.AT_LEAST else 4)}"
         # Stat keys with an example value: read in any case (cc4+ is CC4+); near misses suggest one of these.
         self.stat_examples = {"CC": rules.value_text(4), "FF": rules.value_text(4), "Sv": "4+", "DC": "3"}
@@ -210,6 +219,15 @@ class FormationSpecParser:
                         token.text,
                         example,
                     )
+                elif token.key == NO_LINE_OF_FIRE:
+                    raise self._error(
+                        f"'{token.text}' on '{spec.name}': in {self.rules.game_name} a unit needs a line of fire to "
+                        f"be directly engaged (within {self.rules.engagement_range} and a line of fire), so one "
+                        "without is not directly engaged: leave it out of contact= and ff= (it neither attacks nor "
+                        "can be hit).",
+                        token.text,
+                        example,
+                    )
                 else:
                     known = (*(t.value for t in UnitType), *self.specials)
                     raise self._error(
@@ -286,6 +304,13 @@ class FormationSpecParser:
                     f"'{name}' is in a supporting formation: supporting units are never in base contact "
                     "(use ff=N for how many can fire).",
                     settings["contact"].text,
+                    self.support_example,
+                )
+            if NO_LINE_OF_FIRE in specials:
+                raise self._error(
+                    f"'{name}' is in a supporting formation, which fires only with a line of fire: leave "
+                    f"{NO_LINE_OF_FIRE} out and give ff=N for how many of its units have one.",
+                    NO_LINE_OF_FIRE,
                     self.support_example,
                 )
         else:

@@ -41,7 +41,13 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
    save direction). Reikhammer's result has no Inspiring modifier, so
    ``inspiring`` is refused rather than silently ignored.
 7. A unit with FF- within 4 tiles (or CC- in contact) is directly engaged (it can
-   be hit) but cannot attack.
+   be hit) but cannot attack. So is a unit within 4 tiles with no line of fire
+   (``no-line-of-fire`` on a group: its ``ff=N`` units): the text makes "within
+   4 tiles" directly engaged (hits "only to units ... within 4 tiles of the
+   enemy"; an attacker "within 4 tiles of a defending unit" keeps the attack
+   from stalling) but needs a line of fire to use the firefight value.
+   Supporting formations refuse it: they fire only with a line of fire (``ff=N``
+   says how many have one).
 8. The immediate outcomes (the text): every defending unit killed and at least
    one attacker alive, the attacker wins (the first sentence comes first, so
    attackers left out of the fight still win it when the defenders are all
@@ -118,6 +124,7 @@ RULES = FormationRules(
     markers="Shock",
     marker_key="shock",
     inspiring_modifier=False,
+    engaged_without_line_of_fire=True,
     double_means=DoubleMeans.AT_LEAST,
     both_wiped_out="defender",
     consolidation="Any units on the winning side may move 1 tile; they may not enter an enemy zone of control.",
