@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from rules_core import SpecError
-from tests.rules_core.helpers_formation import events, modifier_total, run
+from tests.rules_core.helpers_formation import events, modifier_total, modifiers, run
 
 # --------------------------------------------------------------------------- supporting fire does not end it
 
@@ -149,3 +149,85 @@ def test_no_line_of_fire_is_refused_where_it_cannot_apply() -> None:
             [],
             attacker_support="2x S: FF3 no-line-of-fire",
         )
+
+
+# --------------------------------------------------------------------------- Reikhammer: several formations
+
+TWO = "3x A: CC4 FF4 Sv- INF | 2x B: CC4 FF4 Sv- INF"
+
+
+def test_reikhammer_sides_of_several_formations_take_shock_and_break_per_formation() -> None:
+    # "each winning formation receives a number of Shock points equal to the number of its units that were killed
+    # ... it is possible for a formation to win an assault and then become broken": A loses 2 of 3 and breaks, B
+    # loses none. '|' separates formations, ';' the groups of one.
+    report = run("reikhammer", TWO, "3x D: CC4 FF4 Sv- INF", [1, 1, 1, 6, 6, 1, 1, 6])
+    attacker = report.result.attacker
+    assert report.result.winner == "attacker"
+    assert report.inputs.attacker == "3x A: CC4 FF4 Sv- INF contact=3 ff=0 | 2x B: CC4 FF4 Sv- INF contact=2 ff=0"
+    assert [dict(f) for f in attacker.extra["formations"]] == [
+        {"formation": "A", "remaining": 1, "shock": 1, "broken": True},
+        {"formation": "B", "remaining": 2, "shock": 0, "broken": False},
+    ]
+    assert (attacker.extra["shock"], attacker.extra["broken"]) == (1, False)
+    breaks = [str(ev.get("note")) for ev in events(report, "breaks")]
+    assert len(breaks) == 1 and "formation A" in breaks[0]
+
+
+def test_reikhammer_formations_give_their_own_starting_shock_and_the_result_counts_them_together() -> None:
+    # The merged side has 1 + 2 = 3 Shock for the result; B (2 Shock on 2 units) is Broken, A is not, so the
+    # intermingled formation was not Broken before the assault: losing, it withdraws rather than being destroyed.
+    report = run(
+        "reikhammer",
+        "3x A: CC4 FF4 Sv- INF shock=1 | 2x B: CC4 FF4 Sv- INF shock=2",
+        "3x D: CC4 FF4 Sv- INF",
+        [*[6] * 8, 1, 1, 1, 1],  # nobody hits; 1 + 1 (more units) against 1 + 1 (no Shock) + 1 (fewer Shock)
+    )
+    reasons = [str(m["reason"]) for m in modifiers(report, "defender")]
+    assert reasons == ["no Shock", "fewer Shock than the enemy"]
+    assert (report.result.winner, report.result.outcome) == ("defender", "broken")
+    formations = [dict(f) for f in report.result.attacker.extra["formations"]]
+    assert [(f["formation"], f["remaining"], f["broken"]) for f in formations] == [("A", 2, True), ("B", 2, True)]
+    assert "shock=1" in report.inputs.attacker and "shock=2" in report.inputs.attacker
+
+
+def test_an_intermingled_formation_all_broken_before_the_assault_is_destroyed_when_it_loses() -> None:
+    report = run(
+        "reikhammer",
+        "2x A: CC4 FF4 Sv- INF shock=2 | 2x B: CC4 FF4 Sv- INF shock=2",
+        "3x D: CC4 FF4 Sv- INF",
+        [*[6] * 7, 1, 1, 1, 1],
+    )
+    assert (report.result.winner, report.result.outcome) == ("defender", "destroyed")
+
+
+@pytest.mark.parametrize(
+    ("attacker", "options", "words"),
+    [
+        ("3x A: CC4 FF4 Sv- INF shock=1 | 2x B: CC4 FF4 Sv- INF", {"attacker_shock": 1}, "twice"),
+        (TWO, {"attacker_shock": 1}, "shock=N"),
+        ("3x A: CC4 FF4 Sv- INF shock=1 ; 2x B: CC4 FF4 Sv- INF shock=1", {}, "twice"),
+    ],
+)
+def test_starting_shock_said_twice_or_for_no_formation_is_refused(
+    attacker: str, options: dict[str, object], words: str
+) -> None:
+    with pytest.raises(SpecError, match=words) as refused:
+        run("reikhammer", attacker, "3x D: CC4 FF4 Sv- INF", [], **options)
+    assert refused.value.example
+
+
+def test_epic_sides_stay_one_formation() -> None:
+    report = run("epic", "1x A: CC4+ FF4+ Sv- INF | 1x B: CC4+ FF4+ Sv- INF", "1x D: CC4+ FF4+ Sv- INF", [4, 1, 1])
+    assert " | " not in report.inputs.attacker
+    assert "formations" not in report.result.attacker.extra
+    with pytest.raises(SpecError, match="Unknown setting"):
+        run("epic", "1x A: CC4+ FF4+ Sv- INF shock=1", "1x D: CC4+ FF4+ Sv- INF", [])
+
+
+def test_the_summary_names_each_formation() -> None:
+    from bot.render.summary import headline, table_lines
+
+    report = run("reikhammer", TWO, "3x D: CC4 FF4 Sv- INF", [1, 1, 1, 6, 6, 1, 1, 6])
+    assert headline(report).startswith("A and B beat D")
+    lines = table_lines(report)
+    assert "Formation A: 1 unit left, 1 Shock, Broken; formation B: 2 units left, 0 Shock." in lines

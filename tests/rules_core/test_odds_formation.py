@@ -384,6 +384,9 @@ CHI_SQUARE_CASES = [
     # Issue 33: supporting fire never stalls the attack; units within 4 tiles with no line of fire.
     ("reikhammer", "1x A: CC4 FF4 Sv- INF contact=1 ; 2x B: CC4 FF4 Sv5+ INF ff=2 no-line-of-fire ; 1x C: CC3 FF3 Sv- "
      "INF contact=0 ff=0", "2x D: CC3 FF4 Sv- INF contact=1 ff=1", {"defender_support": "2x S: FF3"}),
+    # Issue 33: a side of two formations, each with its own Shock (the result counts them together).
+    ("reikhammer", "3x A: CC4 FF3 Sv5+ INF shock=1 | 2x B: CC3 FF4 Sv- INF shock=2", "4x D: CC4 FF3 Sv5+ INF",
+     {"defender_shock": 1}),
 ]  # fmt: skip
 
 

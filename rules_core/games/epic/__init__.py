@@ -132,6 +132,7 @@ RULES = FormationRules(
     marker_key="blast_markers",
     inspiring_modifier=True,
     engaged_without_line_of_fire=False,
+    several_formations=False,
     double_means=DoubleMeans.MORE_THAN,
     both_wiped_out="draw",
     consolidation="The winner's units may make a 5cm consolidation move; they may not enter an enemy zone of control.",

@@ -5,8 +5,9 @@ consolidates, and the report with what each side ends with.
 from __future__ import annotations
 
 from rules_core.games.formation.result import Resulting
-from rules_core.games.formation.state import ATTACKER, DEFENDER, Outcome, SideState, be
-from rules_core.report import Event, FrozenMap, Report, Result, SideName, SideResult, Step, Winner, event
+from rules_core.games.formation.state import ATTACKER, DEFENDER, Outcome, Part, SideState, be
+from rules_core.report import Event, FrozenMap, Json, Report, Result, SideName, SideResult, Step, Winner, event
+from rules_core.table import join_words as join
 
 
 class Aftermath(Resulting):
@@ -59,8 +60,16 @@ class Aftermath(Resulting):
                     "destroyed.",
                 )
             )
+        # Every losing formation is Broken, with as many markers as it has units left.
+        formations = self.formations_after(losing, [(True, part.strength()) for part in losing.parts])
         if not losing.alive():
-            self.after[losing.name] = {"broken": True, "withdraws": False, "withdrawing": (), self.rules.marker_key: 0}
+            self.after[losing.name] = {
+                "broken": True,
+                "withdraws": False,
+                "withdrawing": (),
+                self.rules.marker_key: 0,
+                **formations,
+            }
             events.append(event("destroyed", side=name, note=f"The {name}'s formation is destroyed."))
             return Outcome.DESTROYED
         withdrawing = tuple(
@@ -74,13 +83,19 @@ class Aftermath(Resulting):
             "withdrawing": withdrawing,
             # A Broken formation has as many markers as it has units left.
             self.rules.marker_key: losing.strength(),
+            **formations,
         }
+        who = (
+            f"The {name}'s formations {join([part.name for part in losing.parts])} are"
+            if losing.several
+            else f"The {name} is"
+        )
         events.append(
             event(
                 "withdraw",
                 side=name,
                 units=list(withdrawing),
-                note=f"The {name} is Broken and must withdraw ({', '.join(withdrawing)}). {self.rules.withdrawal}",
+                note=f"{who} Broken and must withdraw ({', '.join(withdrawing)}). {self.rules.withdrawal}",
             )
         )
         return Outcome.BROKEN
@@ -102,62 +117,106 @@ class Aftermath(Resulting):
             events.append(event("markers", side=losing.name.value, formation=formation.name, gained=gained, note=note))
 
     def winner_markers(self, side: SideState, events: list[Event], *, drawn: bool) -> None:
+        """The winner's (or in a draw each side's) markers, formation by formation: "each winning formation receives
+        a number of Shock points equal to the number of its units that were killed"."""
+        ends = [
+            self.part_markers(side, part, events, drawn=drawn) if side.alive() else (part.broken_at_start, 0)
+            for part in side.parts
+        ]
+        standing = [end for part, end in zip(side.parts, ends, strict=True) if part.alive()]
+        self.after[side.name] = {
+            # A side of several formations is Broken when each formation left is.
+            "broken": all(broken for broken, _ in standing) if standing else side.broken_at_start,
+            "withdraws": False,
+            "withdrawing": (),
+            self.rules.marker_key: sum(markers for _, markers in ends),
+            **self.formations_after(side, ends),
+        }
+
+    def part_markers(self, side: SideState, part: Part, events: list[Event], *, drawn: bool) -> tuple[bool, int]:
+        """One formation's markers after the assault it did not lose: whether it is Broken, and how many it has."""
         rules = self.rules
         name = side.name.value
-        lost = side.lost_strength()
-        markers = side.markers_at_start
-        broken = side.broken_at_start
-        if not side.alive():
-            self.after[side.name] = {"broken": broken, "withdraws": False, "withdrawing": (), rules.marker_key: 0}
-            return
+        # The side by its role when it is one formation, else each formation by name.
+        label, extra = (f"formation {part.name}", {"formation": part.name}) if side.several else (f"the {name}", {})
+        said = label[0].upper() + label[1:]
+        if not part.alive():
+            events.append(event("destroyed", side=name, **extra, note=f"{said} is destroyed."))
+            return part.broken_at_start, 0
+        lost = part.lost_strength()
+        markers = part.markers_at_start
+        broken = part.broken_at_start
         if broken:
-            markers = side.strength()  # a Broken formation has as many markers as it has units
+            markers = part.strength()  # a Broken formation has as many markers as it has units
             events.append(
                 event(
                     "markers",
                     side=name,
+                    **extra,
                     gained=0,
-                    note=f"The {name} was already Broken: it gains no {rules.markers} and counts {markers}, one per "
+                    note=f"{said} was already Broken: it gains no {rules.markers} and counts {markers}, one per "
                     "unit left.",
                 )
             )
+            return broken, markers
+        markers += lost
+        if not lost:
+            note = f"{said} lost no units: no " + (
+                f"new {rules.markers}; it still has {markers}." if markers else f"{rules.markers}."
+            )
         else:
-            markers += lost
-            if not lost:
-                note = f"The {name} lost no units: no " + (
-                    f"new {rules.markers}; it still has {markers}." if markers else f"{rules.markers}."
+            note = (
+                f"{said} gains {lost} {rules.marker if lost == 1 else rules.markers}, one per unit it lost, "
+                f"and has {markers}."
+            )
+        events.append(event("markers", side=name, **extra, gained=lost, note=note))
+        if lost and markers >= part.strength():
+            broken = True
+            reason = "holds its ground" if drawn else "won, so it does not withdraw"
+            events.append(
+                event(
+                    "breaks",
+                    side=name,
+                    **extra,
+                    note=f"With {markers} {rules.marker if markers == 1 else rules.markers} and "
+                    f"{self.units_text(part.strength())} left, {label} "
+                    f"is Broken, but it {reason}; a Broken formation has as many {rules.markers} as units "
+                    f"left: {part.strength()}.",
                 )
-            else:
-                note = (
-                    f"The {name} gains {lost} {rules.marker if lost == 1 else rules.markers}, one per unit it lost, "
-                    f"and has {markers}."
-                )
-            events.append(event("markers", side=name, gained=lost, note=note))
-            if lost and markers >= side.strength():
-                broken = True
-                reason = "holds its ground" if drawn else "won, so it does not withdraw"
-                events.append(
-                    event(
-                        "breaks",
-                        side=name,
-                        note=f"With {markers} {rules.marker if markers == 1 else rules.markers} and "
-                        f"{self.units_text(side.strength())} left, the {name} "
-                        f"is Broken, but it {reason}; a Broken formation has as many {rules.markers} as units "
-                        f"left: {side.strength()}.",
-                    )
-                )
-                markers = side.strength()  # never more markers than units (REFERENCE.md 001 and 004)
-        self.after[side.name] = {"broken": broken, "withdraws": False, "withdrawing": (), rules.marker_key: markers}
+            )
+            markers = part.strength()  # never more markers than units (REFERENCE.md 001 and 004)
+        return broken, markers
+
+    def formations_after(self, side: SideState, ends: list[tuple[bool, int]]) -> dict[str, Json]:
+        """A side of several formations: each one's units left, markers and Broken state after the assault."""
+        if not side.several:
+            return {}
+        return {
+            "formations": [
+                {
+                    "formation": part.name,
+                    "remaining": part.units_alive(),
+                    self.rules.marker_key: markers,
+                    "broken": broken,
+                }
+                for part, (broken, markers) in zip(side.parts, ends, strict=True)
+            ]
+        }
 
     def report(self, outcome: Outcome, winner: Winner) -> Report:
         def side_result(name: SideName) -> SideResult:
             side = self.sides[name]
+            # No assault: each formation as it started (a Broken one has as many markers as it has units left).
+            start = [
+                (part.broken_at_start, part.strength() if part.broken_at_start else part.markers_at_start)
+                for part in side.parts
+            ]
             after = self.after[name] or {
                 "broken": side.broken_at_start,
                 "withdraws": False,
                 "withdrawing": (),
-                # A Broken formation has as many markers as it has units left.
-                self.rules.marker_key: side.strength() if side.broken_at_start else side.markers_at_start,
+                self.rules.marker_key: sum(markers for _, markers in start),
+                **self.formations_after(side, start),
             }
             initial = side.formation.units
             remaining = side.units_alive()

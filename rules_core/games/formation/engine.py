@@ -38,6 +38,7 @@ from rules_core.games.formation.state import (
     ATTACKER,
     DEFENDER,
     Outcome,
+    Part,
     SideState,
     UnitState,
     allocate,
@@ -90,15 +91,13 @@ class FormationAssault(Aftermath):
         events: list[Event] = []
         rules = self.rules
         for side in self.sides.values():
-            if side.broken_by_markers:
-                state = (
-                    f"{side.markers_at_start} {rules.marker if side.markers_at_start == 1 else rules.markers}, at "
-                    f"least its units: Broken, counting {rules.markers} equal to its units"
+            if side.several:
+                state = f"{len(side.parts)} formations fighting as one: " + "; ".join(
+                    f"{part.name}, {self.units_text(part.units_alive())}, {self.start_state(part)}"
+                    for part in side.parts
                 )
-            elif side.broken_at_start:
-                state = f"Broken, counting {rules.markers} equal to its units"
             else:
-                state = f"{side.markers_at_start} {rules.marker if side.markers_at_start == 1 else rules.markers}"
+                state = self.start_state(side)
             events.append(
                 event(
                     "formation",
@@ -151,6 +150,18 @@ class FormationAssault(Aftermath):
             )
         self.steps.append(Step("The formations", events=tuple(events)))
         return engaged
+
+    def start_state(self, formation: SideState | Part) -> str:
+        """A formation's markers and Broken state before the assault, in words."""
+        rules, markers = self.rules, formation.markers_at_start
+        if formation.broken_by_markers:
+            return (
+                f"{markers} {rules.marker if markers == 1 else rules.markers}, at least its units: Broken, counting "
+                f"{rules.markers} equal to its units"
+            )
+        if formation.broken_at_start:
+            return f"Broken, counting {rules.markers} equal to its units"
+        return f"{markers} {rules.marker if markers == 1 else rules.markers}"
 
     def _policy_notes(self, side: SideName, group: Group) -> Iterable[Event]:
         if group.cover is not None and side is ATTACKER:

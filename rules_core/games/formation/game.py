@@ -12,10 +12,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rules_core.dice import DiceSource
-from rules_core.errors import RefereeError, Setting, example
+from rules_core.errors import OptionName, RefereeError, Setting, SpecError, example
 from rules_core.games.formation.engine import FormationAssault, check_positions
 from rules_core.games.formation.rules import DoubleMeans, FormationRules, FormationSettings, SaveDirection
-from rules_core.games.formation.spec import Formation, FormationSpecParser, Support
+from rules_core.games.formation.spec import MAX_MARKERS, Formation, FormationSpecParser, Support
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import Game, OutcomeWords, Tallied, TokenDoc
 from rules_core.report import Combine, FrozenMap, Inputs, Op, Report
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from rules_core.odds.model import Odds
 
 SIDES = ("attacker", "defender")
-MAX_MARKERS = 200
 MAX_ROUNDS = 20
 
 WORDS = OutcomeWords(
@@ -51,7 +50,13 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
                 f"{side}_{key}",
                 OptionType.INT,
                 0,
-                f"{markers} on the {side}'s formation before the assault.",
+                f"{markers} on the {side}'s formation before the assault."
+                + (
+                    f" A side of several formations gives each its own with {key}=N on one of its groups instead."
+                    if rules.several_formations
+                    else ""
+                ),
+                brief=f"{markers} on the {side}'s formation before the assault.",
                 minimum=0,
                 maximum=MAX_MARKERS,
                 example=example(Setting(f"{side}_{key}", 2)),
@@ -225,14 +230,37 @@ def token_docs(rules: FormationRules) -> tuple[TokenDoc, ...]:
                 "2x Handgunners: CC5 FF3 Sv6+ INF ff=2 no-line-of-fire",
             )
         )
-    docs.append(
-        TokenDoc(
-            "groups",
-            "syntax",
-            "Groups are listed nearest the enemy first (';' or '|' between them): hits are allocated in that order.",
-            rules.example_side,
+    if rules.several_formations:
+        key = rules.marker_key
+        docs.append(
+            TokenDoc(
+                f"{key}=N",
+                "setting",
+                f"A formation's {rules.markers} before the assault, given on one of its groups: each formation of a "
+                f"side of several has its own (the {key} option is for a side of one formation).",
+                f"3x Line Infantry: CC4 FF3 Sv5+ INF {key}=1 | 2x Knights: CC3 FF5 Sv4+ INF",
+            )
         )
-    )
+        docs.append(
+            TokenDoc(
+                "formations and groups",
+                "syntax",
+                "A side is one formation, or several fighting as one with '|' between them; ';' separates the groups "
+                "of one formation. Groups are listed nearest the enemy first: hits are allocated in that order. After "
+                f"the assault each formation takes its own {rules.markers} and breaks on its own.",
+                rules.example_side,
+            )
+        )
+    else:
+        docs.append(
+            TokenDoc(
+                "groups",
+                "syntax",
+                "Groups are listed nearest the enemy first (';' or '|' between them): hits are allocated in that "
+                "order.",
+                rules.example_side,
+            )
+        )
     return tuple(docs)
 
 
@@ -245,17 +273,51 @@ class FormationGame(Game):
         "a side is one formation: groups '[N x] name: tokens' separated by ';' (or '|'), nearest the enemy first. "
         "Supporting formations (options) are separated by '|'."
     )
+    several_shape = (
+        "a side is one or more formations fighting as one, '|' between formations, each of groups '[N x] name: "
+        "tokens' separated by ';', nearest the enemy first; each formation may give its starting {markers} on one "
+        "of its groups ({key}=N). Supporting formations (options) are separated by '|'."
+    )
     losses_count = "units"  # stands and war engines
     outcome_words = WORDS
 
     def __init__(self) -> None:
         self.parser = FormationSpecParser(self.rules)
+        if self.rules.several_formations:
+            self.spec_shape = self.several_shape.format(markers=self.rules.markers, key=self.rules.marker_key)
         marker, markers = self.rules.marker, self.rules.markers  # the game's own markers: "Blast marker", "Shock"
         tallied = (
             Tallied(self.rules.marker_key, f"{{n}} {marker}", f"{{n}} {markers}"),
             Tallied("broken", "Broken", flag=True),
         )
         self.outcome_words = replace(WORDS, tallied=tallied)
+
+    def check_markers(self, side: str, formation: Formation, option: int) -> None:
+        """A side's starting markers are said once: by the option (one formation) or by each formation's setting."""
+        key, markers = self.rules.marker_key, self.rules.markers
+        given = [group for group in formation.groups if group.markers is not None]
+        parts = formation.parts()
+        if not option or (not given and len(parts) == 1):
+            return
+        tokens = "; ".join(
+            f"{key}=1 on {formation.groups[part[0]].name}" if i == 0 else f"{key}=0 on {formation.groups[part[0]].name}"
+            for i, part in enumerate(parts)
+        )
+        if given:
+            message = (
+                f"The {side}'s {markers} is given twice: by ",
+                OptionName(f"{side}_{key}"),
+                f" and by {key}={given[0].markers} on '{given[0].name}'. Give it once: each formation's on one of its "
+                f"groups ({key}=N), or the option alone for a side of one formation.",
+            )
+        else:
+            message = (
+                f"The {side} is {len(parts)} formations fighting as one ('|' between them), each with its own "
+                f"{markers}: give each formation's on one of its groups with {key}=N (e.g. {tokens}) instead of ",
+                OptionName(f"{side}_{key}"),
+                ".",
+            )
+        raise SpecError(message, token=f"{key}=", example=f"{self.rules.example_group} {key}=1")
 
     def parse_side(self, text: str) -> Formation:
         return self.parser.parse_formation(text)
@@ -312,6 +374,8 @@ class FormationGame(Game):
             recontact=options.get("lost_contact", "ff") == "countercharge",
         )
         check_positions(self.rules, attacker, defender)
+        for side, formation in zip(SIDES, (attacker, defender), strict=True):
+            self.check_markers(side, formation, int(options[f"{side}_{key}"] or 0))
         # Saves rolled under are written without '+' (Sv3), in the report and in its canonical inputs alike.
         plus = settings.save_op is Op.AT_LEAST
         normalised = dict(options)

@@ -81,8 +81,9 @@ class Resulting(Attacking):
         return items
 
     def markers_for_result(self, side: SideState) -> int:
-        # Markers placed during the assault wait for its end; a Broken formation counts as many as its units.
-        return side.strength() if side.broken_at_start else side.markers_at_start
+        # Markers placed during the assault wait for its end; a Broken formation counts as many as its units. A side
+        # of several formations fighting as one counts theirs together.
+        return sum(part.strength() if part.broken_at_start else part.markers_at_start for part in side.parts)
 
     def result_step(self) -> Winner | None:
         rolls: list[Roll] = []

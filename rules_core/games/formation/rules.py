@@ -41,6 +41,10 @@ class FormationRules:
     # such units (the no-line-of-fire keyword) can be hit but cannot shoot. False: a line of fire is part of being
     # directly engaged (Epic), so a unit without one is left out of the fight.
     engaged_without_line_of_fire: bool
+    # A side may be several formations fighting as one ('|' between formations, ';' between groups of one), each
+    # with its own starting markers (a ``<marker_key>=N`` setting) and its own markers and breaking after the
+    # assault (Reikhammer: "each winning formation receives ..."). False: '|' and ';' both separate groups (Epic).
+    several_formations: bool
     double_means: DoubleMeans  # what the text's 'twice/double as many units' means (an option may override)
     both_wiped_out: str  # who wins when both formations are wiped out together: "draw" or "defender" (an option)
     consolidation: str  # the winner's free move, as an instruction

@@ -1,9 +1,12 @@
 """Formation specs (Epic: Armageddon, Reikhammer): typed groups, the parser and the canonical formatter.
 
-A side is one formation (formations drawn into the assault fight as one, as both
-rules texts say): its groups are separated by ``;`` or ``|`` and listed nearest
-to the enemy first. A supporting-fire spec is one or more formations separated
-by ``|``, each of groups separated by ``;``.
+A side fights as one formation (formations drawn into the assault fight as one,
+as both rules texts say), its groups listed nearest to the enemy first. In Epic
+its groups are separated by ``;`` or ``|``; in Reikhammer (``several_formations``)
+``|`` separates the formations that make it up and ``;`` the groups of one, each
+formation giving its own starting Shock (``shock=N`` on one of its groups). A
+supporting-fire spec is one or more formations separated by ``|``, each of groups
+separated by ``;``.
 
 Group shape: ``[N x] name: CC4+ FF4+ Sv4+ INF [contact=N] [ff=N] [specials]``
 (Reikhammer writes ``CC4 FF3``: it hits on a roll equal to or under the value).
@@ -40,6 +43,7 @@ SETTINGS = ("contact", "ff", "extra-attacks", "cover", "dc")
 INVULNERABLE_SAVE = 6
 MAX_DC = 20
 MAX_EXTRA_ATTACKS = 10
+MAX_MARKERS = 200
 
 _NUMBER = re.compile(r"^\d{1,3}$")
 _VALUE = re.compile(r"^(\d{1,2})(\+?)$")
@@ -77,6 +81,7 @@ class Group:
     extra_attacks: int
     cover: int | None
     specials: frozenset[str]
+    markers: int | None = None  # its formation's starting markers (shock=N; Reikhammer), None: not given here
 
     @property
     def out_of_fight(self) -> int:
@@ -98,10 +103,22 @@ class Group:
 @dataclass(frozen=True, slots=True)
 class Formation:
     groups: tuple[Group, ...]
+    # A side of several formations fighting as one (Reikhammer, '|' between them): how many groups each has, in
+    # order. Empty: one formation.
+    sizes: tuple[int, ...] = ()
 
     @property
     def name(self) -> str:
         return self.groups[0].name
+
+    def parts(self) -> tuple[tuple[int, ...], ...]:
+        """The group indices of each formation making up the side (one formation: every group)."""
+        parts: list[tuple[int, ...]] = []
+        first = 0
+        for size in self.sizes or (len(self.groups),):
+            parts.append(tuple(range(first, first + size)))
+            first += size
+        return tuple(parts)
 
     @property
     def units(self) -> int:
@@ -120,6 +137,8 @@ class FormationSpecParser:
 
     def __init__(self, rules: FormationRules) -> None:
         self.rules = rules
+        # Settings: a formation's starting markers (shock=N) where a side may be several formations.
+        self.settings = (*SETTINGS, rules.marker_key) if rules.several_formations else SETTINGS
         refused = {INSPIRING} if not rules.inspiring_modifier else set()
         if not rules.engaged_without_line_of_fire:
             refused.add(NO_LINE_OF_FIRE)
@@ -238,13 +257,13 @@ class FormationSpecParser:
                         fix=closest(token.key, known),
                     )
             else:
-                if token.key not in SETTINGS:
+                if token.key not in self.settings:
                     raise self._error(
-                        f"Unknown setting '{token.text}' on '{spec.name}'.{did_you_mean(token.key, SETTINGS)} "
-                        "Settings: " + ", ".join(f"{name}=" for name in SETTINGS) + ".",
+                        f"Unknown setting '{token.text}' on '{spec.name}'.{did_you_mean(token.key, self.settings)} "
+                        "Settings: " + ", ".join(f"{name}=" for name in self.settings) + ".",
                         token.text,
                         example,
-                        fix=fixed_setting(token, SETTINGS),
+                        fix=fixed_setting(token, self.settings),
                     )
                 if token.key in settings:
                     raise self._error(f"'{spec.name}' gives {token.key}= twice.", token.text, example)
@@ -306,6 +325,13 @@ class FormationSpecParser:
                     settings["contact"].text,
                     self.support_example,
                 )
+            if self.rules.marker_key in settings:
+                raise self._error(
+                    f"'{settings[self.rules.marker_key].text}' on '{name}': a supporting formation's "
+                    f"{self.rules.markers} play no part in the assault (it gains 1 if its side loses).",
+                    settings[self.rules.marker_key].text,
+                    self.support_example,
+                )
             if NO_LINE_OF_FIRE in specials:
                 raise self._error(
                     f"'{name}' is in a supporting formation, which fires only with a line of fire: leave "
@@ -359,6 +385,8 @@ class FormationSpecParser:
         cover = None
         if "cover" in settings:
             cover = self._save(settings["cover"].text, settings["cover"].value, name, example, setting=True)
+        key = self.rules.marker_key
+        markers = self._int_setting(settings[key], 0, MAX_MARKERS, name, example) if key in settings else None
         return Group(
             count=spec.count,
             name=name,
@@ -372,14 +400,28 @@ class FormationSpecParser:
             extra_attacks=extra,
             cover=cover,
             specials=frozenset(specials),
+            markers=markers,
         )
 
     # ------------------------------------------------------------------ sides
 
     def parse_formation(self, text: str) -> Formation:
         side = parse_side_spec(text, example=self.rules.example_side, stats=self.stat_examples, keywords=self.keywords)
-        groups = tuple(self.parse_group(g, supporting=False) for unit in side.units for g in unit.groups)
-        return Formation(groups)
+        parts = [tuple(self.parse_group(g, supporting=False) for g in unit.groups) for unit in side.units]
+        key = self.rules.marker_key
+        for part in parts:
+            given = [group for group in part if group.markers is not None]
+            if len(given) > 1:
+                raise self._error(
+                    f"'{given[1].name}' gives its formation's {self.rules.markers} twice ({key}= on '{given[0].name}' "
+                    f"too): give it once, on one group of the formation ('|' separates formations, ';' the groups of "
+                    "one).",
+                    f"{key}={given[1].markers}",
+                    f"{self.rules.example_group} {key}=1",
+                )
+        groups = tuple(group for part in parts for group in part)
+        several = self.rules.several_formations and len(parts) > 1
+        return Formation(groups, tuple(len(part) for part in parts) if several else ())
 
     def parse_support(self, text: str) -> Support:
         side = parse_side_spec(text, example=self.support_example, stats=self.stat_examples, keywords=self.keywords)
@@ -409,12 +451,18 @@ class FormationSpecParser:
             words.append(f"extra-attacks={group.extra_attacks}")
         if group.cover is not None:
             words.append(f"cover={group.cover}{plus}")
+        if group.markers is not None:
+            words.append(f"{rules.marker_key}={group.markers}")
         words += [special for special in SPECIALS if special in group.specials]
         return f"{group.count}x {group.name}: " + " ".join(words)
 
     def format_formation(self, formation: Formation, *, save_plus: bool = True) -> str:
-        """Canonical text: every default written out, so it re-parses to the same formation."""
-        return " ; ".join(self.format_group(group, supporting=False, save_plus=save_plus) for group in formation.groups)
+        """Canonical text: every default written out, so it re-parses to the same formation ('|' between the
+        formations of a side of several)."""
+        return " | ".join(
+            " ; ".join(self.format_group(formation.groups[i], supporting=False, save_plus=save_plus) for i in part)
+            for part in formation.parts()
+        )
 
     def format_support(self, support: Support, *, save_plus: bool = True) -> str:
         return " | ".join(

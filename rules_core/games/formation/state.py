@@ -41,7 +41,50 @@ class UnitState:
         self.dc = group.dc
 
 
-class SideState:
+class Units:
+    """Units counted as the result and the markers count them: a side's, or one formation's of a side."""
+
+    __slots__ = ("initial", "units")
+
+    def __init__(self, units: list[UnitState]) -> None:
+        self.units = units
+        self.initial = sum(unit.dc for unit in units)  # units at the start, a war engine counting its DC
+
+    def alive(self) -> list[UnitState]:
+        return [unit for unit in self.units if unit.dc > 0]
+
+    def strength(self) -> int:
+        """Units remaining as the result counts them: a war engine counts its remaining damage capacity."""
+        return sum(unit.dc for unit in self.units if unit.dc > 0)
+
+    def initial_strength(self) -> int:
+        return self.initial
+
+    def lost_strength(self) -> int:
+        return self.initial - self.strength()
+
+    def units_alive(self) -> int:
+        return sum(1 for unit in self.units if unit.dc > 0)
+
+
+class Part(Units):
+    """One formation of a side of several fighting as one (Reikhammer: '|' between them): it has its own markers
+    before and after the assault, and breaks on its own."""
+
+    __slots__ = ("broken_at_start", "broken_by_markers", "groups", "markers_at_start", "name")
+
+    def __init__(self, name: str, groups: tuple[int, ...], units: list[UnitState], markers: int, flag: bool) -> None:
+        super().__init__([unit for unit in units if unit.group_index in groups])
+        self.name = name
+        self.groups = groups
+        self.markers_at_start = markers
+        # A formation is Broken when its markers are at least its units (a war engine counting its DC), whether
+        # or not the players say so (REFERENCE.md 001 and 004).
+        self.broken_by_markers = markers >= self.initial
+        self.broken_at_start = flag or self.broken_by_markers
+
+
+class SideState(Units):
     __slots__ = (
         "broken_at_start",
         "broken_by_markers",
@@ -50,55 +93,57 @@ class SideState:
         "kills",
         "markers_at_start",
         "name",
+        "parts",
         "score",
         "support",
-        "units",
         "war_engine_damage",
     )
 
     def __init__(
         self, name: SideName, formation: Formation, support: Support | None, settings: FormationSettings
     ) -> None:
+        # Allocation order: units in base contact first, then those in range, then the rest; groups in the
+        # order given (nearest first).
+        super().__init__(
+            [
+                UnitState(group, index, position)
+                for position in Position
+                for index, group in enumerate(formation.groups)
+                for _ in range(group.at(position))
+            ]
+        )
         self.name = name
         self.formation = formation
         self.support = support
-        self.markers_at_start = settings.markers_of(name)
         self.broken_flag = settings.broken_at_start(name)
-        # Allocation order: units in base contact first, then those in range, then the rest; groups in the
-        # order given (nearest first).
-        self.units = [
-            UnitState(group, index, position)
-            for position in Position
-            for index, group in enumerate(formation.groups)
-            for _ in range(group.at(position))
+        # Each formation's markers: its own setting (shock=N), else the side's option (a side of one formation).
+        parts = formation.parts()
+        given = [
+            next((g.markers for i in part if (g := formation.groups[i]).markers is not None), None) for part in parts
         ]
-        # A formation is Broken when its markers are at least its units (a war engine counting its DC), whether
-        # or not the players say so (REFERENCE.md 001 and 004).
-        self.broken_by_markers = self.markers_at_start >= self.initial_strength()
-        self.broken_at_start = self.broken_flag or self.broken_by_markers
+        if all(markers is None for markers in given):
+            given = [settings.markers_of(name), *[0] * (len(parts) - 1)]
+        self.parts = [
+            Part(formation.groups[part[0]].name, part, self.units, markers or 0, self.broken_flag)
+            for part, markers in zip(parts, given, strict=True)
+        ]
+        self.markers_at_start = sum(part.markers_at_start for part in self.parts)
+        # Formations fighting as one are Broken together only when each is ("only destroyed if the intermingled
+        # formation was considered broken before the assault").
+        self.broken_by_markers = all(part.broken_by_markers for part in self.parts)
+        self.broken_at_start = all(part.broken_at_start for part in self.parts)
         self.kills = 0  # enemy units destroyed, war-engine damage points counting one each (for the result)
         self.war_engine_damage = 0  # of those kills, the damage points dealt to war engines (for the words)
         self.score: int | None = None
 
-    def alive(self) -> list[UnitState]:
-        return [unit for unit in self.units if unit.dc > 0]
+    @property
+    def several(self) -> bool:
+        """Whether the side is several formations fighting as one."""
+        return len(self.parts) > 1
 
     def engaged(self) -> list[UnitState]:
         """The directly engaged units still alive: the only ones that attack and can be hit."""
         return [unit for unit in self.units if unit.dc > 0 and unit.position is not Position.OUT]
-
-    def strength(self) -> int:
-        """Units remaining as the result counts them: a war engine counts its remaining damage capacity."""
-        return sum(unit.dc for unit in self.units if unit.dc > 0)
-
-    def initial_strength(self) -> int:
-        return sum(group.count * group.dc for group in self.formation.groups)
-
-    def lost_strength(self) -> int:
-        return self.initial_strength() - self.strength()
-
-    def units_alive(self) -> int:
-        return sum(1 for unit in self.units if unit.dc > 0)
 
     def alive_by_group(self) -> list[int]:
         counts = [0] * len(self.formation.groups)

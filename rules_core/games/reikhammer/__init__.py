@@ -16,8 +16,30 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
    and so is an attacker directly engaged when no defending unit is (supporting
    fire would have nothing to fire at). An attacker with no unit directly
    engaged is not refused: the assault does not take place (decision 18).
-2. A side is one formation: formations drawn in by counter-charges are "a single
-   formation for all rules purposes", so ``;`` and ``|`` both separate its groups.
+2. Formations drawn in by counter-charges (or several assaulted together) fight
+   as "a single formation for all rules purposes for the duration of the
+   assault", but after it "each winning formation receives" its own Shock and
+   "it is possible for a formation to win ... and then become broken": so ``|``
+   separates the formations of a side and ``;`` the groups of one. During the
+   assault the side is one formation: allocation runs over all its groups, and
+   the result counts its units and its Shock together (each formation's, a
+   Broken one counting Shock equal to its units). Each formation gives its
+   starting Shock with ``shock=N`` on one of its groups (the ``<side>_shock``
+   option is for a side of one formation: with several, or with the setting
+   too, it is refused with an example); ``<side>_broken`` makes each formation
+   Broken. The side counts as Broken before the assault, and is destroyed if
+   it loses, only when every formation was ("only destroyed if the
+   intermingled formation was considered broken before the assault"). After
+   the assault every losing formation is Broken; each other formation gains
+   Shock for its own units lost, breaks when that reaches its units left, and
+   ends with Shock equal to its units left once Broken (the report's
+   ``formations``; the side's ``shock`` is their sum, its ``broken`` whether
+   each formation left is). Up to engine 0.2.0 ``|`` only separated groups: a
+   record stores its sides with ``;`` only, so it replays and verifies as it
+   was made; a roster saved with ``|`` now reads as several formations,
+   which changes nothing in the dice, the winner or the outcome, only the
+   Shock and breaking after the assault and the summary (and a non-zero
+   ``<side>_shock`` with it is refused, asking for ``shock=N`` per formation).
    Supporting formations are options, one formation per ``|``.
 3. Attacks hit on a D6 equal to or under the value (the text), so values are
    written without '+': ``CC4 FF3``.
@@ -125,6 +147,7 @@ RULES = FormationRules(
     marker_key="shock",
     inspiring_modifier=False,
     engaged_without_line_of_fire=True,
+    several_formations=True,
     double_means=DoubleMeans.AT_LEAST,
     both_wiped_out="defender",
     consolidation="Any units on the winning side may move 1 tile; they may not enter an enemy zone of control.",
