@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules_core import SpecError
+from rules_core import RefereeError, SpecError, get_game
 from tests.rules_core.helpers_formation import events, modifier_total, modifiers, run
 
 # --------------------------------------------------------------------------- supporting fire does not end it
@@ -231,3 +231,65 @@ def test_the_summary_names_each_formation() -> None:
     assert headline(report).startswith("A and B beat D")
     lines = table_lines(report)
     assert "Formation A: 1 unit left, 1 Shock, Broken; formation B: 2 units left, 0 Shock." in lines
+
+
+# --------------------------------------------------------------------------- words
+
+
+def test_reikhammer_help_names_no_published_rulebook() -> None:
+    texts = [option.help for option in get_game("reikhammer").options] + [
+        doc.help for doc in get_game("reikhammer").tokens
+    ]
+    assert not any("published rulebook" in text for text in texts)
+    assert any("published rulebook" in option.help for option in get_game("epic").options)
+
+
+def test_reikhammer_says_close_contact_where_epic_says_base_contact() -> None:
+    report = run("reikhammer", "1x A: CC4 FF4 Sv- INF", "1x D: CC4 FF4 Sv- INF", [1, 1])
+    notes = " ".join(str(ev.get("note")) for step in report.steps for ev in step.events)
+    assert "1 in close contact (CC4)" in notes and "base contact" not in notes
+    with pytest.raises(SpecError, match="close contact is mutual"):
+        run("reikhammer", "2x A: CC4 FF3 Sv- INF ff=2", "2x D: CC4 FF3 Sv- INF", [])
+    epic = run("epic", "1x A: CC4+ FF4+ Sv- INF", "1x D: CC4+ FF4+ Sv- INF", [4, 1])
+    assert "1 in base contact (CC4+)" in " ".join(str(ev.get("note")) for ev in epic.steps[0].events)
+
+
+@pytest.mark.parametrize("game", ["epic", "reikhammer"])
+@pytest.mark.parametrize("group", ["0x A: CC4 FF4 Sv- INF", "201x A: CC4 FF4 Sv- INF"])
+def test_formation_errors_count_units_not_models(game: str, group: str) -> None:
+    if game == "epic":
+        group = group.replace("CC4 FF4", "CC4+ FF4+")
+    with pytest.raises(RefereeError) as refused:
+        run(game, group, "1x D: CC4+ FF4+ Sv- INF" if game == "epic" else "1x D: CC4 FF4 Sv- INF", [])
+    assert "model" not in str(refused.value) and "unit" in refused.value.message
+
+
+# --------------------------------------------------------------------------- what each roll is for
+
+
+def test_every_formation_roll_says_its_kind_and_side() -> None:
+    report = run(
+        "epic",
+        "2x A: CC4+ FF4+ Sv4+ INF",
+        "1x D: CC4+ FF4+ Sv5+ INF cover=4+ ; 1x W: CC4+ FF4+ Sv5+ AV invulnerable",
+        # A hits twice, D and W miss; D saves, W fails its armour and makes its invulnerable save; the support hits
+        # D, which fails its armour save and makes its cover save; a tied result roll, and the cap of one round
+        [4, 4, 1, 1, 5, 1, 6, 4, 1, 4, 1, 1, 1, 1],
+        attacker_support="1x S: FF4+",
+        max_rounds=1,
+    )
+    tagged = [(roll.kind, str(roll.side)) for step in report.steps for roll in step.rolls]
+    assert tagged == [
+        ("to_hit", "attacker"),
+        ("to_hit", "defender"),
+        ("to_hit", "defender"),
+        ("save", "defender"),
+        ("save", "defender"),
+        ("invulnerable_save", "defender"),
+        ("to_hit", "attacker"),
+        ("save", "defender"),
+        ("cover_save", "defender"),
+        ("result_roll", "attacker"),
+        ("result_roll", "defender"),
+    ]
+    assert get_game("epic").roll_kinds == get_game("reikhammer").roll_kinds

@@ -116,7 +116,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules_core.games.formation.game import FormationGame, common_options, token_docs
+from rules_core.games.formation.game import ROLL_KINDS, FormationGame, common_options, token_docs
 from rules_core.games.formation.rules import DoubleMeans, FormationRules
 from rules_core.options import OptionValue
 from rules_core.registry import Chart, register
@@ -177,6 +177,7 @@ class EpicAssault(FormationGame):
     rules = RULES
     options = OPTIONS
     tokens = token_docs(RULES)
+    roll_kinds = ROLL_KINDS  # to hit, armour save, cover save, invulnerable save, result roll
     example_attacker = RULES.example_side
     example_defender = "8x Ork Boyz: CC4+ FF6+ Sv6+ INF contact=5 ff=3 cover=5+ ; 2x Nobz: CC3+ FF5+ Sv6+ INF ff=2"
     example_options: Mapping[str, OptionValue] = {"defender_blast_markers": 1}

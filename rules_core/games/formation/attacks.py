@@ -6,6 +6,7 @@ from rules_core.games.formation.saves import Saving
 from rules_core.games.formation.spec import Group, Position
 from rules_core.games.formation.state import Hits, SideState, plural
 from rules_core.report import Event, Roll, event
+from rules_core.roll_kinds import TO_HIT
 from rules_core.rolling import roll_each
 
 
@@ -31,14 +32,14 @@ class Attacking(Saving):
             counts[key] = counts.get(key, 0) + 1
         lost = self.contact_lost(side)
         if lost:
-            enemy = side.name.other.value
+            enemy, contact = side.name.other.value, self.rules.contact
             events.append(
                 event(
                     "contact_lost",
                     side=side.name.value,
-                    note=f"No {enemy} unit in base contact is left: the {side.name.value}'s units that were in base "
-                    f"contact have lost every contact partner and fight with FF (within {self.rules.engagement_range}"
-                    "). If the counter-charges put them back in base contact, the lost_contact option says so.",
+                    note=f"No {enemy} unit in {contact} is left: the {side.name.value}'s units that were in "
+                    f"{contact} have lost every contact partner and fight with FF (within {self.rules.engagement_range}"
+                    f"). If the counter-charges put them back in {contact}, the lost_contact option says so.",
                 )
             )
         for index, group in enumerate(side.formation.groups):
@@ -66,7 +67,14 @@ class Attacking(Saving):
         events: list[Event],
     ) -> int:
         dice = units * (1 + group.extra_attacks)
-        roll = roll_each(self.dice, f"to hit: {group.name} ({label}{self.value(value)})", dice, self.hit_target(value))
+        roll = roll_each(
+            self.dice,
+            f"to hit: {group.name} ({label}{self.value(value)})",
+            dice,
+            self.hit_target(value),
+            kind=TO_HIT,
+            side=side.name,
+        )
         rolls.append(roll)
         if group.extra_attacks:
             events.append(

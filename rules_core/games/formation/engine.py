@@ -109,7 +109,7 @@ class FormationAssault(Aftermath):
             for group in side.formation.groups:
                 parts = []
                 if group.contact:
-                    parts.append(f"{group.contact} in base contact (CC{self.value(group.cc)})")
+                    parts.append(f"{group.contact} in {rules.contact} (CC{self.value(group.cc)})")
                 if group.in_range:
                     parts.append(f"{group.in_range} within {rules.engagement_range} (FF{self.value(group.ff)})")
                 if group.out_of_fight:
@@ -144,7 +144,7 @@ class FormationAssault(Aftermath):
             events.append(
                 event(
                     "no_assault",
-                    note=f"No attacking unit is in base contact or within {rules.engagement_range} of the enemy: "
+                    note=f"No attacking unit is in {rules.contact} or within {rules.engagement_range} of the enemy: "
                     "the assault does not take place.",
                 )
             )
@@ -180,7 +180,7 @@ class FormationAssault(Aftermath):
                 note=f"{group.name}: cover={self.save_text(group.cover)} ignored: only infantry take cover saves.",
             )
         for units, value, where, stat in (
-            (group.contact, group.cc, "in base contact", "CC"),
+            (group.contact, group.cc, f"in {self.rules.contact}", "CC"),
             (group.in_range, group.ff, "in range", "FF"),
         ):
             if units and value is None:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from rules_core import roll_kinds
 from rules_core.dice import DiceSource
 from rules_core.errors import OptionName, RefereeError, Setting, SpecError, example
 from rules_core.games.formation.engine import FormationAssault, check_positions
@@ -25,6 +26,14 @@ if TYPE_CHECKING:
     from rules_core.odds.model import Odds
 
 SIDES = ("attacker", "defender")
+# What the formation engine's rolls are for (Roll.kind): every one is a kind the games share.
+ROLL_KINDS = (
+    roll_kinds.TO_HIT,
+    roll_kinds.SAVE,
+    roll_kinds.COVER_SAVE,
+    roll_kinds.INVULNERABLE_SAVE,
+    roll_kinds.RESULT_ROLL,
+)
 MAX_ROUNDS = 20
 
 WORDS = OutcomeWords(
@@ -122,9 +131,9 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             "lost_contact",
             OptionType.CHOICE,
             "ff",
-            "In a round after a tie, units in base contact whose every enemy in base contact died. ff: they are "
-            "no longer in contact and fight with FF. countercharge: the players say the counter-charges put them "
-            "back in base contact, so they keep CC.",
+            f"In a round after a tie, units in {rules.contact} whose every enemy in {rules.contact} died. ff: they "
+            "are no longer in contact and fight with FF. countercharge: the players say the counter-charges put them "
+            f"back in {rules.contact}, so they keep CC.",
             choices=("ff", "countercharge"),
             brief="Units whose every enemy in contact died after a tie: ff (fight with FF) or countercharge (keep CC).",
             example=example(lost_contact="countercharge"),
@@ -136,7 +145,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             "result_dice",
             OptionType.CHOICE,
             "highest",
-            "highest: 2D6 keep the highest die (the rules text). sum: add both dice (the published rulebook).",
+            f"highest: 2D6 keep the highest die (the rules text). sum: add both dice ({rules.sum_reading}).",
             choices=("highest", "sum"),
             example=example(result_dice="sum"),
             variant=True,
@@ -166,8 +175,8 @@ def token_docs(rules: FormationRules) -> tuple[TokenDoc, ...]:
         TokenDoc(
             "CC FF",
             "stat",
-            f"Close combat value (units in base contact) and firefight value (within {rules.engagement_range} with a "
-            f"line of fire): {hit_rule}. FF- for units with assault weapons only; CC- or FF- units can be hit "
+            f"Close combat value (units in {rules.contact}) and firefight value (within {rules.engagement_range} "
+            f"with a line of fire): {hit_rule}. FF- for units with assault weapons only; CC- or FF- units can be hit "
             "but cannot attack.",
             f"CC{cc} FF{ff}",
         ),
@@ -187,9 +196,9 @@ def token_docs(rules: FormationRules) -> tuple[TokenDoc, ...]:
         TokenDoc(
             "contact=N / ff=N",
             "setting",
-            f"Units of the group in base contact / within {rules.engagement_range} with a line of fire. Neither "
+            f"Units of the group in {rules.contact} / within {rules.engagement_range} with a line of fire. Neither "
             "given: the whole group is in contact; the rest of a group given a position is not directly engaged.",
-            "6x Tactical: ... contact=2 ff=4",
+            f"{rules.example_group.split(':')[0]}: ... contact=2 ff=4",
         ),
         TokenDoc("extra-attacks=N", "setting", "N more attack dice per unit.", "extra-attacks=1"),
         TokenDoc(

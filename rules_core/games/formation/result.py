@@ -7,6 +7,7 @@ from rules_core.games.formation.rules import DoubleMeans
 from rules_core.games.formation.spec import INSPIRING
 from rules_core.games.formation.state import ATTACKER, DEFENDER, SideState, allocate, plural
 from rules_core.report import Event, Roll, Step, Winner, event
+from rules_core.roll_kinds import RESULT_ROLL
 from rules_core.rolling import combined_total, roll_unchecked
 
 
@@ -91,7 +92,14 @@ class Resulting(Attacking):
         for side in (self.sides[ATTACKER], self.sides[DEFENDER]):
             items = self.modifiers(side)
             bonus = sum(value for _, value in items)
-            roll = roll_unchecked(self.dice, f"result roll: {side.name.value}", 2, self.settings.result_dice)
+            roll = roll_unchecked(
+                self.dice,
+                f"result roll: {side.name.value}",
+                2,
+                self.settings.result_dice,
+                kind=RESULT_ROLL,
+                side=side.name,
+            )
             rolls.append(roll)
             die = combined_total(roll)
             side.score = die + bonus

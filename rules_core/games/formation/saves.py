@@ -7,6 +7,8 @@ from __future__ import annotations
 from rules_core.games.formation.spec import INVULNERABLE, INVULNERABLE_SAVE, REINFORCED_ARMOUR, Group, UnitType
 from rules_core.games.formation.state import ATTACKER, DEFENDER, Fight, Hits, SideState, UnitState, allocate, be, plural
 from rules_core.report import Event, Op, Roll, SideName, Step, Target, event
+from rules_core.roll_kinds import COVER_SAVE, SAVE
+from rules_core.roll_kinds import INVULNERABLE_SAVE as INVULNERABLE_SAVE_KIND
 from rules_core.rolling import roll_each
 
 
@@ -65,17 +67,20 @@ class Saving(Fight):
             note=f"Hits on the {target.name.value}, nearest units first: {spread}.",
         )
 
-    def second_save(self, target: SideState, group: Group) -> tuple[str, Target] | None:
-        """The better of a cover save (the defending side's infantry only) and an invulnerable save."""
-        options: list[tuple[str, Target]] = []
+    def second_save(self, target: SideState, group: Group) -> tuple[str, Target, str] | None:
+        """The better of a cover save (the defending side's infantry only) and an invulnerable save: its purpose,
+        its target and its roll kind."""
+        options: list[tuple[str, Target, str]] = []
         if group.cover is not None and target.name is DEFENDER and group.unit_type is UnitType.INFANTRY:
-            options.append((f"cover save: {group.name}", Target(self.settings.save_op, group.cover)))
+            options.append((f"cover save: {group.name}", Target(self.settings.save_op, group.cover), COVER_SAVE))
         if INVULNERABLE in group.specials:
-            options.append((f"invulnerable save: {group.name}", Target(Op.AT_LEAST, INVULNERABLE_SAVE)))
+            options.append(
+                (f"invulnerable save: {group.name}", Target(Op.AT_LEAST, INVULNERABLE_SAVE), INVULNERABLE_SAVE_KIND)
+            )
         if not options:
             return None
 
-        def chance(option: tuple[str, Target]) -> int:
+        def chance(option: tuple[str, Target, str]) -> int:
             value = option[1].value
             return 7 - value if option[1].op is Op.AT_LEAST else value
 
@@ -109,6 +114,8 @@ class Saving(Fight):
                     len(normal),
                     Target(self.settings.save_op, group.save),
                     reroll_failures=reroll,
+                    kind=SAVE,
+                    side=target.name,
                 )
                 rolls.append(roll)
                 failed += [unit for unit, saved in zip(normal, roll.success, strict=True) if not saved]
@@ -120,6 +127,8 @@ class Saving(Fight):
                 f"armour save against macro-weapon hits, no re-roll: {group.name} (Sv{self.save_text(group.save)})",
                 len(macro),
                 Target(self.settings.save_op, group.save),
+                kind=SAVE,
+                side=target.name,
             )
             rolls.append(roll)
             failed += [unit for unit, saved in zip(macro, roll.success, strict=True) if not saved]
@@ -140,7 +149,7 @@ class Saving(Fight):
                 )
         second = self.second_save(target, group)
         if failed and second is not None:
-            roll = roll_each(self.dice, second[0], len(failed), second[1])
+            roll = roll_each(self.dice, second[0], len(failed), second[1], kind=second[2], side=target.name)
             rolls.append(roll)
             failed = [unit for unit, saved in zip(failed, roll.success, strict=True) if not saved]
         return failed

@@ -18,11 +18,12 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
-from rules_core.errors import SpecError
+from rules_core.errors import RefereeError, SpecError
 from rules_core.games.formation.rules import FormationRules
 from rules_core.report import Op
 from rules_core.spec import (
     GroupSpec,
+    SideSpec,
     Token,
     TokenKind,
     closest,
@@ -46,6 +47,7 @@ MAX_EXTRA_ATTACKS = 10
 MAX_MARKERS = 200
 
 _NUMBER = re.compile(r"^\d{1,3}$")
+_MODELS = re.compile(r"\bmodel(s?)\b")
 _VALUE = re.compile(r"^(\d{1,2})(\+?)$")
 
 
@@ -320,7 +322,7 @@ class FormationSpecParser:
                 )
             if "contact" in settings:
                 raise self._error(
-                    f"'{name}' is in a supporting formation: supporting units are never in base contact "
+                    f"'{name}' is in a supporting formation: supporting units are never in {self.rules.contact} "
                     "(use ff=N for how many can fire).",
                     settings["contact"].text,
                     self.support_example,
@@ -405,8 +407,20 @@ class FormationSpecParser:
 
     # ------------------------------------------------------------------ sides
 
+    def _read(self, text: str, example: str) -> SideSpec:
+        """The generic reader's split, its errors counting units (stands, vehicles, war engines), not models."""
+        try:
+            return parse_side_spec(text, example=example, stats=self.stat_examples, keywords=self.keywords)
+        except RefereeError as error:
+            worded = _MODELS.sub(lambda found: "unit" + found.group(1), error.message)
+            if worded == error.message:
+                raise
+            raise type(error)(
+                worded, token=error.token, example=error.example, hint=error.hint, fix=error.fix
+            ) from None
+
     def parse_formation(self, text: str) -> Formation:
-        side = parse_side_spec(text, example=self.rules.example_side, stats=self.stat_examples, keywords=self.keywords)
+        side = self._read(text, self.rules.example_side)
         parts = [tuple(self.parse_group(g, supporting=False) for g in unit.groups) for unit in side.units]
         key = self.rules.marker_key
         for part in parts:
@@ -424,7 +438,7 @@ class FormationSpecParser:
         return Formation(groups, tuple(len(part) for part in parts) if several else ())
 
     def parse_support(self, text: str) -> Support:
-        side = parse_side_spec(text, example=self.support_example, stats=self.stat_examples, keywords=self.keywords)
+        side = self._read(text, self.support_example)
         return Support(
             tuple(Formation(tuple(self.parse_group(g, supporting=True) for g in unit.groups)) for unit in side.units)
         )

@@ -196,6 +196,7 @@ def check_positions(rules: FormationRules, attacker: Formation, defender: Format
     An attacker with no unit directly engaged is no refusal: the assault does not take place (``no_assault``),
     whatever the defender's positions say.
     """
+    touching = rules.contact  # "base contact" / "close contact"
     sides = ((ATTACKER, attacker), (DEFENDER, defender))
     if not any(group.contact or group.in_range for group in attacker.groups):
         return
@@ -205,16 +206,16 @@ def check_positions(rules: FormationRules, attacker: Formation, defender: Format
         if contact[name] and not contact[other]:
             group = contact[name][0]
             raise SpecError(
-                f"The {name.value} has units in base contact ({group.name}: {group.contact}) but no {other.value} "
-                f"unit is in base contact: base contact is mutual. A group with no contact= or ff= is all in base "
-                f"contact; give each group's positions, e.g. contact=0 ff=2 for units within "
+                f"The {name.value} has units in {touching} ({group.name}: {group.contact}) but no {other.value} "
+                f"unit is in {touching}: {touching} is mutual. A group with no contact= or ff= is all in "
+                f"{touching}; give each group's positions, e.g. contact=0 ff=2 for units within "
                 f"{rules.engagement_range} only.",
                 token=f"{group.count}x {group.name}",
                 example=rules.example_group,
             )
     if not any(group.contact or group.in_range for group in defender.groups):
         raise SpecError(
-            f"The attacker has units directly engaged but no defending unit is directly engaged (in base contact or "
+            f"The attacker has units directly engaged but no defending unit is directly engaged (in {rules.contact} or "
             f"within {rules.engagement_range} with a line of fire): a unit within {rules.engagement_range} of an "
             "enemy is within that enemy's range too, and supporting fire needs a directly engaged enemy to fire at.",
             token=f"{defender.groups[0].count}x {defender.groups[0].name}",

@@ -131,7 +131,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rules_core.errors import example
-from rules_core.games.formation.game import FormationGame, common_options, token_docs
+from rules_core.games.formation.game import ROLL_KINDS, FormationGame, common_options, token_docs
 from rules_core.games.formation.rules import DoubleMeans, FormationRules
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import register
@@ -156,6 +156,8 @@ RULES = FormationRules(
     "(contact= / ff=), except that units left with no enemy in close contact fight with FF (unless the lost_contact "
     "option says the counter-charges put them back in contact).",
     rally=None,  # the assault page has no rally rule
+    contact="close contact",
+    sum_reading="a house rule: Reikhammer has no other text",
     example_group="6x Line Infantry: CC4 FF3 Sv5+ INF contact=2 ff=4",
     example_side="6x Line Infantry: CC4 FF3 Sv5+ INF contact=4 ff=2 ; 2x Field Gun: CC1 FF4 Sv6+ LV ff=2",
     consolidation_move="may move 1 tile (not into an enemy zone of control)",
@@ -199,6 +201,7 @@ class ReikhammerAssault(FormationGame):
     rules = RULES
     options = OPTIONS
     tokens = token_docs(RULES)
+    roll_kinds = ROLL_KINDS  # to hit, armour save, cover save, invulnerable save, result roll
     example_attacker = RULES.example_side
     example_defender = "8x Spearmen: CC4 FF1 Sv6+ INF contact=5 ff=3 cover=5+ ; 2x Archers: CC2 FF4 Sv6+ INF ff=2"
     example_options: Mapping[str, OptionValue] = {"defender_shock": 1}
