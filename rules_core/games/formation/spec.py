@@ -1,4 +1,5 @@
-"""Formation specs (Epic: Armageddon, Reikhammer): typed groups, the parser and the canonical formatter.
+"""Formation specs (Epic: Armageddon, Reikhammer): the parser and the canonical formatter (the typed groups and
+formations they read and write are in units.py, and re-exported here).
 
 A side fights as one formation (formations drawn into the assault fight as one,
 as both rules texts say), its groups listed nearest to the enemy first. In Epic
@@ -15,11 +16,28 @@ Group shape: ``[N x] name: CC4+ FF4+ Sv4+ INF [contact=N] [ff=N] [specials]``
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from enum import IntEnum, StrEnum
 
 from rules_core.errors import RefereeError, SpecError
 from rules_core.games.formation.rules import FormationRules
+from rules_core.games.formation.units import (
+    INSPIRING,
+    INVULNERABLE,
+    INVULNERABLE_SAVE,
+    MACRO_WEAPON,
+    MAX_DC,
+    MAX_EXTRA_ATTACKS,
+    MAX_MARKERS,
+    NO_LINE_OF_FIRE,
+    REINFORCED_ARMOUR,
+    SETTINGS,
+    SPECIALS,
+    UNIT_TYPES,
+    Formation,
+    Group,
+    Position,
+    Support,
+    UnitType,
+)
 from rules_core.report import Op
 from rules_core.spec import (
     GroupSpec,
@@ -34,104 +52,9 @@ from rules_core.spec import (
     suggest_stat,
 )
 
-MACRO_WEAPON = "macro-weapon"
-REINFORCED_ARMOUR = "reinforced-armour"
-INVULNERABLE = "invulnerable"
-INSPIRING = "inspiring"
-NO_LINE_OF_FIRE = "no-line-of-fire"  # Reikhammer: the group's ff= units are within 4 tiles with no line of fire
-SPECIALS = (MACRO_WEAPON, REINFORCED_ARMOUR, INVULNERABLE, INSPIRING, NO_LINE_OF_FIRE)
-SETTINGS = ("contact", "ff", "extra-attacks", "cover", "dc")
-INVULNERABLE_SAVE = 6
-MAX_DC = 20
-MAX_EXTRA_ATTACKS = 10
-MAX_MARKERS = 200
-
 _NUMBER = re.compile(r"^\d{1,3}$")
 _MODELS = re.compile(r"\bmodel(s?)\b")
 _VALUE = re.compile(r"^(\d{1,2})(\+?)$")
-
-
-class UnitType(StrEnum):
-    INFANTRY = "INF"
-    LIGHT_VEHICLE = "LV"
-    ARMOURED_VEHICLE = "AV"
-    WAR_ENGINE = "WE"
-
-
-_UNIT_TYPES = frozenset(unit_type.value for unit_type in UnitType)
-
-
-class Position(IntEnum):
-    """Where a unit stands after the charge and counter-charges; also the order hits are allocated in."""
-
-    CONTACT = 0  # base contact: attacks with CC
-    IN_RANGE = 1  # within the engagement range with a line of fire: attacks with FF
-    OUT = 2  # in the formation but not directly engaged: neither attacks nor can be hit (bar result hits)
-
-
-@dataclass(frozen=True, slots=True)
-class Group:
-    count: int
-    name: str
-    cc: int | None  # None: no CC value (cannot attack in contact)
-    ff: int | None  # None: FF- (assault weapons only)
-    save: int | None  # None: no armour save
-    unit_type: UnitType | None  # None only in supporting formations, where it is never needed
-    dc: int  # damage capacity of each war engine; 1 for every other unit
-    contact: int
-    in_range: int
-    extra_attacks: int
-    cover: int | None
-    specials: frozenset[str]
-    markers: int | None = None  # its formation's starting markers (shock=N; Reikhammer), None: not given here
-
-    @property
-    def out_of_fight(self) -> int:
-        return self.count - self.contact - self.in_range
-
-    @property
-    def war_engine(self) -> bool:
-        return self.unit_type is UnitType.WAR_ENGINE
-
-    def at(self, position: Position) -> int:
-        return (self.contact, self.in_range, self.out_of_fight)[position]
-
-    @property
-    def range_value(self) -> int | None:
-        """The FF value its units within range attack with: none without a line of fire (Reikhammer)."""
-        return None if NO_LINE_OF_FIRE in self.specials else self.ff
-
-
-@dataclass(frozen=True, slots=True)
-class Formation:
-    groups: tuple[Group, ...]
-    # A side of several formations fighting as one (Reikhammer, '|' between them): how many groups each has, in
-    # order. Empty: one formation.
-    sizes: tuple[int, ...] = ()
-
-    @property
-    def name(self) -> str:
-        return self.groups[0].name
-
-    def parts(self) -> tuple[tuple[int, ...], ...]:
-        """The group indices of each formation making up the side (one formation: every group)."""
-        parts: list[tuple[int, ...]] = []
-        first = 0
-        for size in self.sizes or (len(self.groups),):
-            parts.append(tuple(range(first, first + size)))
-            first += size
-        return tuple(parts)
-
-    @property
-    def units(self) -> int:
-        return sum(group.count for group in self.groups)
-
-
-@dataclass(frozen=True, slots=True)
-class Support:
-    """Supporting formations: each fires with FF and gains a marker if its side loses."""
-
-    formations: tuple[Formation, ...]
 
 
 class FormationSpecParser:
@@ -148,7 +71,7 @@ class FormationSpecParser:
         self.support_example = f"3x Devastators: FF{rules.value_text(3 if rules.hit_op is Op.AT_LEAST else 4)}"
         # Stat keys with an example value: read in any case (cc4+ is CC4+); near misses suggest one of these.
         self.stat_examples = {"CC": rules.value_text(4), "FF": rules.value_text(4), "Sv": "4+", "DC": "3"}
-        self.keywords = frozenset((*SPECIALS, *_UNIT_TYPES, *(unit_type.lower() for unit_type in _UNIT_TYPES)))
+        self.keywords = frozenset((*SPECIALS, *UNIT_TYPES, *(unit_type.lower() for unit_type in UNIT_TYPES)))
 
     # ------------------------------------------------------------------ errors
 
@@ -225,7 +148,7 @@ class FormationSpecParser:
                 self._read_stat(token, spec.name, stats, example)
             elif token.kind is TokenKind.KEYWORD:
                 upper = token.key.upper()
-                if upper in _UNIT_TYPES:
+                if upper in UNIT_TYPES:
                     if unit_type is not None:
                         raise self._error(f"'{spec.name}' gives a unit type twice.", token.text, example)
                     unit_type = UnitType(upper)
@@ -504,3 +427,24 @@ def _with_setting(example: str, key: str, low: int, high: int) -> str:
     if _NUMBER.match(found.group(1)) and low <= int(found.group(1)) <= high:
         return example
     return example[: found.start()] + f"{found.group(0).split('=')[0]}={value}" + example[found.end() :]
+
+
+__all__ = [
+    "INSPIRING",
+    "INVULNERABLE",
+    "INVULNERABLE_SAVE",
+    "MACRO_WEAPON",
+    "MAX_DC",
+    "MAX_EXTRA_ATTACKS",
+    "MAX_MARKERS",
+    "NO_LINE_OF_FIRE",
+    "REINFORCED_ARMOUR",
+    "SETTINGS",
+    "SPECIALS",
+    "Formation",
+    "FormationSpecParser",
+    "Group",
+    "Position",
+    "Support",
+    "UnitType",
+]
