@@ -28,7 +28,8 @@ class TableSummary:
     are wiped out (the summary says so instead of a count); ``moves``: every move to make, once each, with its
     distance where the report has it ('Ork Boy falls back 7"'); ``next_step``: what to roll or decide next ("Fight
     round 2 next turn"), empty for nothing; ``left``: the word for what a side has left, one and many (empty: the
-    game's ``losses_count``).
+    game's ``losses_count``); ``notes``: lines said after the sides' lines (what each formation of a side of
+    several ends with); ``parts``: what a spec's '|' separates, when a side has several (empty: "units").
     """
 
     removals: tuple[str, str] = ("", "")
@@ -36,6 +37,8 @@ class TableSummary:
     moves: tuple[str, ...] = ()
     next_step: str = ""
     left: tuple[str, str] = ("", "")
+    notes: tuple[str, ...] = ()
+    parts: str = ""
 
     def removal(self, side: SideName | str) -> str:
         return self.removals[0 if side == SideName.ATTACKER else 1]

@@ -123,12 +123,12 @@ def _subject(report: Report, side: str) -> str:
     return f"the {side}'s {side_name(report, side)}" if _mirrored(report) else side_name(report, side)
 
 
-def _line_name(report: Report, side: str) -> str:
-    """A side at the head of its table line: its unit, or "Attacker (4 units)"."""
+def _line_name(report: Report, side: str, parts: str = "") -> str:
+    """A side at the head of its table line: its unit, or "Attacker (4 units)" ("(2 formations)": ``parts``)."""
     text = report.inputs.attacker if side == "attacker" else report.inputs.defender
     count = len(unit_names(text))
     if count > 1:
-        return f"{side.capitalize()} ({count} units)"
+        return f"{side.capitalize()} ({count} {parts or 'units'})"
     return f"{side_name(report, side)} ({side})" if _mirrored(report) else side_name(report, side)
 
 
@@ -186,7 +186,7 @@ def table_lines(report: Report, escape: Callable[[str], str] = _identity) -> lis
         result = report.result.side(SideName(side))
         removal = table.removal(side)
         todo = removal if removal.startswith("mark ") else f"remove {removal}" if removal else "nothing to remove"
-        text = f"{_line_name(report, side)}: {todo}"
+        text = f"{_line_name(report, side, table.parts)}: {todo}"
         one, many = table.left if table.left[0] else (noun.removesuffix("s"), noun)
         left = (
             "wiped out"
@@ -195,6 +195,7 @@ def table_lines(report: Report, escape: Callable[[str], str] = _identity) -> lis
         )
         extras = [shown for tallied in words.tallied if (shown := tallied.text(result.extra.get(tallied.key)))]
         lines.append(escape(f"{text}; {', '.join([left, *extras])}"))
+    lines += [escape(note) for note in table.notes]
     if table.moves:
         lines.append(escape("Move: " + "; ".join(table.moves) + "."))
     if table.next_step:

@@ -146,7 +146,7 @@ def test_base_contact_is_mutual() -> None:
     with pytest.raises(SpecError, match="base contact is mutual") as raised:
         run("epic", "2x A: CC4+ FF4+ Sv- INF", "2x D: CC4+ FF4+ Sv- INF ff=2", [])
     assert raised.value.token == "2x A" and raised.value.example
-    with pytest.raises(SpecError, match="base contact is mutual") as raised:
+    with pytest.raises(SpecError, match="close contact is mutual") as raised:  # Reikhammer's words (issue 33)
         run("reikhammer", "2x A: CC4 FF3 Sv- INF ff=2", "2x D: CC4 FF3 Sv- INF", [])
     assert raised.value.token == "2x D"
 

@@ -77,7 +77,8 @@ class Army:
         macro: Law = {0: 1.0}
         for index, group in enumerate(self.groups):
             contact_value = group.ff if contact_lost else group.cc
-            for position, value in ((Position.CONTACT, contact_value), (Position.IN_RANGE, group.ff)):
+            in_range = None if "no-line-of-fire" in group.specials else group.ff  # within 4 tiles, no line of fire
+            for position, value in ((Position.CONTACT, contact_value), (Position.IN_RANGE, in_range)):
                 count = sum(1 for k in self.engaged(state) if self.units[k] == (index, position))
                 if count and value is not None:
                     scored = self.attack(group, count, value)
@@ -232,13 +233,15 @@ def oracle(game: str, attacker: Formation, defender: Formation, options: Mapping
                     out[(a2, d2, ka + dealt_a, kd + dealt_d)] += p * q * r
         return out
 
-    def settle(dist: Law) -> Law:
+    def settle(dist: Law, after_support: bool = False) -> Law:
+        """After the attacks: every defender or every engaged attacker gone; after supporting fire (which never
+        stalls the attack): a side wiped out."""
         going: Law = {}
         for (a, d, ka, kd), p in dist.items():
             if not any(d):
                 both = options.get("both_wiped_out", "draw" if game == "epic" else "defender")
                 finish("attacker" if any(a) else both, a, d, p)
-            elif not armies[0].engaged(a):
+            elif not any(a) if after_support else not armies[0].engaged(a):
                 finish("defender", a, d, p)
             else:
                 going[(a, d, ka, kd)] = p
@@ -250,7 +253,7 @@ def oracle(game: str, attacker: Formation, defender: Formation, options: Mapping
     for number in range(1, options["max_rounds"] + 1):
         dist = settle(exchange(dist, None, number))
         if any(s is not None for s in support) and dist:
-            dist = settle(exchange(dist, support_laws))
+            dist = settle(exchange(dist, support_laws), after_support=True)
         tied: Law = defaultdict(float)
         for (a, d, ka, kd), p in dist.items():
             bonus = (armies[0].bonus(a, ka, armies[1], d), armies[1].bonus(d, kd, armies[0], a))
@@ -350,6 +353,12 @@ CORNERS = [
      {"defender_broken": True, "attacker_blast_markers": 2, "defender_support": "2x Big Gun: FF5+ macro-weapon"}),
     ("reikhammer", "3x Line: CC4 FF3 Sv5 INF contact=1 ff=1", "2x Grenadier: CC4 FF3 Sv4 INF cover=3",
      {"save_direction": "under", "double_means": "more_than", "attacker_support": "2x Handgunners: FF3"}),
+    # Issue 33: supporting fire that kills every engaged attacker does not stall the assault (the result is rolled
+    # for the units left out of the fight), and Reikhammer units within 4 tiles with no line of fire.
+    ("epic", "1x A: CC4+ FF4+ Sv- INF contact=1 ; 3x B: CC4+ FF4+ Sv- INF contact=0 ff=0",
+     "2x D: CC6+ FF6+ Sv- INF contact=1 ff=0", {"defender_support": "3x S: FF4+", "max_rounds": 3}),
+    ("reikhammer", "1x A: CC4 FF4 Sv- INF contact=1 ; 2x B: CC4 FF4 Sv5+ INF ff=2 no-line-of-fire ; 1x C: CC3 FF3 Sv- "
+     "INF contact=0 ff=0", "2x D: CC3 FF4 Sv- INF contact=1 ff=1", {"defender_support": "2x S: FF3", "max_rounds": 2}),
 ]  # fmt: skip
 
 
@@ -372,6 +381,12 @@ CHI_SQUARE_CASES = [
      {"defender_blast_markers": 4}),
     # Both formations wiped out often: Reikhammer gives it to the defender.
     ("reikhammer", "2x Knight: CC4 FF2 Sv- INF", "2x Pikemen: CC4 FF2 Sv- INF contact=1 ff=1", {"max_rounds": 3}),
+    # Issue 33: supporting fire never stalls the attack; units within 4 tiles with no line of fire.
+    ("reikhammer", "1x A: CC4 FF4 Sv- INF contact=1 ; 2x B: CC4 FF4 Sv5+ INF ff=2 no-line-of-fire ; 1x C: CC3 FF3 Sv- "
+     "INF contact=0 ff=0", "2x D: CC3 FF4 Sv- INF contact=1 ff=1", {"defender_support": "2x S: FF3"}),
+    # Issue 33: a side of two formations, each with its own Shock (the result counts them together).
+    ("reikhammer", "3x A: CC4 FF3 Sv5+ INF shock=1 | 2x B: CC3 FF4 Sv- INF shock=2", "4x D: CC4 FF3 Sv5+ INF",
+     {"defender_shock": 1}),
 ]  # fmt: skip
 
 

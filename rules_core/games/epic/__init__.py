@@ -38,18 +38,26 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
    after a failed or denied armour save the unit takes one second save, the better
    of its cover save (the defending side's infantry only) and ``invulnerable`` (6+).
 6. A unit with FF- within 15cm (or CC- in base contact) is directly engaged (it can
-   be hit) but cannot attack.
-7. The immediate outcomes are checked after the combat attacks and again after
-   supporting fire. When the defending formation is destroyed the attacker wins
-   if any of its units survive (the only formation left). When both formations
-   are wiped out together, the text's two ways to win at once ("The attacker
-   must destroy every unit in the defending formation" / "The defender must
-   destroy every attacking unit that is directly engaged") are both met and
-   neither comes first: the assault is drawn (``both_destroyed``);
-   ``both_wiped_out=defender`` gives it to the defender (the attack stalled, as
-   Reikhammer's text says). Otherwise, when every directly engaged attacker is
-   destroyed, the defender wins. An immediate win is followed by A7/A8 like a
-   won result roll.
+   be hit) but cannot attack. A unit within 15cm with no line of fire is not
+   directly engaged (the text: "within 15cm of, and have a line of fire to"):
+   leave it out of ``contact=``/``ff=``; Reikhammer's ``no-line-of-fire`` keyword
+   is refused here, saying so.
+7. The immediate outcomes are checked after the combat attacks (the text). When
+   the defending formation is destroyed the attacker wins if any of its units
+   survive (the only formation left). When both formations are wiped out
+   together, the text's two ways to win at once ("The attacker must destroy
+   every unit in the defending formation" / "The defender must destroy every
+   attacking unit that is directly engaged") are both met and neither comes
+   first: the assault is drawn (``both_destroyed``); ``both_wiped_out=defender``
+   gives it to the defender (the attack stalled, as Reikhammer's text says).
+   Otherwise, when every directly engaged attacker is destroyed, the defender
+   wins. Supporting fire comes only after these checks (A5, "only if stalled"),
+   so it never stalls the attack: after it the result step's own rule applies,
+   a side with no unit left at all loses at once (both wiped out: as above), and
+   otherwise the result is rolled even when no directly engaged attacker is
+   left; a tie then starts a round with no attacker directly engaged, in which
+   the attack stalls before anyone rolls. An immediate win is followed by A7/A8
+   like a won result roll.
 8. The result roll is 2D6 keeping the highest die (the text); ``result_dice=sum``
    adds them (the published rulebook).
 9. Modifiers: kills include supporting fire and earlier rounds; units remaining
@@ -82,7 +90,8 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
     given (REFERENCE.md 001): it is destroyed if it loses, and a Broken winner
     gains no Blast markers and ends with as many as its units left. Otherwise
     the winner gains 1 Blast marker per unit it lost; with Blast markers >= its
-    units it is Broken but does not withdraw.
+    units it is Broken but does not withdraw, and ends with as many Blast
+    markers as its units left (never more: decision 12).
 14. War engines (``WE DC=N``): each unsaved hit removes one damage capacity; 0 is
     destroyed. For the result, Blast markers and breaking a war engine counts as
     units equal to its remaining DC and each DC it lost counts as a unit killed
@@ -107,7 +116,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules_core.games.formation.game import FormationGame, common_options, token_docs
+from rules_core.games.formation.game import ROLL_KINDS, FormationGame, common_options, token_docs
 from rules_core.games.formation.rules import DoubleMeans, FormationRules
 from rules_core.options import OptionValue
 from rules_core.registry import Chart, register
@@ -122,6 +131,8 @@ RULES = FormationRules(
     markers="Blast markers",
     marker_key="blast_markers",
     inspiring_modifier=True,
+    engaged_without_line_of_fire=False,
+    several_formations=False,
     double_means=DoubleMeans.MORE_THAN,
     both_wiped_out="draw",
     consolidation="The winner's units may make a 5cm consolidation move; they may not enter an enemy zone of control.",
@@ -166,6 +177,7 @@ class EpicAssault(FormationGame):
     rules = RULES
     options = OPTIONS
     tokens = token_docs(RULES)
+    roll_kinds = ROLL_KINDS  # to hit, armour save, cover save, invulnerable save, result roll
     example_attacker = RULES.example_side
     example_defender = "8x Ork Boyz: CC4+ FF6+ Sv6+ INF contact=5 ff=3 cover=5+ ; 2x Nobz: CC3+ FF5+ Sv6+ INF ff=2"
     example_options: Mapping[str, OptionValue] = {"defender_blast_markers": 1}

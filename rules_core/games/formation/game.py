@@ -11,11 +11,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from rules_core import roll_kinds
 from rules_core.dice import DiceSource
-from rules_core.errors import RefereeError, Setting, example
+from rules_core.errors import OptionName, RefereeError, Setting, SpecError, example
 from rules_core.games.formation.engine import FormationAssault, check_positions
 from rules_core.games.formation.rules import DoubleMeans, FormationRules, FormationSettings, SaveDirection
-from rules_core.games.formation.spec import Formation, FormationSpecParser, Support
+from rules_core.games.formation.spec import MAX_MARKERS, Formation, FormationSpecParser, Support
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import Game, OutcomeWords, Tallied, TokenDoc
 from rules_core.report import Combine, FrozenMap, Inputs, Op, Report
@@ -25,7 +26,14 @@ if TYPE_CHECKING:
     from rules_core.odds.model import Odds
 
 SIDES = ("attacker", "defender")
-MAX_MARKERS = 200
+# What the formation engine's rolls are for (Roll.kind): every one is a kind the games share.
+ROLL_KINDS = (
+    roll_kinds.TO_HIT,
+    roll_kinds.SAVE,
+    roll_kinds.COVER_SAVE,
+    roll_kinds.INVULNERABLE_SAVE,
+    roll_kinds.RESULT_ROLL,
+)
 MAX_ROUNDS = 20
 
 WORDS = OutcomeWords(
@@ -51,7 +59,13 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
                 f"{side}_{key}",
                 OptionType.INT,
                 0,
-                f"{markers} on the {side}'s formation before the assault.",
+                f"{markers} on the {side}'s formation before the assault."
+                + (
+                    f" A side of several formations gives each its own with {key}=N on one of its groups instead."
+                    if rules.several_formations
+                    else ""
+                ),
+                brief=f"{markers} on the {side}'s formation before the assault.",
                 minimum=0,
                 maximum=MAX_MARKERS,
                 example=example(Setting(f"{side}_{key}", 2)),
@@ -117,9 +131,9 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             "lost_contact",
             OptionType.CHOICE,
             "ff",
-            "In a round after a tie, units in base contact whose every enemy in base contact died. ff: they are "
-            "no longer in contact and fight with FF. countercharge: the players say the counter-charges put them "
-            "back in base contact, so they keep CC.",
+            f"In a round after a tie, units in {rules.contact} whose every enemy in {rules.contact} died. ff: they "
+            "are no longer in contact and fight with FF. countercharge: the players say the counter-charges put them "
+            f"back in {rules.contact}, so they keep CC.",
             choices=("ff", "countercharge"),
             brief="Units whose every enemy in contact died after a tie: ff (fight with FF) or countercharge (keep CC).",
             example=example(lost_contact="countercharge"),
@@ -131,7 +145,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             "result_dice",
             OptionType.CHOICE,
             "highest",
-            "highest: 2D6 keep the highest die (the rules text). sum: add both dice (the published rulebook).",
+            f"highest: 2D6 keep the highest die (the rules text). sum: add both dice ({rules.sum_reading}).",
             choices=("highest", "sum"),
             example=example(result_dice="sum"),
             variant=True,
@@ -161,8 +175,8 @@ def token_docs(rules: FormationRules) -> tuple[TokenDoc, ...]:
         TokenDoc(
             "CC FF",
             "stat",
-            f"Close combat value (units in base contact) and firefight value (within {rules.engagement_range} with a "
-            f"line of fire): {hit_rule}. FF- for units with assault weapons only; CC- or FF- units can be hit "
+            f"Close combat value (units in {rules.contact}) and firefight value (within {rules.engagement_range} "
+            f"with a line of fire): {hit_rule}. FF- for units with assault weapons only; CC- or FF- units can be hit "
             "but cannot attack.",
             f"CC{cc} FF{ff}",
         ),
@@ -182,9 +196,9 @@ def token_docs(rules: FormationRules) -> tuple[TokenDoc, ...]:
         TokenDoc(
             "contact=N / ff=N",
             "setting",
-            f"Units of the group in base contact / within {rules.engagement_range} with a line of fire. Neither "
+            f"Units of the group in {rules.contact} / within {rules.engagement_range} with a line of fire. Neither "
             "given: the whole group is in contact; the rest of a group given a position is not directly engaged.",
-            "6x Tactical: ... contact=2 ff=4",
+            f"{rules.example_group.split(':')[0]}: ... contact=2 ff=4",
         ),
         TokenDoc("extra-attacks=N", "setting", "N more attack dice per unit.", "extra-attacks=1"),
         TokenDoc(
@@ -215,14 +229,47 @@ def token_docs(rules: FormationRules) -> tuple[TokenDoc, ...]:
     ]
     if rules.inspiring_modifier:
         docs.append(TokenDoc("inspiring", "keyword", "+1 to the result roll per surviving unit that took part.", ""))
-    docs.append(
-        TokenDoc(
-            "groups",
-            "syntax",
-            "Groups are listed nearest the enemy first (';' or '|' between them): hits are allocated in that order.",
-            rules.example_side,
+    if rules.engaged_without_line_of_fire:
+        docs.append(
+            TokenDoc(
+                "no-line-of-fire",
+                "keyword",
+                f"The group's ff=N units are within {rules.engagement_range} but have no line of fire: directly "
+                "engaged (they can be hit, and keep the attack from stalling) but they cannot shoot.",
+                "2x Handgunners: CC5 FF3 Sv6+ INF ff=2 no-line-of-fire",
+            )
         )
-    )
+    if rules.several_formations:
+        key = rules.marker_key
+        docs.append(
+            TokenDoc(
+                f"{key}=N",
+                "setting",
+                f"A formation's {rules.markers} before the assault, given on one of its groups: each formation of a "
+                f"side of several has its own (the {key} option is for a side of one formation).",
+                f"3x Line Infantry: CC4 FF3 Sv5+ INF {key}=1 | 2x Knights: CC3 FF5 Sv4+ INF",
+            )
+        )
+        docs.append(
+            TokenDoc(
+                "formations and groups",
+                "syntax",
+                "A side is one formation, or several fighting as one with '|' between them; ';' separates the groups "
+                "of one formation. Groups are listed nearest the enemy first: hits are allocated in that order. After "
+                f"the assault each formation takes its own {rules.markers} and breaks on its own.",
+                rules.example_side,
+            )
+        )
+    else:
+        docs.append(
+            TokenDoc(
+                "groups",
+                "syntax",
+                "Groups are listed nearest the enemy first (';' or '|' between them): hits are allocated in that "
+                "order.",
+                rules.example_side,
+            )
+        )
     return tuple(docs)
 
 
@@ -235,17 +282,51 @@ class FormationGame(Game):
         "a side is one formation: groups '[N x] name: tokens' separated by ';' (or '|'), nearest the enemy first. "
         "Supporting formations (options) are separated by '|'."
     )
+    several_shape = (
+        "a side is one or more formations fighting as one, '|' between formations, each of groups '[N x] name: "
+        "tokens' separated by ';', nearest the enemy first; each formation may give its starting {markers} on one "
+        "of its groups ({key}=N). Supporting formations (options) are separated by '|'."
+    )
     losses_count = "units"  # stands and war engines
     outcome_words = WORDS
 
     def __init__(self) -> None:
         self.parser = FormationSpecParser(self.rules)
+        if self.rules.several_formations:
+            self.spec_shape = self.several_shape.format(markers=self.rules.markers, key=self.rules.marker_key)
         marker, markers = self.rules.marker, self.rules.markers  # the game's own markers: "Blast marker", "Shock"
         tallied = (
             Tallied(self.rules.marker_key, f"{{n}} {marker}", f"{{n}} {markers}"),
             Tallied("broken", "Broken", flag=True),
         )
         self.outcome_words = replace(WORDS, tallied=tallied)
+
+    def check_markers(self, side: str, formation: Formation, option: int) -> None:
+        """A side's starting markers are said once: by the option (one formation) or by each formation's setting."""
+        key, markers = self.rules.marker_key, self.rules.markers
+        given = [group for group in formation.groups if group.markers is not None]
+        parts = formation.parts()
+        if not option or (not given and len(parts) == 1):
+            return
+        tokens = "; ".join(
+            f"{key}=1 on {formation.groups[part[0]].name}" if i == 0 else f"{key}=0 on {formation.groups[part[0]].name}"
+            for i, part in enumerate(parts)
+        )
+        if given:
+            message = (
+                f"The {side}'s {markers} is given twice: by ",
+                OptionName(f"{side}_{key}"),
+                f" and by {key}={given[0].markers} on '{given[0].name}'. Give it once: each formation's on one of its "
+                f"groups ({key}=N), or the option alone for a side of one formation.",
+            )
+        else:
+            message = (
+                f"The {side} is {len(parts)} formations fighting as one ('|' between them), each with its own "
+                f"{markers}: give each formation's on one of its groups with {key}=N (e.g. {tokens}) instead of ",
+                OptionName(f"{side}_{key}"),
+                ".",
+            )
+        raise SpecError(message, token=f"{key}=", example=f"{self.rules.example_group} {key}=1")
 
     def parse_side(self, text: str) -> Formation:
         return self.parser.parse_formation(text)
@@ -302,6 +383,8 @@ class FormationGame(Game):
             recontact=options.get("lost_contact", "ff") == "countercharge",
         )
         check_positions(self.rules, attacker, defender)
+        for side, formation in zip(SIDES, (attacker, defender), strict=True):
+            self.check_markers(side, formation, int(options[f"{side}_{key}"] or 0))
         # Saves rolled under are written without '+' (Sv3), in the report and in its canonical inputs alike.
         plus = settings.save_op is Op.AT_LEAST
         normalised = dict(options)

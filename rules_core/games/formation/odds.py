@@ -165,7 +165,7 @@ class FormationSolver:
             known = {(0, 0): 1.0}
             for index, group in enumerate(fighters.state.formation.groups):
                 contact_value = group.ff if contact_lost else group.cc
-                for position, value in ((Position.CONTACT, contact_value), (Position.IN_RANGE, group.ff)):
+                for position, value in ((Position.CONTACT, contact_value), (Position.IN_RANGE, group.range_value)):
                     count = counts.get((index, position), 0)
                     if count and value is not None:
                         known = self.add_attacks(known, group.specials, count * (1 + group.extra_attacks), value)
@@ -223,13 +223,15 @@ class FormationSolver:
                 law[(units, 0)] += p
         return law
 
-    def decided(self, state: State) -> str | None:
+    def decided(self, state: State, after_support: bool = False) -> str | None:
+        """engine.decided: after the attacks, every defender or every engaged attacker gone; after supporting
+        fire, a side wiped out."""
         attacker, defender = self.sides
         if not defender.alive(state[1]):
             if attacker.alive(state[0]):
                 return "attacker"
             return "defender" if self.settings.both_wiped_out == "defender" else "draw"
-        if not attacker.engaged(state[0]):
+        if not (attacker.alive(state[0]) if after_support else attacker.engaged(state[0])):
             return "defender"
         return None
 
@@ -245,7 +247,7 @@ class FormationSolver:
             dist = self.exchange(dist, later=round_number > 1)
             dist = self.settle(dist)
             if has_support and dist:
-                dist = self.settle(self.exchange(dist, self.support_laws))
+                dist = self.settle(self.exchange(dist, self.support_laws), after_support=True)
             tied: dict[State, float] = defaultdict(float)
             for state, p in dist.items():
                 check()  # past its deadline, the calculation gives way to Monte Carlo
@@ -261,12 +263,13 @@ class FormationSolver:
             dist = tied
         return self.odds()
 
-    def settle(self, dist: dict[State, float]) -> dict[State, float]:
-        """Finish the states the immediate outcomes decide; return the others."""
+    def settle(self, dist: dict[State, float], after_support: bool = False) -> dict[State, float]:
+        """Finish the states the immediate outcomes decide (after supporting fire: a side wiped out); return the
+        others."""
         going: dict[State, float] = {}
         for state, p in dist.items():
             check()  # past its deadline, the calculation gives way to Monte Carlo
-            winner = self.decided(state)
+            winner = self.decided(state, after_support)
             if winner is None:
                 going[state] = p
             else:

@@ -37,6 +37,14 @@ class FormationRules:
     markers: str  # plural: "Blast markers", "Shock"
     marker_key: str  # the report's key: "blast_markers", "shock"
     inspiring_modifier: bool  # the result table has +1 per Inspiring unit
+    # Within the engagement range is directly engaged even without a line of fire (Reikhammer: "within 4 tiles");
+    # such units (the no-line-of-fire keyword) can be hit but cannot shoot. False: a line of fire is part of being
+    # directly engaged (Epic), so a unit without one is left out of the fight.
+    engaged_without_line_of_fire: bool
+    # A side may be several formations fighting as one ('|' between formations, ';' between groups of one), each
+    # with its own starting markers (a ``<marker_key>=N`` setting) and its own markers and breaking after the
+    # assault (Reikhammer: "each winning formation receives ..."). False: '|' and ';' both separate groups (Epic).
+    several_formations: bool
     double_means: DoubleMeans  # what the text's 'twice/double as many units' means (an option may override)
     both_wiped_out: str  # who wins when both formations are wiped out together: "draw" or "defender" (an option)
     consolidation: str  # the winner's free move, as an instruction
@@ -47,6 +55,10 @@ class FormationRules:
     example_side: str
     # The summary's short words: the winner's move (after its name), how the loser withdraws (after "D withdraws
     # (3x D): "), and the rally test, said once for every Broken formation (``{name}``: "A", or "A and B").
+    # What the text calls units touching the enemy: Epic "base contact", Reikhammer "close contact".
+    contact: str = "base contact"
+    # Where the result_dice=sum reading comes from, in the option's help.
+    sum_reading: str = "the published rulebook"
     consolidation_move: str = "may consolidate"
     withdrawal_move: str = "as the rules for broken formations explain"
     rally_test: str = ""

@@ -1,9 +1,13 @@
-"""Formation specs (Epic: Armageddon, Reikhammer): typed groups, the parser and the canonical formatter.
+"""Formation specs (Epic: Armageddon, Reikhammer): the parser and the canonical formatter (the typed groups and
+formations they read and write are in units.py, and re-exported here).
 
-A side is one formation (formations drawn into the assault fight as one, as both
-rules texts say): its groups are separated by ``;`` or ``|`` and listed nearest
-to the enemy first. A supporting-fire spec is one or more formations separated
-by ``|``, each of groups separated by ``;``.
+A side fights as one formation (formations drawn into the assault fight as one,
+as both rules texts say), its groups listed nearest to the enemy first. In Epic
+its groups are separated by ``;`` or ``|``; in Reikhammer (``several_formations``)
+``|`` separates the formations that make it up and ``;`` the groups of one, each
+formation giving its own starting Shock (``shock=N`` on one of its groups). A
+supporting-fire spec is one or more formations separated by ``|``, each of groups
+separated by ``;``.
 
 Group shape: ``[N x] name: CC4+ FF4+ Sv4+ INF [contact=N] [ff=N] [specials]``
 (Reikhammer writes ``CC4 FF3``: it hits on a roll equal to or under the value).
@@ -12,14 +16,32 @@ Group shape: ``[N x] name: CC4+ FF4+ Sv4+ INF [contact=N] [ff=N] [specials]``
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from enum import IntEnum, StrEnum
 
-from rules_core.errors import SpecError
+from rules_core.errors import RefereeError, SpecError
 from rules_core.games.formation.rules import FormationRules
+from rules_core.games.formation.units import (
+    INSPIRING,
+    INVULNERABLE,
+    INVULNERABLE_SAVE,
+    MACRO_WEAPON,
+    MAX_DC,
+    MAX_EXTRA_ATTACKS,
+    MAX_MARKERS,
+    NO_LINE_OF_FIRE,
+    REINFORCED_ARMOUR,
+    SETTINGS,
+    SPECIALS,
+    UNIT_TYPES,
+    Formation,
+    Group,
+    Position,
+    Support,
+    UnitType,
+)
 from rules_core.report import Op
 from rules_core.spec import (
     GroupSpec,
+    SideSpec,
     Token,
     TokenKind,
     closest,
@@ -30,83 +52,9 @@ from rules_core.spec import (
     suggest_stat,
 )
 
-MACRO_WEAPON = "macro-weapon"
-REINFORCED_ARMOUR = "reinforced-armour"
-INVULNERABLE = "invulnerable"
-INSPIRING = "inspiring"
-SPECIALS = (MACRO_WEAPON, REINFORCED_ARMOUR, INVULNERABLE, INSPIRING)
-SETTINGS = ("contact", "ff", "extra-attacks", "cover", "dc")
-INVULNERABLE_SAVE = 6
-MAX_DC = 20
-MAX_EXTRA_ATTACKS = 10
-
 _NUMBER = re.compile(r"^\d{1,3}$")
+_MODELS = re.compile(r"\bmodel(s?)\b")
 _VALUE = re.compile(r"^(\d{1,2})(\+?)$")
-
-
-class UnitType(StrEnum):
-    INFANTRY = "INF"
-    LIGHT_VEHICLE = "LV"
-    ARMOURED_VEHICLE = "AV"
-    WAR_ENGINE = "WE"
-
-
-_UNIT_TYPES = frozenset(unit_type.value for unit_type in UnitType)
-
-
-class Position(IntEnum):
-    """Where a unit stands after the charge and counter-charges; also the order hits are allocated in."""
-
-    CONTACT = 0  # base contact: attacks with CC
-    IN_RANGE = 1  # within the engagement range with a line of fire: attacks with FF
-    OUT = 2  # in the formation but not directly engaged: neither attacks nor can be hit (bar result hits)
-
-
-@dataclass(frozen=True, slots=True)
-class Group:
-    count: int
-    name: str
-    cc: int | None  # None: no CC value (cannot attack in contact)
-    ff: int | None  # None: FF- (assault weapons only)
-    save: int | None  # None: no armour save
-    unit_type: UnitType | None  # None only in supporting formations, where it is never needed
-    dc: int  # damage capacity of each war engine; 1 for every other unit
-    contact: int
-    in_range: int
-    extra_attacks: int
-    cover: int | None
-    specials: frozenset[str]
-
-    @property
-    def out_of_fight(self) -> int:
-        return self.count - self.contact - self.in_range
-
-    @property
-    def war_engine(self) -> bool:
-        return self.unit_type is UnitType.WAR_ENGINE
-
-    def at(self, position: Position) -> int:
-        return (self.contact, self.in_range, self.out_of_fight)[position]
-
-
-@dataclass(frozen=True, slots=True)
-class Formation:
-    groups: tuple[Group, ...]
-
-    @property
-    def name(self) -> str:
-        return self.groups[0].name
-
-    @property
-    def units(self) -> int:
-        return sum(group.count for group in self.groups)
-
-
-@dataclass(frozen=True, slots=True)
-class Support:
-    """Supporting formations: each fires with FF and gains a marker if its side loses."""
-
-    formations: tuple[Formation, ...]
 
 
 class FormationSpecParser:
@@ -114,11 +62,16 @@ class FormationSpecParser:
 
     def __init__(self, rules: FormationRules) -> None:
         self.rules = rules
-        self.specials = SPECIALS if rules.inspiring_modifier else tuple(s for s in SPECIALS if s != INSPIRING)
+        # Settings: a formation's starting markers (shock=N) where a side may be several formations.
+        self.settings = (*SETTINGS, rules.marker_key) if rules.several_formations else SETTINGS
+        refused = {INSPIRING} if not rules.inspiring_modifier else set()
+        if not rules.engaged_without_line_of_fire:
+            refused.add(NO_LINE_OF_FIRE)
+        self.specials = tuple(special for special in SPECIALS if special not in refused)
         self.support_example = f"3x Devastators: FF{rules.value_text(3 if rules.hit_op is Op.AT_LEAST else 4)}"
         # Stat keys with an example value: read in any case (cc4+ is CC4+); near misses suggest one of these.
         self.stat_examples = {"CC": rules.value_text(4), "FF": rules.value_text(4), "Sv": "4+", "DC": "3"}
-        self.keywords = frozenset((*SPECIALS, *_UNIT_TYPES, *(unit_type.lower() for unit_type in _UNIT_TYPES)))
+        self.keywords = frozenset((*SPECIALS, *UNIT_TYPES, *(unit_type.lower() for unit_type in UNIT_TYPES)))
 
     # ------------------------------------------------------------------ errors
 
@@ -195,7 +148,7 @@ class FormationSpecParser:
                 self._read_stat(token, spec.name, stats, example)
             elif token.kind is TokenKind.KEYWORD:
                 upper = token.key.upper()
-                if upper in _UNIT_TYPES:
+                if upper in UNIT_TYPES:
                     if unit_type is not None:
                         raise self._error(f"'{spec.name}' gives a unit type twice.", token.text, example)
                     unit_type = UnitType(upper)
@@ -210,6 +163,15 @@ class FormationSpecParser:
                         token.text,
                         example,
                     )
+                elif token.key == NO_LINE_OF_FIRE:
+                    raise self._error(
+                        f"'{token.text}' on '{spec.name}': in {self.rules.game_name} a unit needs a line of fire to "
+                        f"be directly engaged (within {self.rules.engagement_range} and a line of fire), so one "
+                        "without is not directly engaged: leave it out of contact= and ff= (it neither attacks nor "
+                        "can be hit).",
+                        token.text,
+                        example,
+                    )
                 else:
                     known = (*(t.value for t in UnitType), *self.specials)
                     raise self._error(
@@ -220,13 +182,13 @@ class FormationSpecParser:
                         fix=closest(token.key, known),
                     )
             else:
-                if token.key not in SETTINGS:
+                if token.key not in self.settings:
                     raise self._error(
-                        f"Unknown setting '{token.text}' on '{spec.name}'.{did_you_mean(token.key, SETTINGS)} "
-                        "Settings: " + ", ".join(f"{name}=" for name in SETTINGS) + ".",
+                        f"Unknown setting '{token.text}' on '{spec.name}'.{did_you_mean(token.key, self.settings)} "
+                        "Settings: " + ", ".join(f"{name}=" for name in self.settings) + ".",
                         token.text,
                         example,
-                        fix=fixed_setting(token, SETTINGS),
+                        fix=fixed_setting(token, self.settings),
                     )
                 if token.key in settings:
                     raise self._error(f"'{spec.name}' gives {token.key}= twice.", token.text, example)
@@ -283,9 +245,23 @@ class FormationSpecParser:
                 )
             if "contact" in settings:
                 raise self._error(
-                    f"'{name}' is in a supporting formation: supporting units are never in base contact "
+                    f"'{name}' is in a supporting formation: supporting units are never in {self.rules.contact} "
                     "(use ff=N for how many can fire).",
                     settings["contact"].text,
+                    self.support_example,
+                )
+            if self.rules.marker_key in settings:
+                raise self._error(
+                    f"'{settings[self.rules.marker_key].text}' on '{name}': a supporting formation's "
+                    f"{self.rules.markers} play no part in the assault (it gains 1 if its side loses).",
+                    settings[self.rules.marker_key].text,
+                    self.support_example,
+                )
+            if NO_LINE_OF_FIRE in specials:
+                raise self._error(
+                    f"'{name}' is in a supporting formation, which fires only with a line of fire: leave "
+                    f"{NO_LINE_OF_FIRE} out and give ff=N for how many of its units have one.",
+                    NO_LINE_OF_FIRE,
                     self.support_example,
                 )
         else:
@@ -334,6 +310,8 @@ class FormationSpecParser:
         cover = None
         if "cover" in settings:
             cover = self._save(settings["cover"].text, settings["cover"].value, name, example, setting=True)
+        key = self.rules.marker_key
+        markers = self._int_setting(settings[key], 0, MAX_MARKERS, name, example) if key in settings else None
         return Group(
             count=spec.count,
             name=name,
@@ -347,17 +325,43 @@ class FormationSpecParser:
             extra_attacks=extra,
             cover=cover,
             specials=frozenset(specials),
+            markers=markers,
         )
 
     # ------------------------------------------------------------------ sides
 
+    def _read(self, text: str, example: str) -> SideSpec:
+        """The generic reader's split, its errors counting units (stands, vehicles, war engines), not models."""
+        try:
+            return parse_side_spec(text, example=example, stats=self.stat_examples, keywords=self.keywords)
+        except RefereeError as error:
+            worded = _MODELS.sub(lambda found: "unit" + found.group(1), error.message)
+            if worded == error.message:
+                raise
+            raise type(error)(
+                worded, token=error.token, example=error.example, hint=error.hint, fix=error.fix
+            ) from None
+
     def parse_formation(self, text: str) -> Formation:
-        side = parse_side_spec(text, example=self.rules.example_side, stats=self.stat_examples, keywords=self.keywords)
-        groups = tuple(self.parse_group(g, supporting=False) for unit in side.units for g in unit.groups)
-        return Formation(groups)
+        side = self._read(text, self.rules.example_side)
+        parts = [tuple(self.parse_group(g, supporting=False) for g in unit.groups) for unit in side.units]
+        key = self.rules.marker_key
+        for part in parts:
+            given = [group for group in part if group.markers is not None]
+            if len(given) > 1:
+                raise self._error(
+                    f"'{given[1].name}' gives its formation's {self.rules.markers} twice ({key}= on '{given[0].name}' "
+                    f"too): give it once, on one group of the formation ('|' separates formations, ';' the groups of "
+                    "one).",
+                    f"{key}={given[1].markers}",
+                    f"{self.rules.example_group} {key}=1",
+                )
+        groups = tuple(group for part in parts for group in part)
+        several = self.rules.several_formations and len(parts) > 1
+        return Formation(groups, tuple(len(part) for part in parts) if several else ())
 
     def parse_support(self, text: str) -> Support:
-        side = parse_side_spec(text, example=self.support_example, stats=self.stat_examples, keywords=self.keywords)
+        side = self._read(text, self.support_example)
         return Support(
             tuple(Formation(tuple(self.parse_group(g, supporting=True) for g in unit.groups)) for unit in side.units)
         )
@@ -384,12 +388,18 @@ class FormationSpecParser:
             words.append(f"extra-attacks={group.extra_attacks}")
         if group.cover is not None:
             words.append(f"cover={group.cover}{plus}")
+        if group.markers is not None:
+            words.append(f"{rules.marker_key}={group.markers}")
         words += [special for special in SPECIALS if special in group.specials]
         return f"{group.count}x {group.name}: " + " ".join(words)
 
     def format_formation(self, formation: Formation, *, save_plus: bool = True) -> str:
-        """Canonical text: every default written out, so it re-parses to the same formation."""
-        return " ; ".join(self.format_group(group, supporting=False, save_plus=save_plus) for group in formation.groups)
+        """Canonical text: every default written out, so it re-parses to the same formation ('|' between the
+        formations of a side of several)."""
+        return " | ".join(
+            " ; ".join(self.format_group(formation.groups[i], supporting=False, save_plus=save_plus) for i in part)
+            for part in formation.parts()
+        )
 
     def format_support(self, support: Support, *, save_plus: bool = True) -> str:
         return " | ".join(
@@ -417,3 +427,24 @@ def _with_setting(example: str, key: str, low: int, high: int) -> str:
     if _NUMBER.match(found.group(1)) and low <= int(found.group(1)) <= high:
         return example
     return example[: found.start()] + f"{found.group(0).split('=')[0]}={value}" + example[found.end() :]
+
+
+__all__ = [
+    "INSPIRING",
+    "INVULNERABLE",
+    "INVULNERABLE_SAVE",
+    "MACRO_WEAPON",
+    "MAX_DC",
+    "MAX_EXTRA_ATTACKS",
+    "MAX_MARKERS",
+    "NO_LINE_OF_FIRE",
+    "REINFORCED_ARMOUR",
+    "SETTINGS",
+    "SPECIALS",
+    "Formation",
+    "FormationSpecParser",
+    "Group",
+    "Position",
+    "Support",
+    "UnitType",
+]

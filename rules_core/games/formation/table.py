@@ -37,6 +37,32 @@ def table_summary(report: Report, rules: FormationRules) -> TableSummary:
             elif ev.kind == "instruction" and "hold their ground" in str(ev.get("note")):
                 still = "Neither formation withdraws: both hold their ground."
     next_step = rules.rally_test.format(name=join_words(rally)) if rally else still or "The assault is over."
+    notes = tuple(note for side in (SideName.ATTACKER, SideName.DEFENDER) if (note := _formations(report, side, rules)))
     return TableSummary(
-        removals=(removals[0], removals[1]), destroyed=wiped_out(report), moves=tuple(moves), next_step=next_step
+        removals=(removals[0], removals[1]),
+        destroyed=wiped_out(report),
+        moves=tuple(moves),
+        next_step=next_step,
+        notes=notes,
+        parts="formations" if rules.several_formations else "",
     )
+
+
+def _formations(report: Report, side: SideName, rules: FormationRules) -> str:
+    """A side of several formations: what each ends with ("Formation A: 1 unit left, 1 Shock, Broken; ..."); empty
+    for a side of one (its line says it)."""
+    formations = report.result.side(side).extra.get("formations")
+    if not isinstance(formations, (list, tuple)):
+        return ""
+    said = []
+    for formation in formations:
+        left, markers = int(formation["remaining"]), int(formation[rules.marker_key])
+        state = (
+            f"{_units(left)} left, {markers} {rules.marker if markers == 1 else rules.markers}"
+            + (", Broken" if formation["broken"] else "")
+            if left
+            else "wiped out"
+        )
+        said.append(f"formation {formation['formation']}: {state}")
+    text = "; ".join(said) + "."
+    return text[0].upper() + text[1:]

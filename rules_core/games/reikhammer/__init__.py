@@ -16,8 +16,30 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
    and so is an attacker directly engaged when no defending unit is (supporting
    fire would have nothing to fire at). An attacker with no unit directly
    engaged is not refused: the assault does not take place (decision 18).
-2. A side is one formation: formations drawn in by counter-charges are "a single
-   formation for all rules purposes", so ``;`` and ``|`` both separate its groups.
+2. Formations drawn in by counter-charges (or several assaulted together) fight
+   as "a single formation for all rules purposes for the duration of the
+   assault", but after it "each winning formation receives" its own Shock and
+   "it is possible for a formation to win ... and then become broken": so ``|``
+   separates the formations of a side and ``;`` the groups of one. During the
+   assault the side is one formation: allocation runs over all its groups, and
+   the result counts its units and its Shock together (each formation's, a
+   Broken one counting Shock equal to its units). Each formation gives its
+   starting Shock with ``shock=N`` on one of its groups (the ``<side>_shock``
+   option is for a side of one formation: with several, or with the setting
+   too, it is refused with an example); ``<side>_broken`` makes each formation
+   Broken. The side counts as Broken before the assault, and is destroyed if
+   it loses, only when every formation was ("only destroyed if the
+   intermingled formation was considered broken before the assault"). After
+   the assault every losing formation is Broken; each other formation gains
+   Shock for its own units lost, breaks when that reaches its units left, and
+   ends with Shock equal to its units left once Broken (the report's
+   ``formations``; the side's ``shock`` is their sum, its ``broken`` whether
+   each formation left is). Up to engine 0.2.0 ``|`` only separated groups: a
+   record stores its sides with ``;`` only, so it replays and verifies as it
+   was made; a roster saved with ``|`` now reads as several formations,
+   which changes nothing in the dice, the winner or the outcome, only the
+   Shock and breaking after the assault and the summary (and a non-zero
+   ``<side>_shock`` with it is refused, asking for ``shock=N`` per formation).
    Supporting formations are options, one formation per ``|``.
 3. Attacks hit on a D6 equal to or under the value (the text), so values are
    written without '+': ``CC4 FF3``.
@@ -41,7 +63,13 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
    save direction). Reikhammer's result has no Inspiring modifier, so
    ``inspiring`` is refused rather than silently ignored.
 7. A unit with FF- within 4 tiles (or CC- in contact) is directly engaged (it can
-   be hit) but cannot attack.
+   be hit) but cannot attack. So is a unit within 4 tiles with no line of fire
+   (``no-line-of-fire`` on a group: its ``ff=N`` units): the text makes "within
+   4 tiles" directly engaged (hits "only to units ... within 4 tiles of the
+   enemy"; an attacker "within 4 tiles of a defending unit" keeps the attack
+   from stalling) but needs a line of fire to use the firefight value.
+   Supporting formations refuse it: they fire only with a line of fire (``ff=N``
+   says how many have one).
 8. The immediate outcomes (the text): every defending unit killed and at least
    one attacker alive, the attacker wins (the first sentence comes first, so
    attackers left out of the fight still win it when the defenders are all
@@ -49,8 +77,14 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
    defender wins, even when the defending formation is wiped out too (outcome
    ``both_destroyed``, winner the defender; its supporting formations gain no
    Shock, the attacker's gain 1 each; ``both_wiped_out=draw`` calls it a draw).
-   Checked after the attacks and again after supporting fire. An immediate win
-   is followed by steps VI-VII like a won result roll.
+   Checked after the attacks only: supporting fire comes after ("If the assault
+   has not ended by this point ... work out the result"), so it never stalls
+   the attack. After it the result step's rule applies: "if one side has
+   completely wiped the other side out, then it is the winner" (both wiped out:
+   as above), and otherwise the result is rolled even when no directly engaged
+   attacker is left; a tie then starts a round with no attacker within 4 tiles,
+   in which the attack stalls before anyone rolls. An immediate win is followed
+   by steps VI-VII like a won result roll.
 9. The result roll is 2D6 dropping the lowest (the text); ``result_dice=sum``
    adds them.
 10. Modifiers: kills include supporting fire and earlier rounds; units remaining
@@ -79,7 +113,8 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
     before the assault that makes it Broken whether or not ``<side>_broken`` is
     given, so it is destroyed if it loses, and as a winner it gains no Shock and
     ends with Shock equal to its units left. Otherwise the winner gains 1 Shock
-    per unit it lost; a winner Broken so does not withdraw.
+    per unit it lost; a winner Broken so does not withdraw, and ends with Shock
+    equal to its units left (never more: decision 13).
 15. War engines (``WE DC=N``) as in Epic: Armageddon: each unsaved hit removes one
     damage capacity; for the result, Shock and breaking they count their
     remaining DC as units and each DC lost as a unit killed.
@@ -96,7 +131,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rules_core.errors import example
-from rules_core.games.formation.game import FormationGame, common_options, token_docs
+from rules_core.games.formation.game import ROLL_KINDS, FormationGame, common_options, token_docs
 from rules_core.games.formation.rules import DoubleMeans, FormationRules
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import register
@@ -111,6 +146,8 @@ RULES = FormationRules(
     markers="Shock",
     marker_key="shock",
     inspiring_modifier=False,
+    engaged_without_line_of_fire=True,
+    several_formations=True,
     double_means=DoubleMeans.AT_LEAST,
     both_wiped_out="defender",
     consolidation="Any units on the winning side may move 1 tile; they may not enter an enemy zone of control.",
@@ -119,6 +156,8 @@ RULES = FormationRules(
     "(contact= / ff=), except that units left with no enemy in close contact fight with FF (unless the lost_contact "
     "option says the counter-charges put them back in contact).",
     rally=None,  # the assault page has no rally rule
+    contact="close contact",
+    sum_reading="a house rule: Reikhammer has no other text",
     example_group="6x Line Infantry: CC4 FF3 Sv5+ INF contact=2 ff=4",
     example_side="6x Line Infantry: CC4 FF3 Sv5+ INF contact=4 ff=2 ; 2x Field Gun: CC1 FF4 Sv6+ LV ff=2",
     consolidation_move="may move 1 tile (not into an enemy zone of control)",
@@ -162,6 +201,7 @@ class ReikhammerAssault(FormationGame):
     rules = RULES
     options = OPTIONS
     tokens = token_docs(RULES)
+    roll_kinds = ROLL_KINDS  # to hit, armour save, cover save, invulnerable save, result roll
     example_attacker = RULES.example_side
     example_defender = "8x Spearmen: CC4 FF1 Sv6+ INF contact=5 ff=3 cover=5+ ; 2x Archers: CC2 FF4 Sv6+ INF ff=2"
     example_options: Mapping[str, OptionValue] = {"defender_shock": 1}
