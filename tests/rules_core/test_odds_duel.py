@@ -15,8 +15,9 @@ import pytest
 
 from bot.data import catalogue
 from rules_core.charts import to_wound
-from rules_core.games.duel.engine import _situational, choose_weapon
+from rules_core.games.duel.combat_round import situational
 from rules_core.games.duel.spec import BREAKING_OFF, ModelGroup, ParryPolicy
+from rules_core.games.duel.strike import choose_weapon
 from rules_core.odds import odds
 from tests.rules_core.checks import assert_agrees_with_oracle, assert_referee_agrees
 
@@ -120,7 +121,7 @@ def oracle(attacker: Any, defender: Any, table: str) -> dict[tuple[str, int, int
         extra = {id(first): 0 if lone_attacks else number - 1, id(second): number - 1 if lone_attacks else 0}
         can = {id(g): 0 if g.has(BREAKING_OFF) else g.parries for g in (first, second)}
         both = min(can.values())
-        base = {id(g): (0 if g.has(BREAKING_OFF) else g.profile.ws) + _situational(g.flags)[0] for g in (first, second)}
+        base = {id(g): (0 if g.has(BREAKING_OFF) else g.profile.ws) + situational(g.flags)[0] for g in (first, second)}
         count = {id(g): g.profile.a + (len(g.close_combat_weapons) >= 2) + extra[id(g)] for g in (first, second)}
         v1 = dice_value(count[id(first)], can[id(second)] - both, second.parry)
         v2 = dice_value(count[id(second)], can[id(first)] - both, first.parry)

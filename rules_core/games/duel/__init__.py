@@ -81,7 +81,8 @@ from rules_core.charts import TO_WOUND
 from rules_core.dice import DiceSource
 from rules_core.errors import example
 from rules_core.games.duel import spec
-from rules_core.games.duel.engine import resolve, strength_save_modifier
+from rules_core.games.duel.engine import resolve
+from rules_core.games.duel.strike import strength_save_modifier
 from rules_core.games.duel.weapons import EMPTY_ARMOURY, WEAPON_TABLE, Armoury, parse_weapon_table
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import Chart, Game, OutcomeWords, Tallied, TokenDoc, register

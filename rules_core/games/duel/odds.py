@@ -1,4 +1,5 @@
-"""Exact odds of a 2nd edition hand-to-hand phase (rules_core.games.duel.engine), roll by roll as distributions.
+"""Exact odds of a 2nd edition hand-to-hand phase (rules_core.games.duel.engine and its steps), roll by roll as
+distributions.
 
 A phase is one lone model against one or several, one combat round each in the order listed, later foes rolling
 one more attack die per round the lone model has survived. Each round:
@@ -20,9 +21,11 @@ from collections.abc import Mapping
 from math import comb
 
 from rules_core.charts import to_wound
-from rules_core.games.duel.engine import Outcome, _situational, check_sides, choose_weapon
+from rules_core.games.duel.combat_round import situational
 from rules_core.games.duel.parry import should_parry
 from rules_core.games.duel.spec import BREAKING_OFF, ModelGroup, ParryPolicy, Side
+from rules_core.games.duel.state import Outcome, check_sides
+from rules_core.games.duel.strike import choose_weapon
 from rules_core.games.duel.weapons import Damage
 from rules_core.odds.budget import check
 from rules_core.odds.laws import binomial
@@ -149,7 +152,7 @@ class Solver:
         base = {}
         for key, group in (("first", first), ("second", second)):
             ws = 0 if group.has(BREAKING_OFF) else group.profile.ws
-            base[key] = ws + _situational(group.flags)[0]
+            base[key] = ws + situational(group.flags)[0]
         law: dict[tuple[str, int], float] = defaultdict(float)
         for v1, p1 in first_law:
             for v2, p2 in second_law:
