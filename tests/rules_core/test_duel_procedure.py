@@ -192,7 +192,7 @@ def test_a_lone_model_breaking_off_fights_every_round_at_ws_0_and_escapes_once()
 # --- multiple combat -----------------------------------------------------------------------------------------
 
 
-def test_when_the_lone_model_dies_the_rest_do_not_fight_and_may_follow_up() -> None:
+def test_when_the_lone_model_dies_the_rest_do_not_fight_and_only_its_killer_may_follow_up() -> None:
     report = duel(
         "Lone: WS3 S3 T3 W1 I3 A1 Sv-",
         "3x Foe: WS3 S3 T3 W1 I3 A1 Sv-",
@@ -203,10 +203,15 @@ def test_when_the_lone_model_dies_the_rest_do_not_fight_and_may_follow_up() -> N
     assert report.result.attacker.lost == 1
     statuses = [m["status"] for m in report.result.defender.extra["models"]]
     assert statuses == ["fought", "fought", "did_not_fight"]
+    # "If a model has killed all of its Hand-to-Hand Combat opponents, it may immediately make a Follow-Up Move":
+    # Foe 2 killed the lone model; Foe 1 fought it to a stalemate and Foe 3 never fought, so neither killed anyone.
     follow = notes(report, "follow_up")
-    assert any(note.startswith("Foe 1's opponents are all slain") for note in follow)
-    assert any(note.startswith("Foe 2's opponents are all slain") for note in follow)
-    assert any("Foe 3 did not fight" in note for note in notes(report, "instruction"))
+    assert [ev.get("model") for ev in events(report, "follow_up")] == ["Foe 2"]
+    assert follow[0].startswith("Foe 2 has killed all its opponents")
+    told = notes(report, "instruction")
+    assert any(note.startswith("Foe 1's opponent, Lone, was slain by Foe 2") for note in told)
+    assert any("Foe 3 did not fight" in note for note in told)
+    assert not any("may make a Follow-Up Move" in note for note in told)
 
 
 def test_several_attackers_against_a_lone_defender_fight_in_the_attackers_order() -> None:
@@ -397,6 +402,8 @@ def test_a_model_whose_opponent_fell_to_another_is_not_said_to_have_killed_it() 
     sergeant = "Marine Sergeant: WS4 S4 T4 W1 I4 A2 Sv3+ chainsword bolt-pistol charged"
     orks = "3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife | Nob: WS4 S4 T4 W2 I3 A2 Sv5+ weapon=choppa/S+1/dmg=1/sv=-1/cc"
     report = resolve(catalogue().game("duel"), sergeant, orks, seed=3)
+    follow = [str(ev.get("note")) for step in report.steps for ev in step.events if ev.kind == "follow_up"]
+    assert [note.split(" has killed")[0] for note in follow] == ["Nob"]
     notes = [str(ev.get("note")) for step in report.steps for ev in step.events]
-    assert any(note.startswith("Ork Boy 1's opponents are all slain: it may make a Follow-Up Move") for note in notes)
-    assert not any("has killed all its opponents" in note for note in notes)
+    assert any(note.startswith("Ork Boy 1's opponent, Marine Sergeant, was slain by Nob") for note in notes)
+    assert not any(note.startswith("Ork Boy 1") and "may make a Follow-Up Move" in note for note in notes)

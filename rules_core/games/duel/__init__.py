@@ -55,9 +55,11 @@ Decisions on unclear or unstated points (each also in docs/games/duel.md):
 10. Breaking off: declared with ``breaking-off`` on the model; it fights every one
     of its rounds at WS 0 without parrying, and if it survives it moves 2D6"
     away (one roll, after all the rounds) and its squad is Broken.
-11. Follow-up: every model whose hand-to-hand opponents are all slain (by it or a
-    friend) may make the 2" Follow-Up Move; the referee states it as an
-    instruction. Models still in contact fight again next phase.
+11. Follow-up: the model that "has killed all of its Hand-to-Hand Combat
+    opponents" (the text) may make the 2" Follow-Up Move; the referee states it as
+    an instruction. A model whose opponent was slain by a friend, or that never
+    fought (the lone model fell first), is out of the combat and makes none.
+    Models still in contact fight again next phase.
 12. Result: ``winner`` is the side that took more wounds off the other (wounds
     actually lost, damage beyond a model's last wound not counted), ``draw`` when
     equal. ``outcome`` is ``killed`` when any model was slain, else ``broke_off``

@@ -47,7 +47,8 @@ def what_next_step(phase: Phase, lone: Fighter) -> None:
                         "instruction",
                         model=fighter.label,
                         note=f"{fighter.label} did not fight: {lone.label} was slain before its round. It has "
-                        'no opponent left and may make a Follow-Up Move of up to 2".',
+                        "no opponent left and is no longer in hand-to-hand combat; it killed no one, so it makes no "
+                        "Follow-Up Move.",
                     )
                 )
             continue
@@ -64,14 +65,23 @@ def what_next_step(phase: Phase, lone: Fighter) -> None:
                     "next Hand-to-Hand phase.",
                 )
             )
-        elif all(not o.alive for o in fighter.opponents):
+        elif all(o.slain_by is fighter for o in fighter.opponents):
             notes.append(
                 event(
                     "follow_up",
                     model=fighter.label,
-                    note=f"{fighter.label}'s opponents are all slain: it may make a Follow-Up Move of up to "
+                    note=f"{fighter.label} has killed all its opponents: it may make a Follow-Up Move of up to "
                     '2" in any direction, with no movement penalties. It may engage another model, without the '
                     "charge bonus; if it ends unengaged it may move and shoot normally next turn.",
+                )
+            )
+        elif all(not o.alive for o in fighter.opponents):
+            notes.append(
+                event(
+                    "instruction",
+                    model=fighter.label,
+                    note=f"{fighter.label}'s {_slain_by_others(fighter)}: it is no longer in hand-to-hand combat. "
+                    "It makes no Follow-Up Move: only a model that has killed all its opponents does.",
                 )
             )
         else:
@@ -84,3 +94,13 @@ def what_next_step(phase: Phase, lone: Fighter) -> None:
             )
     if notes:
         phase.steps.append(Step("What happens next", (), tuple(notes)))
+
+
+def _slain_by_others(fighter: Fighter) -> str:
+    """ "opponent, Lone, was slain by Foe 2": whom a model fought, and who slew them (a friend, not it)."""
+    fallen = [o for o in fighter.opponents if o.slain_by is not fighter]
+    killers = ", ".join(dict.fromkeys(o.slain_by.label for o in fallen if o.slain_by is not None))
+    names = ", ".join(o.label for o in fallen)
+    if len(fighter.opponents) == 1:
+        return f"opponent, {names}, was slain by {killers}"
+    return f"opponents were slain, {names} by {killers}"

@@ -108,6 +108,7 @@ def take_damage(
         )
     )
     if not loser.alive:
+        loser.slain_by = winner
         events.append(
             event(
                 "casualty",

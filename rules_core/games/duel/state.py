@@ -44,6 +44,9 @@ class Fighter:
     opponents: list[Fighter] = field(default_factory=list)
     wounds_inflicted: int = 0
     escaped_inches: int | None = None
+    slain_by: Fighter | None = (
+        None  # the model whose hits slew it: only a model that killed all its opponents follows up
+    )
 
     @property
     def alive(self) -> bool:
