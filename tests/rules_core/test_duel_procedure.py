@@ -407,3 +407,65 @@ def test_a_model_whose_opponent_fell_to_another_is_not_said_to_have_killed_it() 
     notes = [str(ev.get("note")) for step in report.steps for ev in step.events]
     assert any(note.startswith("Ork Boy 1's opponent, Marine Sergeant, was slain by Nob") for note in notes)
     assert not any(note.startswith("Ork Boy 1") and "may make a Follow-Up Move" in note for note in notes)
+
+
+# --- high ground, pair by pair -------------------------------------------------------------------------------
+
+
+def test_the_lone_model_has_the_high_ground_over_the_opponents_it_names_only() -> None:
+    # "+1 If the player's model has the High Ground" is between two models: above Foe 2, level with Foes 1 and 3.
+    report = duel(
+        f"Lone: WS4 I4 A1 {HARMLESS} high-ground=2",
+        f"3x Foe: WS4 I4 A1 {HARMLESS}",
+        [3, 3, 3, 3, 3, 3, 3, 3, 3],  # one die against one, two, then three (all 3s: no fumble, no critical)
+    )
+    assert [score(report, "Lone", n) for n in (1, 2, 3)] == [7, 8, 7]
+    assert [score(report, f"Foe {n}") for n in (1, 2, 3)] == [7, 7, 7]
+    assert [ev.get("winner") for ev in rounds(report)] == ["none", "attacker", "none"]
+    assert "high-ground=2" in report.inputs.attacker
+
+
+def test_a_foe_on_the_high_ground_beside_the_lone_models_own_high_ground_over_another() -> None:
+    report = duel(
+        f"A: WS4 I4 A1 {HARMLESS} | B: WS4 I4 A1 {HARMLESS} high-ground",
+        f"L: WS4 I4 A1 {HARMLESS} high-ground=1",
+        [3, 3, 3, 3, 3],
+    )
+    assert [score(report, "L", n) for n in (1, 2)] == [8, 7]
+    assert (score(report, "A"), score(report, "B")) == (7, 8)
+
+
+def test_high_ground_numbers_in_a_one_against_one_duel() -> None:
+    report = duel(f"A: WS4 I4 A1 {HARMLESS}", f"B: WS4 I4 A1 {HARMLESS} high-ground=1", [3, 3])
+    assert (score(report, "A"), score(report, "B")) == (7, 8)
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "says"),
+    [
+        # The pair L and its 2nd opponent: both cannot stand above the other.
+        (f"L: WS4 I4 A1 {HARMLESS} high-ground=2", f"F: WS4 I4 A1 {HARMLESS} | G: WS4 I4 A1 {HARMLESS} high-ground",
+         "L and G"),
+        (f"L: WS4 I4 A1 {HARMLESS} high-ground=3", f"2x F: WS4 I4 A1 {HARMLESS}", "2 opponents"),
+        (f"2x F: WS4 I4 A1 {HARMLESS} high-ground=1", f"L: WS4 I4 A1 {HARMLESS}", "one opponent"),
+    ],
+)  # fmt: skip
+def test_high_ground_per_opponent_contradictions_are_refused_with_an_example(
+    attacker: str, defender: str, says: str
+) -> None:
+    with pytest.raises(SpecError, match=says) as caught:
+        duel(attacker, defender, [])
+    assert caught.value.example is not None and "high-ground" in caught.value.example
+    with pytest.raises(SpecError, match=says):
+        odds(GAME, attacker, defender)
+
+
+@pytest.mark.parametrize(
+    ("flags", "says"),
+    [("high-ground=0", "1 to 10"), ("high-ground=x", "1 to 10"), ("high-ground=1,1", "twice"),
+     ("high-ground high-ground=1", "both")],
+)  # fmt: skip
+def test_a_high_ground_list_that_does_not_read_is_refused(flags: str, says: str) -> None:
+    with pytest.raises(SpecError, match=says) as caught:
+        duel(f"L: WS4 I4 A1 {HARMLESS} {flags}", f"F: WS4 I4 A1 {HARMLESS}", [])
+    assert caught.value.example is not None and "high-ground=" in caught.value.example

@@ -108,6 +108,12 @@ def taken_law(winner: ModelGroup, loser: ModelGroup, wounds_left: int, hits: int
     return law(wounds.map(unsaved_of).map(taken))
 
 
+def modifiers(group: ModelGroup, number: int) -> int:
+    """Charged, high ground, encumbered, obstacle: high-ground=N,... is the high ground against opponent N only."""
+    above = group.has("high-ground") or number in group.high_ground_over
+    return situational(group.flags - {"high-ground"})[0] + above
+
+
 def oracle(attacker: Any, defender: Any, table: str) -> dict[tuple[str, int, int, str, bool], float]:
     """{(winner, attacker lost, defender lost, outcome, the loser breaks): p}"""
     a_models = [g for g in attacker.groups for _ in range(g.count)]
@@ -121,7 +127,7 @@ def oracle(attacker: Any, defender: Any, table: str) -> dict[tuple[str, int, int
         extra = {id(first): 0 if lone_attacks else number - 1, id(second): number - 1 if lone_attacks else 0}
         can = {id(g): 0 if g.has(BREAKING_OFF) else g.parries for g in (first, second)}
         both = min(can.values())
-        base = {id(g): (0 if g.has(BREAKING_OFF) else g.profile.ws) + situational(g.flags)[0] for g in (first, second)}
+        base = {id(g): (0 if g.has(BREAKING_OFF) else g.profile.ws) + modifiers(g, number) for g in (first, second)}
         count = {id(g): g.profile.a + (len(g.close_combat_weapons) >= 2) + extra[id(g)] for g in (first, second)}
         v1 = dice_value(count[id(first)], can[id(second)] - both, second.parry)
         v2 = dice_value(count[id(second)], can[id(first)] - both, first.parry)
@@ -206,12 +212,36 @@ def test_the_exact_odds_agree_with_an_icepool_oracle(scenario: int) -> None:
     assert_agrees_with_oracle(exact, ends, (attacker, defender, table))
 
 
+@pytest.mark.parametrize("scenario", range(12))
+def test_the_exact_odds_agree_with_the_oracle_on_high_ground_per_opponent(scenario: int) -> None:
+    chance = random.Random(5000 + scenario)
+    foes = chance.randint(1, 4)
+    over = ",".join(str(n) for n in range(1, foes + 1) if chance.random() < 0.5) or "1"
+    lone = random_model(chance, banned=("high-ground",)) + f" high-ground={over}"
+    above = {int(n) for n in over.split(",")}
+    many = " | ".join(
+        random_model(chance, banned=("charged", "high-ground") if n in above else ("charged",))
+        for n in range(1, foes + 1)
+    )  # the lone model alone may have charged, and each pair has at most one model above
+    attacker, defender = (lone, many) if chance.random() < 0.5 else (many, lone)
+    a_side, d_side = GAME.parse_side(attacker), GAME.parse_side(defender)
+    oracle_ends = oracle(a_side, d_side, "whfb")
+    exact = odds(GAME, a_side, d_side)
+    ends = {(winner, outcome, a, d, broke): p for (winner, a, d, outcome, broke), p in oracle_ends.items()}
+    assert_agrees_with_oracle(exact, ends, (attacker, defender))
+
+
 CHI_SQUARE_CASES = [
     ("Captain: WS6 S4 T4 W3 I6 A3 Sv3+ power-sword", "Warboss: WS5 S5 T5 W3 I4 A4 Sv4+ power-fist"),
     ("Captain: WS6 S4 T4 W3 I6 A3 Sv3+ chainsword parry=always", "3x Ork Boy: WS4 S3 T4 W1 I2 A2 Sv6+ club"),
     ("2x Guard: WS3 S3 T3 W1 I3 A1 Sv5+", "Scout: WS4 S4 T4 W1 I4 A1 Sv- breaking-off"),
     # parry=auto with two parries against three dice: duplicated highest dice, and the second parry counted.
     ("Champion: WS5 S4 T4 W2 I5 A1 Sv4+ sword chainsword", "2x Ork Nob: WS4 S4 T4 W2 I3 A3 Sv5+ club"),
+    # high ground over the second of three only, a third on the high ground itself.
+    (
+        "Captain: WS5 S4 T4 W2 I5 A2 Sv3+ chainsword high-ground=2",
+        "2x Ork Boy: WS4 S3 T4 W1 I2 A2 Sv6+ club | Nob: WS4 S4 T4 W2 I3 A2 Sv5+ club high-ground",
+    ),
 ]
 
 

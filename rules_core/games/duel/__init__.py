@@ -38,6 +38,11 @@ Decisions on unclear or unstated points (each also in docs/games/duel.md):
    implies ``charged``) and ``high-ground`` on both sides (of two models in base
    contact only one stands above the other). The lone model meets every opponent,
    so the flag on any model of each side is refused. The odds refuse the same.
+   High ground is between two models (the text's "above their opponent"): the
+   plain ``high-ground`` stands above every opponent (the default), and a lone
+   model's ``high-ground=1,3`` above only the opponents it names, by their number
+   in the other side's order; a pair where both claim it is refused, and so is
+   ``high-ground=N`` on a model of a side of several (each has one opponent).
 6. Tied scores go to the higher Initiative (1 hit); equal Initiative is a
    stalemate. A model breaking off fights with WS 0 but keeps its Initiative.
 7. Which weapon the winner strikes with (the player's choice): ``weapon-choice``
@@ -129,7 +134,13 @@ TOKENS = (
     TokenDoc("Sv", "stat", "Armour save 2+ to 6+, or Sv- for none (required).", "Sv3+"),
     TokenDoc("M BS Ld", "stat", "Optional; kept so a pasted profile reads, not used in hand-to-hand.", "M4 BS4 Ld8"),
     TokenDoc("charged", "keyword", "The model charged this turn: +1 to its combat score (one side only).", "charged"),
-    TokenDoc("high-ground", "keyword", "On terrain above its opponent: +1 (one side only).", "high-ground"),
+    TokenDoc("high-ground", "keyword", "On terrain above its opponents: +1 (one side only).", "high-ground"),
+    TokenDoc(
+        "high-ground=N,N",
+        "setting",
+        "A lone model above only some of its opponents, numbered in the other side's order: +1 in those rounds.",
+        "high-ground=1,3",
+    ),
     TokenDoc("encumbered", "keyword", "Carries Wargear (usually a heavy weapon) that encumbers it: -1.", "encumbered"),
     TokenDoc(
         "obstacle",

@@ -94,7 +94,7 @@ def round_step(
     rerolls: dict[SideName, list[Reroll]] = {first.side: [], second.side: []}
     parry(phase, first, second, faces=faces, rerolls=rerolls, events=events)
     scores = {
-        fighter.side: score(fighter, faces[fighter.side], faces[fighter.side.other], events)
+        fighter.side: score(fighter, number, faces[fighter.side], faces[fighter.side.other], events)
         for fighter in (first, second)
     }
     rolls = tuple(
@@ -236,13 +236,14 @@ def parry(
             )
 
 
-def score(fighter: Fighter, own: list[int], opponent: list[int], events: list[Event]) -> int:
+def score(fighter: Fighter, number: int, own: list[int], opponent: list[int], events: list[Event]) -> int:
+    """A model's combat score in round ``number`` (its flags against that opponent: ``high-ground=N``)."""
     group = fighter.group
     highest = max(own)
     ws = 0 if fighter.breaking_off else group.profile.ws
     fumbles = opponent.count(1)
     criticals = max(0, own.count(6) - 1)
-    modifier, modifier_text = situational(group.flags)
+    modifier, modifier_text = situational(group.flags_against(number))
     text = f"highest die {highest} + WS{ws}" + (" (breaking off)" if fighter.breaking_off else "")
     if fumbles:
         text += f" + {fumbles} (opponent's fumble{'s' if fumbles > 1 else ''})"

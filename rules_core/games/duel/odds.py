@@ -135,9 +135,9 @@ class Solver:
         self.attackers, self.defenders = _fighters(attacker), _fighters(defender)
 
     def round(
-        self, first: ModelGroup, second: ModelGroup, first_bonus: int, second_bonus: int
+        self, number: int, first: ModelGroup, second: ModelGroup, first_bonus: int, second_bonus: int
     ) -> dict[tuple[str, int], float]:
-        """The law of (winner "first"/"second"/"none", hits) of one combat round."""
+        """The law of (winner "first"/"second"/"none", hits) of combat round ``number``."""
         parries = {}
         for key, group in (("first", first), ("second", second)):
             parries[key] = 0 if group.has(BREAKING_OFF) else group.parries
@@ -152,7 +152,7 @@ class Solver:
         base = {}
         for key, group in (("first", first), ("second", second)):
             ws = 0 if group.has(BREAKING_OFF) else group.profile.ws
-            base[key] = ws + situational(group.flags)[0]
+            base[key] = ws + situational(group.flags_against(number))[0]
         law: dict[tuple[str, int], float] = defaultdict(float)
         for v1, p1 in first_law:
             for v2, p2 in second_law:
@@ -182,7 +182,7 @@ class Solver:
                     continue
                 first, second = (lone, foe) if lone_is_attacker else (foe, lone)
                 bonuses = (0, bonus) if lone_is_attacker else (bonus, 0)
-                for (winner, hits), p_round in self.round(first, second, *bonuses).items():
+                for (winner, hits), p_round in self.round(number, first, second, *bonuses).items():
                     chance = p_state * p_round
                     foe_wins = winner == ("second" if lone_is_attacker else "first")
                     if winner == "none":

@@ -99,6 +99,46 @@ def check_sides(attacker: Side, defender: Side) -> None:
                     "defender 'Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife'"
                 ),
             )
+    _check_high_ground(attacker, defender)
+
+
+def _check_high_ground(attacker: Side, defender: Side) -> None:
+    """``high-ground=1,3`` names a lone model's opponents by number; each pair has at most one model above."""
+    models = {ATTACKER: [g for g in attacker.groups for _ in range(g.count)],
+              DEFENDER: [g for g in defender.groups for _ in range(g.count)]}  # fmt: skip
+    for name in (ATTACKER, DEFENDER):
+        own, others = models[name], models[name.other]
+        for group in dict.fromkeys(g for g in own if g.high_ground_over):
+            listed = f"{HIGH_GROUND}={','.join(map(str, group.high_ground_over))}"
+            if len(own) > 1:
+                raise SpecError(
+                    f"'{listed}' on '{group.name}': only a lone model has several opponents to name. The {name.value} "
+                    f"has {len(own)} models, each fighting one opponent: give '{HIGH_GROUND}' to each model that "
+                    "stands above the lone model.",
+                    token=listed,
+                    example=f"defender '3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife {HIGH_GROUND}'",
+                )
+            if group.high_ground_over[-1] > len(others):
+                raise SpecError(
+                    f"'{listed}' on '{group.name}': it has {len(others)} opponent{'s' if len(others) > 1 else ''}, "
+                    f"numbered 1 to {len(others)} in the order the {name.other.value} lists them.",
+                    token=listed,
+                    example=f"attacker 'Captain: WS5 S4 T4 W2 I5 A3 Sv3+ power-sword {HIGH_GROUND}=1,3', "
+                    f"defender '3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife'",
+                )
+    lone_attacks = len(models[ATTACKER]) == 1
+    lone = models[ATTACKER][0] if lone_attacks else models[DEFENDER][0]
+    for number, foe in enumerate(models[DEFENDER] if lone_attacks else models[ATTACKER], start=1):
+        if HIGH_GROUND in lone.flags_against(number) and HIGH_GROUND in foe.flags_against(number):
+            raise SpecError(
+                f"Both {lone.name} and {foe.name} are on the high ground in their round (opponent {number} of "
+                f"{lone.name}), but of two models in base contact only one can stand above the other. Give "
+                f"'{HIGH_GROUND}' to {foe.name}, or name only the opponents {lone.name} stands above with "
+                f"'{HIGH_GROUND}=N'.",
+                token=HIGH_GROUND,
+                example=f"attacker 'Captain: WS5 S4 T4 W2 I5 A3 Sv3+ power-sword {HIGH_GROUND}=1', "
+                f"defender 'Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife | Nob: WS4 S4 T4 W2 I3 A2 Sv5+ {HIGH_GROUND}'",
+            )
 
 
 class Phase:
