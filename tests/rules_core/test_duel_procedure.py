@@ -312,6 +312,10 @@ def test_d6_damage_reads_the_die_and_a_surviving_model_keeps_its_wounds() -> Non
         ("S5", {}, 5),  # no weapon: its own Strength, -2
         ("S3 weapon=blade/S+2/cc", {}, 5),  # S5 from the weapon, no listed modifier: -2
         ("S3 chainsword", {"strength_save_table": "none"}, 4),  # the weapon's own -1 applies either way
+        # The laspistol lists no save modifier (BSData wh40k-2nd-edition, Wargear p16: "-"): its S3 takes 0 from the
+        # Strength table, whatever its user's Strength.
+        ("S4 laspistol", {}, 3),
+        ("S4 autopistol", {}, 3),
     ],
 )
 def test_save_modifiers_come_from_the_weapon_or_the_strength_table(
