@@ -5,6 +5,8 @@ resolutions by chi-square."""
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 import random
 from collections import defaultdict
 from fractions import Fraction
@@ -15,10 +17,12 @@ import pytest
 
 from bot.data import catalogue
 from rules_core.charts import to_wound
+from rules_core.games.duel import parry
 from rules_core.games.duel.combat_round import situational
+from rules_core.games.duel.odds import value_law
 from rules_core.games.duel.spec import BREAKING_OFF, ModelGroup, ParryPolicy
 from rules_core.games.duel.strike import choose_weapon
-from rules_core.odds import odds
+from rules_core.odds import budget, odds
 from tests.rules_core.checks import assert_agrees_with_oracle, assert_referee_agrees
 
 GAME = catalogue().game("duel")
@@ -229,6 +233,40 @@ def test_the_exact_odds_agree_with_the_oracle_on_high_ground_per_opponent(scenar
     exact = odds(GAME, a_side, d_side)
     ends = {(winner, outcome, a, d, broke): p for (winner, a, d, outcome, broke), p in oracle_ends.items()}
     assert_agrees_with_oracle(exact, ends, (attacker, defender))
+
+
+@pytest.mark.parametrize("policy", list(ParryPolicy))
+@pytest.mark.parametrize(("count", "parried"), [(n, k) for n in range(1, 8) for k in range(5)])
+def test_the_parried_dice_laws_agree_with_the_oracle_that_keeps_every_die(
+    count: int, parried: int, policy: ParryPolicy
+) -> None:
+    # The solver keeps only the dice the re-rolls to come can reach (games.duel.parry.form); the oracle keeps all.
+    exact = dict(value_law(count, parried, policy))
+    expected = dice_value(count, parried, policy)
+    assert set(exact) == set(expected)
+    assert all(math.isclose(exact[v], expected[v], abs_tol=1e-12) for v in expected)
+
+
+def test_the_parry_forms_change_no_value_or_advice() -> None:
+    # Every way up to 7 dice fall, against 1 to 4 parries: the referee's advice from the dice's form is the advice
+    # from all of them (reroll_worth and dice_worth above keep every die).
+    for count in range(1, 8):
+        for rolled in itertools.combinations_with_replacement(range(1, 7), count):
+            counts = parry.counts_of(rolled)
+            for parries in range(1, 5):
+                advice = parry.advise(counts, parries)
+                assert advice.after == reroll_worth(rolled, parries), (rolled, parries)
+                assert advice.now == dice_worth(rolled)
+                assert advice.parry == auto_parries(rolled, parries) == parry.should_parry(counts, parries)
+
+
+def test_the_dice_laws_check_the_clock_of_the_time_budget() -> None:
+    # Issue 33: 20 dice against six parries built their law for seconds without looking at the clock, and the odds
+    # of a lone model against ten took 12.6 s against their 5 s budget. Under a deadline already passed, building a
+    # law not yet known gives way (to Monte Carlo, in odds()).
+    value_law.cache_clear()
+    with budget.time_limit(1.0, exact_share=0.0), pytest.raises(budget.OutOfTime):
+        value_law(9, 3, ParryPolicy.AUTO)
 
 
 CHI_SQUARE_CASES = [
