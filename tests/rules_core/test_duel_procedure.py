@@ -473,3 +473,25 @@ def test_a_high_ground_list_that_does_not_read_is_refused(flags: str, says: str)
     with pytest.raises(SpecError, match=says) as caught:
         duel(f"L: WS4 I4 A1 {HARMLESS} {flags}", f"F: WS4 I4 A1 {HARMLESS}", [])
     assert caught.value.example is not None and "high-ground=" in caught.value.example
+
+
+# --- what each roll is for, as data ---------------------------------------------------------------------------
+
+
+def test_every_roll_says_its_kind_and_the_side_it_is_rolled_for() -> None:
+    from rules_core.report import SideName
+
+    a, d = SideName.ATTACKER, SideName.DEFENDER
+    # A [6] v B [2]: 10 v 6, 4 hits; to wound 4 6 1 2 (S4 v T4, 4+); saves 1 1 (Sv4+ -1: 5+); D3 damage 6 = 3.
+    report = duel(
+        "A: WS4 S4 T4 W1 I4 A1 Sv- weapon=axe/S4/dmg=D3/sv=-1/cc",
+        "B: WS4 S3 T4 W2 I4 A1 Sv4+",
+        [6, 2, 4, 6, 1, 2, 1, 1, 6],
+    )
+    tagged = [(roll.kind, roll.side) for step in report.steps for roll in step.rolls]
+    assert tagged == [("attack_dice", a), ("attack_dice", d), ("to_wound", a), ("save", d), ("damage", a)]
+    # The defender wins at WS 0 against A breaking off, its hits cannot wound, and A escapes 2D6".
+    report = duel(f"A: WS4 I4 A1 {HARMLESS}", f"B: WS4 I4 A1 {HARMLESS} breaking-off", [3, 3, 3, 4])
+    tagged = [(roll.kind, roll.side) for step in report.steps for roll in step.rolls]
+    assert tagged == [("attack_dice", a), ("attack_dice", d), ("break_off_distance", d)]
+    assert {kind for kind, _ in tagged} <= set(GAME.roll_kinds)

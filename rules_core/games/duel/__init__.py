@@ -84,11 +84,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rules_core import compact
+from rules_core import roll_kinds as shared_kinds
 from rules_core.charts import TO_WOUND
 from rules_core.dice import DiceSource
 from rules_core.errors import example
 from rules_core.games.duel import spec
 from rules_core.games.duel.engine import resolve
+from rules_core.games.duel.state import ATTACK_DICE, BREAK_OFF_DISTANCE
 from rules_core.games.duel.strike import strength_save_modifier
 from rules_core.games.duel.weapons import EMPTY_ARMOURY, WEAPON_TABLE, Armoury, parse_weapon_table
 from rules_core.options import OptionSpec, OptionType, OptionValue
@@ -206,6 +208,9 @@ class DuelGame(Game):
     data_files: Mapping[str, str] = {"weapons": WEAPON_TABLE}
     outcome_words = WORDS
     charts = (TO_WOUND, SAVE_MODIFIER)
+    # What its rolls are for (Roll.kind): each model's attack dice, the winner's to wound and damage, the loser's
+    # armour saves, and a model's break-off move.
+    roll_kinds = (ATTACK_DICE, shared_kinds.TO_WOUND, shared_kinds.SAVE, shared_kinds.DAMAGE, BREAK_OFF_DISTANCE)
 
     def __init__(self, armoury: Armoury = EMPTY_ARMOURY) -> None:
         self.armoury = armoury

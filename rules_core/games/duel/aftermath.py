@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules_core.games.duel.state import Fighter, Phase
+from rules_core.games.duel.state import BREAK_OFF_DISTANCE, Fighter, Phase
 from rules_core.report import Event, Step, event
 from rules_core.rolling import roll_unchecked
 
@@ -11,7 +11,7 @@ def escapes_step(phase: Phase) -> None:
     for fighter in (*phase.attackers, *phase.defenders):
         if not (fighter.breaking_off and fighter.alive and fighter.opponents):
             continue
-        roll = roll_unchecked(phase.dice, 'break-off move (2D6")', 2)
+        roll = roll_unchecked(phase.dice, 'break-off move (2D6")', 2, kind=BREAK_OFF_DISTANCE, side=fighter.side)
         fighter.escaped_inches = sum(roll.dice)
         note = (
             f'{fighter.label} survives and breaks off: it moves {fighter.escaped_inches}" directly away from '

@@ -11,7 +11,7 @@ from fractions import Fraction
 from rules_core.games.duel.parry import Advice, advise, counts_of
 from rules_core.games.duel.parry import number as short
 from rules_core.games.duel.spec import CHARGED, ENCUMBERED, HIGH_GROUND, OBSTACLE, ParryPolicy
-from rules_core.games.duel.state import ATTACKER, DEFENDER, Fighter, Phase
+from rules_core.games.duel.state import ATTACK_DICE, ATTACKER, DEFENDER, Fighter, Phase
 from rules_core.report import Combine, Event, Reroll, Roll, SideName, Step, event
 
 
@@ -106,6 +106,8 @@ def round_step(
             0,
             tuple(rerolls[side]),
             Combine.HIGHEST,
+            ATTACK_DICE,
+            side,
         )
         for side in (first.side, second.side)
     )

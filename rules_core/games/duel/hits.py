@@ -7,6 +7,7 @@ from rules_core.games.duel.state import Fighter, Phase
 from rules_core.games.duel.strike import choose_weapon
 from rules_core.games.duel.weapons import Damage
 from rules_core.report import Combine, Event, Op, Roll, Step, Target, event
+from rules_core.roll_kinds import DAMAGE, SAVE, TO_WOUND
 from rules_core.rolling import roll_each
 
 
@@ -30,7 +31,7 @@ def hits_step(phase: Phase, winner: Fighter, loser: Fighter, hits: int) -> None:
         )
         phase.steps.append(Step(title, (), tuple(events)))
         return
-    wound_roll = roll_each(phase.dice, "to wound", hits, Target(Op.AT_LEAST, need))
+    wound_roll = roll_each(phase.dice, "to wound", hits, Target(Op.AT_LEAST, need), kind=TO_WOUND, side=winner.side)
     rolls.append(wound_roll)
     unsaved = wound_roll.successes
     if unsaved:
@@ -48,7 +49,9 @@ def hits_step(phase: Phase, winner: Fighter, loser: Fighter, hits: int) -> None:
             )
         else:
             assert save_need is not None
-            save_roll = roll_each(phase.dice, "armour save", unsaved, Target(Op.AT_LEAST, save_need))
+            save_roll = roll_each(
+                phase.dice, "armour save", unsaved, Target(Op.AT_LEAST, save_need), kind=SAVE, side=loser.side
+            )
             if strike.save_modifier:
                 events.append(
                     event(
@@ -88,7 +91,9 @@ def take_damage(
         applied += 1
     if faces:
         rule = "half a D6, rounded up" if damage.sides == 3 else "D6"
-        rolls.append(Roll(f"damage {damage.text()} ({rule})", tuple(faces), None, (), 0, (), Combine.EACH))
+        rolls.append(
+            Roll(f"damage {damage.text()} ({rule})", tuple(faces), None, (), 0, (), Combine.EACH, DAMAGE, winner.side)
+        )
     taken = before - loser.wounds_left
     winner.wounds_inflicted += taken
     per_hit = " + ".join(map(str, values))

@@ -23,6 +23,9 @@ from rules_core.options import OptionValue
 from rules_core.report import SideName, Step
 
 GAME_ID = "duel"
+# What the duel's own rolls are for (Roll.kind), beside the shared names of rules_core.roll_kinds.
+ATTACK_DICE = "attack_dice"  # a model's attack dice in a combat round, read by their highest
+BREAK_OFF_DISTANCE = "break_off_distance"  # the 2D6" a model that broke off moves away
 ATTACKER, DEFENDER = SideName.ATTACKER, SideName.DEFENDER  # enum attribute lookups are slow in a hot loop
 
 
