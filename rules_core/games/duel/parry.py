@@ -81,11 +81,17 @@ def reduced(top: Counts, parries: int) -> tuple[Counts, int]:
     return tuple(changed), (lowest == 6) - (lowest == 1)
 
 
+def _scale(parries: int) -> int:
+    """6 to the power ``parries`` (0 or more): each re-roll to come is a mean of six. (int ** int reads as Any to
+    mypy, as a negative power would be a float.)"""
+    return int(6**parries)
+
+
 @functools.cache
 def _scaled_value(top: Counts, parries: int) -> int:
     """``value`` of dice ``form`` reduced to ``top`` (its number set apart) times 6 ** ``parries``: an integer, as
     each re-roll is a mean of six."""
-    now = worth(top) * 6**parries
+    now = worth(top) * _scale(parries)
     if parries <= 0:
         return now
     return min(now, _scaled_after(top, parries))
@@ -97,21 +103,21 @@ def _scaled_after(top: Counts, parries: int) -> int:
     total = 0
     for new in range(1, 7):
         following, offset = reduced(rerolled(top, new), parries - 1)
-        total += _scaled_value(following, parries - 1) + offset * 6 ** (parries - 1)
+        total += _scaled_value(following, parries - 1) + offset * _scale(parries - 1)
     return total
 
 
 def pays(top: Counts, parries: int) -> bool:
     """Whether ``auto`` re-rolls dice whose ``form`` for ``parries`` is ``top`` (the number set apart changes
     both sides of the comparison alike)."""
-    return _scaled_after(top, parries) < worth(top) * 6**parries
+    return _scaled_after(top, parries) < worth(top) * _scale(parries)
 
 
 def value(counts: Counts, parries: int) -> Fraction:
     """The expected worth of the dice when the parrier holds ``parries`` and uses each only when it pays."""
     parries = max(0, parries)
     top, offset = form(counts, parries)
-    return Fraction(_scaled_value(top, parries), 6**parries) + offset
+    return Fraction(_scaled_value(top, parries), _scale(parries)) + offset
 
 
 def after_reroll(counts: Counts, parries: int) -> Fraction:
@@ -120,7 +126,7 @@ def after_reroll(counts: Counts, parries: int) -> Fraction:
     if parries < 1:
         raise ValueError(f"a re-roll needs a parry: {parries} left")
     top, offset = form(counts, parries)
-    return Fraction(_scaled_after(top, parries), 6**parries) + offset
+    return Fraction(_scaled_after(top, parries), _scale(parries)) + offset
 
 
 @dataclass(frozen=True, slots=True)
