@@ -75,7 +75,11 @@ Decisions on unclear or unstated points (each also in docs/games/duel.md):
     (``weapon=claw/S+1/dmg=D3/sv=-1/parry/cc``); the canonical spec writes every
     weapon inline, so a stored resolution replays without the table. rules_core
     does no I/O: ``bot/`` loads ``data/weapons/duel.yaml`` and binds it with
-    :meth:`DuelGame.with_data`.
+    :meth:`DuelGame.with_data`. The table's rows follow the 2nd edition Wargear
+    book as transcribed by BSData wh40k-2nd-edition (a save modifier written "-"
+    there is left out, so the Strength table gives it: the laspistol's is 0, not
+    -1); knife and club, not in that data, take its Axe's profile. Each row's
+    source and confidence is in docs/games/duel.md.
 """
 
 from __future__ import annotations
