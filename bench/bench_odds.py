@@ -1,5 +1,5 @@
 """Odds speed: the exact solvers (40K, Bolt Action, duel), the vectorised 40K Monte Carlo, Monte Carlo through the
-referee (the fallback for the rest), /odds end to end, and the bounds of issue 19.
+referee (the fallback for the rest), /odds end to end, and the bounds of issues 19 and 33.
 
 Run: PYTHONPATH=. .venv/bin/python bench/bench_odds.py [--runs 20] [--trials 2000] [--bounds-only]
 Prints medians on one core. Issue 9's targets, for the 40K 20-v-20 assault: exact under 5 ms; Monte Carlo of
@@ -174,6 +174,9 @@ BOUNDS = [
      " | ".join(f"4x Ork{i}: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+" for i in range(50)), {}),
     ("Epic 50 v 50 stands (was 30 s)", "epic", " ; ".join(f"10x Tac{i}: CC4+ FF4+ Sv4+ INF" for i in range(5)),
      " ; ".join(f"10x Boyz{i}: CC4+ FF6+ Sv6+ INF" for i in range(5)), {}),
+    # Issue 33: the tenth opponent rolls 20 dice against six parries (was 12.6 s).
+    ("Duel 1 v 10, six parries (was 12.6 s)", "duel", f"Champion: WS6 S4 T4 W10 I6 A10 Sv3+ {' '.join(['sword'] * 6)}",
+     "10x Ork Boy: WS4 S3 T4 W1 I2 A10 Sv6+ club knife", {}),
 ]  # fmt: skip
 CHILD = """
 import json, resource, sys, time
@@ -237,7 +240,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--trials", type=int, default=2000)
-    parser.add_argument("--bounds-only", action="store_true", help="Only issue 19's bounded cases.")
+    parser.add_argument("--bounds-only", action="store_true", help="Only the bounded cases (issues 19 and 33).")
     parser.add_argument("--bounds-runs", type=int, default=3)
     args = parser.parse_args()
     if not args.bounds_only:

@@ -159,7 +159,7 @@ def headline(report: Report, players: Players | None = None, escape: Callable[[s
     won, lost = (result.attacker, result.defender) if winner == "attacker" else (result.defender, result.attacker)
     fate = words.loser_fates.get(outcome, outcome.replace("_", " "))
     if outcome in words.models_lost:
-        fate = f"lost {lost.lost} model{'s' if lost.lost != 1 else ''}"
+        fate = f"lost {lost.lost} model{'s' if lost.lost != 1 else ''}" if lost.lost else "lost no model"
     if lost.remaining == 0 and lost.lost > 0 and (outcome in words.models_lost or outcome not in words.loser_fates):
         fate = f"is wiped out (all {lost.lost} slain)" if lost.lost > 1 else "is wiped out"
     line = beats
@@ -167,6 +167,9 @@ def headline(report: Report, players: Players | None = None, escape: Callable[[s
     if outcome in words.on_wounds and inflicted is not None:
         line += f" on wounds ({inflicted} to {taken})"
     line += f"; {escape(_subject(report, loser))} {escape(_agreeing(_subject(report, loser), fate))}"
+    if outcome in words.models_lost and not lost.lost and won.lost and won.remaining:
+        # Decided on wounds: the models slain were the winner's ("Marine lost no model, though Ork lost 1").
+        line += f", though {escape(_subject(report, winner))} lost {won.lost}"
     if won.remaining == 0:
         # The duel decides on wounds, so a winner can fall too: never leave the reader thinking it stands.
         subject = _subject(report, winner)

@@ -35,6 +35,18 @@ def test_the_duel_headline_says_all_four_of_four_were_slain() -> None:
     assert headline(report) == "Captain beats Ork Boy on wounds (4 to 0); Ork Boy is wiped out (all 4 slain)"
 
 
+def test_a_duel_loser_that_lost_no_model_is_not_said_to_have_lost_0() -> None:
+    from tests.rules_core.helpers_duel import duel
+
+    # The lone Marine slays Ork 1 (1 wound), then Ork 2 wins with its extra die and takes 2 of its 3 wounds: the
+    # Orks win on wounds, the outcome is "killed" (Ork 1 was slain), and the loser lost no model at all.
+    report = duel("Marine: WS4 S4 T3 W3 I4 A1 Sv-", "2x Ork: WS4 S4 T3 W1 I4 A1 Sv-", [5, 3, 3, 1, 2, 6, 5, 3, 3, 1, 1])
+    assert (report.result.outcome, report.result.winner) == ("killed", "defender")
+    line = headline(report)
+    assert "lost 0" not in line
+    assert line == "Ork beats Marine on wounds (2 to 1); Marine lost no model, though Ork lost 1"
+
+
 def test_the_headline_names_units_and_players_and_the_loser_s_fate() -> None:
     report = fell_back()
     assert headline(report, PLAYERS) == "Ork Boy (<@222>) beats Tactical Marine (<@111>); Tactical Marine fell back"

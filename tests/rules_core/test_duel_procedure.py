@@ -192,7 +192,7 @@ def test_a_lone_model_breaking_off_fights_every_round_at_ws_0_and_escapes_once()
 # --- multiple combat -----------------------------------------------------------------------------------------
 
 
-def test_when_the_lone_model_dies_the_rest_do_not_fight_and_may_follow_up() -> None:
+def test_when_the_lone_model_dies_the_rest_do_not_fight_and_only_its_killer_may_follow_up() -> None:
     report = duel(
         "Lone: WS3 S3 T3 W1 I3 A1 Sv-",
         "3x Foe: WS3 S3 T3 W1 I3 A1 Sv-",
@@ -203,10 +203,15 @@ def test_when_the_lone_model_dies_the_rest_do_not_fight_and_may_follow_up() -> N
     assert report.result.attacker.lost == 1
     statuses = [m["status"] for m in report.result.defender.extra["models"]]
     assert statuses == ["fought", "fought", "did_not_fight"]
+    # "If a model has killed all of its Hand-to-Hand Combat opponents, it may immediately make a Follow-Up Move":
+    # Foe 2 killed the lone model; Foe 1 fought it to a stalemate and Foe 3 never fought, so neither killed anyone.
     follow = notes(report, "follow_up")
-    assert any(note.startswith("Foe 1's opponents are all slain") for note in follow)
-    assert any(note.startswith("Foe 2's opponents are all slain") for note in follow)
-    assert any("Foe 3 did not fight" in note for note in notes(report, "instruction"))
+    assert [ev.get("model") for ev in events(report, "follow_up")] == ["Foe 2"]
+    assert follow[0].startswith("Foe 2 has killed all its opponents")
+    told = notes(report, "instruction")
+    assert any(note.startswith("Foe 1's opponent, Lone, was slain by Foe 2") for note in told)
+    assert any("Foe 3 did not fight" in note for note in told)
+    assert not any("may make a Follow-Up Move" in note for note in told)
 
 
 def test_several_attackers_against_a_lone_defender_fight_in_the_attackers_order() -> None:
@@ -307,6 +312,10 @@ def test_d6_damage_reads_the_die_and_a_surviving_model_keeps_its_wounds() -> Non
         ("S5", {}, 5),  # no weapon: its own Strength, -2
         ("S3 weapon=blade/S+2/cc", {}, 5),  # S5 from the weapon, no listed modifier: -2
         ("S3 chainsword", {"strength_save_table": "none"}, 4),  # the weapon's own -1 applies either way
+        # The laspistol lists no save modifier (BSData wh40k-2nd-edition, Wargear p16: "-"): its S3 takes 0 from the
+        # Strength table, whatever its user's Strength.
+        ("S4 laspistol", {}, 3),
+        ("S4 autopistol", {}, 3),
     ],
 )
 def test_save_modifiers_come_from_the_weapon_or_the_strength_table(
@@ -397,6 +406,92 @@ def test_a_model_whose_opponent_fell_to_another_is_not_said_to_have_killed_it() 
     sergeant = "Marine Sergeant: WS4 S4 T4 W1 I4 A2 Sv3+ chainsword bolt-pistol charged"
     orks = "3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife | Nob: WS4 S4 T4 W2 I3 A2 Sv5+ weapon=choppa/S+1/dmg=1/sv=-1/cc"
     report = resolve(catalogue().game("duel"), sergeant, orks, seed=3)
+    follow = [str(ev.get("note")) for step in report.steps for ev in step.events if ev.kind == "follow_up"]
+    assert [note.split(" has killed")[0] for note in follow] == ["Nob"]
     notes = [str(ev.get("note")) for step in report.steps for ev in step.events]
-    assert any(note.startswith("Ork Boy 1's opponents are all slain: it may make a Follow-Up Move") for note in notes)
-    assert not any("has killed all its opponents" in note for note in notes)
+    assert any(note.startswith("Ork Boy 1's opponent, Marine Sergeant, was slain by Nob") for note in notes)
+    assert not any(note.startswith("Ork Boy 1") and "may make a Follow-Up Move" in note for note in notes)
+
+
+# --- high ground, pair by pair -------------------------------------------------------------------------------
+
+
+def test_the_lone_model_has_the_high_ground_over_the_opponents_it_names_only() -> None:
+    # "+1 If the player's model has the High Ground" is between two models: above Foe 2, level with Foes 1 and 3.
+    report = duel(
+        f"Lone: WS4 I4 A1 {HARMLESS} high-ground=2",
+        f"3x Foe: WS4 I4 A1 {HARMLESS}",
+        [3, 3, 3, 3, 3, 3, 3, 3, 3],  # one die against one, two, then three (all 3s: no fumble, no critical)
+    )
+    assert [score(report, "Lone", n) for n in (1, 2, 3)] == [7, 8, 7]
+    assert [score(report, f"Foe {n}") for n in (1, 2, 3)] == [7, 7, 7]
+    assert [ev.get("winner") for ev in rounds(report)] == ["none", "attacker", "none"]
+    assert "high-ground=2" in report.inputs.attacker
+
+
+def test_a_foe_on_the_high_ground_beside_the_lone_models_own_high_ground_over_another() -> None:
+    report = duel(
+        f"A: WS4 I4 A1 {HARMLESS} | B: WS4 I4 A1 {HARMLESS} high-ground",
+        f"L: WS4 I4 A1 {HARMLESS} high-ground=1",
+        [3, 3, 3, 3, 3],
+    )
+    assert [score(report, "L", n) for n in (1, 2)] == [8, 7]
+    assert (score(report, "A"), score(report, "B")) == (7, 8)
+
+
+def test_high_ground_numbers_in_a_one_against_one_duel() -> None:
+    report = duel(f"A: WS4 I4 A1 {HARMLESS}", f"B: WS4 I4 A1 {HARMLESS} high-ground=1", [3, 3])
+    assert (score(report, "A"), score(report, "B")) == (7, 8)
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "says"),
+    [
+        # The pair L and its 2nd opponent: both cannot stand above the other.
+        (f"L: WS4 I4 A1 {HARMLESS} high-ground=2", f"F: WS4 I4 A1 {HARMLESS} | G: WS4 I4 A1 {HARMLESS} high-ground",
+         "L and G"),
+        (f"L: WS4 I4 A1 {HARMLESS} high-ground=3", f"2x F: WS4 I4 A1 {HARMLESS}", "2 opponents"),
+        (f"2x F: WS4 I4 A1 {HARMLESS} high-ground=1", f"L: WS4 I4 A1 {HARMLESS}", "one opponent"),
+    ],
+)  # fmt: skip
+def test_high_ground_per_opponent_contradictions_are_refused_with_an_example(
+    attacker: str, defender: str, says: str
+) -> None:
+    with pytest.raises(SpecError, match=says) as caught:
+        duel(attacker, defender, [])
+    assert caught.value.example is not None and "high-ground" in caught.value.example
+    with pytest.raises(SpecError, match=says):
+        odds(GAME, attacker, defender)
+
+
+@pytest.mark.parametrize(
+    ("flags", "says"),
+    [("high-ground=0", "1 to 10"), ("high-ground=x", "1 to 10"), ("high-ground=1,1", "twice"),
+     ("high-ground high-ground=1", "both")],
+)  # fmt: skip
+def test_a_high_ground_list_that_does_not_read_is_refused(flags: str, says: str) -> None:
+    with pytest.raises(SpecError, match=says) as caught:
+        duel(f"L: WS4 I4 A1 {HARMLESS} {flags}", f"F: WS4 I4 A1 {HARMLESS}", [])
+    assert caught.value.example is not None and "high-ground=" in caught.value.example
+
+
+# --- what each roll is for, as data ---------------------------------------------------------------------------
+
+
+def test_every_roll_says_its_kind_and_the_side_it_is_rolled_for() -> None:
+    from rules_core.report import SideName
+
+    a, d = SideName.ATTACKER, SideName.DEFENDER
+    # A [6] v B [2]: 10 v 6, 4 hits; to wound 4 6 1 2 (S4 v T4, 4+); saves 1 1 (Sv4+ -1: 5+); D3 damage 6 = 3.
+    report = duel(
+        "A: WS4 S4 T4 W1 I4 A1 Sv- weapon=axe/S4/dmg=D3/sv=-1/cc",
+        "B: WS4 S3 T4 W2 I4 A1 Sv4+",
+        [6, 2, 4, 6, 1, 2, 1, 1, 6],
+    )
+    tagged = [(roll.kind, roll.side) for step in report.steps for roll in step.rolls]
+    assert tagged == [("attack_dice", a), ("attack_dice", d), ("to_wound", a), ("save", d), ("damage", a)]
+    # The defender wins at WS 0 against A breaking off, its hits cannot wound, and A escapes 2D6".
+    report = duel(f"A: WS4 I4 A1 {HARMLESS}", f"B: WS4 I4 A1 {HARMLESS} breaking-off", [3, 3, 3, 4])
+    tagged = [(roll.kind, roll.side) for step in report.steps for roll in step.rolls]
+    assert tagged == [("attack_dice", a), ("attack_dice", d), ("break_off_distance", d)]
+    assert {kind for kind, _ in tagged} <= set(GAME.roll_kinds)

@@ -5,6 +5,8 @@ resolutions by chi-square."""
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 import random
 from collections import defaultdict
 from fractions import Fraction
@@ -15,9 +17,12 @@ import pytest
 
 from bot.data import catalogue
 from rules_core.charts import to_wound
-from rules_core.games.duel.engine import _situational, choose_weapon
+from rules_core.games.duel import parry
+from rules_core.games.duel.combat_round import situational
+from rules_core.games.duel.odds import value_law
 from rules_core.games.duel.spec import BREAKING_OFF, ModelGroup, ParryPolicy
-from rules_core.odds import odds
+from rules_core.games.duel.strike import choose_weapon
+from rules_core.odds import budget, odds
 from tests.rules_core.checks import assert_agrees_with_oracle, assert_referee_agrees
 
 GAME = catalogue().game("duel")
@@ -107,6 +112,12 @@ def taken_law(winner: ModelGroup, loser: ModelGroup, wounds_left: int, hits: int
     return law(wounds.map(unsaved_of).map(taken))
 
 
+def modifiers(group: ModelGroup, number: int) -> int:
+    """Charged, high ground, encumbered, obstacle: high-ground=N,... is the high ground against opponent N only."""
+    above = group.has("high-ground") or number in group.high_ground_over
+    return situational(group.flags - {"high-ground"})[0] + above
+
+
 def oracle(attacker: Any, defender: Any, table: str) -> dict[tuple[str, int, int, str, bool], float]:
     """{(winner, attacker lost, defender lost, outcome, the loser breaks): p}"""
     a_models = [g for g in attacker.groups for _ in range(g.count)]
@@ -120,7 +131,7 @@ def oracle(attacker: Any, defender: Any, table: str) -> dict[tuple[str, int, int
         extra = {id(first): 0 if lone_attacks else number - 1, id(second): number - 1 if lone_attacks else 0}
         can = {id(g): 0 if g.has(BREAKING_OFF) else g.parries for g in (first, second)}
         both = min(can.values())
-        base = {id(g): (0 if g.has(BREAKING_OFF) else g.profile.ws) + _situational(g.flags)[0] for g in (first, second)}
+        base = {id(g): (0 if g.has(BREAKING_OFF) else g.profile.ws) + modifiers(g, number) for g in (first, second)}
         count = {id(g): g.profile.a + (len(g.close_combat_weapons) >= 2) + extra[id(g)] for g in (first, second)}
         v1 = dice_value(count[id(first)], can[id(second)] - both, second.parry)
         v2 = dice_value(count[id(second)], can[id(first)] - both, first.parry)
@@ -205,12 +216,70 @@ def test_the_exact_odds_agree_with_an_icepool_oracle(scenario: int) -> None:
     assert_agrees_with_oracle(exact, ends, (attacker, defender, table))
 
 
+@pytest.mark.parametrize("scenario", range(12))
+def test_the_exact_odds_agree_with_the_oracle_on_high_ground_per_opponent(scenario: int) -> None:
+    chance = random.Random(5000 + scenario)
+    foes = chance.randint(1, 4)
+    over = ",".join(str(n) for n in range(1, foes + 1) if chance.random() < 0.5) or "1"
+    lone = random_model(chance, banned=("high-ground",)) + f" high-ground={over}"
+    above = {int(n) for n in over.split(",")}
+    many = " | ".join(
+        random_model(chance, banned=("charged", "high-ground") if n in above else ("charged",))
+        for n in range(1, foes + 1)
+    )  # the lone model alone may have charged, and each pair has at most one model above
+    attacker, defender = (lone, many) if chance.random() < 0.5 else (many, lone)
+    a_side, d_side = GAME.parse_side(attacker), GAME.parse_side(defender)
+    oracle_ends = oracle(a_side, d_side, "whfb")
+    exact = odds(GAME, a_side, d_side)
+    ends = {(winner, outcome, a, d, broke): p for (winner, a, d, outcome, broke), p in oracle_ends.items()}
+    assert_agrees_with_oracle(exact, ends, (attacker, defender))
+
+
+@pytest.mark.parametrize("policy", list(ParryPolicy))
+@pytest.mark.parametrize(("count", "parried"), [(n, k) for n in range(1, 8) for k in range(5)])
+def test_the_parried_dice_laws_agree_with_the_oracle_that_keeps_every_die(
+    count: int, parried: int, policy: ParryPolicy
+) -> None:
+    # The solver keeps only the dice the re-rolls to come can reach (games.duel.parry.form); the oracle keeps all.
+    exact = dict(value_law(count, parried, policy))
+    expected = dice_value(count, parried, policy)
+    assert set(exact) == set(expected)
+    assert all(math.isclose(exact[v], expected[v], abs_tol=1e-12) for v in expected)
+
+
+def test_the_parry_forms_change_no_value_or_advice() -> None:
+    # Every way up to 7 dice fall, against 1 to 4 parries: the referee's advice from the dice's form is the advice
+    # from all of them (reroll_worth and dice_worth above keep every die).
+    for count in range(1, 8):
+        for rolled in itertools.combinations_with_replacement(range(1, 7), count):
+            counts = parry.counts_of(rolled)
+            for parries in range(1, 5):
+                advice = parry.advise(counts, parries)
+                assert advice.after == reroll_worth(rolled, parries), (rolled, parries)
+                assert advice.now == dice_worth(rolled)
+                assert advice.parry == auto_parries(rolled, parries) == parry.should_parry(counts, parries)
+
+
+def test_the_dice_laws_check_the_clock_of_the_time_budget() -> None:
+    # Issue 33: 20 dice against six parries built their law for seconds without looking at the clock, and the odds
+    # of a lone model against ten took 12.6 s against their 5 s budget. Under a deadline already passed, building a
+    # law not yet known gives way (to Monte Carlo, in odds()).
+    value_law.cache_clear()
+    with budget.time_limit(1.0, exact_share=0.0), pytest.raises(budget.OutOfTime):
+        value_law(9, 3, ParryPolicy.AUTO)
+
+
 CHI_SQUARE_CASES = [
     ("Captain: WS6 S4 T4 W3 I6 A3 Sv3+ power-sword", "Warboss: WS5 S5 T5 W3 I4 A4 Sv4+ power-fist"),
     ("Captain: WS6 S4 T4 W3 I6 A3 Sv3+ chainsword parry=always", "3x Ork Boy: WS4 S3 T4 W1 I2 A2 Sv6+ club"),
     ("2x Guard: WS3 S3 T3 W1 I3 A1 Sv5+", "Scout: WS4 S4 T4 W1 I4 A1 Sv- breaking-off"),
     # parry=auto with two parries against three dice: duplicated highest dice, and the second parry counted.
     ("Champion: WS5 S4 T4 W2 I5 A1 Sv4+ sword chainsword", "2x Ork Nob: WS4 S4 T4 W2 I3 A3 Sv5+ club"),
+    # high ground over the second of three only, a third on the high ground itself.
+    (
+        "Captain: WS5 S4 T4 W2 I5 A2 Sv3+ chainsword high-ground=2",
+        "2x Ork Boy: WS4 S3 T4 W1 I2 A2 Sv6+ club | Nob: WS4 S4 T4 W2 I3 A2 Sv5+ club high-ground",
+    ),
 ]
 
 

@@ -135,7 +135,8 @@ def test_duel_the_winner_that_falls_too_and_the_follow_up_moves_of_the_standing(
     report = resolve(DUEL, sergeant, orks, seed=3)
     table = summary(report)
     assert table.removals == ("the Marine Sergeant", "2 Ork Boys")
-    assert table.moves == ('Ork Boy 1 and Nob may each make a Follow-Up Move of up to 2"',)
+    # Only the Nob killed all its opponents: Ork Boy 1's opponent fell to the Nob (rules text, Follow-Up Moves).
+    assert table.moves == ('Nob may make a Follow-Up Move of up to 2"',)
 
 
 # --- Bolt Action ---------------------------------------------------------------------------------------------

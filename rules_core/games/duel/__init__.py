@@ -38,6 +38,11 @@ Decisions on unclear or unstated points (each also in docs/games/duel.md):
    implies ``charged``) and ``high-ground`` on both sides (of two models in base
    contact only one stands above the other). The lone model meets every opponent,
    so the flag on any model of each side is refused. The odds refuse the same.
+   High ground is between two models (the text's "above their opponent"): the
+   plain ``high-ground`` stands above every opponent (the default), and a lone
+   model's ``high-ground=1,3`` above only the opponents it names, by their number
+   in the other side's order; a pair where both claim it is refused, and so is
+   ``high-ground=N`` on a model of a side of several (each has one opponent).
 6. Tied scores go to the higher Initiative (1 hit); equal Initiative is a
    stalemate. A model breaking off fights with WS 0 but keeps its Initiative.
 7. Which weapon the winner strikes with (the player's choice): ``weapon-choice``
@@ -55,9 +60,11 @@ Decisions on unclear or unstated points (each also in docs/games/duel.md):
 10. Breaking off: declared with ``breaking-off`` on the model; it fights every one
     of its rounds at WS 0 without parrying, and if it survives it moves 2D6"
     away (one roll, after all the rounds) and its squad is Broken.
-11. Follow-up: every model whose hand-to-hand opponents are all slain (by it or a
-    friend) may make the 2" Follow-Up Move; the referee states it as an
-    instruction. Models still in contact fight again next phase.
+11. Follow-up: the model that "has killed all of its Hand-to-Hand Combat
+    opponents" (the text) may make the 2" Follow-Up Move; the referee states it as
+    an instruction. A model whose opponent was slain by a friend, or that never
+    fought (the lone model fell first), is out of the combat and makes none.
+    Models still in contact fight again next phase.
 12. Result: ``winner`` is the side that took more wounds off the other (wounds
     actually lost, damage beyond a model's last wound not counted), ``draw`` when
     equal. ``outcome`` is ``killed`` when any model was slain, else ``broke_off``
@@ -68,7 +75,11 @@ Decisions on unclear or unstated points (each also in docs/games/duel.md):
     (``weapon=claw/S+1/dmg=D3/sv=-1/parry/cc``); the canonical spec writes every
     weapon inline, so a stored resolution replays without the table. rules_core
     does no I/O: ``bot/`` loads ``data/weapons/duel.yaml`` and binds it with
-    :meth:`DuelGame.with_data`.
+    :meth:`DuelGame.with_data`. The table's rows follow the 2nd edition Wargear
+    book as transcribed by BSData wh40k-2nd-edition (a save modifier written "-"
+    there is left out, so the Strength table gives it: the laspistol's is 0, not
+    -1); knife and club, not in that data, take its Axe's profile. Each row's
+    source and confidence is in docs/games/duel.md.
 """
 
 from __future__ import annotations
@@ -77,11 +88,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rules_core import compact
+from rules_core import roll_kinds as shared_kinds
 from rules_core.charts import TO_WOUND
 from rules_core.dice import DiceSource
 from rules_core.errors import example
 from rules_core.games.duel import spec
-from rules_core.games.duel.engine import resolve, strength_save_modifier
+from rules_core.games.duel.engine import resolve
+from rules_core.games.duel.state import ATTACK_DICE, BREAK_OFF_DISTANCE
+from rules_core.games.duel.strike import strength_save_modifier
 from rules_core.games.duel.weapons import EMPTY_ARMOURY, WEAPON_TABLE, Armoury, parse_weapon_table
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import Chart, Game, OutcomeWords, Tallied, TokenDoc, register
@@ -126,7 +140,13 @@ TOKENS = (
     TokenDoc("Sv", "stat", "Armour save 2+ to 6+, or Sv- for none (required).", "Sv3+"),
     TokenDoc("M BS Ld", "stat", "Optional; kept so a pasted profile reads, not used in hand-to-hand.", "M4 BS4 Ld8"),
     TokenDoc("charged", "keyword", "The model charged this turn: +1 to its combat score (one side only).", "charged"),
-    TokenDoc("high-ground", "keyword", "On terrain above its opponent: +1 (one side only).", "high-ground"),
+    TokenDoc("high-ground", "keyword", "On terrain above its opponents: +1 (one side only).", "high-ground"),
+    TokenDoc(
+        "high-ground=N,N",
+        "setting",
+        "A lone model above only some of its opponents, numbered in the other side's order: +1 in those rounds.",
+        "high-ground=1,3",
+    ),
     TokenDoc("encumbered", "keyword", "Carries Wargear (usually a heavy weapon) that encumbers it: -1.", "encumbered"),
     TokenDoc(
         "obstacle",
@@ -192,6 +212,9 @@ class DuelGame(Game):
     data_files: Mapping[str, str] = {"weapons": WEAPON_TABLE}
     outcome_words = WORDS
     charts = (TO_WOUND, SAVE_MODIFIER)
+    # What its rolls are for (Roll.kind): each model's attack dice, the winner's to wound and damage, the loser's
+    # armour saves, and a model's break-off move.
+    roll_kinds = (ATTACK_DICE, shared_kinds.TO_WOUND, shared_kinds.SAVE, shared_kinds.DAMAGE, BREAK_OFF_DISTANCE)
 
     def __init__(self, armoury: Armoury = EMPTY_ARMOURY) -> None:
         self.armoury = armoury

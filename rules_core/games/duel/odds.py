@@ -1,4 +1,5 @@
-"""Exact odds of a 2nd edition hand-to-hand phase (rules_core.games.duel.engine), roll by roll as distributions.
+"""Exact odds of a 2nd edition hand-to-hand phase (rules_core.games.duel.engine and its steps), roll by roll as
+distributions.
 
 A phase is one lone model against one or several, one combat round each in the order listed, later foes rolling
 one more attack die per round the lone model has survived. Each round:
@@ -17,12 +18,13 @@ from __future__ import annotations
 import functools
 from collections import defaultdict
 from collections.abc import Mapping
-from math import comb
 
 from rules_core.charts import to_wound
-from rules_core.games.duel.engine import Outcome, _situational, check_sides, choose_weapon
-from rules_core.games.duel.parry import should_parry
+from rules_core.games.duel.combat_round import situational
+from rules_core.games.duel.parry import pays, reduced, rerolled, worth
 from rules_core.games.duel.spec import BREAKING_OFF, ModelGroup, ParryPolicy, Side
+from rules_core.games.duel.state import Outcome, check_sides
+from rules_core.games.duel.strike import choose_weapon
 from rules_core.games.duel.weapons import Damage
 from rules_core.odds.budget import check
 from rules_core.odds.laws import binomial
@@ -33,50 +35,68 @@ GAME_ID = "duel"
 Faces = tuple[int, ...]  # how many dice show 1, 2, ..., 6
 
 
-@functools.cache
-def _rolled(count: int) -> tuple[tuple[Faces, float], ...]:
-    """The law of ``count`` D6 as counts per face (the multinomial law)."""
-    law: list[tuple[Faces, float]] = []
-    for counts in _compositions(count, 6):
-        ways, left = 1, count
-        for c in counts:
-            ways *= comb(left, c)
-            left -= c
-        law.append((counts, ways * 6.0**-count))
-    return tuple(law)
+Form = tuple[Faces, int]  # the dice the re-rolls to come can tell apart, and what the others add (parry.form)
 
 
 @functools.cache
-def _compositions(total: int, parts: int) -> tuple[Faces, ...]:
-    if parts == 1:
-        return ((total,),)
-    return tuple((first, *rest) for first in range(total + 1) for rest in _compositions(total - first, parts - 1))
+def _added(top: Faces, face: int, parries: int) -> Form:
+    """One more die showing ``face`` (0 to 5 for 1 to 6) added to ``top``, in its form for ``parries``."""
+    counts = list(top)
+    counts[face] += 1
+    return reduced(tuple(counts), parries)
 
 
-def _highest(faces: Faces) -> int:
-    return max(face for face in range(6, 0, -1) if faces[face - 1])
+@functools.cache
+def _rolled(count: int, parries: int) -> tuple[tuple[Form, float], ...]:
+    """The law of ``count`` D6 in their forms for ``parries`` re-rolls to come (games.duel.parry.form), a die at a
+    time: 20 dice against 6 parries are some thousands of forms, not 53,130 ways to fall."""
+    if count == 0:
+        return ((((0, 0, 0, 0, 0, 0), 0), 1.0),)
+    law: dict[Form, float] = defaultdict(float)
+    for (top, offset), p in _rolled(count - 1, parries):
+        check()  # past its deadline, the calculation gives way to Monte Carlo
+        for face in range(6):
+            following, more = _added(top, face, parries)
+            law[(following, offset + more)] += p / 6
+    return tuple(law.items())
+
+
+@functools.cache
+def _parried_law(top: Faces, left: int, policy: ParryPolicy) -> tuple[tuple[int, float], ...]:
+    """The law of the worth of dice whose form for ``left`` re-rolls to come is ``top`` (the number set apart not
+    counted), after those re-rolls by the parrier's ``policy``: the referee's loop, each re-roll of the highest die
+    in turn, ``auto`` stopping at the first that does not pay."""
+    check()  # past its deadline, the calculation gives way to Monte Carlo
+    if left <= 0:
+        return ((worth(top), 1.0),)
+    if policy is ParryPolicy.NEVER or (policy is ParryPolicy.AUTO and not pays(top, left)):
+        kept, more = reduced(top, left - 1)  # the parrier stops here (the referee's loop breaks)
+        return tuple((value + more, p) for value, p in _parried_law(kept, left - 1, policy))
+    law: dict[int, float] = defaultdict(float)
+    for new in range(1, 7):
+        kept, more = reduced(rerolled(top, new), left - 1)
+        for value, p in _parried_law(kept, left - 1, policy):
+            law[value + more] += p / 6
+    return tuple(law.items())
 
 
 @functools.cache
 def value_law(count: int, parried: int, policy: ParryPolicy) -> tuple[tuple[int, float], ...]:
-    """The law of highest + criticals - fumbles of ``count`` dice after the opponent's ``parried`` re-rolls."""
-    states = dict(_rolled(count))
-    for used in range(parried):
-        following: dict[Faces, float] = defaultdict(float)
-        for faces, p in states.items():
-            top = _highest(faces)
-            if policy is ParryPolicy.NEVER or (policy is ParryPolicy.AUTO and not should_parry(faces, parried - used)):
-                following[faces] += p  # the parrier stops here (the referee's loop breaks)
-                continue
-            for new in range(1, 7):
-                counts = list(faces)
-                counts[top - 1] -= 1
-                counts[new - 1] += 1
-                following[tuple(counts)] += p / 6
-        states = following
+    """The law of highest + criticals - fumbles of ``count`` dice after the opponent's ``parried`` re-rolls.
+
+    The dice are held in their forms for the re-rolls to come (games.duel.parry.form): their highest dice, which
+    those re-rolls can reach, and what the others add to the worth, which no re-roll changes."""
+    rerolls = parried if policy is not ParryPolicy.NEVER else 0
+    by_top: dict[Faces, dict[int, float]] = defaultdict(lambda: defaultdict(float))
+    for (top, offset), p in _rolled(count, rerolls):
+        by_top[top][offset] += p
     law: dict[int, float] = defaultdict(float)
-    for faces, p in states.items():
-        law[_highest(faces) + max(0, faces[5] - 1) - faces[0]] += p
+    for top, offsets in by_top.items():
+        check()  # past its deadline, the calculation gives way to Monte Carlo
+        parried_law = _parried_law(top, rerolls, policy)
+        for offset, p_offset in offsets.items():
+            for value, p in parried_law:
+                law[value + offset] += p_offset * p
     return tuple(law.items())
 
 
@@ -132,9 +152,9 @@ class Solver:
         self.attackers, self.defenders = _fighters(attacker), _fighters(defender)
 
     def round(
-        self, first: ModelGroup, second: ModelGroup, first_bonus: int, second_bonus: int
+        self, number: int, first: ModelGroup, second: ModelGroup, first_bonus: int, second_bonus: int
     ) -> dict[tuple[str, int], float]:
-        """The law of (winner "first"/"second"/"none", hits) of one combat round."""
+        """The law of (winner "first"/"second"/"none", hits) of combat round ``number``."""
         parries = {}
         for key, group in (("first", first), ("second", second)):
             parries[key] = 0 if group.has(BREAKING_OFF) else group.parries
@@ -149,7 +169,7 @@ class Solver:
         base = {}
         for key, group in (("first", first), ("second", second)):
             ws = 0 if group.has(BREAKING_OFF) else group.profile.ws
-            base[key] = ws + _situational(group.flags)[0]
+            base[key] = ws + situational(group.flags_against(number))[0]
         law: dict[tuple[str, int], float] = defaultdict(float)
         for v1, p1 in first_law:
             for v2, p2 in second_law:
@@ -172,22 +192,30 @@ class Solver:
         for number, foe in enumerate(many, start=1):
             bonus = number - 1
             following: dict[State, float] = defaultdict(float)
+            first, second = (lone, foe) if lone_is_attacker else (foe, lone)
+            bonuses = (0, bonus) if lone_is_attacker else (bonus, 0)
+            fought_round = self.round(number, first, second, *bonuses)  # the same law whatever came before
+            # This round's wounds laws by (the foe won, hits, wounds left), so the models are hashed once a law.
+            taken_laws: dict[tuple[bool, int, int], tuple[tuple[int, float], ...]] = {}
             for (lone_w, by_lone, by_foes, slain, escaped, fought), p_state in states.items():
                 check()  # past its deadline, the calculation gives way to Monte Carlo
                 if lone_w <= 0:
                     following[(lone_w, by_lone, by_foes, slain, escaped, fought)] += p_state
                     continue
-                first, second = (lone, foe) if lone_is_attacker else (foe, lone)
-                bonuses = (0, bonus) if lone_is_attacker else (bonus, 0)
-                for (winner, hits), p_round in self.round(first, second, *bonuses).items():
+                for (winner, hits), p_round in fought_round.items():
                     chance = p_state * p_round
                     foe_wins = winner == ("second" if lone_is_attacker else "first")
                     if winner == "none":
                         outcomes: tuple[tuple[int, float], ...] = ((0, 1.0),)
-                    elif foe_wins:
-                        outcomes = wounds_law(foe, lone, lone_w, hits, self.table)
                     else:
-                        outcomes = wounds_law(lone, foe, foe.profile.w, hits, self.table)
+                        known = taken_laws.get((foe_wins, hits, lone_w))
+                        if known is None:
+                            known = taken_laws[(foe_wins, hits, lone_w)] = (
+                                wounds_law(foe, lone, lone_w, hits, self.table)
+                                if foe_wins
+                                else wounds_law(lone, foe, foe.profile.w, hits, self.table)
+                            )
+                        outcomes = known
                     for taken, p_taken in outcomes:
                         if foe_wins:  # the foe stands: if it was breaking off, it gets away
                             key = (lone_w - taken, by_lone, by_foes + taken, slain, escaped or foe.has(BREAKING_OFF),

@@ -50,19 +50,83 @@ def rerolled(counts: Counts, new: int) -> Counts:
     return tuple(changed)
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def form(counts: Counts, parries: int) -> tuple[Counts, int]:
+    """The dice as far as ``parries`` more re-rolls of the highest die can tell them apart: (the ``parries + 1``
+    highest dice, what the others add to the worth).
+
+    Each re-roll takes away the highest die, so ``parries`` re-rolls take away at most the ``parries`` highest of
+    these dice, and the highest die is always one of the ``parries + 1`` highest or a new one. The dice below those
+    are never re-rolled and never the highest: they only count as fumbles (each 1: -1) and criticals (each 6, only
+    there when every die above is a 6, so that the sixes number two or more whatever the re-rolls: +1). So the
+    value and the advice of 20 dice are those of their 7 highest, plus a number.
+    """
+    top = [0] * 6
+    kept, offset = max(parries, 0) + 1, 0
+    for face in range(6, 0, -1):
+        here = counts[face - 1]
+        top[face - 1] = min(here, kept)
+        kept -= top[face - 1]
+        offset += (here - top[face - 1]) * (face == 6) - (here - top[face - 1]) * (face == 1)
+    return tuple(top), offset
+
+
+def reduced(top: Counts, parries: int) -> tuple[Counts, int]:
+    """``top`` (at most ``parries + 2`` dice) as ``form`` writes it for ``parries``: its lowest die set apart."""
+    if sum(top) <= parries + 1:
+        return top, 0
+    lowest = next(face for face in range(1, 7) if top[face - 1])
+    changed = list(top)
+    changed[lowest - 1] -= 1
+    return tuple(changed), (lowest == 6) - (lowest == 1)
+
+
+def _scale(parries: int) -> int:
+    """6 to the power ``parries`` (0 or more): each re-roll to come is a mean of six. (int ** int reads as Any to
+    mypy, as a negative power would be a float.)"""
+    return int(6**parries)
+
+
 @functools.cache
-def value(counts: Counts, parries: int) -> Fraction:
-    """The expected worth of the dice when the parrier holds ``parries`` and uses each only when it pays."""
-    now = Fraction(worth(counts))
+def _scaled_value(top: Counts, parries: int) -> int:
+    """``value`` of dice ``form`` reduced to ``top`` (its number set apart) times 6 ** ``parries``: an integer, as
+    each re-roll is a mean of six."""
+    now = worth(top) * _scale(parries)
     if parries <= 0:
         return now
-    return min(now, after_reroll(counts, parries))
+    return min(now, _scaled_after(top, parries))
 
 
 @functools.cache
+def _scaled_after(top: Counts, parries: int) -> int:
+    """``after_reroll`` of ``top`` times 6 ** ``parries`` (1 or more: a parry is being weighed)."""
+    total = 0
+    for new in range(1, 7):
+        following, offset = reduced(rerolled(top, new), parries - 1)
+        total += _scaled_value(following, parries - 1) + offset * _scale(parries - 1)
+    return total
+
+
+def pays(top: Counts, parries: int) -> bool:
+    """Whether ``auto`` re-rolls dice whose ``form`` for ``parries`` is ``top`` (the number set apart changes
+    both sides of the comparison alike)."""
+    return _scaled_after(top, parries) < worth(top) * _scale(parries)
+
+
+def value(counts: Counts, parries: int) -> Fraction:
+    """The expected worth of the dice when the parrier holds ``parries`` and uses each only when it pays."""
+    parries = max(0, parries)
+    top, offset = form(counts, parries)
+    return Fraction(_scaled_value(top, parries), _scale(parries)) + offset
+
+
 def after_reroll(counts: Counts, parries: int) -> Fraction:
-    """The expected worth if one of ``parries`` re-rolls the highest die now (the rest used only when they pay)."""
-    return sum((value(rerolled(counts, new), parries - 1) for new in range(1, 7)), Fraction(0)) / 6
+    """The expected worth if one of ``parries`` (1 or more) re-rolls the highest die now (the rest used only when
+    they pay)."""
+    if parries < 1:
+        raise ValueError(f"a re-roll needs a parry: {parries} left")
+    top, offset = form(counts, parries)
+    return Fraction(_scaled_after(top, parries), _scale(parries)) + offset
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +141,6 @@ class Advice:
         return self.now - self.after
 
 
-@functools.cache
 def advise(counts: Counts, parries: int) -> Advice:
     """Whether ``auto`` parries dice ``counts`` with ``parries`` usable parries left (this one included)."""
     now, after = Fraction(worth(counts)), after_reroll(counts, parries)
@@ -85,7 +148,7 @@ def advise(counts: Counts, parries: int) -> Advice:
 
 
 def should_parry(counts: Counts, parries: int) -> bool:
-    return advise(counts, parries).parry
+    return pays(form(counts, parries)[0], parries)
 
 
 def number(value: Fraction) -> str:
@@ -94,4 +157,17 @@ def number(value: Fraction) -> str:
     return "0" if text == "-0" else text
 
 
-__all__ = ["Advice", "Counts", "advise", "after_reroll", "counts_of", "number", "should_parry", "value", "worth"]
+__all__ = [
+    "Advice",
+    "Counts",
+    "advise",
+    "after_reroll",
+    "counts_of",
+    "form",
+    "number",
+    "pays",
+    "reduced",
+    "should_parry",
+    "value",
+    "worth",
+]

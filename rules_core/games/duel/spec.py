@@ -75,7 +75,8 @@ ENCUMBERED = "encumbered"
 OBSTACLE = "obstacle"
 BREAKING_OFF = "breaking-off"
 FLAGS = (CHARGED, HIGH_GROUND, ENCUMBERED, OBSTACLE, BREAKING_OFF)
-SETTINGS = ("weapon", "parry", "weapon-choice")
+SETTINGS = ("weapon", "parry", "weapon-choice", HIGH_GROUND)
+HIGH_GROUND_EXAMPLE = "Captain: WS5 S4 T4 W2 I5 A3 Sv3+ power-sword high-ground=1,3"
 
 _NUMBER = re.compile(r"^\d{1,2}$")
 _SAVE = re.compile(r"^([2-6])\+$")
@@ -108,6 +109,9 @@ class ModelGroup:
     flags: frozenset[str]
     parry: ParryPolicy
     weapon_choice: str | None
+    # ``high-ground=1,3``: the opponents (numbered in the order the other side lists its models) it stands above;
+    # the plain ``high-ground`` flag stands above every opponent.
+    high_ground_over: tuple[int, ...] = ()
     # Derived once (every combat round reads them).
     close_combat_weapons: tuple[Weapon, ...] = field(init=False, compare=False, repr=False)
     parries: int = field(init=False, compare=False, repr=False)
@@ -118,6 +122,13 @@ class ModelGroup:
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
+
+    def flags_against(self, opponent: int) -> frozenset[str]:
+        """Its flags in its round against its ``opponent``-th opponent: ``high-ground=N,...`` adds the high ground
+        against the opponents it names."""
+        if opponent in self.high_ground_over:
+            return self.flags | {HIGH_GROUND}
+        return self.flags
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +165,7 @@ def _parse_group(spec: GroupSpec, armoury: Armoury) -> ModelGroup:
     weapons: list[Weapon] = []
     parry: ParryPolicy | None = None
     weapon_choice: str | None = None
+    high_ground_over: tuple[int, ...] | None = None
     for token in spec.tokens:
         if token.kind is TokenKind.STAT:
             if token.key not in STATS and token.key not in UNUSED_STATS and token.key != "Sv":
@@ -215,6 +227,10 @@ def _parse_group(spec: GroupSpec, armoury: Armoury) -> ModelGroup:
                     token.text,
                     f"{EXAMPLE_MODEL} parry=always",
                 ) from None
+        elif token.key == HIGH_GROUND:
+            if high_ground_over is not None:
+                raise _error(f"'{spec.name}' gives high-ground= twice.", token.text, HIGH_GROUND_EXAMPLE)
+            high_ground_over = _high_ground_over(token.text, token.value, spec.name)
         elif token.key == "weapon-choice":
             if weapon_choice is not None:
                 raise _error(f"'{spec.name}' gives weapon-choice= twice.", token.text)
@@ -223,7 +239,7 @@ def _parse_group(spec: GroupSpec, armoury: Armoury) -> ModelGroup:
             hint = did_you_mean(token.key, SETTINGS)
             raise _error(
                 f"Unknown setting '{token.text}' on '{spec.name}'.{hint} Duel settings: weapon=, parry=, "
-                "weapon-choice=.",
+                "weapon-choice=, high-ground=.",
                 token.text,
                 fix=fixed_setting(token, SETTINGS),
             )
@@ -239,6 +255,13 @@ def _parse_group(spec: GroupSpec, armoury: Armoury) -> ModelGroup:
             f"'{spec.name}' carries {len(weapons)} weapons; the limit is {MAX_WEAPONS}.",
             token=spec.name,
             example=EXAMPLE_MODEL,
+        )
+    if high_ground_over is not None and HIGH_GROUND in flags:
+        raise _error(
+            f"'{spec.name}' gives both high-ground (above every opponent) and high-ground= (above the opponents it "
+            "names): give one of them.",
+            HIGH_GROUND,
+            HIGH_GROUND_EXAMPLE,
         )
     if OBSTACLE in flags and CHARGED not in flags:
         raise _error(
@@ -266,8 +289,32 @@ def _parse_group(spec: GroupSpec, armoury: Armoury) -> ModelGroup:
         unused=unused,
     )
     return ModelGroup(
-        spec.count, spec.name, profile, tuple(weapons), frozenset(flags), parry or ParryPolicy.AUTO, weapon_choice
+        spec.count,
+        spec.name,
+        profile,
+        tuple(weapons),
+        frozenset(flags),
+        parry or ParryPolicy.AUTO,
+        weapon_choice,
+        high_ground_over or (),
     )
+
+
+def _high_ground_over(text: str, value: str, name: str) -> tuple[int, ...]:
+    """``high-ground=1,3``: the opponents, by their number in the other side's order, sorted."""
+    numbers: list[int] = []
+    for part in value.split(","):
+        if not _NUMBER.match(part) or not 1 <= int(part) <= MAX_MODELS:
+            raise _error(
+                f"'{text}' on '{name}': high-ground= names the opponents it stands above by their number in the "
+                f"other side's order, 1 to {MAX_MODELS}, separated by commas.",
+                text,
+                HIGH_GROUND_EXAMPLE,
+            )
+        if int(part) in numbers:
+            raise _error(f"'{text}' on '{name}' names opponent {part} twice.", text, HIGH_GROUND_EXAMPLE)
+        numbers.append(int(part))
+    return tuple(sorted(numbers))
 
 
 def _required(stats: dict[str, int | None], key: str) -> int:
@@ -298,6 +345,8 @@ def format_group(group: ModelGroup) -> str:
     words = [f"{key}{values[key]}" for key in STAT_ORDER if key in values]
     words.append("Sv-" if p.sv is None else f"Sv{p.sv}+")
     words += [flag for flag in FLAGS if flag in group.flags]
+    if group.high_ground_over:
+        words.append(f"{HIGH_GROUND}=" + ",".join(map(str, group.high_ground_over)))
     words += [weapon.inline() for weapon in group.weapons]
     words.append(f"parry={group.parry.value}")
     if group.weapon_choice is not None:

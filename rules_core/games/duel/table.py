@@ -44,7 +44,7 @@ def table_summary(report: Report) -> TableSummary:
         for ev in step.events:
             if ev.kind == "broke_off":
                 moves.append(f'{ev.get("model")} breaks off {ev.get("inches")}" directly away from its attacker')
-            elif ev.kind == "follow_up" or (ev.kind == "instruction" and "Follow-Up" in str(ev.get("note"))):
+            elif ev.kind == "follow_up" or (ev.kind == "instruction" and "may make a Follow-Up" in str(ev.get("note"))):
                 follow_ups.append(str(ev.get("model")))
             elif ev.kind == "instruction" and "locked in combat" in str(ev.get("note")):
                 first, _, others = str(ev.get("note")).split(" are still locked")[0].partition(" and ")
