@@ -164,7 +164,8 @@ def oracle(attacker: Side, defender: Side, options: Mapping[str, Any]) -> dict[t
     armies = (Army(attacker, over_half=over_half), Army(defender, over_half=over_half))
     ends: dict[tuple[Any, ...], float] = defaultdict(float)
     fight, charged = 1.0, False
-    if options["round"] == 1:
+    # Decision 21: the charge turn, or a later round that the attacking unit joins by charging (its own token).
+    if options["round"] == 1 or attacker.units[0].carries("charged"):
         charged = True
         distance = options["charge_distance"]
         if distance is not None and distance > 6:
@@ -175,7 +176,7 @@ def oracle(attacker: Side, defender: Side, options: Mapping[str, Any]) -> dict[t
         ends[("none", "no_charge", 0, 0, False)] += 1 - fight
     if not fight:
         return ends
-    if charged and options["defender_falling_back"]:
+    if charged and options["defender_falling_back"] and options["round"] == 1:
         # Assaulted while falling back (decision 19): regroup on 2D6 <= the highest Ld, no modifiers, or be destroyed
         # before a blow is struck (the attacker wins; no wounds are counted).
         regroups = holds(max(g.profile.ld for g in armies[1].groups), double_one=bool(options["double_one_passes"]))
@@ -191,7 +192,7 @@ def oracle(attacker: Side, defender: Side, options: Mapping[str, Any]) -> dict[t
             if group.supporting:
                 attack = attack_of(group, role="supporting")
                 pools.append([side, index, "supporting", attack, (1, -attack.i)])
-    if charged and options["defender_in_cover"]:
+    if charged and (options["defender_in_cover"] or defender.units[0].carries("in-cover")):
         kw = set().union(*(g.keywords for g in armies[0].groups))
         grenades = "none"
         if "frag-grenades" in kw and "plasma-grenades" in kw:
@@ -388,6 +389,14 @@ CORNERS = [
      "Ld7 Sv4+", {"defender_falling_back": True, "charge_distance": 5.0, "difficult_terrain": True}),
     ("3x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+", "2x Holder: WS3 S3 T3 W1 I3 A1 Ld2 Sv5+",
      {"defender_falling_back": True, "double_one_passes": True, "morale_modifier": "per_wound"}),
+    # Who charged and who is in cover, per unit (decision 21): a unit joining a later round charges (its charge
+    # through difficult terrain, +1 attack, the defender's cover; no regroup test then); in-cover on the defender
+    # without the option; in cover but not charged by anyone this turn.
+    ("3x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+ frag-grenades charged", "3x Holder: WS3 S3 T3 W1 I3 A1 Ld6 Sv5+",
+     {"round": 2, "charge_distance": 5.0, "difficult_terrain": True, "defender_in_cover": True,
+      "defender_falling_back": True}),
+    ("3x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+", "3x Holder: WS3 S3 T3 W1 I3 A2 Ld6 Sv5+ in-cover", {}),
+    ("3x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+", "3x Holder: WS3 S3 T3 W1 I3 A2 Ld6 Sv5+ in-cover", {"round": 2}),
 ]  # fmt: skip
 
 

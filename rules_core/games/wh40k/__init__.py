@@ -117,6 +117,18 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     all gone do the same (a character keeps dividing between those left, or
     fights the one left). With no such
     unit their attacks are lost, and the report says why.
+21. Who charged and who is in cover, per unit (charging.py): by default every attacking unit charges in round 1
+    and none in a later round, and ``defender_in_cover`` puts every defending unit in cover; ``charged`` /
+    ``not-charged`` on a unit and ``in-cover`` on a defending unit say otherwise for that unit. Units marked
+    ``charged`` in a later round join the combat going on this turn: ``charge_distance``, ``difficult_terrain``
+    and ``shot_this_turn`` then describe their charge (one fact and one roll, as decision 14), and if it fails
+    the report says they do not reach the combat (resolve the round again without them); the units already
+    fighting get no bonus, and nobody tests to regroup (decision 19 is for round 1). A defending unit in cover
+    strikes first only when a unit that charged this turn is engaged with it; grenades count only for a unit
+    that charged, frag grenades only against a unit in cover. Refused: ``charged`` with ``not-charged``;
+    ``charged`` on a defending unit (only the side whose turn it is charges); ``in-cover`` on an attacking unit
+    (cover is "of no benefit if the unit charges"); round 1 with every attacking unit ``not-charged`` (a combat
+    going on is round 2 or later). The next round's survivors drop these tokens.
 """
 
 from __future__ import annotations
@@ -330,6 +342,18 @@ TOKENS = (
         "keyword",
         "Which models the owner removes first or last as casualties.",
         "1x Sergeant: ... dies-last",
+    ),
+    TokenDoc(
+        "charged / not-charged",
+        "keyword",
+        "The unit charged this turn, or did not (default: every attacking unit in round 1, none later).",
+        "5x Assault Marine: ... charged",
+    ),
+    TokenDoc(
+        "in-cover",
+        "keyword",
+        "A defending unit in cover: strikes first when a unit charges it this turn.",
+        "12x Ork Boy: ... in-cover",
     ),
     TokenDoc("vehicle", "keyword", "Not supported yet: vehicles in assault give a clear error.", ""),
     TokenDoc(

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from rules_core.games.wh40k.majorities import snapshot
 from rules_core.games.wh40k.positions import Model, describe, kept
-from rules_core.games.wh40k.spec import BIKE, JUMP_PACK, Side, Unit, format_side
+from rules_core.games.wh40k.spec import BIKE, JUMP_PACK, Side, Unit, format_side, this_turn_only
 from rules_core.games.wh40k.state import Fight, Pool, Role, UnitState
 from rules_core.games.wh40k.strike import strike
 from rules_core.games.wh40k.weapons import engaged_profile
@@ -224,7 +224,7 @@ def survivors(fight: Fight, side: SideName, fighting: list[UnitState]) -> tuple[
         target = state.target if state.target in enemies else next(
             (e for e in fight.engaged_with(state) if e in enemies), enemies[0]
         )  # fmt: skip
-        unit = state.unit
+        unit = this_turn_only(state.unit)  # who charged and who was in cover held for this turn only
         if unit.divide:  # a character dividing its hits: between the units still fighting
             divide = tuple(renumber[n] for n in unit.divide if renumber[n])
             hits = tuple((renumber[n], most) for n, most in unit.hits if renumber[n])

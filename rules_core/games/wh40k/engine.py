@@ -23,6 +23,15 @@ from rules_core.dice import DiceSource
 from rules_core.errors import IllegalDeclarationError, OptionError
 from rules_core.games.wh40k.aftermath import morale_step, next_step, sweeping_advance_step
 from rules_core.games.wh40k.allocation import CASUALTY_POLICY
+from rules_core.games.wh40k.charging import (
+    charged_event,
+    check_turn_facts,
+    in_cover,
+    join_step,
+    joining,
+    not_joined,
+    unit_charged,
+)
 from rules_core.games.wh40k.fighting import (
     apply_cover,
     dividing_note,
@@ -77,7 +86,7 @@ class Assault(Fight):
         result, the loser's morale and the sweeping advance, and what happens next."""
         if not self.charge_step():
             return self.report(Outcome.NO_CHARGE, Winner.NONE)
-        if self.options.get("defender_falling_back") and self.charged:  # tested when charged, never later
+        if self.options.get("defender_falling_back") and self.charged and self.round == 1:  # when charged, never later
             self.regroup_step()
         if any(state.alive() for state in self.units[SideName.DEFENDER]):
             pools = self.who_fights_step()
@@ -100,11 +109,16 @@ class Assault(Fight):
         declared (decision 14)."""
         distance = self.options.get("charge_distance")
         difficult = bool(self.options.get("difficult_terrain"))
-        if self.round > 1:
+        check_turn_facts(self)
+        joiners = joining(self)
+        if joiners:  # a later round that units join by charging (decision 21): the combat goes on, and a charge
+            self.steps.append(join_step(self, joiners, self._positions_event()))
+        elif self.round > 1:
             if distance is not None or difficult:
                 raise OptionError(
-                    f"Round {self.round} is a later round of a combat already fought: nobody charges, so "
-                    "charge_distance and difficult_terrain do not apply; leave them out.",
+                    f"Round {self.round} is a later round of a combat already fought and no unit is marked "
+                    "charged (joining it this turn), so charge_distance and difficult_terrain do not apply; leave "
+                    "them out.",
                     token="charge_distance" if distance is not None else "difficult_terrain",
                     example=f"round={self.round} (without charge_distance or difficult_terrain)",
                 )
@@ -169,7 +183,7 @@ class Assault(Fight):
                         note=f'The enemy is {inches:g}" away, more than 6": the charge does not happen.',
                     )
                 )
-                self.steps.append(Step("Charge", events=tuple(events)))
+                self.steps.append(Step("Charge", events=(*events, *not_joined(self))))
                 return False
             if difficult:
                 need = max(1, math.ceil(inches))
@@ -187,17 +201,11 @@ class Assault(Fight):
                             f'{inches:g}": the charge does not proceed and nobody moves.',
                         )
                     )
-                    self.steps.append(Step("Charge", tuple(rolls), tuple(events)))
+                    self.steps.append(Step("Charge", tuple(rolls), (*events, *not_joined(self))))
                     return False
             events.append(event("charge", distance=inches, note=f'The chargers reach the enemy {inches:g}" away.'))
         self.charged = True
-        events.append(
-            event(
-                "charged",
-                side=SideName.ATTACKER.value,
-                note="The attacker charged: its models in base contact get +1 attack this turn.",
-            )
-        )
+        events.append(charged_event(self))
         self.steps.append(Step("Charge", tuple(rolls), tuple(events)))
         return True
 
@@ -268,9 +276,9 @@ class Assault(Fight):
         fist_notes: list[tuple[int, Pool]] = []  # events to say "in the Cover step" when a fist strikes there
         fighting_notes: list[tuple[int, UnitState, bool, str, str]] = []
         for side in SideName:
-            charged = self.charged and side is SideName.ATTACKER
             for state in self.units[side]:
                 assert state.target is not None
+                charged = unit_charged(self, state)
                 if not state.alive():  # destroyed before the fight (it failed to regroup while falling back)
                     continue
                 enemies = self.units[side.other]
@@ -343,8 +351,7 @@ class Assault(Fight):
                         **({"targets": [e.label for e in state.targets]} if len(state.targets) > 1 else {}),
                     )
                 )
-        cover = self.charged and bool(self.options.get("defender_in_cover"))
-        if cover:
+        if any(in_cover(self, state) for state in self.units[SideName.DEFENDER]):
             events.extend(apply_cover(self, pools))
             say_where_fists_strike(events, pools, fist_notes, fighting_notes)
         events.append(CASUALTY_POLICY)

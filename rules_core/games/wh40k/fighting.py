@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 
+from rules_core.games.wh40k.charging import in_cover, unit_charged
 from rules_core.games.wh40k.spec import FRAG, HAND_WEAPONS, PLASMA, POWER_FIST, Grenades, Unit
 from rules_core.games.wh40k.state import Fight, Pool, UnitState, fights_in_contact
 from rules_core.games.wh40k.weapons import describe_profile, engaged_profile, fist_policy_note
@@ -93,7 +94,11 @@ def apply_cover(fight: Fight, pools: list[Pool]) -> list[Event]:
     why it strikes when it does."""
     events: list[Event] = []
     grenades: dict[int, Grenades] = {}
+    covered = {id(state) for state in fight.units[SideName.DEFENDER] if in_cover(fight, state)}
     for state in fight.units[SideName.ATTACKER]:
+        if not unit_charged(fight, state):  # grenades matter only to a unit charging (decision 21)
+            grenades[id(state)] = Grenades.NONE
+            continue
         used, note = grenades_used(state, pools)
         grenades[id(state)] = used
         if note:
@@ -103,11 +108,13 @@ def apply_cover(fight: Fight, pools: list[Pool]) -> list[Event]:
         if fists_at_1 and POWER_FIST in pool.profile.weapons:
             continue  # cover_power_fists=initiative_1: a power fist strikes at Initiative 1 even then
         if pool.unit.side is SideName.DEFENDER:
-            if grenades[id(pool.target)] is not Grenades.PLASMA:
+            if id(pool.unit) in covered and grenades[id(pool.target)] is not Grenades.PLASMA:
                 pool.priority, pool.phase = (0, 0), "Cover"
-        elif grenades[id(pool.unit)] is Grenades.FRAG:
+        elif grenades[id(pool.unit)] is Grenades.FRAG and id(pool.target) in covered:
             pool.priority, pool.phase = (0, 0), "Cover"
     for state in fight.units[SideName.DEFENDER]:
+        if id(state) not in covered:
+            continue
         assert state.target is not None
         used = grenades[id(state.target)]
         if used is Grenades.PLASMA:

@@ -421,8 +421,8 @@ class Solver:
 
     def charge(self) -> tuple[float, bool]:
         """(P(the fight happens), whether the attacker charged): certain, impossible, or through difficult
-        terrain the highest of 2D6 against the distance; no charge in a later round."""
-        if int(self.options.get("round") or 1) > 1:
+        terrain the highest of 2D6 against the distance; in a later round, only a unit joining it charges."""
+        if int(self.options.get("round") or 1) > 1 and not any(unit.charged for unit in self.attacker.units):
             return 1.0, False
         distance = self.options.get("charge_distance")
         if distance is not None and float(distance) > MAX_CHARGE:
@@ -435,7 +435,7 @@ class Solver:
     def unregrouped(self, charged: bool) -> float:
         """P(the defender, assaulted while falling back, fails its regroup test: 2D6 <= its highest Ld, no
         modifiers) and is destroyed (engine.Assault.regroup_step); 0 when it was not falling back."""
-        if not charged or not self.options.get("defender_falling_back"):
+        if not charged or not self.options.get("defender_falling_back") or int(self.options.get("round") or 1) > 1:
             return 0.0
         return 1 - self.holds(max(group.profile.ld for group in self.fighters[1].groups))
 

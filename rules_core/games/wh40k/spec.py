@@ -7,7 +7,7 @@ groups of a unit separated by ``;``, units of a side by ``|``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from rules_core.errors import Do, Hint, SpecError, UnsupportedError
@@ -79,6 +79,12 @@ JUMP_PACK = "jump-pack"
 INDEPENDENT_CHARACTER = "independent-character"
 DIES_FIRST = "dies-first"
 DIES_LAST = "dies-last"
+# Facts of this turn about a unit (who charged, who is in cover): written on any of its groups, they hold for the
+# whole unit, and a next round's survivors drop them (this_turn_only).
+CHARGED = "charged"
+NOT_CHARGED = "not-charged"
+IN_COVER = "in-cover"
+TURN_FACTS = (CHARGED, NOT_CHARGED, IN_COVER)
 
 KEYWORDS = (
     *WEAPONS,
@@ -91,6 +97,7 @@ KEYWORDS = (
     INDEPENDENT_CHARACTER,
     DIES_FIRST,
     DIES_LAST,
+    *TURN_FACTS,
 )
 _KEYWORD_SET = frozenset(KEYWORDS)
 # Keyword order in the canonical form.
@@ -180,6 +187,11 @@ class Unit:
 
     def carries(self, keyword: str) -> bool:
         return any(keyword in group.keywords for group in self.groups)
+
+    @property
+    def charged(self) -> bool | None:
+        """``charged`` (True) or ``not-charged`` (False) as written on the unit; None: the options decide."""
+        return True if self.carries(CHARGED) else False if self.carries(NOT_CHARGED) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -439,6 +451,7 @@ def _parse_unit(spec: UnitSpec, position: int, enemy_units: int | None) -> Unit:
             "engaged=0",
             "10x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ engaged=4 supporting=6",
         )
+    _check_turn_facts(groups, position, name)
     vs = 1
     high = enemy_units if enemy_units is not None else MAX_UNITS_PER_SIDE
     divide: tuple[int, ...] = ()
@@ -515,6 +528,28 @@ def _parse_unit(spec: UnitSpec, position: int, enemy_units: int | None) -> Unit:
             )
         grenades = Grenades(token.value)
     return Unit(tuple(groups), vs, tie_t, tie_save, grenades, divide, hits)
+
+
+def _check_turn_facts(groups: list[Group], position: int, name: str) -> None:
+    """A unit either charged this turn or did not: ``charged`` and ``not-charged`` together are refused."""
+    if any(CHARGED in g.keywords for g in groups) and any(NOT_CHARGED in g.keywords for g in groups):
+        raise _error(
+            f"Unit {position} ('{name}') is both charged and not-charged: a unit either launched the assault this "
+            "turn or did not; keep one.",
+            NOT_CHARGED,
+            f"{EXAMPLE_GROUP} charged",
+        )
+
+
+def this_turn_only(unit: Unit) -> Unit:
+    """``unit`` without this turn's facts (charged, not-charged, in-cover): a next round starts without them."""
+    if not any(group.keywords & _TURN_FACT_SET for group in unit.groups):
+        return unit
+    groups = tuple(replace(group, keywords=group.keywords - _TURN_FACT_SET) for group in unit.groups)
+    return replace(unit, groups=groups)
+
+
+_TURN_FACT_SET = frozenset(TURN_FACTS)
 
 
 def parse_side(text: str, *, enemy_units: int | None = None) -> Side:
