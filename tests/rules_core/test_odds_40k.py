@@ -50,8 +50,15 @@ def attack_of(group: Group, *, role: str, charged: bool = False) -> Attack:
     p, kw = group.profile, group.keywords
     if role == "supporting":
         return Attack(p.ws, p.s, p.i, 1, False, False, False, None, False)
+    special = kw & {*WEAPONS, "force-weapon"}
+    two = len(special) >= 2  # decision 11: it strikes with one, the other is an additional close combat weapon
+    if two:
+        assert group.strike_with in special, "the oracle takes two special weapons only with strike-with="
+        kw = (kw - special) | {group.strike_with}
     fist = "power-fist" in kw
-    bonus = 0 if "lightning-claw" in kw else 1 if ("two-weapons" in kw or "lightning-claws" in kw) else 0
+    bonus = (
+        0 if "lightning-claw" in group.keywords else 1 if ("two-weapons" in kw or "lightning-claws" in kw or two) else 0
+    )
     no_armour = bool(kw & {"power-fist", "power-weapon", "lightning-claw", "lightning-claws", "monstrous"})
     return Attack(p.ws, min(2 * p.s, 10) if fist else p.s, 1 if fist else p.i, p.a + bonus + int(charged), no_armour,
                   "heavy-ccw" in kw, "rending" in kw, group.poisoned if "poisoned" in kw else None,
@@ -397,6 +404,12 @@ CORNERS = [
       "defender_falling_back": True}),
     ("3x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+", "3x Holder: WS3 S3 T3 W1 I3 A2 Ld6 Sv5+ in-cover", {}),
     ("3x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+", "3x Holder: WS3 S3 T3 W1 I3 A2 Ld6 Sv5+ in-cover", {"round": 2}),
+    # Two special weapons (decision 11): one strikes, the other is an additional close combat weapon (+1 attack,
+    # never for a single lightning claw).
+    ("2x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+ power-fist rending strike-with=power-fist",
+     "3x Holder: WS3 S3 T3 W1 I3 A2 Ld6 Sv3+ power-weapon lightning-claw strike-with=lightning-claw", {}),
+    ("2x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+ power-fist rending strike-with=rending",
+     "3x Holder: WS3 S3 T3 W1 I3 A2 Ld6 Sv3+ heavy-ccw power-weapon strike-with=heavy-ccw", {"round": 2}),
 ]  # fmt: skip
 
 

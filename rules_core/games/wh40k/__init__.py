@@ -46,11 +46,17 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     base contact, then the largest group first. Each batch of unsaved wounds is
     allocated one model at a time; only wounds beyond the last model in reach are
     lost.
-11. Weapons: a model strikes with all its special weapons' effects, except that a
-    power fist with another hand weapon is the player's choice; the default is the
-    fist (I1, S x2), the other weapon counting as an additional close combat weapon
-    (+1 attack). ``strike-with=NAME`` picks the weapon, ``strike-with=none`` attacks
-    normally. A single lightning claw never gets the two-weapon bonus; a pair
+11. Weapons (choosing.py): a model with two or more special weapons strikes with one
+    of them, the others counting only as an additional close combat weapon (+1
+    attack; the dual-weapon note, for any two). ``strike-with=NAME`` picks the weapon,
+    ``strike-with=none`` attacks normally; by default the referee takes the better
+    expected result against the group's first target (the chance per attack of an
+    unsaved wound against its majorities at the start of the fight; a force weapon
+    counts as a power weapon, its psychic test not counted), on equal chances the
+    higher Initiative, then the keyword order, and says so with the numbers. Rending
+    and poisoned are weapons of their own (the text's "Rending weapons", "Poisoned
+    Weapons"); ``weapon_traits=traits`` makes them traits of the weapon struck with.
+    A single lightning claw never gets the two-weapon bonus; a pair
     (``lightning-claws``) does. Supporting models use none of this.
 12. Cover (round 1, ``defender_in_cover``): every model of a charged defending unit
     strikes first, power fists included ("regardless of Initiative"). A charging
@@ -250,6 +256,18 @@ OPTIONS = (
         variant=True,
     ),
     OptionSpec(
+        "weapon_traits",
+        OptionType.CHOICE,
+        "weapons",
+        "weapons: rending and poisoned are special weapons of their own; a model with another special weapon strikes "
+        "with one of them, the other counting as an additional close combat weapon. traits: they are traits of the "
+        "weapon the model strikes with, and add to it.",
+        choices=("weapons", "traits"),
+        brief="weapons: rending and poisoned are weapons of their own. traits: they add to the weapon struck with.",
+        example=example(weapon_traits="traits"),
+        variant=True,
+    ),
+    OptionSpec(
         "perils",
         OptionType.BOOL,
         True,
@@ -384,7 +402,8 @@ TOKENS = (
     TokenDoc(
         "strike-with=NAME",
         "setting",
-        "Which special weapon the group strikes with, or none.",
+        "Which special weapon the group strikes with (the others count as an additional close combat weapon), or "
+        "none. Default: the better expected result.",
         "strike-with=power-weapon",
     ),
     TokenDoc(

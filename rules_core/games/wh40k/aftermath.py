@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 
+from rules_core.games.wh40k.choosing import weapon_traits
 from rules_core.games.wh40k.majorities import snapshot
 from rules_core.games.wh40k.positions import Model, describe, kept
 from rules_core.games.wh40k.spec import BIKE, JUMP_PACK, Side, Unit, format_side, this_turn_only
@@ -136,7 +137,7 @@ def sweeping_advance_step(fight: Fight, winning: SideName, fallen: dict[int, tup
             models = group_state.alive(Role.ENGAGED) + group_state.alive(Role.SUPPORTING)
             if not models or not victim.alive():
                 continue
-            profile = engaged_profile(group_state.group, charged=False, sweep=True)
+            profile = engaged_profile(group_state.group, charged=False, sweep=True, traits=weapon_traits(fight))
             if not profile.attacks:
                 continue
             pool = Pool(state, group_state, Role.ENGAGED, victim, profile, (2, 0), "Sweeping advance")

@@ -32,6 +32,7 @@ from rules_core.games.wh40k.charging import (
     not_joined,
     unit_charged,
 )
+from rules_core.games.wh40k.choosing import choice_note, choose_weapons, fighting_unit, weapon_traits
 from rules_core.games.wh40k.fighting import (
     apply_cover,
     dividing_note,
@@ -44,7 +45,7 @@ from rules_core.games.wh40k.positions import describe
 from rules_core.games.wh40k.spec import GAME_ID, Side
 from rules_core.games.wh40k.state import Fight, Pool, Role, UnitState
 from rules_core.games.wh40k.strike import strike_step
-from rules_core.games.wh40k.weapons import active_weapons, engaged_profile, supporting_profile
+from rules_core.games.wh40k.weapons import engaged_profile, supporting_profile
 from rules_core.options import OptionValue
 from rules_core.report import (
     Combine,
@@ -275,6 +276,8 @@ class Assault(Fight):
         pools: list[Pool] = []
         fist_notes: list[tuple[int, Pool]] = []  # events to say "in the Cover step" when a fist strikes there
         fighting_notes: list[tuple[int, UnitState, bool, str, str]] = []
+        choose_weapons(self)  # two special weapons: the better expected result, unless strike-with= says (dec. 11)
+        traits = weapon_traits(self)
         for side in SideName:
             for state in self.units[side]:
                 assert state.target is not None
@@ -294,7 +297,7 @@ class Assault(Fight):
                             target, divide = divide[0], ()
                         if instead is not None and not divide and not target.alive():
                             target = instead  # its target was destroyed before the fight (decision 20)
-                        profile = engaged_profile(group, charged=charged)
+                        profile = engaged_profile(group, charged=charged, traits=traits)
                         if engaged and profile.attacks:  # models with no attacks are only targets
                             engaged_pool = Pool(
                                 state,
@@ -323,8 +326,9 @@ class Assault(Fight):
                                 )
                             )
                     if group.engaged:
-                        _, note = active_weapons(group)
-                        if note:
+                        choice = self.weapon_choices.get(id(group_state))
+                        if choice is not None:
+                            note = choice_note(group_state, choice)
                             if engaged_pool is not None:
                                 fist_notes.append((len(events), engaged_pool))
                             events.append(
@@ -347,13 +351,16 @@ class Assault(Fight):
                         engaged=sum(g.group.engaged for g in state.groups),
                         supporting=sum(g.group.supporting for g in state.groups),
                         out_of_fight=sum(g.group.out_of_fight for g in state.groups),
-                        note=fighting_note(state.unit, state.label, fighting_notes[-1][4], charged) + dividing,
+                        note=fighting_note(
+                            fighting_unit(state), state.label, fighting_notes[-1][4], charged, traits=traits
+                        )
+                        + dividing,
                         **({"targets": [e.label for e in state.targets]} if len(state.targets) > 1 else {}),
                     )
                 )
         if any(in_cover(self, state) for state in self.units[SideName.DEFENDER]):
             events.extend(apply_cover(self, pools))
-            say_where_fists_strike(events, pools, fist_notes, fighting_notes)
+            say_where_fists_strike(self, events, pools, fist_notes, fighting_notes)
         events.append(CASUALTY_POLICY)
         order = " then ".join(
             sorted({p.phase for p in pools}, key=lambda phase: min(p.priority for p in pools if p.phase == phase))

@@ -25,16 +25,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules_core.charts import to_hit_by_weapon_skill, to_wound
 from rules_core.dice import SeededDice
 from rules_core.games.wh40k.aftermath import FALL_BACK_DICE, FAST_FALL_BACK_DICE
+from rules_core.games.wh40k.choosing import choose_weapons, p_unsaved
 from rules_core.games.wh40k.engine import MAX_CHARGE, Assault, Outcome
 from rules_core.games.wh40k.majorities import TargetSnapshot, choose_save_type, majority, majority_ws
 from rules_core.games.wh40k.spec import BIKE, DIES_FIRST, DIES_LAST, FORCE_WEAPON, GAME_ID, JUMP_PACK, Group, Side, Unit
 from rules_core.games.wh40k.state import Pool, Role
-from rules_core.games.wh40k.weapons import AttackProfile, effective_save, engaged_profile
+from rules_core.games.wh40k.weapons import AttackProfile, engaged_profile
 from rules_core.odds.budget import check
-from rules_core.odds.laws import binomial, p_at_least, sum_d6, two_d6
+from rules_core.odds.laws import binomial, sum_d6, two_d6
 from rules_core.odds.model import NotExact, Odds, exact_odds
 from rules_core.options import OptionValue
 from rules_core.report import SideName
@@ -66,22 +66,6 @@ def state_bound(unit: Unit) -> int:
     for group in unit.groups:
         bound *= (group.engaged + 1) * (group.supporting + 1) * (1 + 2 * (group.profile.w - 1))
     return bound
-
-
-def p_unsaved(profile: AttackProfile, ws: int, t: int, save_type: SaveType, *, sweep: bool) -> float:
-    """P(one attack becomes an unsaved wound): hit (or automatic), rending 6, wound with re-rolls, save."""
-    rend = 1 / 6 if profile.rending else 0.0
-    hit = 1.0 if sweep else p_at_least(to_hit_by_weapon_skill(profile.ws, ws))
-    normal = hit - rend
-    need = profile.poisoned if profile.poisoned is not None else to_wound(profile.strength, t)
-    wound = p_at_least(need)
-    if profile.reroll_wounds:
-        wound += (1 - wound) * wound
-    save, _ = effective_save(save_type, profile)
-    invulnerable = save_type[1]
-    fail = 1.0 if save is None else 1 - p_at_least(save)
-    fail_rend = 1.0 if invulnerable is None else 1 - p_at_least(invulnerable)
-    return normal * wound * fail + rend * fail_rend
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +279,13 @@ def pools_of(attacker: Side, defender: Side, options: Mapping[str, OptionValue],
     return steps
 
 
+def chosen_groups(attacker: Side, defender: Side, options: Mapping[str, OptionValue]) -> list[tuple[Group, ...]]:
+    """Each side's groups as they strike: with the referee's choice of weapon where it makes one (choosing.py)."""
+    assault = Assault(attacker, defender, options, SeededDice(0))
+    choose_weapons(assault)
+    return [tuple(state.group for state in assault.units[side][0].groups) for side in SideName]
+
+
 State = tuple[SideState, SideState, int, int]  # attacker, defender, wounds inflicted by each
 
 
@@ -310,10 +301,11 @@ class Solver:
         self.chances: dict[tuple[Any, ...], tuple[float, SaveType]] = {}
         self.sweeps: dict[tuple[Any, ...], tuple[list[int], tuple[float, ...], float]] = {}
         self.passes: dict[int, float] = {}
+        traits = options.get("weapon_traits") == "traits"
         self.sweepers = tuple(
-            tuple(Strike(side, index, Role.ENGAGED, engaged_profile(group, charged=False, sweep=True))
-                  for index, group in enumerate(fighter.groups))
-            for side, fighter in enumerate(self.fighters)
+            tuple(Strike(side, index, Role.ENGAGED, engaged_profile(group, charged=False, sweep=True, traits=traits))
+                  for index, group in enumerate(groups))
+            for side, groups in enumerate(chosen_groups(attacker, defender, options))
         )  # fmt: skip
 
     def chance(self, strike: Strike, snap: Snapshot, target: Fighter, *, sweep: bool = False) -> tuple[float, SaveType]:

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Any
 
 from rules_core.dice import DiceSource
 from rules_core.errors import IllegalDeclarationError, OptionError
@@ -165,6 +166,7 @@ class Fight:
         self.psychic_tested: set[tuple[int, int]] = set()
         self.perils_deaths: Counter[SideName] = Counter()  # models slain by Perils of the Warp, per side
         self.lost_why: dict[int, str] = {}  # unit -> why its attacks at a unit destroyed before the fight are lost
+        self.weapon_choices: dict[int, Any] = {}  # group state -> the referee's choice of weapon (choosing.py)
 
     @staticmethod
     def _targets(state: UnitState, enemies: list[UnitState]) -> list[UnitState]:
