@@ -4,6 +4,10 @@ as an additional close combat weapon; by default the one with the better expecte
 
 from __future__ import annotations
 
+import pytest
+
+from rules_core import SpecError
+
 from .helpers40k import MARINE, events, rolls, run, strike_titles
 
 WRAITHS = "3x Wraith: WS4 S4 T6 W3 I1 A0 Ld5 Sv3+"
@@ -60,3 +64,20 @@ def test_on_equal_expected_results_the_weapon_striking_earlier_is_chosen() -> No
 def test_a_heavy_weapon_with_a_power_weapon_is_a_second_weapon() -> None:
     report = run(f"1x Champion: {MARINE} power-weapon heavy-ccw", MARINES, [1, 1], round=2)
     assert [len(roll.dice) for roll in rolls(report, "to hit")] == [2]
+
+
+# ---------------------------------------------------------------- a psyker that already used a psychic power
+
+
+def test_a_psyker_that_used_a_power_this_turn_strikes_with_its_force_weapon_as_a_power_weapon() -> None:
+    librarian = "1x Librarian: WS5 S4 T4 W2 I5 A2 Ld10 Sv3+ force-weapon used-psychic-power"
+    report = run(librarian, WRAITHS, [3, 3, 6, 1, 1, 1], round=2)
+    assert not rolls(report, "psychic test") and not rolls(report, "armour save")
+    assert any("already used a psychic power" in str(e.get("note")) for e in events(report, "policy"))
+
+
+def test_used_psychic_power_without_a_force_weapon_is_refused_with_an_example() -> None:
+    with pytest.raises(SpecError, match="force-weapon") as refused:
+        run("1x Librarian: WS5 S4 T4 W2 I5 A2 Ld10 Sv3+ power-weapon used-psychic-power", WRAITHS, [], round=2)
+    assert refused.value.token == "used-psychic-power"
+    assert "force-weapon used-psychic-power" in str(refused.value)

@@ -59,7 +59,9 @@ def attack_of(group: Group, *, role: str, charged: bool = False) -> Attack:
     bonus = (
         0 if "lightning-claw" in group.keywords else 1 if ("two-weapons" in kw or "lightning-claws" in kw or two) else 0
     )
-    no_armour = bool(kw & {"power-fist", "power-weapon", "lightning-claw", "lightning-claws", "monstrous"})
+    no_armour = bool(
+        kw & {"power-fist", "power-weapon", "lightning-claw", "lightning-claws", "monstrous", "force-weapon"}
+    )
     return Attack(p.ws, min(2 * p.s, 10) if fist else p.s, 1 if fist else p.i, p.a + bonus + int(charged), no_armour,
                   "heavy-ccw" in kw, "rending" in kw, group.poisoned if "poisoned" in kw else None,
                   bool(kw & {"lightning-claw", "lightning-claws"}))  # fmt: skip
@@ -410,6 +412,9 @@ CORNERS = [
      "3x Holder: WS3 S3 T3 W1 I3 A2 Ld6 Sv3+ power-weapon lightning-claw strike-with=lightning-claw", {}),
     ("2x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+ power-fist rending strike-with=rending",
      "3x Holder: WS3 S3 T3 W1 I3 A2 Ld6 Sv3+ heavy-ccw power-weapon strike-with=heavy-ccw", {"round": 2}),
+    # A psyker that used a psychic power this turn: its force weapon is a power weapon, with no psychic test.
+    ("1x Librarian: WS5 S4 T4 W2 I5 A2 Ld10 Sv3+ force-weapon used-psychic-power", "3x Wraith: WS4 S4 T6 W3 I1 A1 Ld5 "
+     "Sv3+", {"round": 2}),
 ]  # fmt: skip
 
 

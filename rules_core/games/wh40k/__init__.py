@@ -76,7 +76,9 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     ``perils``, on by default) on a double 1 or double 6: the psyker takes a wound,
     invulnerable save only; it does not count for the assault result. A side left
     with no model loses automatically even when Perils killed some of them, and the
-    report says so rather than "destroyed by the enemy".
+    report says so rather than "destroyed by the enemy". A psyker that already used
+    a psychic power this turn (``used-psychic-power``, accepted only with
+    ``force-weapon``) strikes with it as a power weapon: no psychic test, said.
 14. One charge per resolution: ``charge_distance`` and ``difficult_terrain`` are one
     fact for the charging side, and one 2D6-pick-highest roll decides it.
     ``difficult_terrain`` needs ``charge_distance``.
@@ -372,6 +374,12 @@ TOKENS = (
         "keyword",
         "A defending unit in cover: strikes first when a unit charges it this turn.",
         "12x Ork Boy: ... in-cover",
+    ),
+    TokenDoc(
+        "used-psychic-power",
+        "keyword",
+        "With force-weapon: the psyker used a psychic power this turn, so it strikes as a power weapon (no test).",
+        "1x Librarian: ... force-weapon used-psychic-power",
     ),
     TokenDoc("vehicle", "keyword", "Not supported yet: vehicles in assault give a clear error.", ""),
     TokenDoc(

@@ -42,6 +42,7 @@ from rules_core.games.wh40k.fighting import (
     targets_text,
 )
 from rules_core.games.wh40k.positions import describe
+from rules_core.games.wh40k.psychic import used_power_event
 from rules_core.games.wh40k.spec import GAME_ID, Side
 from rules_core.games.wh40k.state import Fight, Pool, Role, UnitState
 from rules_core.games.wh40k.strike import strike_step
@@ -325,6 +326,9 @@ class Assault(Fight):
                                     aim,
                                 )
                             )
+                    used_power = used_power_event(state, group_state, traits=traits) if group.engaged else None
+                    if used_power is not None:
+                        events.append(used_power)
                     if group.engaged:
                         choice = self.weapon_choices.get(id(group_state))
                         if choice is not None:

@@ -30,7 +30,18 @@ from rules_core.games.wh40k.aftermath import FALL_BACK_DICE, FAST_FALL_BACK_DICE
 from rules_core.games.wh40k.choosing import choose_weapons, p_unsaved
 from rules_core.games.wh40k.engine import MAX_CHARGE, Assault, Outcome
 from rules_core.games.wh40k.majorities import TargetSnapshot, choose_save_type, majority, majority_ws
-from rules_core.games.wh40k.spec import BIKE, DIES_FIRST, DIES_LAST, FORCE_WEAPON, GAME_ID, JUMP_PACK, Group, Side, Unit
+from rules_core.games.wh40k.spec import (
+    BIKE,
+    DIES_FIRST,
+    DIES_LAST,
+    FORCE_WEAPON,
+    GAME_ID,
+    JUMP_PACK,
+    USED_PSYCHIC_POWER,
+    Group,
+    Side,
+    Unit,
+)
 from rules_core.games.wh40k.state import Pool, Role
 from rules_core.games.wh40k.weapons import AttackProfile, engaged_profile
 from rules_core.odds.budget import check
@@ -54,7 +65,8 @@ def why_not_exact(attacker: Side, defender: Side) -> str | None:
     for name, side in (("attacker", attacker), ("defender", defender)):
         if len(side.units) != 1:
             return f"the {name} has {len(side.units)} units (exact odds cover one unit a side)"
-        if any(FORCE_WEAPON in group.keywords for group in side.units[0].groups):
+        if any(FORCE_WEAPON in group.keywords and USED_PSYCHIC_POWER not in group.keywords
+               for group in side.units[0].groups):  # fmt: skip
             return f"the {name} has force weapons, whose psychic tests slay particular models"
     return None
 

@@ -3,8 +3,26 @@ outright, and may suffer Perils of the Warp (decision 13)."""
 
 from __future__ import annotations
 
-from rules_core.games.wh40k.state import Fight, GroupState, Pool, Role
+from rules_core.games.wh40k.spec import FORCE_WEAPON, USED_PSYCHIC_POWER
+from rules_core.games.wh40k.state import Fight, GroupState, Pool, Role, UnitState
+from rules_core.games.wh40k.weapons import active_weapons
 from rules_core.report import Event, Op, Roll, Target, event
+
+
+def used_power_event(state: UnitState, group_state: GroupState, *, traits: bool) -> Event | None:
+    """A psyker that already used a psychic power this turn strikes with its force weapon as a power weapon: no
+    psychic test ("you may not use another psychic power in the same turn"); the report says so."""
+    group = group_state.group
+    if USED_PSYCHIC_POWER not in group.keywords or FORCE_WEAPON not in active_weapons(group, traits):
+        return None
+    return event(
+        "policy",
+        choice="psychic_power_used",
+        side=state.side.value,
+        unit=state.label,
+        note=f"{group.name} already used a psychic power this turn: its force weapon strikes as a power weapon, "
+        'with no psychic test ("you may not use another psychic power in the same turn").',
+    )
 
 
 def force_weapon(

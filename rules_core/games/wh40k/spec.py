@@ -84,7 +84,9 @@ DIES_LAST = "dies-last"
 CHARGED = "charged"
 NOT_CHARGED = "not-charged"
 IN_COVER = "in-cover"
-TURN_FACTS = (CHARGED, NOT_CHARGED, IN_COVER)
+# A psyker that already used a psychic power this turn: its force weapon strikes as a power weapon (decision 13).
+USED_PSYCHIC_POWER = "used-psychic-power"
+TURN_FACTS = (CHARGED, NOT_CHARGED, IN_COVER, USED_PSYCHIC_POWER)
 
 KEYWORDS = (
     *WEAPONS,
@@ -367,6 +369,13 @@ def _parse_group(spec: GroupSpec) -> tuple[Group, dict[str, Token]]:
             f"'{spec.name}' is an independent character: write it as one model ('1x {spec.name}').",
             f"{spec.count}x",
             "1x Warlock: WS4 S3 T3 W1 I4 A1 Ld8 Sv5+ Inv4+ independent-character",
+        )
+    if USED_PSYCHIC_POWER in keywords and FORCE_WEAPON not in keywords:
+        raise _error(
+            f"'{spec.name}' has used-psychic-power but no force-weapon: the token says a psyker that already used "
+            "a psychic power this turn strikes with its force weapon as a power weapon.",
+            USED_PSYCHIC_POWER,
+            "1x Librarian: WS5 S4 T4 W2 I5 A2 Ld10 Sv3+ force-weapon used-psychic-power",
         )
     if DIES_FIRST in keywords and DIES_LAST in keywords:
         raise _error(f"'{spec.name}' cannot be both dies-first and dies-last.", DIES_LAST)

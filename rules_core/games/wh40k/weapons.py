@@ -17,6 +17,7 @@ from rules_core.games.wh40k.spec import (
     POWER_FIST,
     RENDING,
     TWO_WEAPONS,
+    USED_PSYCHIC_POWER,
     Group,
 )
 
@@ -104,7 +105,7 @@ def engaged_profile(group: Group, *, charged: bool, sweep: bool = False, traits:
         rending=RENDING in weapons,
         poisoned=group.poisoned if POISONED in weapons else None,
         reroll_wounds=bool(weapons & {LIGHTNING_CLAW, LIGHTNING_CLAWS}),
-        force=FORCE_WEAPON in weapons,
+        force=FORCE_WEAPON in weapons and USED_PSYCHIC_POWER not in group.keywords,
         ld=p.ld,
         bonuses=tuple(bonuses),
     )
