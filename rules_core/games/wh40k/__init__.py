@@ -150,6 +150,7 @@ from rules_core.errors import example
 from rules_core.games.wh40k import continuing, lines, spec
 from rules_core.games.wh40k.allocation import CASUALTY_POLICY
 from rules_core.games.wh40k.engine import resolve
+from rules_core.games.wh40k.kinds import ROLL_KINDS
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import Game, NextRound, OutcomeWords, Tallied, TokenDoc, register
 from rules_core.report import Report, Step
@@ -443,6 +444,7 @@ class Warhammer40kAssault(Game):
     example_options: Mapping[str, OptionValue] = {"charge_distance": 4}
     outcome_words = WORDS
     charts = (TO_HIT, TO_WOUND)
+    roll_kinds = ROLL_KINDS
     continues = "40K assaults"
     positions_help = continuing.POSITIONS_HELP
 

@@ -14,6 +14,7 @@ from rules_core.games.wh40k.state import Fight, Pool, Role, UnitState
 from rules_core.games.wh40k.strike import strike
 from rules_core.games.wh40k.weapons import engaged_profile
 from rules_core.report import Event, Op, Roll, SideName, Step, Target, Winner, event
+from rules_core.roll_kinds import FALL_BACK_DISTANCE, LEADERSHIP, SWEEP
 
 FALL_BACK_DICE = 2
 FAST_FALL_BACK_DICE = 3
@@ -36,7 +37,9 @@ def morale_step(fight: Fight, losing: SideName) -> dict[int, tuple[UnitState, in
         ld = state.highest_leadership()
         modifier = max(margin, 0) if per_wound else 0
         target = Target(Op.AT_MOST, ld - modifier)
-        roll = fight.roll_2d6_test(f"Leadership ({state.label})", target, double_one_passes=double_one)
+        roll = fight.roll_2d6_test(
+            f"Leadership ({state.label})", target, double_one_passes=double_one, kind=LEADERSHIP, side=losing
+        )
         rolls.append(roll)
         faces, passed = list(roll.dice), bool(roll.successes)
         fight.tally[losing].morale.append(
@@ -65,7 +68,7 @@ def morale_step(fight: Fight, losing: SideName) -> dict[int, tuple[UnitState, in
     for state in failed:
         fast = all(BIKE in g.group.keywords or JUMP_PACK in g.group.keywords for g in state.groups if g.alive())
         count = FAST_FALL_BACK_DICE if fast else FALL_BACK_DICE
-        roll = fight.roll_distance(f"fall back ({state.label})", count)
+        roll = fight.roll_distance(f"fall back ({state.label})", count, kind=FALL_BACK_DISTANCE, side=state.side)
         rolls.append(roll)
         distance = sum(roll.dice)
         fallen[id(state)] = (state, distance)
@@ -103,9 +106,16 @@ def sweeping_advance_step(fight: Fight, winning: SideName, fallen: dict[int, tup
         fall_back = fallen[id(victim)][1]
         hopeless = fall_back >= 12  # 2D6 cannot beat it: still rolled (the dice the odds count), with no "needs 13+"
         roll = (
-            fight.roll_distance(f"sweeping advance ({state.label}): cannot beat a fall-back roll of {fall_back}", 2)
+            fight.roll_distance(
+                f"sweeping advance ({state.label}): cannot beat a fall-back roll of {fall_back}",
+                2,
+                kind=SWEEP,
+                side=winning,
+            )
             if hopeless
-            else fight.roll_2d6_test(f"sweeping advance ({state.label})", Target(Op.AT_LEAST, fall_back + 1))
+            else fight.roll_2d6_test(
+                f"sweeping advance ({state.label})", Target(Op.AT_LEAST, fall_back + 1), kind=SWEEP, side=winning
+            )
         )
         events = [
             event(

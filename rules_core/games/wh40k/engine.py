@@ -41,6 +41,7 @@ from rules_core.games.wh40k.fighting import (
     say_where_fists_strike,
     targets_text,
 )
+from rules_core.games.wh40k.kinds import CHARGE_MOVE
 from rules_core.games.wh40k.positions import describe
 from rules_core.games.wh40k.psychic import used_power_event
 from rules_core.games.wh40k.spec import GAME_ID, Side
@@ -63,6 +64,7 @@ from rules_core.report import (
     Winner,
     event,
 )
+from rules_core.roll_kinds import LEADERSHIP
 from rules_core.table import EndStates
 
 MAX_CHARGE = 6.0
@@ -190,7 +192,11 @@ class Assault(Fight):
             if difficult:
                 need = max(1, math.ceil(inches))
                 roll = self.roll_2d6_test(
-                    "charge through difficult terrain", Target(Op.AT_LEAST, need), combine=Combine.HIGHEST
+                    "charge through difficult terrain",
+                    Target(Op.AT_LEAST, need),
+                    combine=Combine.HIGHEST,
+                    kind=CHARGE_MOVE,
+                    side=SideName.ATTACKER,
                 )
                 rolls.append(roll)
                 if not roll.successes:
@@ -231,7 +237,11 @@ class Assault(Fight):
         for state in self.units[SideName.DEFENDER]:
             ld = state.highest_leadership()
             roll = self.roll_2d6_test(
-                f"regroup test ({state.label})", Target(Op.AT_MOST, ld), double_one_passes=double_one
+                f"regroup test ({state.label})",
+                Target(Op.AT_MOST, ld),
+                double_one_passes=double_one,
+                kind=LEADERSHIP,
+                side=SideName.DEFENDER,
             )
             rolls.append(roll)
             total, passed = sum(roll.dice), bool(roll.successes)

@@ -223,22 +223,30 @@ class Fight:
 
     # ----------------------------------------------------------------- dice helpers
 
-    def roll_each(self, purpose: str, count: int, need: int, *, reroll_failures: bool = False) -> Roll:
-        return roll_each(self.dice, purpose, count, Target(Op.AT_LEAST, need), reroll_failures=reroll_failures)
+    def roll_each(
+        self, purpose: str, count: int, need: int, *, kind: str, side: SideName, reroll_failures: bool = False
+    ) -> Roll:
+        return roll_each(
+            self.dice, purpose, count, Target(Op.AT_LEAST, need), reroll_failures=reroll_failures, kind=kind, side=side
+        )
 
     def roll_2d6_test(
         self,
         purpose: str,
         target: Target,
         *,
+        kind: str,
+        side: SideName,
         combine: Combine = Combine.SUM,
         double_one_passes: bool = False,
     ) -> Roll:
         """A 2D6 test read as a total (or the highest die); one success entry for the combined result."""
-        return roll_combined_test(self.dice, purpose, target, combine=combine, double_one_passes=double_one_passes)
+        return roll_combined_test(
+            self.dice, purpose, target, combine=combine, double_one_passes=double_one_passes, kind=kind, side=side
+        )
 
-    def roll_distance(self, purpose: str, count: int) -> Roll:
-        return roll_unchecked(self.dice, purpose, count)
+    def roll_distance(self, purpose: str, count: int, *, kind: str, side: SideName) -> Roll:
+        return roll_unchecked(self.dice, purpose, count, kind=kind, side=side)
 
     def engaged_with(self, state: UnitState) -> list[UnitState]:
         """The enemy units ``state`` is engaged with: those it fights and those that fight it."""
