@@ -4,6 +4,9 @@ result. The rest lives beside it, one concern a module:
 
 - ``state.py``: the fight's state (units, groups and their models, pools, tallies, the dice);
 - ``weapons.py``: the attack profile a group's weapons give it, and the save they leave a target;
+- ``choosing.py``: which of its special weapons a model strikes with when it has two or more;
+- ``charging.py``: which units charged this turn and which defending units are in cover;
+- ``kinds.py``: what each roll is for (``Roll.kind``);
 - ``majorities.py``: a target unit's majority WS, T and save, and the owner's choice when they tie;
 - ``fighting.py``: whom each unit fights and when (targets gone before the fight, cover and grenades);
 - ``strike.py``: a strike step, each strike's stages (to hit, to wound, saves, casualties) as functions;
