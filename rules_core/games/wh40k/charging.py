@@ -20,7 +20,7 @@ JOIN_EXAMPLE = "5x Assault Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ charged"
 def check_turn_facts(fight: Fight) -> None:
     """Refuse the tokens the text gives no meaning on their side, and a charge turn in which nobody charges."""
     for state in fight.units[SideName.DEFENDER]:
-        if state.unit.carries(CHARGED):
+        if state.unit.charged:
             raise IllegalDeclarationError(
                 f"{state.label} is a defending unit marked charged: only the side whose turn it is charges in its "
                 "assault phase, so a defender never gets the +1 attack for charging. Leave charged out, or make "
@@ -39,7 +39,7 @@ def check_turn_facts(fight: Fight) -> None:
                 example="12x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+ in-cover",
             )
     attackers = fight.units[SideName.ATTACKER]
-    if fight.round == 1 and all(state.unit.charged is False for state in attackers):
+    if fight.round == 1 and all(state.unit.charged is False for state in attackers) and attackers:
         raise IllegalDeclarationError(
             [
                 "Every attacking unit is marked not-charged, but round 1 is the charge turn: some unit launches "
@@ -52,13 +52,31 @@ def check_turn_facts(fight: Fight) -> None:
         )
 
 
-def unit_charged(fight: Fight, state: UnitState) -> bool:
-    """Whether ``state``'s models in base contact get +1 attack for charging this turn: an attacking unit whose
-    charge went in, by default in round 1 only, or as its own token says."""
-    if state.side is SideName.DEFENDER or not fight.charged:
+def settle(fight: Fight) -> None:
+    """Once the charge is decided, before the fight: which attacking units charged, and which defending units
+    strike first for cover (``unit_charged``, ``in_cover`` read these)."""
+    fight.charges = {id(state): _charged(fight, state) for state in fight.units[SideName.ATTACKER]}
+    everyone = bool(fight.options.get("defender_in_cover"))
+    fight.covered = {
+        id(state)
+        for state in fight.units[SideName.DEFENDER]
+        if fight.charged
+        and (everyone or state.unit.carries(IN_COVER))
+        and any(fight.charges.get(id(enemy)) for enemy in fight.engaged_with(state))
+    }
+
+
+def _charged(fight: Fight, state: UnitState) -> bool:
+    """An attacking unit whose charge went in: by default in round 1 only, or as its own token says."""
+    if not fight.charged:
         return False
     own = state.unit.charged
     return fight.round == 1 if own is None else own
+
+
+def unit_charged(fight: Fight, state: UnitState) -> bool:
+    """Whether ``state``'s models in base contact get +1 attack for charging this turn (after ``settle``)."""
+    return fight.charges.get(id(state), False)
 
 
 def joining(fight: Fight) -> list[UnitState]:
@@ -69,13 +87,9 @@ def joining(fight: Fight) -> list[UnitState]:
 
 
 def in_cover(fight: Fight, state: UnitState) -> bool:
-    """Whether a defending unit strikes first for cover: in cover (the option for every defending unit, or its
-    own ``in-cover``) and being charged by a unit that charged this turn."""
-    if state.side is SideName.ATTACKER or not fight.charged:
-        return False
-    if not (fight.options.get("defender_in_cover") or state.unit.carries(IN_COVER)):
-        return False
-    return any(unit_charged(fight, enemy) for enemy in fight.engaged_with(state))
+    """Whether a defending unit strikes first for cover (after ``settle``): in cover (the option for every
+    defending unit, or its own ``in-cover``) and being charged by a unit that charged this turn."""
+    return id(state) in fight.covered
 
 
 def _names(states: list[UnitState]) -> str:
@@ -120,7 +134,7 @@ def not_joined(fight: Fight) -> tuple[Event, ...]:
 def charged_event(fight: Fight) -> Event:
     """The charge went in: which attacking units charged (every one, unless tokens say otherwise)."""
     attackers = fight.units[SideName.ATTACKER]
-    chargers = [state for state in attackers if unit_charged(fight, state)]
+    chargers = [state for state in attackers if _charged(fight, state)]
     if len(chargers) == len(attackers):
         return event(
             "charged",

@@ -14,11 +14,13 @@ from dataclasses import dataclass, replace
 
 from rules_core.charts import to_hit_by_weapon_skill, to_wound
 from rules_core.games.wh40k.majorities import choose_save_type, snapshot
-from rules_core.games.wh40k.spec import Group, Unit
+from rules_core.games.wh40k.spec import WEAPONS, Group, Unit
 from rules_core.games.wh40k.state import Fight, GroupState, UnitState
 from rules_core.games.wh40k.weapons import AttackProfile, SaveType, candidates, effective_save, engaged_profile
 from rules_core.odds.laws import p_at_least
 from rules_core.report import SideName
+
+WEAPON_SET = frozenset(WEAPONS)
 
 
 def p_unsaved(profile: AttackProfile, ws: int, t: int, save_type: SaveType, *, sweep: bool) -> float:
@@ -60,8 +62,10 @@ def choose_weapons(fight: Fight) -> None:
         for state in fight.units[side]:
             for group_state in state.groups:
                 group = group_state.group
+                if group.strike_with is not None or len(group.keywords & WEAPON_SET) < 2:
+                    continue  # the common case: one special weapon or none, or the player's own choice
                 found = candidates(group, traits)
-                if group.strike_with is not None or len(found) < 2:
+                if len(found) < 2:
                     continue
                 target = _target(fight, state, group)
                 if not target.alive():  # destroyed before the fight (decision 20): the keyword order stands

@@ -29,10 +29,10 @@ from rules_core.games.wh40k.allocation import CASUALTY_POLICY
 from rules_core.games.wh40k.charging import (
     charged_event,
     check_turn_facts,
-    in_cover,
     join_step,
     joining,
     not_joined,
+    settle,
     unit_charged,
 )
 from rules_core.games.wh40k.choosing import choice_note, choose_weapons, fighting_unit, weapon_traits
@@ -290,6 +290,7 @@ class Assault(Fight):
         pools: list[Pool] = []
         fist_notes: list[tuple[int, Pool]] = []  # events to say "in the Cover step" when a fist strikes there
         fighting_notes: list[tuple[int, UnitState, bool, str, str]] = []
+        settle(self)  # who charged, who strikes first from cover (decision 21)
         choose_weapons(self)  # two special weapons: the better expected result, unless strike-with= says (dec. 11)
         traits = weapon_traits(self)
         for side in SideName:
@@ -375,7 +376,7 @@ class Assault(Fight):
                         **({"targets": [e.label for e in state.targets]} if len(state.targets) > 1 else {}),
                     )
                 )
-        if any(in_cover(self, state) for state in self.units[SideName.DEFENDER]):
+        if self.covered:
             events.extend(apply_cover(self, pools))
             say_where_fists_strike(self, events, pools, fist_notes, fighting_notes)
         events.append(CASUALTY_POLICY)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 
-from rules_core.games.wh40k.charging import in_cover, unit_charged
+from rules_core.games.wh40k.charging import unit_charged
 from rules_core.games.wh40k.choosing import choice_note, fighting_unit, weapon_traits
 from rules_core.games.wh40k.spec import FRAG, PLASMA, POWER_FIST, Grenades, Unit
 from rules_core.games.wh40k.state import Fight, Pool, UnitState, fights_in_contact
@@ -95,7 +95,7 @@ def apply_cover(fight: Fight, pools: list[Pool]) -> list[Event]:
     why it strikes when it does."""
     events: list[Event] = []
     grenades: dict[int, Grenades] = {}
-    covered = {id(state) for state in fight.units[SideName.DEFENDER] if in_cover(fight, state)}
+    covered = fight.covered
     for state in fight.units[SideName.ATTACKER]:
         if not unit_charged(fight, state):  # grenades matter only to a unit charging (decision 21)
             grenades[id(state)] = Grenades.NONE

@@ -167,6 +167,8 @@ class Fight:
         self.perils_deaths: Counter[SideName] = Counter()  # models slain by Perils of the Warp, per side
         self.lost_why: dict[int, str] = {}  # unit -> why its attacks at a unit destroyed before the fight are lost
         self.weapon_choices: dict[int, Any] = {}  # group state -> the referee's choice of weapon (choosing.py)
+        self.charges: dict[int, bool] = {}  # attacking unit -> whether it charged this turn (charging.py)
+        self.covered: set[int] = set()  # defending units that strike first from cover this turn (charging.py)
 
     @staticmethod
     def _targets(state: UnitState, enemies: list[UnitState]) -> list[UnitState]:
