@@ -472,6 +472,11 @@ CHI_SQUARE_CASES = [
      "Inv5+ lightning-claws", {"round": 2, "double_one_passes": True}),
     ("10x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+", "10x Guard: WS3 S3 T3 W1 I3 A1 Ld7 Sv5+; 2x Ogryn: WS4 S5 "
      "T5 W3 I3 A3 Ld8 Sv5+", {"charge_distance": 3.0, "defender_falling_back": True}),
+    # Decisions 11, 13 and 21: joining round 2 by charging into defenders in cover, a sergeant choosing between two
+    # special weapons, a psyker that already used a power striking with its force weapon as a power weapon.
+    ("4x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ charged; 1x Sergeant: WS4 S4 T4 W1 I4 A2 Ld9 Sv3+ power-fist "
+     "power-weapon", "6x Holder: WS3 S3 T3 W1 I3 A1 Ld7 Sv5+ in-cover; 1x Seer: WS4 S3 T3 W2 I4 A2 Ld9 Sv4+ "
+     "force-weapon used-psychic-power", {"round": 2, "charge_distance": 3.0}),
 ]  # fmt: skip
 
 
@@ -481,16 +486,24 @@ def test_the_referee_rolls_what_the_exact_odds_predict(attacker: str, defender: 
     assert_referee_agrees(GAME, attacker, defender, given, losses=True)
 
 
+SAMPLED_ATTACKER = "4x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+; 1x Sergeant: WS4 S4 T4 W1 I4 A2 Ld9 Sv3+ power-fist"
+SAMPLED_DEFENDER = "3x Warrior: WS5 S5 T5 W3 I4 A3 Ld10 Sv4+ rending engaged=2 supporting=1"
+
+
 @pytest.mark.parametrize(
-    "given",
+    ("attacker", "defender", "given"),
     [
-        {"charge_distance": 5.0, "difficult_terrain": True},
-        {"charge_distance": 5.0, "difficult_terrain": True, "defender_falling_back": True},
+        (SAMPLED_ATTACKER, SAMPLED_DEFENDER, {"charge_distance": 5.0, "difficult_terrain": True}),
+        (SAMPLED_ATTACKER, SAMPLED_DEFENDER,
+         {"charge_distance": 5.0, "difficult_terrain": True, "defender_falling_back": True}),
+        # Decisions 11 and 21: a unit joining round 2 by charging, its sergeant's choice of two special weapons
+        # (the better expected result), the defenders in cover.
+        (SAMPLED_ATTACKER.replace("power-fist", "power-fist power-weapon charged"),
+         SAMPLED_DEFENDER.replace("rending", "rending poisoned in-cover"),
+         {"round": 2, "charge_distance": 5.0, "difficult_terrain": True}),
     ],
-)
-def test_the_sampled_model_agrees_with_the_exact_odds(given: dict[str, Any]) -> None:
-    attacker = "4x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+; 1x Sergeant: WS4 S4 T4 W1 I4 A2 Ld9 Sv3+ power-fist"
-    defender = "3x Warrior: WS5 S5 T5 W3 I4 A3 Ld10 Sv4+ rending engaged=2 supporting=1"
+)  # fmt: skip
+def test_the_sampled_model_agrees_with_the_exact_odds(attacker: str, defender: str, given: dict[str, Any]) -> None:
     exact = odds(GAME, attacker, defender, **given)
     trials = 50_000
     sampled = odds(GAME, attacker, defender, method="monte-carlo", trials=trials, seed=11, **given)
