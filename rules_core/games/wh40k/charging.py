@@ -26,8 +26,7 @@ def check_turn_facts(fight: Fight) -> None:
                 "assault phase, so a defender never gets the +1 attack for charging. Leave charged out, or make "
                 f"{state.label} the attacker.",
                 token=CHARGED,
-                example="... --defender side without charged; a unit joining the combat is an attacking unit: "
-                + JOIN_EXAMPLE,
+                example=JOIN_EXAMPLE + " (a unit joining the combat is an attacking unit)",
             )
     for state in fight.units[SideName.ATTACKER]:
         if state.unit.carries(IN_COVER):
