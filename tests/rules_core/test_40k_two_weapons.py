@@ -24,7 +24,7 @@ def test_a_force_weapon_and_a_lightning_claw_strike_as_one_weapon_the_claw_by_de
     report = run(LIBRARIAN, WRAITHS, [3, 1, 6, 1, 1], round=2)
     assert not rolls(report, "psychic test")
     (note,) = choices(report)
-    assert "strikes with the lightning-claw" in note and "force-weapon" in note and "better expected" in note
+    assert "strikes with the lightning claw" in note and "force weapon" in note and "better expected" in note
 
 
 def test_strike_with_the_force_weapon_uses_its_test_and_no_claw_reroll() -> None:
@@ -58,7 +58,7 @@ def test_on_equal_expected_results_the_weapon_striking_earlier_is_chosen() -> No
     report = run(attacker, "1x Target: WS4 S3 T3 W1 I1 A0 Ld8 Sv3+", [1, 1], round=2)
     assert strike_titles(report)[0].startswith("Initiative 4")
     (note,) = choices(report)
-    assert "strikes with the power-weapon" in note
+    assert "strikes with the power weapon" in note
 
 
 def test_a_heavy_weapon_with_a_power_weapon_is_a_second_weapon() -> None:

@@ -53,7 +53,8 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     expected result against the group's first target (the chance per attack of an
     unsaved wound against its majorities at the start of the fight; a force weapon
     counts as a power weapon, its psychic test not counted), on equal chances the
-    higher Initiative, then the keyword order, and says so with the numbers. Rending
+    higher Initiative, then the keyword order, and says so with the numbers; the
+    choice holds for the turn, the sweeping advance included. Rending
     and poisoned are weapons of their own (the text's "Rending weapons", "Poisoned
     Weapons"); ``weapon_traits=traits`` makes them traits of the weapon struck with.
     A single lightning claw never gets the two-weapon bonus; a pair

@@ -21,6 +21,8 @@ from rules_core.odds.laws import p_at_least
 from rules_core.report import SideName
 
 WEAPON_SET = frozenset(WEAPONS)
+# Each weapon keyword in words, for the report ("counting the rending weapon as an additional ...").
+NAMES = {"rending": "rending weapon", "poisoned": "poisoned weapon", "heavy-ccw": "heavy close combat weapon"}
 
 
 def p_unsaved(profile: AttackProfile, ws: int, t: int, save_type: SaveType, *, sweep: bool) -> float:
@@ -97,7 +99,7 @@ def choice_note(group_state: GroupState, choice: Choice, *, in_cover: bool = Fal
     name, weapon = group.name, choice.weapon
     others = [w for w, _ in choice.chances if w != weapon]
     when = " in the Cover step with its unit" if in_cover else " at Initiative 1" if weapon == "power-fist" else ""
-    counting = " and ".join(f"the {w}" for w in others)
+    counting = " and ".join(f"the {_words(w)}" for w in others)
     extra = (
         f"counting {counting} as an additional close combat weapon (+1 attack)"
         if engaged_profile(group, charged=False).bonuses
@@ -105,13 +107,17 @@ def choice_note(group_state: GroupState, choice: Choice, *, in_cover: bool = Fal
         "the additional weapon bonus)"
     )
     chances = dict(choice.chances)
-    against = ", ".join(f"{chances[w]:.2f} with the {w}" for w in others)
+    against = ", ".join(f"{chances[w]:.2f} with the {_words(w)}" for w in others)
     return (
-        f"{name} strikes with the {weapon}{when}, {extra} (default policy: the better expected result, "
-        f"{chances[weapon]:.2f} unsaved wounds per attack against {choice.target} to {against}; "
+        f"{name} strikes with the {_words(weapon)}{when}, {extra} (default policy: the better expected result, "
+        f"{chances[weapon]:.2f} unsaved wounds per attack against {choice.target}, to {against}; "
         + " or ".join(f"strike-with={w}" for w in others)
         + " chooses)."
     )
+
+
+def _words(weapon: str) -> str:
+    return NAMES.get(weapon, weapon.replace("-", " "))
 
 
 def fighting_unit(state: UnitState) -> Unit:
