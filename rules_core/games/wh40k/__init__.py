@@ -1,4 +1,5 @@
-"""Warhammer 40,000 assault phase (the c.2003 "Trial Assault Rules" draft).
+"""Warhammer 40,000 assault phase (the c.2003 "Trial Assault Rules" draft). Long because it is where a player reads
+the game from: its numbered decisions, its options and its tokens' help, each declared once.
 
 Specification: ``shared/rules/40k-trial-assault-rules.txt``, gaps filled from
 ``shared/rules/REFERENCE.md`` section 000. User documentation: docs/games/40k.md.
