@@ -200,7 +200,8 @@ OPTIONS = (
         "defender_in_cover",
         OptionType.BOOL,
         False,
-        "The charged defenders are in or behind cover: they strike first in round 1.",
+        "Every defending unit is in or behind cover (in-cover marks one unit): those charged this turn strike first.",
+        brief="Every defending unit is in cover (in-cover marks one): those charged this turn strike first.",
         example=example(defender_in_cover=True),
     ),
     OptionSpec(
@@ -227,7 +228,9 @@ OPTIONS = (
         "round",
         OptionType.INT,
         1,
-        "1 = the charge turn; 2 or more = the combat continues (no charge bonus, no cover).",
+        "1 = the charge turn; 2 or more = the combat continues (no charge bonus, no cover), except for units "
+        "marked charged, which join it this turn.",
+        brief="1 = the charge turn; 2 or more = the combat continues (units marked charged join it now).",
         minimum=1,
         maximum=50,
         example=example(round=2),
