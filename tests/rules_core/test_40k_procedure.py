@@ -322,7 +322,7 @@ def test_a_unit_that_shot_this_turn_may_not_charge() -> None:
 
 
 def test_charge_facts_in_a_later_round_are_an_error() -> None:
-    with pytest.raises(OptionError, match="nobody charges"):
+    with pytest.raises(OptionError, match="no unit is marked charged"):
         run(f"1x Marine: {MARINE}", f"1x Marine: {MARINE}", [], round=2, charge_distance=3)
     with pytest.raises(IllegalDeclarationError):
         run(f"1x Marine: {MARINE}", f"1x Marine: {MARINE}", [], round=2, shot_this_turn=True)

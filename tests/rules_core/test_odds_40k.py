@@ -50,9 +50,18 @@ def attack_of(group: Group, *, role: str, charged: bool = False) -> Attack:
     p, kw = group.profile, group.keywords
     if role == "supporting":
         return Attack(p.ws, p.s, p.i, 1, False, False, False, None, False)
+    special = kw & {*WEAPONS, "force-weapon"}
+    two = len(special) >= 2  # decision 11: it strikes with one, the other is an additional close combat weapon
+    if two:
+        assert group.strike_with in special, "the oracle takes two special weapons only with strike-with="
+        kw = (kw - special) | {group.strike_with}
     fist = "power-fist" in kw
-    bonus = 0 if "lightning-claw" in kw else 1 if ("two-weapons" in kw or "lightning-claws" in kw) else 0
-    no_armour = bool(kw & {"power-fist", "power-weapon", "lightning-claw", "lightning-claws", "monstrous"})
+    bonus = (
+        0 if "lightning-claw" in group.keywords else 1 if ("two-weapons" in kw or "lightning-claws" in kw or two) else 0
+    )
+    no_armour = bool(
+        kw & {"power-fist", "power-weapon", "lightning-claw", "lightning-claws", "monstrous", "force-weapon"}
+    )
     return Attack(p.ws, min(2 * p.s, 10) if fist else p.s, 1 if fist else p.i, p.a + bonus + int(charged), no_armour,
                   "heavy-ccw" in kw, "rending" in kw, group.poisoned if "poisoned" in kw else None,
                   bool(kw & {"lightning-claw", "lightning-claws"}))  # fmt: skip
@@ -164,7 +173,8 @@ def oracle(attacker: Side, defender: Side, options: Mapping[str, Any]) -> dict[t
     armies = (Army(attacker, over_half=over_half), Army(defender, over_half=over_half))
     ends: dict[tuple[Any, ...], float] = defaultdict(float)
     fight, charged = 1.0, False
-    if options["round"] == 1:
+    # Decision 21: the charge turn, or a later round that the attacking unit joins by charging (its own token).
+    if options["round"] == 1 or attacker.units[0].carries("charged"):
         charged = True
         distance = options["charge_distance"]
         if distance is not None and distance > 6:
@@ -175,7 +185,7 @@ def oracle(attacker: Side, defender: Side, options: Mapping[str, Any]) -> dict[t
         ends[("none", "no_charge", 0, 0, False)] += 1 - fight
     if not fight:
         return ends
-    if charged and options["defender_falling_back"]:
+    if charged and options["defender_falling_back"] and options["round"] == 1:
         # Assaulted while falling back (decision 19): regroup on 2D6 <= the highest Ld, no modifiers, or be destroyed
         # before a blow is struck (the attacker wins; no wounds are counted).
         regroups = holds(max(g.profile.ld for g in armies[1].groups), double_one=bool(options["double_one_passes"]))
@@ -191,7 +201,7 @@ def oracle(attacker: Side, defender: Side, options: Mapping[str, Any]) -> dict[t
             if group.supporting:
                 attack = attack_of(group, role="supporting")
                 pools.append([side, index, "supporting", attack, (1, -attack.i)])
-    if charged and options["defender_in_cover"]:
+    if charged and (options["defender_in_cover"] or defender.units[0].carries("in-cover")):
         kw = set().union(*(g.keywords for g in armies[0].groups))
         grenades = "none"
         if "frag-grenades" in kw and "plasma-grenades" in kw:
@@ -388,6 +398,23 @@ CORNERS = [
      "Ld7 Sv4+", {"defender_falling_back": True, "charge_distance": 5.0, "difficult_terrain": True}),
     ("3x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+", "2x Holder: WS3 S3 T3 W1 I3 A1 Ld2 Sv5+",
      {"defender_falling_back": True, "double_one_passes": True, "morale_modifier": "per_wound"}),
+    # Who charged and who is in cover, per unit (decision 21): a unit joining a later round charges (its charge
+    # through difficult terrain, +1 attack, the defender's cover; no regroup test then); in-cover on the defender
+    # without the option; in cover but not charged by anyone this turn.
+    ("3x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+ frag-grenades charged", "3x Holder: WS3 S3 T3 W1 I3 A1 Ld6 Sv5+",
+     {"round": 2, "charge_distance": 5.0, "difficult_terrain": True, "defender_in_cover": True,
+      "defender_falling_back": True}),
+    ("3x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+", "3x Holder: WS3 S3 T3 W1 I3 A2 Ld6 Sv5+ in-cover", {}),
+    ("3x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+", "3x Holder: WS3 S3 T3 W1 I3 A2 Ld6 Sv5+ in-cover", {"round": 2}),
+    # Two special weapons (decision 11): one strikes, the other is an additional close combat weapon (+1 attack,
+    # never for a single lightning claw).
+    ("2x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+ power-fist rending strike-with=power-fist",
+     "3x Holder: WS3 S3 T3 W1 I3 A2 Ld6 Sv3+ power-weapon lightning-claw strike-with=lightning-claw", {}),
+    ("2x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+ power-fist rending strike-with=rending",
+     "3x Holder: WS3 S3 T3 W1 I3 A2 Ld6 Sv3+ heavy-ccw power-weapon strike-with=heavy-ccw", {"round": 2}),
+    # A psyker that used a psychic power this turn: its force weapon is a power weapon, with no psychic test.
+    ("1x Librarian: WS5 S4 T4 W2 I5 A2 Ld10 Sv3+ force-weapon used-psychic-power", "3x Wraith: WS4 S4 T6 W3 I1 A1 Ld5 "
+     "Sv3+", {"round": 2}),
 ]  # fmt: skip
 
 
@@ -445,6 +472,11 @@ CHI_SQUARE_CASES = [
      "Inv5+ lightning-claws", {"round": 2, "double_one_passes": True}),
     ("10x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+", "10x Guard: WS3 S3 T3 W1 I3 A1 Ld7 Sv5+; 2x Ogryn: WS4 S5 "
      "T5 W3 I3 A3 Ld8 Sv5+", {"charge_distance": 3.0, "defender_falling_back": True}),
+    # Decisions 11, 13 and 21: joining round 2 by charging into defenders in cover, a sergeant choosing between two
+    # special weapons, a psyker that already used a power striking with its force weapon as a power weapon.
+    ("4x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ charged; 1x Sergeant: WS4 S4 T4 W1 I4 A2 Ld9 Sv3+ power-fist "
+     "power-weapon", "6x Holder: WS3 S3 T3 W1 I3 A1 Ld7 Sv5+ in-cover; 1x Seer: WS4 S3 T3 W2 I4 A2 Ld9 Sv4+ "
+     "force-weapon used-psychic-power", {"round": 2, "charge_distance": 3.0}),
 ]  # fmt: skip
 
 
@@ -454,16 +486,24 @@ def test_the_referee_rolls_what_the_exact_odds_predict(attacker: str, defender: 
     assert_referee_agrees(GAME, attacker, defender, given, losses=True)
 
 
+SAMPLED_ATTACKER = "4x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+; 1x Sergeant: WS4 S4 T4 W1 I4 A2 Ld9 Sv3+ power-fist"
+SAMPLED_DEFENDER = "3x Warrior: WS5 S5 T5 W3 I4 A3 Ld10 Sv4+ rending engaged=2 supporting=1"
+
+
 @pytest.mark.parametrize(
-    "given",
+    ("attacker", "defender", "given"),
     [
-        {"charge_distance": 5.0, "difficult_terrain": True},
-        {"charge_distance": 5.0, "difficult_terrain": True, "defender_falling_back": True},
+        (SAMPLED_ATTACKER, SAMPLED_DEFENDER, {"charge_distance": 5.0, "difficult_terrain": True}),
+        (SAMPLED_ATTACKER, SAMPLED_DEFENDER,
+         {"charge_distance": 5.0, "difficult_terrain": True, "defender_falling_back": True}),
+        # Decisions 11 and 21: a unit joining round 2 by charging, its sergeant's choice of two special weapons
+        # (the better expected result), the defenders in cover.
+        (SAMPLED_ATTACKER.replace("power-fist", "power-fist power-weapon charged"),
+         SAMPLED_DEFENDER.replace("rending", "rending poisoned in-cover"),
+         {"round": 2, "charge_distance": 5.0, "difficult_terrain": True}),
     ],
-)
-def test_the_sampled_model_agrees_with_the_exact_odds(given: dict[str, Any]) -> None:
-    attacker = "4x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+; 1x Sergeant: WS4 S4 T4 W1 I4 A2 Ld9 Sv3+ power-fist"
-    defender = "3x Warrior: WS5 S5 T5 W3 I4 A3 Ld10 Sv4+ rending engaged=2 supporting=1"
+)  # fmt: skip
+def test_the_sampled_model_agrees_with_the_exact_odds(attacker: str, defender: str, given: dict[str, Any]) -> None:
     exact = odds(GAME, attacker, defender, **given)
     trials = 50_000
     sampled = odds(GAME, attacker, defender, method="monte-carlo", trials=trials, seed=11, **given)

@@ -32,7 +32,10 @@ def test_the_json_has_exactly_the_cross_game_shape() -> None:
     for step in data["steps"]:
         assert list(step) == ["title", "rolls", "events"]
         for roll in step["rolls"]:
-            assert list(roll) == ["purpose", "dice", "target", "success", "successes", "rerolls", "combine"]
+            # What the roll is for, as data (the 40K tags every roll; reports before 0.3.0 have neither key).
+            assert list(roll) == ["purpose", "dice", "target", "success", "successes", "rerolls", "combine", "kind",
+                                  "side"]  # fmt: skip
+            assert roll["side"] in ("attacker", "defender")
             assert roll["target"] is None or set(roll["target"]) == {"op", "value"}
             assert roll["target"] is None or roll["target"]["op"] in (">=", "<=")
             assert all(1 <= face <= 6 for face in roll["dice"])

@@ -1,4 +1,5 @@
-"""Warhammer 40,000 assault phase (the c.2003 "Trial Assault Rules" draft).
+"""Warhammer 40,000 assault phase (the c.2003 "Trial Assault Rules" draft). Long because it is where a player reads
+the game from: its numbered decisions, its options and its tokens' help, each declared once.
 
 Specification: ``shared/rules/40k-trial-assault-rules.txt``, gaps filled from
 ``shared/rules/REFERENCE.md`` section 000. User documentation: docs/games/40k.md.
@@ -46,11 +47,18 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     base contact, then the largest group first. Each batch of unsaved wounds is
     allocated one model at a time; only wounds beyond the last model in reach are
     lost.
-11. Weapons: a model strikes with all its special weapons' effects, except that a
-    power fist with another hand weapon is the player's choice; the default is the
-    fist (I1, S x2), the other weapon counting as an additional close combat weapon
-    (+1 attack). ``strike-with=NAME`` picks the weapon, ``strike-with=none`` attacks
-    normally. A single lightning claw never gets the two-weapon bonus; a pair
+11. Weapons (choosing.py): a model with two or more special weapons strikes with one
+    of them, the others counting only as an additional close combat weapon (+1
+    attack; the dual-weapon note, for any two). ``strike-with=NAME`` picks the weapon,
+    ``strike-with=none`` attacks normally; by default the referee takes the better
+    expected result against the group's first target (the chance per attack of an
+    unsaved wound against its majorities at the start of the fight; a force weapon
+    counts as a power weapon, its psychic test not counted), on equal chances the
+    higher Initiative, then the keyword order, and says so with the numbers; the
+    choice holds for the turn, the sweeping advance included. Rending
+    and poisoned are weapons of their own (the text's "Rending weapons", "Poisoned
+    Weapons"); ``weapon_traits=traits`` makes them traits of the weapon struck with.
+    A single lightning claw never gets the two-weapon bonus; a pair
     (``lightning-claws``) does. Supporting models use none of this.
 12. Cover (round 1, ``defender_in_cover``): every model of a charged defending unit
     strikes first, power fists included ("regardless of Initiative"). A charging
@@ -70,7 +78,9 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     ``perils``, on by default) on a double 1 or double 6: the psyker takes a wound,
     invulnerable save only; it does not count for the assault result. A side left
     with no model loses automatically even when Perils killed some of them, and the
-    report says so rather than "destroyed by the enemy".
+    report says so rather than "destroyed by the enemy". A psyker that already used
+    a psychic power this turn (``used-psychic-power``, accepted only with
+    ``force-weapon``) strikes with it as a power weapon: no psychic test, said.
 14. One charge per resolution: ``charge_distance`` and ``difficult_terrain`` are one
     fact for the charging side, and one 2D6-pick-highest roll decides it.
     ``difficult_terrain`` needs ``charge_distance``.
@@ -117,6 +127,18 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     all gone do the same (a character keeps dividing between those left, or
     fights the one left). With no such
     unit their attacks are lost, and the report says why.
+21. Who charged and who is in cover, per unit (charging.py): by default every attacking unit charges in round 1
+    and none in a later round, and ``defender_in_cover`` puts every defending unit in cover; ``charged`` /
+    ``not-charged`` on a unit and ``in-cover`` on a defending unit say otherwise for that unit. Units marked
+    ``charged`` in a later round join the combat going on this turn: ``charge_distance``, ``difficult_terrain``
+    and ``shot_this_turn`` then describe their charge (one fact and one roll, as decision 14), and if it fails
+    the report says they do not reach the combat (resolve the round again without them); the units already
+    fighting get no bonus, and nobody tests to regroup (decision 19 is for round 1). A defending unit in cover
+    strikes first only when a unit that charged this turn is engaged with it; grenades count only for a unit
+    that charged, frag grenades only against a unit in cover. Refused: ``charged`` with ``not-charged``;
+    ``charged`` on a defending unit (only the side whose turn it is charges); ``in-cover`` on an attacking unit
+    (cover is "of no benefit if the unit charges"); round 1 with every attacking unit ``not-charged`` (a combat
+    going on is round 2 or later). The next round's survivors drop these tokens.
 """
 
 from __future__ import annotations
@@ -130,6 +152,7 @@ from rules_core.errors import example
 from rules_core.games.wh40k import continuing, lines, spec
 from rules_core.games.wh40k.allocation import CASUALTY_POLICY
 from rules_core.games.wh40k.engine import resolve
+from rules_core.games.wh40k.kinds import ROLL_KINDS
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import Game, NextRound, OutcomeWords, Tallied, TokenDoc, register
 from rules_core.report import Report, Step
@@ -177,7 +200,8 @@ OPTIONS = (
         "defender_in_cover",
         OptionType.BOOL,
         False,
-        "The charged defenders are in or behind cover: they strike first in round 1.",
+        "Every defending unit is in or behind cover (in-cover marks one unit): those charged this turn strike first.",
+        brief="Every defending unit is in cover (in-cover marks one): those charged this turn strike first.",
         example=example(defender_in_cover=True),
     ),
     OptionSpec(
@@ -204,7 +228,9 @@ OPTIONS = (
         "round",
         OptionType.INT,
         1,
-        "1 = the charge turn; 2 or more = the combat continues (no charge bonus, no cover).",
+        "1 = the charge turn; 2 or more = the combat continues (no charge bonus, no cover), except for units "
+        "marked charged, which join it this turn.",
+        brief="1 = the charge turn; 2 or more = the combat continues (units marked charged join it now).",
         minimum=1,
         maximum=50,
         example=example(round=2),
@@ -235,6 +261,18 @@ OPTIONS = (
         choices=("most", "over_half"),
         brief="most: the most common WS is the majority. over_half: only a WS held by over half the models.",
         example=example(ws_majority="over_half"),
+        variant=True,
+    ),
+    OptionSpec(
+        "weapon_traits",
+        OptionType.CHOICE,
+        "weapons",
+        "weapons: rending and poisoned are special weapons of their own; a model with another special weapon strikes "
+        "with one of them, the other counting as an additional close combat weapon. traits: they are traits of the "
+        "weapon the model strikes with, and add to it.",
+        choices=("weapons", "traits"),
+        brief="weapons: rending and poisoned are weapons of their own. traits: they add to the weapon struck with.",
+        example=example(weapon_traits="traits"),
         variant=True,
     ),
     OptionSpec(
@@ -331,6 +369,24 @@ TOKENS = (
         "Which models the owner removes first or last as casualties.",
         "1x Sergeant: ... dies-last",
     ),
+    TokenDoc(
+        "charged / not-charged",
+        "keyword",
+        "The unit charged this turn, or did not (default: every attacking unit in round 1, none later).",
+        "5x Assault Marine: ... charged",
+    ),
+    TokenDoc(
+        "in-cover",
+        "keyword",
+        "A defending unit in cover: strikes first when a unit charges it this turn.",
+        "12x Ork Boy: ... in-cover",
+    ),
+    TokenDoc(
+        "used-psychic-power",
+        "keyword",
+        "With force-weapon: the psyker used a psychic power this turn, so it strikes as a power weapon (no test).",
+        "1x Librarian: ... force-weapon used-psychic-power",
+    ),
     TokenDoc("vehicle", "keyword", "Not supported yet: vehicles in assault give a clear error.", ""),
     TokenDoc(
         "engaged=N",
@@ -360,7 +416,8 @@ TOKENS = (
     TokenDoc(
         "strike-with=NAME",
         "setting",
-        "Which special weapon the group strikes with, or none.",
+        "Which special weapon the group strikes with (the others count as an additional close combat weapon), or "
+        "none. Default: the better expected result.",
         "strike-with=power-weapon",
     ),
     TokenDoc(
@@ -392,6 +449,7 @@ class Warhammer40kAssault(Game):
     example_options: Mapping[str, OptionValue] = {"charge_distance": 4}
     outcome_words = WORDS
     charts = (TO_HIT, TO_WOUND)
+    roll_kinds = ROLL_KINDS
     continues = "40K assaults"
     positions_help = continuing.POSITIONS_HELP
 

@@ -6,13 +6,15 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 
+from rules_core.games.wh40k.choosing import weapon_traits
 from rules_core.games.wh40k.majorities import snapshot
 from rules_core.games.wh40k.positions import Model, describe, kept
-from rules_core.games.wh40k.spec import BIKE, JUMP_PACK, Side, Unit, format_side
+from rules_core.games.wh40k.spec import BIKE, JUMP_PACK, Side, Unit, format_side, this_turn_only
 from rules_core.games.wh40k.state import Fight, Pool, Role, UnitState
 from rules_core.games.wh40k.strike import strike
 from rules_core.games.wh40k.weapons import engaged_profile
 from rules_core.report import Event, Op, Roll, SideName, Step, Target, Winner, event
+from rules_core.roll_kinds import FALL_BACK_DISTANCE, LEADERSHIP, SWEEP
 
 FALL_BACK_DICE = 2
 FAST_FALL_BACK_DICE = 3
@@ -35,7 +37,9 @@ def morale_step(fight: Fight, losing: SideName) -> dict[int, tuple[UnitState, in
         ld = state.highest_leadership()
         modifier = max(margin, 0) if per_wound else 0
         target = Target(Op.AT_MOST, ld - modifier)
-        roll = fight.roll_2d6_test(f"Leadership ({state.label})", target, double_one_passes=double_one)
+        roll = fight.roll_2d6_test(
+            f"Leadership ({state.label})", target, double_one_passes=double_one, kind=LEADERSHIP, side=losing
+        )
         rolls.append(roll)
         faces, passed = list(roll.dice), bool(roll.successes)
         fight.tally[losing].morale.append(
@@ -64,7 +68,7 @@ def morale_step(fight: Fight, losing: SideName) -> dict[int, tuple[UnitState, in
     for state in failed:
         fast = all(BIKE in g.group.keywords or JUMP_PACK in g.group.keywords for g in state.groups if g.alive())
         count = FAST_FALL_BACK_DICE if fast else FALL_BACK_DICE
-        roll = fight.roll_distance(f"fall back ({state.label})", count)
+        roll = fight.roll_distance(f"fall back ({state.label})", count, kind=FALL_BACK_DISTANCE, side=state.side)
         rolls.append(roll)
         distance = sum(roll.dice)
         fallen[id(state)] = (state, distance)
@@ -102,9 +106,16 @@ def sweeping_advance_step(fight: Fight, winning: SideName, fallen: dict[int, tup
         fall_back = fallen[id(victim)][1]
         hopeless = fall_back >= 12  # 2D6 cannot beat it: still rolled (the dice the odds count), with no "needs 13+"
         roll = (
-            fight.roll_distance(f"sweeping advance ({state.label}): cannot beat a fall-back roll of {fall_back}", 2)
+            fight.roll_distance(
+                f"sweeping advance ({state.label}): cannot beat a fall-back roll of {fall_back}",
+                2,
+                kind=SWEEP,
+                side=winning,
+            )
             if hopeless
-            else fight.roll_2d6_test(f"sweeping advance ({state.label})", Target(Op.AT_LEAST, fall_back + 1))
+            else fight.roll_2d6_test(
+                f"sweeping advance ({state.label})", Target(Op.AT_LEAST, fall_back + 1), kind=SWEEP, side=winning
+            )
         )
         events = [
             event(
@@ -136,7 +147,7 @@ def sweeping_advance_step(fight: Fight, winning: SideName, fallen: dict[int, tup
             models = group_state.alive(Role.ENGAGED) + group_state.alive(Role.SUPPORTING)
             if not models or not victim.alive():
                 continue
-            profile = engaged_profile(group_state.group, charged=False, sweep=True)
+            profile = engaged_profile(group_state.group, charged=False, sweep=True, traits=weapon_traits(fight))
             if not profile.attacks:
                 continue
             pool = Pool(state, group_state, Role.ENGAGED, victim, profile, (2, 0), "Sweeping advance")
@@ -224,7 +235,7 @@ def survivors(fight: Fight, side: SideName, fighting: list[UnitState]) -> tuple[
         target = state.target if state.target in enemies else next(
             (e for e in fight.engaged_with(state) if e in enemies), enemies[0]
         )  # fmt: skip
-        unit = state.unit
+        unit = this_turn_only(state.unit)  # who charged and who was in cover held for this turn only
         if unit.divide:  # a character dividing its hits: between the units still fighting
             divide = tuple(renumber[n] for n in unit.divide if renumber[n])
             hits = tuple((renumber[n], most) for n, most in unit.hits if renumber[n])

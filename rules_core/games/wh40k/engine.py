@@ -4,6 +4,9 @@ result. The rest lives beside it, one concern a module:
 
 - ``state.py``: the fight's state (units, groups and their models, pools, tallies, the dice);
 - ``weapons.py``: the attack profile a group's weapons give it, and the save they leave a target;
+- ``choosing.py``: which of its special weapons a model strikes with when it has two or more;
+- ``charging.py``: which units charged this turn and which defending units are in cover;
+- ``kinds.py``: what each roll is for (``Roll.kind``);
 - ``majorities.py``: a target unit's majority WS, T and save, and the owner's choice when they tie;
 - ``fighting.py``: whom each unit fights and when (targets gone before the fight, cover and grenades);
 - ``strike.py``: a strike step, each strike's stages (to hit, to wound, saves, casualties) as functions;
@@ -23,6 +26,16 @@ from rules_core.dice import DiceSource
 from rules_core.errors import IllegalDeclarationError, OptionError, OptionName, example
 from rules_core.games.wh40k.aftermath import morale_step, next_step, sweeping_advance_step
 from rules_core.games.wh40k.allocation import CASUALTY_POLICY
+from rules_core.games.wh40k.charging import (
+    charged_event,
+    check_turn_facts,
+    join_step,
+    joining,
+    not_joined,
+    settle,
+    unit_charged,
+)
+from rules_core.games.wh40k.choosing import choice_note, choose_weapons, fighting_unit, weapon_traits
 from rules_core.games.wh40k.fighting import (
     apply_cover,
     dividing_note,
@@ -31,11 +44,13 @@ from rules_core.games.wh40k.fighting import (
     say_where_fists_strike,
     targets_text,
 )
+from rules_core.games.wh40k.kinds import CHARGE_MOVE
 from rules_core.games.wh40k.positions import describe
+from rules_core.games.wh40k.psychic import used_power_event
 from rules_core.games.wh40k.spec import GAME_ID, Side
 from rules_core.games.wh40k.state import Fight, Pool, Role, UnitState
 from rules_core.games.wh40k.strike import strike_step
-from rules_core.games.wh40k.weapons import active_weapons, engaged_profile, supporting_profile
+from rules_core.games.wh40k.weapons import engaged_profile, supporting_profile
 from rules_core.options import OptionValue
 from rules_core.report import (
     Combine,
@@ -52,6 +67,7 @@ from rules_core.report import (
     Winner,
     event,
 )
+from rules_core.roll_kinds import LEADERSHIP
 from rules_core.table import EndStates
 
 MAX_CHARGE = 6.0
@@ -77,7 +93,7 @@ class Assault(Fight):
         result, the loser's morale and the sweeping advance, and what happens next."""
         if not self.charge_step():
             return self.report(Outcome.NO_CHARGE, Winner.NONE)
-        if self.options.get("defender_falling_back") and self.charged:  # tested when charged, never later
+        if self.options.get("defender_falling_back") and self.charged and self.round == 1:  # when charged, never later
             self.regroup_step()
         if any(state.alive() for state in self.units[SideName.DEFENDER]):
             pools = self.who_fights_step()
@@ -100,12 +116,16 @@ class Assault(Fight):
         declared (decision 14)."""
         distance = self.options.get("charge_distance")
         difficult = bool(self.options.get("difficult_terrain"))
-        if self.round > 1:
+        check_turn_facts(self)
+        joiners = joining(self)
+        if joiners:  # a later round that units join by charging (decision 21): the combat goes on, and a charge
+            self.steps.append(join_step(self, joiners, self._positions_event()))
+        elif self.round > 1:
             if distance is not None or difficult:
                 raise OptionError(
-                    [f"Round {self.round} is a later round of a combat already fought: nobody charges, so ",
-                     OptionName("charge_distance"), " and ", OptionName("difficult_terrain"),
-                     " do not apply; leave them out."],
+                    [f"Round {self.round} is a later round of a combat already fought and no unit is marked "
+                     "charged (joining it this turn), so ", OptionName("charge_distance"), " and ",
+                     OptionName("difficult_terrain"), " do not apply; leave them out."],
                     token="charge_distance" if distance is not None else "difficult_terrain",
                     example=example(round=self.round),
                 )  # fmt: skip
@@ -170,12 +190,16 @@ class Assault(Fight):
                         note=f'The enemy is {inches:g}" away, more than 6": the charge does not happen.',
                     )
                 )
-                self.steps.append(Step("Charge", events=tuple(events)))
+                self.steps.append(Step("Charge", events=(*events, *not_joined(self))))
                 return False
             if difficult:
                 need = max(1, math.ceil(inches))
                 roll = self.roll_2d6_test(
-                    "charge through difficult terrain", Target(Op.AT_LEAST, need), combine=Combine.HIGHEST
+                    "charge through difficult terrain",
+                    Target(Op.AT_LEAST, need),
+                    combine=Combine.HIGHEST,
+                    kind=CHARGE_MOVE,
+                    side=SideName.ATTACKER,
                 )
                 rolls.append(roll)
                 if not roll.successes:
@@ -188,17 +212,11 @@ class Assault(Fight):
                             f'{inches:g}": the charge does not proceed and nobody moves.',
                         )
                     )
-                    self.steps.append(Step("Charge", tuple(rolls), tuple(events)))
+                    self.steps.append(Step("Charge", tuple(rolls), (*events, *not_joined(self))))
                     return False
             events.append(event("charge", distance=inches, note=f'The chargers reach the enemy {inches:g}" away.'))
         self.charged = True
-        events.append(
-            event(
-                "charged",
-                side=SideName.ATTACKER.value,
-                note="The attacker charged: its models in base contact get +1 attack this turn.",
-            )
-        )
+        events.append(charged_event(self))
         self.steps.append(Step("Charge", tuple(rolls), tuple(events)))
         return True
 
@@ -222,7 +240,11 @@ class Assault(Fight):
         for state in self.units[SideName.DEFENDER]:
             ld = state.highest_leadership()
             roll = self.roll_2d6_test(
-                f"regroup test ({state.label})", Target(Op.AT_MOST, ld), double_one_passes=double_one
+                f"regroup test ({state.label})",
+                Target(Op.AT_MOST, ld),
+                double_one_passes=double_one,
+                kind=LEADERSHIP,
+                side=SideName.DEFENDER,
             )
             rolls.append(roll)
             total, passed = sum(roll.dice), bool(roll.successes)
@@ -268,10 +290,13 @@ class Assault(Fight):
         pools: list[Pool] = []
         fist_notes: list[tuple[int, Pool]] = []  # events to say "in the Cover step" when a fist strikes there
         fighting_notes: list[tuple[int, UnitState, bool, str, str]] = []
+        settle(self)  # who charged, who strikes first from cover (decision 21)
+        choose_weapons(self)  # two special weapons: the better expected result, unless strike-with= says (dec. 11)
+        traits = weapon_traits(self)
         for side in SideName:
-            charged = self.charged and side is SideName.ATTACKER
             for state in self.units[side]:
                 assert state.target is not None
+                charged = unit_charged(self, state)
                 if not state.alive():  # destroyed before the fight (it failed to regroup while falling back)
                     continue
                 enemies = self.units[side.other]
@@ -287,7 +312,7 @@ class Assault(Fight):
                             target, divide = divide[0], ()
                         if instead is not None and not divide and not target.alive():
                             target = instead  # its target was destroyed before the fight (decision 20)
-                        profile = engaged_profile(group, charged=charged)
+                        profile = engaged_profile(group, charged=charged, traits=traits)
                         if engaged and profile.attacks:  # models with no attacks are only targets
                             engaged_pool = Pool(
                                 state,
@@ -315,9 +340,13 @@ class Assault(Fight):
                                     aim,
                                 )
                             )
+                    used_power = used_power_event(state, group_state, traits=traits) if group.engaged else None
+                    if used_power is not None:
+                        events.append(used_power)
                     if group.engaged:
-                        _, note = active_weapons(group)
-                        if note:
+                        choice = self.weapon_choices.get(id(group_state))
+                        if choice is not None:
+                            note = choice_note(group_state, choice)
                             if engaged_pool is not None:
                                 fist_notes.append((len(events), engaged_pool))
                             events.append(
@@ -340,14 +369,16 @@ class Assault(Fight):
                         engaged=sum(g.group.engaged for g in state.groups),
                         supporting=sum(g.group.supporting for g in state.groups),
                         out_of_fight=sum(g.group.out_of_fight for g in state.groups),
-                        note=fighting_note(state.unit, state.label, fighting_notes[-1][4], charged) + dividing,
+                        note=fighting_note(
+                            fighting_unit(state), state.label, fighting_notes[-1][4], charged, traits=traits
+                        )
+                        + dividing,
                         **({"targets": [e.label for e in state.targets]} if len(state.targets) > 1 else {}),
                     )
                 )
-        cover = self.charged and bool(self.options.get("defender_in_cover"))
-        if cover:
+        if self.covered:
             events.extend(apply_cover(self, pools))
-            say_where_fists_strike(events, pools, fist_notes, fighting_notes)
+            say_where_fists_strike(self, events, pools, fist_notes, fighting_notes)
         events.append(CASUALTY_POLICY)
         order = " then ".join(
             sorted({p.phase for p in pools}, key=lambda phase: min(p.priority for p in pools if p.phase == phase))

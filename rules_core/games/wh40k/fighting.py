@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import functools
 
-from rules_core.games.wh40k.spec import FRAG, HAND_WEAPONS, PLASMA, POWER_FIST, Grenades, Unit
+from rules_core.games.wh40k.charging import unit_charged
+from rules_core.games.wh40k.choosing import choice_note, fighting_unit, weapon_traits
+from rules_core.games.wh40k.spec import FRAG, PLASMA, POWER_FIST, Grenades, Unit
 from rules_core.games.wh40k.state import Fight, Pool, UnitState, fights_in_contact
-from rules_core.games.wh40k.weapons import describe_profile, engaged_profile, fist_policy_note
+from rules_core.games.wh40k.weapons import describe_profile, engaged_profile
 from rules_core.report import Event, SideName, event
 
 
@@ -93,7 +95,11 @@ def apply_cover(fight: Fight, pools: list[Pool]) -> list[Event]:
     why it strikes when it does."""
     events: list[Event] = []
     grenades: dict[int, Grenades] = {}
+    covered = fight.covered
     for state in fight.units[SideName.ATTACKER]:
+        if not unit_charged(fight, state):  # grenades matter only to a unit charging (decision 21)
+            grenades[id(state)] = Grenades.NONE
+            continue
         used, note = grenades_used(state, pools)
         grenades[id(state)] = used
         if note:
@@ -103,11 +109,13 @@ def apply_cover(fight: Fight, pools: list[Pool]) -> list[Event]:
         if fists_at_1 and POWER_FIST in pool.profile.weapons:
             continue  # cover_power_fists=initiative_1: a power fist strikes at Initiative 1 even then
         if pool.unit.side is SideName.DEFENDER:
-            if grenades[id(pool.target)] is not Grenades.PLASMA:
+            if id(pool.unit) in covered and grenades[id(pool.target)] is not Grenades.PLASMA:
                 pool.priority, pool.phase = (0, 0), "Cover"
-        elif grenades[id(pool.unit)] is Grenades.FRAG:
+        elif grenades[id(pool.unit)] is Grenades.FRAG and id(pool.target) in covered:
             pool.priority, pool.phase = (0, 0), "Cover"
     for state in fight.units[SideName.DEFENDER]:
+        if id(state) not in covered:
+            continue
         assert state.target is not None
         used = grenades[id(state.target)]
         if used is Grenades.PLASMA:
@@ -161,12 +169,14 @@ def dividing_note(state: UnitState, enemies: list[UnitState]) -> str:
 
 
 @functools.lru_cache(maxsize=4096)  # the same units fight again and again
-def fighting_note(unit: Unit, label: str, target: str, charged: bool, fists_in_cover: bool = False) -> str:
+def fighting_note(
+    unit: Unit, label: str, target: str, charged: bool, fists_in_cover: bool = False, *, traits: bool = False
+) -> str:
     """Whom a unit fights, and how its models in base contact, within 2" and out of reach take part."""
     parts = []
     for group in unit.groups:
         if group.engaged:
-            profile = engaged_profile(group, charged=charged)
+            profile = engaged_profile(group, charged=charged, traits=traits)
             if not profile.attacks:
                 they = "they" if group.engaged != 1 else "it"
                 parts.append(f"{group.engaged} {group.name} in base contact: no attacks (A0), but {they} can be hit")
@@ -187,6 +197,7 @@ def fighting_note(unit: Unit, label: str, target: str, charged: bool, fists_in_c
 
 
 def say_where_fists_strike(
+    fight: Fight,
     events: list[Event],
     pools: list[Pool],
     fist_notes: list[tuple[int, Pool]],
@@ -195,13 +206,13 @@ def say_where_fists_strike(
     """Power fists moved into the Cover step (decision 12) are said to strike there, not at Initiative 1."""
     in_cover = {id(pool.unit) for pool in pools if pool.phase == "Cover" and POWER_FIST in pool.profile.weapons}
     for index, pool in fist_notes:
-        if pool.phase == "Cover":
-            group = pool.group.group
-            other = next(w for w in HAND_WEAPONS if w in group.keywords and w != POWER_FIST)
-            note = fist_policy_note(group, other, "in the Cover step with its unit")
+        choice = fight.weapon_choices.get(id(pool.group))
+        if pool.phase == "Cover" and choice is not None:
+            note = choice_note(pool.group, choice, in_cover=True)
             events[index] = event(events[index].kind, **{**dict(events[index].fields), "note": note})
     for index, state, charged, dividing, targets in fighting_notes:
         if id(state) in in_cover:
             assert state.target is not None
-            note = fighting_note(state.unit, state.label, targets, charged, True) + dividing
+            unit = fighting_unit(state)
+            note = fighting_note(unit, state.label, targets, charged, True, traits=weapon_traits(fight)) + dividing
             events[index] = event(events[index].kind, **{**dict(events[index].fields), "note": note})

@@ -1,5 +1,7 @@
 """Exact odds of a 40K assault: the referee's procedure (rules_core.games.wh40k.engine), with every dice roll
-replaced by its probability distribution.
+replaced by its probability distribution. Long because it is one model that must agree with the referee term by
+term: the compact unit states, wound allocation as allocation.py places it, the strike steps in the referee's own
+order, and the result, morale and sweeping-advance tail; its sampled twin (odds_sampled.py) reuses every piece.
 
 Covered exactly: one unit a side, of any number of groups (profiles, weapons, engaged, supporting and
 out-of-reach models, multi-wound models), and every option. Several units a side, or force weapons (their
@@ -25,16 +27,27 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules_core.charts import to_hit_by_weapon_skill, to_wound
 from rules_core.dice import SeededDice
 from rules_core.games.wh40k.aftermath import FALL_BACK_DICE, FAST_FALL_BACK_DICE
+from rules_core.games.wh40k.choosing import choose_weapons, p_unsaved
 from rules_core.games.wh40k.engine import MAX_CHARGE, Assault, Outcome
 from rules_core.games.wh40k.majorities import TargetSnapshot, choose_save_type, majority, majority_ws
-from rules_core.games.wh40k.spec import BIKE, DIES_FIRST, DIES_LAST, FORCE_WEAPON, GAME_ID, JUMP_PACK, Group, Side, Unit
+from rules_core.games.wh40k.spec import (
+    BIKE,
+    DIES_FIRST,
+    DIES_LAST,
+    FORCE_WEAPON,
+    GAME_ID,
+    JUMP_PACK,
+    USED_PSYCHIC_POWER,
+    Group,
+    Side,
+    Unit,
+)
 from rules_core.games.wh40k.state import Pool, Role
-from rules_core.games.wh40k.weapons import AttackProfile, effective_save, engaged_profile
+from rules_core.games.wh40k.weapons import AttackProfile, engaged_profile
 from rules_core.odds.budget import check
-from rules_core.odds.laws import binomial, p_at_least, sum_d6, two_d6
+from rules_core.odds.laws import binomial, sum_d6, two_d6
 from rules_core.odds.model import NotExact, Odds, exact_odds
 from rules_core.options import OptionValue
 from rules_core.report import SideName
@@ -54,7 +67,8 @@ def why_not_exact(attacker: Side, defender: Side) -> str | None:
     for name, side in (("attacker", attacker), ("defender", defender)):
         if len(side.units) != 1:
             return f"the {name} has {len(side.units)} units (exact odds cover one unit a side)"
-        if any(FORCE_WEAPON in group.keywords for group in side.units[0].groups):
+        if any(FORCE_WEAPON in group.keywords and USED_PSYCHIC_POWER not in group.keywords
+               for group in side.units[0].groups):  # fmt: skip
             return f"the {name} has force weapons, whose psychic tests slay particular models"
     return None
 
@@ -66,22 +80,6 @@ def state_bound(unit: Unit) -> int:
     for group in unit.groups:
         bound *= (group.engaged + 1) * (group.supporting + 1) * (1 + 2 * (group.profile.w - 1))
     return bound
-
-
-def p_unsaved(profile: AttackProfile, ws: int, t: int, save_type: SaveType, *, sweep: bool) -> float:
-    """P(one attack becomes an unsaved wound): hit (or automatic), rending 6, wound with re-rolls, save."""
-    rend = 1 / 6 if profile.rending else 0.0
-    hit = 1.0 if sweep else p_at_least(to_hit_by_weapon_skill(profile.ws, ws))
-    normal = hit - rend
-    need = profile.poisoned if profile.poisoned is not None else to_wound(profile.strength, t)
-    wound = p_at_least(need)
-    if profile.reroll_wounds:
-        wound += (1 - wound) * wound
-    save, _ = effective_save(save_type, profile)
-    invulnerable = save_type[1]
-    fail = 1.0 if save is None else 1 - p_at_least(save)
-    fail_rend = 1.0 if invulnerable is None else 1 - p_at_least(invulnerable)
-    return normal * wound * fail + rend * fail_rend
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +293,13 @@ def pools_of(attacker: Side, defender: Side, options: Mapping[str, OptionValue],
     return steps
 
 
+def chosen_groups(attacker: Side, defender: Side, options: Mapping[str, OptionValue]) -> list[tuple[Group, ...]]:
+    """Each side's groups as they strike: with the referee's choice of weapon where it makes one (choosing.py)."""
+    assault = Assault(attacker, defender, options, SeededDice(0))
+    choose_weapons(assault)
+    return [tuple(state.group for state in assault.units[side][0].groups) for side in SideName]
+
+
 State = tuple[SideState, SideState, int, int]  # attacker, defender, wounds inflicted by each
 
 
@@ -310,10 +315,11 @@ class Solver:
         self.chances: dict[tuple[Any, ...], tuple[float, SaveType]] = {}
         self.sweeps: dict[tuple[Any, ...], tuple[list[int], tuple[float, ...], float]] = {}
         self.passes: dict[int, float] = {}
+        traits = options.get("weapon_traits") == "traits"
         self.sweepers = tuple(
-            tuple(Strike(side, index, Role.ENGAGED, engaged_profile(group, charged=False, sweep=True))
-                  for index, group in enumerate(fighter.groups))
-            for side, fighter in enumerate(self.fighters)
+            tuple(Strike(side, index, Role.ENGAGED, engaged_profile(group, charged=False, sweep=True, traits=traits))
+                  for index, group in enumerate(groups))
+            for side, groups in enumerate(chosen_groups(attacker, defender, options))
         )  # fmt: skip
 
     def chance(self, strike: Strike, snap: Snapshot, target: Fighter, *, sweep: bool = False) -> tuple[float, SaveType]:
@@ -421,8 +427,8 @@ class Solver:
 
     def charge(self) -> tuple[float, bool]:
         """(P(the fight happens), whether the attacker charged): certain, impossible, or through difficult
-        terrain the highest of 2D6 against the distance; no charge in a later round."""
-        if int(self.options.get("round") or 1) > 1:
+        terrain the highest of 2D6 against the distance; in a later round, only a unit joining it charges."""
+        if int(self.options.get("round") or 1) > 1 and not any(unit.charged for unit in self.attacker.units):
             return 1.0, False
         distance = self.options.get("charge_distance")
         if distance is not None and float(distance) > MAX_CHARGE:
@@ -435,7 +441,7 @@ class Solver:
     def unregrouped(self, charged: bool) -> float:
         """P(the defender, assaulted while falling back, fails its regroup test: 2D6 <= its highest Ld, no
         modifiers) and is destroyed (engine.Assault.regroup_step); 0 when it was not falling back."""
-        if not charged or not self.options.get("defender_falling_back"):
+        if not charged or not self.options.get("defender_falling_back") or int(self.options.get("round") or 1) > 1:
             return 0.0
         return 1 - self.holds(max(group.profile.ld for group in self.fighters[1].groups))
 

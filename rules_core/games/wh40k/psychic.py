@@ -3,8 +3,27 @@ outright, and may suffer Perils of the Warp (decision 13)."""
 
 from __future__ import annotations
 
-from rules_core.games.wh40k.state import Fight, GroupState, Pool, Role
+from rules_core.games.wh40k.spec import FORCE_WEAPON, USED_PSYCHIC_POWER
+from rules_core.games.wh40k.state import Fight, GroupState, Pool, Role, UnitState
+from rules_core.games.wh40k.weapons import active_weapons
 from rules_core.report import Event, Op, Roll, Target, event
+from rules_core.roll_kinds import INVULNERABLE_SAVE, PSYCHIC_TEST
+
+
+def used_power_event(state: UnitState, group_state: GroupState, *, traits: bool) -> Event | None:
+    """A psyker that already used a psychic power this turn strikes with its force weapon as a power weapon: no
+    psychic test ("you may not use another psychic power in the same turn"); the report says so."""
+    group = group_state.group
+    if USED_PSYCHIC_POWER not in group.keywords or FORCE_WEAPON not in active_weapons(group, traits):
+        return None
+    return event(
+        "policy",
+        choice="psychic_power_used",
+        side=state.side.value,
+        unit=state.label,
+        note=f"{group.name} already used a psychic power this turn: its force weapon strikes as a power weapon, "
+        'with no psychic test ("you may not use another psychic power in the same turn").',
+    )
 
 
 def force_weapon(
@@ -58,7 +77,9 @@ def force_weapon(
         )
     for tester, (group_state, index) in zip(testers, survivors, strict=False):
         fight.psychic_tested.add((id(psyker), tester))
-        roll = fight.roll_2d6_test("psychic test (force weapon)", Target(Op.AT_MOST, pool.profile.ld))
+        roll = fight.roll_2d6_test(
+            "psychic test (force weapon)", Target(Op.AT_MOST, pool.profile.ld), kind=PSYCHIC_TEST, side=pool.unit.side
+        )
         rolls.append(roll)
         test, passed = roll.dice, bool(roll.successes)
         if fight.options.get("perils") and test[0] == test[1] and test[0] in (1, 6):
@@ -94,7 +115,9 @@ def perils(fight: Fight, pool: Pool, tester: int, rolls: list[Roll], events: lis
     if psyker.wounds[tester] <= 0:
         return
     if inv is not None:
-        save = fight.roll_each("invulnerable save (Perils of the Warp)", 1, inv)
+        save = fight.roll_each(
+            "invulnerable save (Perils of the Warp)", 1, inv, kind=INVULNERABLE_SAVE, side=pool.unit.side
+        )
         rolls.append(save)
         if save.successes:
             return

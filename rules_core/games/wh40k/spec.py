@@ -1,4 +1,6 @@
-"""40K unit specs: typed profiles, the parser and the canonical formatter.
+"""40K unit specs: typed profiles, the parser and the canonical formatter. Long because it is the one grammar of a
+40K side: every token's check with its own error and correct example, and the formatter that writes back exactly what
+the parser reads (reports store that text and re-parse it); split apart, the parser and the formatter would drift.
 
 Shape (DESIGN.md): ``[N x] name: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ [Inv5+] keywords settings``,
 groups of a unit separated by ``;``, units of a side by ``|``.
@@ -7,7 +9,7 @@ groups of a unit separated by ``;``, units of a side by ``|``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from rules_core.errors import Do, Hint, SpecError, UnsupportedError
@@ -79,6 +81,14 @@ JUMP_PACK = "jump-pack"
 INDEPENDENT_CHARACTER = "independent-character"
 DIES_FIRST = "dies-first"
 DIES_LAST = "dies-last"
+# Facts of this turn about a unit (who charged, who is in cover): written on any of its groups, they hold for the
+# whole unit, and a next round's survivors drop them (this_turn_only).
+CHARGED = "charged"
+NOT_CHARGED = "not-charged"
+IN_COVER = "in-cover"
+# A psyker that already used a psychic power this turn: its force weapon strikes as a power weapon (decision 13).
+USED_PSYCHIC_POWER = "used-psychic-power"
+TURN_FACTS = (CHARGED, NOT_CHARGED, IN_COVER, USED_PSYCHIC_POWER)
 
 KEYWORDS = (
     *WEAPONS,
@@ -91,6 +101,7 @@ KEYWORDS = (
     INDEPENDENT_CHARACTER,
     DIES_FIRST,
     DIES_LAST,
+    *TURN_FACTS,
 )
 _KEYWORD_SET = frozenset(KEYWORDS)
 # Keyword order in the canonical form.
@@ -180,6 +191,11 @@ class Unit:
 
     def carries(self, keyword: str) -> bool:
         return any(keyword in group.keywords for group in self.groups)
+
+    @property
+    def charged(self) -> bool | None:
+        """``charged`` (True) or ``not-charged`` (False) as written on the unit; None: the options decide."""
+        return True if self.carries(CHARGED) else False if self.carries(NOT_CHARGED) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,6 +372,13 @@ def _parse_group(spec: GroupSpec) -> tuple[Group, dict[str, Token]]:
             f"{spec.count}x",
             "1x Warlock: WS4 S3 T3 W1 I4 A1 Ld8 Sv5+ Inv4+ independent-character",
         )
+    if USED_PSYCHIC_POWER in keywords and FORCE_WEAPON not in keywords:
+        raise _error(
+            f"'{spec.name}' has used-psychic-power but no force-weapon: the token says a psyker that already used "
+            "a psychic power this turn strikes with its force weapon as a power weapon.",
+            USED_PSYCHIC_POWER,
+            "1x Librarian: WS5 S4 T4 W2 I5 A2 Ld10 Sv3+ force-weapon used-psychic-power",
+        )
     if DIES_FIRST in keywords and DIES_LAST in keywords:
         raise _error(f"'{spec.name}' cannot be both dies-first and dies-last.", DIES_LAST)
     profile = Profile(
@@ -439,6 +462,7 @@ def _parse_unit(spec: UnitSpec, position: int, enemy_units: int | None) -> Unit:
             "engaged=0",
             "10x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ engaged=4 supporting=6",
         )
+    _check_turn_facts(groups, position, name)
     vs = 1
     high = enemy_units if enemy_units is not None else MAX_UNITS_PER_SIDE
     divide: tuple[int, ...] = ()
@@ -515,6 +539,28 @@ def _parse_unit(spec: UnitSpec, position: int, enemy_units: int | None) -> Unit:
             )
         grenades = Grenades(token.value)
     return Unit(tuple(groups), vs, tie_t, tie_save, grenades, divide, hits)
+
+
+def _check_turn_facts(groups: list[Group], position: int, name: str) -> None:
+    """A unit either charged this turn or did not: ``charged`` and ``not-charged`` together are refused."""
+    if any(CHARGED in g.keywords for g in groups) and any(NOT_CHARGED in g.keywords for g in groups):
+        raise _error(
+            f"Unit {position} ('{name}') is both charged and not-charged: a unit either launched the assault this "
+            "turn or did not; keep one.",
+            NOT_CHARGED,
+            f"{EXAMPLE_GROUP} charged",
+        )
+
+
+def this_turn_only(unit: Unit) -> Unit:
+    """``unit`` without this turn's facts (charged, not-charged, in-cover): a next round starts without them."""
+    if not any(group.keywords & _TURN_FACT_SET for group in unit.groups):
+        return unit
+    groups = tuple(replace(group, keywords=group.keywords - _TURN_FACT_SET) for group in unit.groups)
+    return replace(unit, groups=groups)
+
+
+_TURN_FACT_SET = frozenset(TURN_FACTS)
 
 
 def parse_side(text: str, *, enemy_units: int | None = None) -> Side:

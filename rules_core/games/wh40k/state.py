@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Any
 
 from rules_core.dice import DiceSource
 from rules_core.errors import IllegalDeclarationError, OptionError
@@ -165,6 +166,9 @@ class Fight:
         self.psychic_tested: set[tuple[int, int]] = set()
         self.perils_deaths: Counter[SideName] = Counter()  # models slain by Perils of the Warp, per side
         self.lost_why: dict[int, str] = {}  # unit -> why its attacks at a unit destroyed before the fight are lost
+        self.weapon_choices: dict[int, Any] = {}  # group state -> the referee's choice of weapon (choosing.py)
+        self.charges: dict[int, bool] = {}  # attacking unit -> whether it charged this turn (charging.py)
+        self.covered: set[int] = set()  # defending units that strike first from cover this turn (charging.py)
 
     @staticmethod
     def _targets(state: UnitState, enemies: list[UnitState]) -> list[UnitState]:
@@ -221,22 +225,30 @@ class Fight:
 
     # ----------------------------------------------------------------- dice helpers
 
-    def roll_each(self, purpose: str, count: int, need: int, *, reroll_failures: bool = False) -> Roll:
-        return roll_each(self.dice, purpose, count, Target(Op.AT_LEAST, need), reroll_failures=reroll_failures)
+    def roll_each(
+        self, purpose: str, count: int, need: int, *, kind: str, side: SideName, reroll_failures: bool = False
+    ) -> Roll:
+        return roll_each(
+            self.dice, purpose, count, Target(Op.AT_LEAST, need), reroll_failures=reroll_failures, kind=kind, side=side
+        )
 
     def roll_2d6_test(
         self,
         purpose: str,
         target: Target,
         *,
+        kind: str,
+        side: SideName,
         combine: Combine = Combine.SUM,
         double_one_passes: bool = False,
     ) -> Roll:
         """A 2D6 test read as a total (or the highest die); one success entry for the combined result."""
-        return roll_combined_test(self.dice, purpose, target, combine=combine, double_one_passes=double_one_passes)
+        return roll_combined_test(
+            self.dice, purpose, target, combine=combine, double_one_passes=double_one_passes, kind=kind, side=side
+        )
 
-    def roll_distance(self, purpose: str, count: int) -> Roll:
-        return roll_unchecked(self.dice, purpose, count)
+    def roll_distance(self, purpose: str, count: int, *, kind: str, side: SideName) -> Roll:
+        return roll_unchecked(self.dice, purpose, count, kind=kind, side=side)
 
     def engaged_with(self, state: UnitState) -> list[UnitState]:
         """The enemy units ``state`` is engaged with: those it fights and those that fight it."""

@@ -8,11 +8,13 @@ from dataclasses import dataclass, replace
 
 from rules_core.charts import to_hit_by_weapon_skill, to_wound
 from rules_core.games.wh40k.allocation import allocate, deal_hits, wounds_event
+from rules_core.games.wh40k.kinds import RENDING_CHECK
 from rules_core.games.wh40k.majorities import TargetSnapshot, choose_save_type, snapshot
 from rules_core.games.wh40k.psychic import force_weapon
 from rules_core.games.wh40k.state import Fight, Pool, Role
 from rules_core.games.wh40k.weapons import SaveType, describe_profile, effective_save
 from rules_core.report import Event, Roll, Step, event
+from rules_core.roll_kinds import INVULNERABLE_SAVE, SAVE, TO_HIT, TO_WOUND
 
 
 def strike_step(fight: Fight, pools: list[Pool]) -> None:
@@ -132,7 +134,9 @@ def roll_to_hit(blows: Blows) -> tuple[int, int]:
         hits = attacks
         rends = 0
         if profile.rending:
-            check = blows.fight.roll_each("rending check (hits are automatic)", attacks, 6)
+            check = blows.fight.roll_each(
+                "rending check (hits are automatic)", attacks, 6, kind=RENDING_CHECK, side=blows.pool.unit.side
+            )
             blows.rolls.append(check)
             rends = check.successes
         events.append(
@@ -146,7 +150,9 @@ def roll_to_hit(blows: Blows) -> tuple[int, int]:
         if snap.ws_note:
             events.append(event("majority", stat="WS", unit=blows.pool.target.label, note=snap.ws_note))
         need_hit = to_hit_by_weapon_skill(profile.ws, snap.ws)
-        hit_roll = blows.fight.roll_each(f"to hit (WS{profile.ws} vs WS{snap.ws})", attacks, need_hit)
+        hit_roll = blows.fight.roll_each(
+            f"to hit (WS{profile.ws} vs WS{snap.ws})", attacks, need_hit, kind=TO_HIT, side=blows.pool.unit.side
+        )
         blows.rolls.append(hit_roll)
         hits = hit_roll.successes
         rends = sum(1 for face in hit_roll.dice if face == 6) if profile.rending else 0
@@ -184,7 +190,14 @@ def roll_to_wound(blows: Blows, normal_hits: int) -> int:
             )
         )
         return 0
-    wound_roll = blows.fight.roll_each(purpose, normal_hits, need_wound, reroll_failures=profile.reroll_wounds)
+    wound_roll = blows.fight.roll_each(
+        purpose,
+        normal_hits,
+        need_wound,
+        reroll_failures=profile.reroll_wounds,
+        kind=TO_WOUND,
+        side=blows.pool.unit.side,
+    )
     blows.rolls.append(wound_roll)
     return wound_roll.successes
 
@@ -214,7 +227,9 @@ def take_saves(blows: Blows, wounds: int, rends: int) -> tuple[int, SaveType]:
                 )
             )
             continue
-        save_roll = blows.fight.roll_each(kind, count, value)
+        save_roll = blows.fight.roll_each(
+            kind, count, value, kind=INVULNERABLE_SAVE if kind == "invulnerable save" else SAVE, side=target.side
+        )
         blows.rolls.append(save_roll)
         unsaved += count - save_roll.successes
     return unsaved, save_type
@@ -271,7 +286,7 @@ def strike_divided(fight: Fight, pool: Pool, models: int, snapshots: dict[int, T
     need = max(needs.values())
     # The hardest WS among the units it divides between (the highest of those needing the worst roll).
     ws = max(snapshots[id(t)].ws for t in targets if needs[id(t)] == need)
-    hit_roll = fight.roll_each(f"to hit (WS{profile.ws} vs WS{ws})", attacks, need)
+    hit_roll = fight.roll_each(f"to hit (WS{profile.ws} vs WS{ws})", attacks, need, kind=TO_HIT, side=pool.unit.side)
     dealt = deal_hits(
         [face for face, hit in zip(hit_roll.dice, hit_roll.success, strict=True) if hit],
         [pool.unit.unit.divide.index(t.index + 1) for t in targets],

@@ -167,7 +167,8 @@ def _moves(report: Report, gone: set[tuple[SideName, str]]) -> tuple[str, ...]:
 
 def _next(report: Report, gone: set[tuple[SideName, str]]) -> str:
     if report.result.outcome == "no_charge":
-        return "No combat this turn."
+        missed = next((ev for step in report.steps for ev in step.events if ev.kind == "not_joined"), None)
+        return "No combat this turn." if missed is None else str(missed.get("note"))
     # Each fled unit keeps falling back as many D6 a turn as it fell back with now (3D6 for bikes and jump packs),
     # whether or not the rest of the fight goes on without it.
     by_dice: dict[int, list[str]] = {}

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from rules_core.games.wh40k.spec import (
     ARMOUR_IGNORING,
     FORCE_WEAPON,
-    HAND_WEAPONS,
     HEAVY_CCW,
     LIGHTNING_CLAW,
     LIGHTNING_CLAWS,
@@ -18,6 +17,7 @@ from rules_core.games.wh40k.spec import (
     POWER_FIST,
     RENDING,
     TWO_WEAPONS,
+    USED_PSYCHIC_POWER,
     Group,
 )
 
@@ -43,50 +43,50 @@ class AttackProfile:
     bonuses: tuple[str, ...] = ()
 
 
+# Rending and poisoned: weapons of their own by default ("Rending weapons", "Poisoned Weapons"); with
+# weapon_traits=traits, traits of the weapon the model strikes with (decision 11).
+TRAITS = (RENDING, POISONED)
+
+
 @functools.lru_cache(maxsize=4096)  # pure, of immutable inputs, and asked again and again
-def active_weapons(group: Group) -> tuple[frozenset[str], str | None]:
-    """The weapons a group strikes with, and a policy note when the referee chose for the player."""
-    weapons = frozenset(group.weapons)
+def candidates(group: Group, traits: bool = False) -> tuple[str, ...]:
+    """The special weapons a group chooses between: it strikes with one, the others count only as an additional
+    close combat weapon (the dual-weapon note). With ``traits``, rending and poisoned are not among them."""
+    return tuple(w for w in group.weapons if not (traits and w in TRAITS))
+
+
+@functools.lru_cache(maxsize=4096)  # pure, of immutable inputs, and asked again and again
+def active_weapons(group: Group, traits: bool = False) -> frozenset[str]:
+    """The weapons a group strikes with: the one ``strike-with=`` names (none for ``none``), else its only special
+    weapon; with ``traits``, rending and poisoned ride with it. A group with several and no choice written has
+    it made by the fight (choosing.py) against its target; alone, it takes the first in the keyword order."""
     if group.strike_with == "none":
-        return frozenset(), None
+        return frozenset()
+    riding = frozenset(w for w in TRAITS if traits and w in group.keywords)
     if group.strike_with is not None:
-        return frozenset({group.strike_with}), None
-    others = [w for w in HAND_WEAPONS if w in weapons and w != POWER_FIST]
-    if POWER_FIST in weapons and others:
-        return frozenset({POWER_FIST}), fist_policy_note(group, others[0], "at Initiative 1")
-    return weapons, None
+        return frozenset({group.strike_with}) | riding
+    found = candidates(group, traits)
+    return frozenset(found[:1]) | riding
 
 
-def fist_policy_note(group: Group, other: str, when: str) -> str:
-    """The default policy for a power fist with another hand weapon, saying when the fist strikes and whether the
-    other weapon gives the extra attack (a lightning claw gives none: only another claw pairs with it)."""
-    extra = (
-        f"counting the {other} as an additional close combat weapon (+1 attack)"
-        if two_weapon_bonus(group)
-        else f"with no extra attack for the {other} (only another lightning claw gives a model with a lightning "
-        "claw the additional weapon bonus)"
-    )
-    instead = "strikes in Initiative order instead" if when == "at Initiative 1" else f"uses the {other} instead"
-    return f"{group.name} strikes with the power fist {when}, {extra} (default policy; strike-with={other} {instead})."
-
-
-def two_weapon_bonus(group: Group) -> int:
-    """+1 attack for a weapon in each hand, at most +1; a single lightning claw pairs only with another claw."""
+def two_weapon_bonus(group: Group, traits: bool = False) -> int:
+    """+1 attack for a weapon in each hand, at most +1: two special weapons count (one strikes, the other is an
+    additional close combat weapon); a single lightning claw pairs only with another claw."""
     keywords = group.keywords
     if LIGHTNING_CLAW in keywords:
         return 0
     if LIGHTNING_CLAWS in keywords or TWO_WEAPONS in keywords:
         return 1
-    return 1 if sum(1 for w in HAND_WEAPONS if w in keywords) >= 2 else 0
+    return 1 if len(candidates(group, traits)) >= 2 else 0
 
 
 @functools.lru_cache(maxsize=4096)  # pure, of immutable inputs, and asked again and again
-def engaged_profile(group: Group, *, charged: bool, sweep: bool = False) -> AttackProfile:
+def engaged_profile(group: Group, *, charged: bool, sweep: bool = False, traits: bool = False) -> AttackProfile:
     """In base contact (or in a sweeping advance): its weapons' effects, +1 attack for two weapons and +1 for
-    charging (none in a sweeping advance)."""
+    charging (none in a sweeping advance); ``traits``: option weapon_traits=traits."""
     p = group.profile
-    weapons, _ = active_weapons(group)
-    bonus = two_weapon_bonus(group)
+    weapons = active_weapons(group, traits)
+    bonus = two_weapon_bonus(group, traits)
     attacks = p.a + bonus + (1 if charged and not sweep else 0)
     bonuses: list[str] = []
     if charged and not sweep:
@@ -105,7 +105,7 @@ def engaged_profile(group: Group, *, charged: bool, sweep: bool = False) -> Atta
         rending=RENDING in weapons,
         poisoned=group.poisoned if POISONED in weapons else None,
         reroll_wounds=bool(weapons & {LIGHTNING_CLAW, LIGHTNING_CLAWS}),
-        force=FORCE_WEAPON in weapons,
+        force=FORCE_WEAPON in weapons and USED_PSYCHIC_POWER not in group.keywords,
         ld=p.ld,
         bonuses=tuple(bonuses),
     )
