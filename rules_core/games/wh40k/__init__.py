@@ -117,6 +117,14 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     all gone do the same (a character keeps dividing between those left, or
     fights the one left). With no such
     unit their attacks are lost, and the report says why.
+21. Separate combats ("there may be several separate assaults ... choose what order to fight the combats in"):
+    units that never touch, by their ``vs=`` declarations (either way: a unit fights the units its ``vs=`` names
+    and is fought by those naming it), directly or through a chain of units, are separate combats, each with its
+    own result, morale, sweep and consolidation. One command resolves one combat: sides holding several are
+    refused (resolve and odds alike), naming each combat, with one ready-to-copy command per combat (its units,
+    their ``vs=`` renumbered within it, and the options given), fought in the order the player chooses. The
+    engine itself (``engine.resolve``) still fights what it is given as one, so a stored record of an earlier
+    version replays as stored; continuing such a record is refused with one command per combat (``round`` N).
 """
 
 from __future__ import annotations
@@ -126,9 +134,10 @@ from typing import TYPE_CHECKING, Any
 
 from rules_core.charts import TO_HIT, TO_WOUND
 from rules_core.dice import DiceSource
-from rules_core.errors import example
+from rules_core.errors import Do, example
 from rules_core.games.wh40k import continuing, lines, spec
 from rules_core.games.wh40k.allocation import CASUALTY_POLICY
+from rules_core.games.wh40k.combats import check_one_combat, combats
 from rules_core.games.wh40k.engine import resolve
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import Game, NextRound, OutcomeWords, Tallied, TokenDoc, register
@@ -407,21 +416,26 @@ class Warhammer40kAssault(Game):
     def resolve_sides(
         self, attacker: Any, defender: Any, options: Mapping[str, OptionValue], dice: DiceSource
     ) -> Report:
+        check_one_combat(attacker, defender, options, self.options, do=Do.RESOLVE)  # decision 21
         return resolve(attacker, defender, options, dice)
 
     def exact_odds(self, attacker: Any, defender: Any, options: Mapping[str, Any]) -> Odds:
         from rules_core.games.wh40k import odds  # noqa: PLC0415 (the solvers load on first use)
 
+        check_one_combat(attacker, defender, options, self.options, do=Do.ODDS)
         return odds.exact(attacker, defender, options)
 
     def exact_refusal(self, attacker: Any, defender: Any) -> str | None:
         from rules_core.games.wh40k import odds  # noqa: PLC0415 (the solvers load on first use)
 
+        if len(combats(attacker, defender)) > 1:
+            return None  # not an exact-odds matter: exact_odds refuses them, with one command per combat
         return odds.refusal(attacker, defender)
 
     def sampled_odds(self, attacker: Any, defender: Any, options: Mapping[str, Any], *, trials: int, seed: int) -> Odds:
         from rules_core.games.wh40k import odds_sampled  # noqa: PLC0415 (NumPy loads on first use)
 
+        check_one_combat(attacker, defender, options, self.options, do=Do.ODDS)
         return odds_sampled.sample(attacker, defender, options, trials=trials, seed=seed)
 
     def table_summary(self, report: Report) -> TableSummary:
