@@ -28,7 +28,9 @@ class TableSummary:
     are wiped out (the summary says so instead of a count); ``moves``: every move to make, once each, with its
     distance where the report has it ('Ork Boy falls back 7"'); ``next_step``: what to roll or decide next ("Fight
     round 2 next turn"), empty for nothing; ``left``: the word for what a side has left, one and many (empty: the
-    game's ``losses_count``).
+    game's ``losses_count``); ``fates``: each of the loser's units with what befell it (an outcome word of the
+    game's ``loser_fates``: "held", "fell_back", "destroyed"), given only when they differ (the outcome word then
+    says it for none of them), in the order of the loser's units.
     """
 
     removals: tuple[str, str] = ("", "")
@@ -36,6 +38,7 @@ class TableSummary:
     moves: tuple[str, ...] = ()
     next_step: str = ""
     left: tuple[str, str] = ("", "")
+    fates: tuple[tuple[str, str], ...] = ()
 
     def removal(self, side: SideName | str) -> str:
         return self.removals[0 if side == SideName.ATTACKER else 1]

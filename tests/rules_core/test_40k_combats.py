@@ -8,11 +8,13 @@ import pytest
 
 from bot.cli.common import TERMINAL
 from bot.discord.errors import DISCORD
-from rules_core import IllegalDeclarationError, resolve
+from bot.render.summary import summary_lines
+from rules_core import IllegalDeclarationError, get_game, resolve
 from rules_core.errors import Commands
 from rules_core.games.wh40k.combats import combats
 from rules_core.games.wh40k.spec import parse_side
 from rules_core.odds import odds
+from tests.rules_core.helpers40k import run
 
 MARINES = "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
 SCOUTS = "5x Scout: WS3 S4 T4 W1 I4 A1 Ld8 Sv4+"
@@ -84,3 +86,52 @@ def test_odds_refuse_the_same_way_naming_the_odds_command() -> None:
         lines = caught.value.one_line(TERMINAL).split("\n")
         assert lines[1].startswith("  referee odds 40k --attacker"), (method, lines)
         assert (caught.value.example_of(DISCORD) or "").startswith("/odds 40k attacker:")
+
+
+# ---------------------------------------------------------------- each losing unit's own fate (item 2)
+
+CHAINED_DEFENDER = f"{ORKS} vs=1 | {GROTS} vs=1"  # the Grots fight the Marines: one combat with the Scouts'
+
+
+def test_a_losing_unit_wiped_out_is_not_said_to_hold_its_ground() -> None:
+    """Seen failing before the fix: "Ork and Grot held their ground" over a table line removing every Grot."""
+    report = resolve("40k", ISSUE_ATTACKER, CHAINED_DEFENDER, seed=1, charge_distance=3)
+    assert report.result.outcome == "held" and report.result.defender.remaining
+    lines = summary_lines(report)
+    assert lines[0] == "Marine and Scout beat Ork and Grot; Ork held its ground, Grot was destroyed"
+    assert lines[2].startswith(
+        "Defender (2 units): remove 2 from Ork, all 5 from Grot; 8 models left (Ork held, Grot destroyed)"
+    )
+
+
+def test_some_units_falling_back_name_which() -> None:
+    report = resolve("40k", ISSUE_ATTACKER, CHAINED_DEFENDER, seed=2, charge_distance=3)
+    assert report.result.outcome == "some_fell_back"
+    lines = summary_lines(report)
+    assert lines[0] == "Marine and Scout beat Ork and Grot; Ork held its ground, Grot fell back"
+    assert "(Ork held, Grot fell back)" in lines[2]
+
+
+def test_a_fallen_back_unit_cut_down_is_destroyed_and_the_others_fate_is_its_own() -> None:
+    report = resolve("40k", ISSUE_ATTACKER, CHAINED_DEFENDER, seed=0, charge_distance=3)
+    assert report.result.outcome == "fell_back"
+    assert summary_lines(report)[0] == "Marine and Scout beat Ork and Grot; Ork fell back, Grot was destroyed"
+
+
+def test_units_sharing_a_fate_are_said_together_as_before() -> None:
+    attacker = f"{MARINES} | {SCOUTS}"
+    report = resolve("40k", attacker, ORKS, seed=1, charge_distance=3)
+    table = get_game("40k").table_summary(report)
+    assert table.fates == ()  # one losing unit (or all alike): the outcome word says it
+
+
+def test_scripted_the_boyz_hold_and_the_grots_fall_back_each_said() -> None:
+    """Seen failing before the fix ("Boy and Grot partly fell back (some units held)")."""
+    attacker = "4x Marine: WS4 S4 T4 W1 I5 A1 Ld8 Sv3+ | 2x Scout: WS4 S4 T4 W1 I5 A1 Ld8 Sv3+ vs=2"
+    defender = "3x Boy: WS4 S3 T4 W1 I1 A0 Ld7 Sv- | 3x Grot: WS2 S2 T2 W1 I1 A0 Ld5 Sv- vs=1"
+    faces = [4, 4, 1, 1] + [4, 4]  # Marines: 2 hits, 2 wounds: 2 Boys dead
+    faces += [1, 1]  # Scouts miss
+    faces += [1, 1] + [6, 6, 3, 3]  # the Boys hold; the Grots fail and fall back 6"
+    faces += [1, 1]  # the Scouts' sweep: 2 is not more than 6
+    report = run(attacker, defender, faces, round=2)
+    assert summary_lines(report)[0] == "Marine and Scout beat Boy and Grot; Boy held its ground, Grot fell back"

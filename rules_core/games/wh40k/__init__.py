@@ -125,6 +125,10 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     their ``vs=`` renumbered within it, and the options given), fought in the order the player chooses. The
     engine itself (``engine.resolve``) still fights what it is given as one, so a stored record of an earlier
     version replays as stored; continuing such a record is refused with one command per combat (``round`` N).
+22. Each losing unit's fate is its own: when the loser's units met different fates (one held its ground, one
+    fell back, one was destroyed, in the fight or cut down in the sweeping advance), the summary's headline and
+    the loser's table line say each unit's (``table_summary``'s ``fates``), never one word for all of them; the
+    outcome word (``held``, ``some_fell_back``...) stays what it was, about the units left standing.
 """
 
 from __future__ import annotations

@@ -40,7 +40,37 @@ def table_summary(report: Report, options: tuple[OptionSpec, ...]) -> TableSumma
         destroyed=wiped_out(report),
         moves=_moves(report, gone),
         next_step=_next(report, gone),
+        fates=_fates(report, groups),
     )
+
+
+def _fates(report: Report, groups: dict[SideName, Groups] | None) -> tuple[tuple[str, str], ...]:
+    """Each losing unit's own fate (held, fell back, destroyed) when they differ: "Ork held, Grot was destroyed",
+    never "Ork and Grot held their ground" over a table line that removes every Grot."""
+    winner = str(report.result.winner)
+    if winner not in (SideName.ATTACKER, SideName.DEFENDER):
+        return ()
+    losing = SideName(winner).other
+    tested = {str(ev.get("unit")): bool(ev.get("passed")) for ev in _events(report, "morale", losing)}
+    fled = {str(ev.get("unit")) for ev in _events(report, "fall_back", losing)}
+    if groups is not None:  # the units as they stand at the end
+        units = [(label, _alive(found) > 0) for label, found in groups[losing]]
+    else:  # an older record: a unit that took no morale test had no model left to take it
+        units = [(label, True) for label in tested]
+        units += [(label, False) for label in dict.fromkeys(_labels(report, losing)) if label not in tested]
+    fates = tuple(
+        (label, "destroyed" if not alive else "fell_back" if label in fled else "held") for label, alive in units
+    )
+    return fates if len({fate for _, fate in fates}) > 1 else ()
+
+
+def _events(report: Report, kind: str, side: SideName) -> list[Event]:
+    return [ev for step in report.steps for ev in step.events if ev.kind == kind and ev.get("side") == side]
+
+
+def _labels(report: Report, side: SideName) -> list[str]:
+    """The side's units as the report names them (who fights whom)."""
+    return [str(ev.get("unit")) for ev in _events(report, "fighting", side)]
 
 
 def _alive(groups: list[tuple[str, int, int, int]]) -> int:
