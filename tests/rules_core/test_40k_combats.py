@@ -14,7 +14,7 @@ from rules_core.errors import Commands
 from rules_core.games.wh40k.combats import combats
 from rules_core.games.wh40k.spec import parse_side
 from rules_core.odds import odds
-from tests.rules_core.helpers40k import run
+from tests.rules_core.helpers40k import events, run
 
 MARINES = "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
 SCOUTS = "5x Scout: WS3 S4 T4 W1 I4 A1 Ld8 Sv4+"
@@ -135,3 +135,46 @@ def test_scripted_the_boyz_hold_and_the_grots_fall_back_each_said() -> None:
     faces += [1, 1]  # the Scouts' sweep: 2 is not more than 6
     report = run(attacker, defender, faces, round=2)
     assert summary_lines(report)[0] == "Marine and Scout beat Boy and Grot; Boy held its ground, Grot fell back"
+
+
+# ---------------------------------------------------------------- hits= caps what a unit takes (item 3)
+
+BOYZ = "5x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"
+NOB = "1x Nob: WS4 S4 T4 W2 I3 A3 Ld7 Sv6+"
+CAPTAIN = "1x Captain: WS5 S4 T4 W3 I5 A3 Ld10 Sv3+ independent-character"
+
+
+def test_hits_puts_at_most_that_many_on_the_unit_and_the_rest_on_the_others() -> None:
+    """Seen failing before the fix: the leftover hits went round to the Nob again (Boyz 1, Nob 2)."""
+    report = run(
+        CAPTAIN + " vs=1,2 hits=2:1",
+        f"{BOYZ} | {NOB}",
+        [6, 5, 4]  # 3 hits: the first (6) on the Nob, the other two on the Boyz
+        + [6, 6] + [1, 1]  # the Boyz' 2 hits: wound, no save
+        + [6] + [1]  # the Nob's 1 hit
+        + [1, 1, 1]  # Nob misses
+        + [1] * 6  # 3 Boyz miss
+        + [1, 1] + [1, 1],  # both hold
+        round=2,
+    )  # fmt: skip
+    (divided,) = events(report, "divide_hits")
+    assert divided.get("shares") == {"Ork Boy": 2, "Nob": 1}
+    assert "lost" not in divided.fields
+
+
+def test_hits_beyond_every_cap_are_lost_and_said() -> None:
+    report = run(
+        CAPTAIN + " vs=1,2 hits=1:1,2:1",
+        f"{BOYZ} | {NOB}",
+        [6, 5, 4]  # 3 hits: 1 on the Boyz, 1 on the Nob, the third has nowhere to go
+        + [6] + [1]  # the Boyz' hit
+        + [6] + [1]  # the Nob's hit
+        + [1, 1, 1]  # Nob misses
+        + [1] * 8  # 4 Boyz miss
+        + [1, 1] + [1, 1],  # both hold
+        round=2,
+    )  # fmt: skip
+    (divided,) = events(report, "divide_hits")
+    assert divided.get("shares") == {"Ork Boy": 1, "Nob": 1}
+    assert divided.get("lost") == 1
+    assert "1 hit lost: hits= caps every unit it is engaged with" in str(divided.get("note"))

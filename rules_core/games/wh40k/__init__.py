@@ -83,7 +83,8 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     hits between the units it is engaged with (``vs=1,2``): it rolls to hit once,
     against the hardest WS among them (the hits are dealt after the roll), and deals
     the hits in the order rolled, one at a time in turn in ``vs=`` order (default
-    policy), or ``hits=2:1`` first (at most 1 hit on unit 2), the rest in turn;
+    policy), or ``hits=2:1`` first (at most 1 hit on unit 2), the rest in turn between the units it names no
+    cap for; hits beyond every cap (all its units capped) are lost, and the report says so;
     each unit's share is wounded and saved against that unit. It may divide only
     between units some of whose models in base contact fight it (base contact is
     mutual; refused otherwise). The danger zone stays per unit: a unit's models in
@@ -367,7 +368,8 @@ TOKENS = (
     TokenDoc(
         "vs=K,K / hits=K:N",
         "setting",
-        "An independent character divides its hits between these units (in turn; hits= deals N to unit K first).",
+        "An independent character divides its hits between these units (in turn; hits=K:N puts at most N on "
+        "unit K, the rest on the others).",
         "1x Captain: ... independent-character vs=1,2 hits=2:1",
     ),
     TokenDoc(
