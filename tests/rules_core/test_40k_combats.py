@@ -178,3 +178,35 @@ def test_hits_beyond_every_cap_are_lost_and_said() -> None:
     assert divided.get("shares") == {"Ork Boy": 1, "Nob": 1}
     assert divided.get("lost") == 1
     assert "1 hit lost: hits= caps every unit it is engaged with" in str(divided.get("note"))
+
+
+# ---------------------------------------------------------------- declarations the text forbids (item 4)
+
+
+def test_supporting_models_may_not_attack_a_unit_their_unit_does_not_touch() -> None:
+    """Seen failing before the fix: the 2 Marines within 2" struck the Grots, whom no Marine touches."""
+    attacker = f"{MARINES} engaged=3 supporting=2 vs=1:3,2:0+2 | {SCOUTS} vs=2"
+    defender = f"{BOYZ} | {GROTS} vs=2"
+    with pytest.raises(IllegalDeclarationError) as caught:
+        run(attacker, defender, [], round=2)
+    message = caught.value.message
+    assert '2 Marine within 2" fight Grot, but no model of Marine is in base contact with Grot' in message
+    assert caught.value.example and "vs=1:6+2,2:2" in str(caught.value.example)
+
+
+def test_supporting_models_may_attack_a_unit_whose_models_touch_theirs() -> None:
+    # The Grots' models in base contact fight the Marines: base contact is mutual, so the Marines touch them.
+    attacker = f"{MARINES} engaged=3 supporting=2 vs=1:3,2:0+2"
+    defender = f"{BOYZ} | {GROTS}"
+    report = run(attacker, defender, [1] * 3 + [1] * 2 + [1] * 5 + [1] * 10, round=2)
+    assert report.result.outcome == "drawn"
+
+
+def test_a_unit_nobody_fights_back_is_said() -> None:
+    """Seen failing before the fix: nothing said that every Ork fights the Marines and none the Scouts."""
+    report = run(f"{MARINES} | {SCOUTS}", ORKS, [1] * 30, round=2)
+    (unopposed,) = events(report, "unopposed")
+    assert unopposed.get("unit") == "Scout"
+    note = str(unopposed.get("note"))
+    assert note.startswith("Nobody fights Scout back: every model of Ork fights Marine.")
+    assert "vs=1:8,2:2" in note

@@ -130,6 +130,14 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     fell back, one was destroyed, in the fight or cut down in the sweeping advance), the summary's headline and
     the loser's table line say each unit's (``table_summary``'s ``fates``), never one word for all of them; the
     outcome word (``held``, ``some_fell_back``...) stays what it was, about the units left standing.
+23. "Models engaged with or supporting a model engaged with a single unit must attack that unit": models within
+    2" (``supporting``, or a split's ``+N``) may attack only an enemy unit that some model of their own unit
+    touches, by the declarations: one its models in base contact fight, or one whose models in base contact
+    fight it (base contact is mutual); otherwise the declaration is refused with an example, as a character
+    dividing its hits between units it does not touch is (decision 15). Models in base contact declare whom
+    they touch by whom they fight. A unit that no enemy model fights back (a second unit charging into a fight)
+    is said in the report (the ``unopposed`` event): enemy models in base contact with it alone must attack it,
+    so either none are or the declarations leave them out.
 """
 
 from __future__ import annotations

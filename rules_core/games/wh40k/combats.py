@@ -1,18 +1,28 @@
-"""Separate 40K combats (decision 21): units that never touch, by their ``vs=`` declarations directly or through a
-chain of units, are separate combats ("there may be several separate assaults ... the player whose turn it is can
-choose what order to fight the combats in"), each with its own result, morale, sweep and consolidation. One
-command resolves one combat: sides holding several are refused, naming them, with one command per combat to copy
-(each front end writes it as its own command: ``Do.RESOLVE`` or ``Do.ODDS`` with the game's id)."""
+"""Which 40K units touch, by their ``vs=`` declarations (the referee cannot see the table):
+
+- separate combats (decision 21): units that never touch, directly or through a chain of units, are separate
+  combats ("there may be several separate assaults ... the player whose turn it is can choose what order to fight
+  the combats in"), each with its own result, morale, sweep and consolidation. One command resolves one combat:
+  sides holding several are refused, naming them, with one command per combat to copy (each front end writes it
+  as its own command: ``Do.RESOLVE`` or ``Do.ODDS`` with the game's id);
+- the declarations the text forbids (decision 23): "models engaged with or supporting a model engaged with a
+  single unit must attack that unit", so models within 2" attack only a unit some model of theirs touches; and a
+  unit no enemy model fights back is said in the report."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from rules_core.errors import Commands, Do, Example, IllegalDeclarationError, Setting
-from rules_core.games.wh40k.spec import GAME_ID, Group, Side, Unit, format_side
+from rules_core.games.wh40k.spec import EXAMPLE_SPLIT, GAME_ID, Group, Side, Unit, format_side
 from rules_core.options import OptionSpec, OptionValue
+from rules_core.report import Event, SideName, event
+
+if TYPE_CHECKING:
+    from rules_core.games.wh40k.state import Fight, UnitState
 
 Combat = tuple[tuple[int, ...], tuple[int, ...]]  # the attacker's and the defender's unit indexes (0-based)
 
@@ -140,3 +150,88 @@ def _short(text: str, group: Group) -> str:
     head, _, words = text.partition(": ")
     dropped = {"supporting=0", "vs=1"} | ({f"engaged={group.count}"} if group.engaged == group.count else set())
     return f"{head}: " + " ".join(word for word in words.split(" ") if word not in dropped)
+
+
+def in_contact_with(unit: Unit) -> set[int]:
+    """The enemy units (1-based) that ``unit``'s models in base contact fight, as it declares them."""
+    numbers: set[int] = set()
+    for group in unit.groups:
+        if group.split:
+            numbers |= {target for target, engaged, _ in group.split if engaged}
+        elif group.engaged:
+            numbers |= set(unit.divide) or {unit.vs}
+    return numbers
+
+
+def _supporting_aims(unit: Unit) -> list[tuple[Group, int, int]]:
+    """(group, enemy unit, models within 2") for each share of ``unit``'s supporting models."""
+    aims: list[tuple[Group, int, int]] = []
+    for group in unit.groups:
+        if group.split:
+            aims += [(group, target, supporting) for target, _, supporting in group.split if supporting]
+        elif group.supporting:
+            aims.append((group, unit.vs, group.supporting))
+    return aims
+
+
+def check_support(attacker: Side, defender: Side) -> None:
+    """Models within 2" of an engaged friend attack only a unit some model of their own unit touches: one that its
+    models in base contact fight, or one whose models in base contact fight it (base contact is mutual). Models
+    engaged with or supporting a model engaged with a single unit must attack that unit (MULTIPLE COMBATS)."""
+    for mine, theirs in ((attacker, defender), (defender, attacker)):
+        labels, their_labels = _labels(mine), _labels(theirs)
+        for index, unit in enumerate(mine.units):
+            touched = in_contact_with(unit)
+            for group, number, models in _supporting_aims(unit):
+                if number > len(theirs.units) or number in touched:
+                    continue  # out of range: refused by the fight with its own error
+                if index + 1 in in_contact_with(theirs.units[number - 1]):
+                    continue
+                label, enemy = labels[index], their_labels[number - 1]
+                raise IllegalDeclarationError(
+                    f"{label}'s {models} {group.name} within 2\" fight {enemy}, but no model of {label} is in base "
+                    f"contact with {enemy} (and no model of {enemy} in base contact fights {label}): models within "
+                    '2" support a friend in base contact, and "models engaged with or supporting a model engaged '
+                    'with a single unit must attack that unit". Give them to a unit their friends touch, or say '
+                    f"which of {label}'s models are in base contact with {enemy} (after ':' in vs=).",
+                    token=f"vs={number}" if not group.split else "vs=",
+                    example=EXAMPLE_SPLIT,
+                )
+
+
+def unopposed(fight: Fight) -> list[Event]:
+    """A unit that no enemy model fights back (a second unit charging into a fight), said: the enemy models in base
+    contact with it alone must attack it, so either none are, or the declarations leave them out."""
+    if fight.destroyed_before_fight:  # who fights whom then moved (decision 20)
+        return []
+    found: list[Event] = []
+    for side in SideName:
+        enemies = [e for e in fight.units[side.other] if e.alive()]
+        for state in fight.units[side] if len(fight.units[side]) > 1 else ():
+            if not state.alive() or any(state in enemy.targets for enemy in enemies):
+                continue
+            fighting = [enemy for enemy in enemies if enemy.targets]
+            whom = " and ".join(dict.fromkeys(t.label for e in fighting for t in e.targets))
+            them = " and ".join(enemy.label for enemy in fighting)
+            found.append(
+                event(
+                    "unopposed",
+                    side=side.value,
+                    unit=state.label,
+                    note=f"Nobody fights {state.label} back: every model of {them} "
+                    f"{'fights' if len(fighting) == 1 else 'fight'} {whom}. Models in base contact with "
+                    f'{state.label} alone must attack it ("models engaged with ... a single unit must attack that '
+                    f'unit"): if some are, say so with vs= ({_split_example(fighting[0], state.index + 1)}).',
+                )
+            )
+    return found
+
+
+def _split_example(enemy: UnitState, number: int) -> str:
+    """A split giving 2 of ``enemy``'s models in base contact to unit ``number``: "e.g. vs=1:8,2:2 on Ork"."""
+    group = enemy.unit.groups[0]
+    if enemy.unit.divide or group.split or group.engaged < 2 or len(enemy.unit.groups) > 1:
+        return f"e.g. {EXAMPLE_SPLIT}"
+    moved = min(2, group.engaged - 1)
+    rest = f"{group.engaged - moved}" + (f"+{group.supporting}" if group.supporting else "")
+    return f"e.g. vs={enemy.unit.vs}:{rest},{number}:{moved} on {enemy.label}"

@@ -23,6 +23,7 @@ from rules_core.dice import DiceSource
 from rules_core.errors import IllegalDeclarationError, OptionError
 from rules_core.games.wh40k.aftermath import morale_step, next_step, sweeping_advance_step
 from rules_core.games.wh40k.allocation import CASUALTY_POLICY
+from rules_core.games.wh40k.combats import unopposed
 from rules_core.games.wh40k.fighting import (
     apply_cover,
     dividing_note,
@@ -343,6 +344,7 @@ class Assault(Fight):
                         **({"targets": [e.label for e in state.targets]} if len(state.targets) > 1 else {}),
                     )
                 )
+        events.extend(unopposed(self))  # decision 23
         cover = self.charged and bool(self.options.get("defender_in_cover"))
         if cover:
             events.extend(apply_cover(self, pools))
