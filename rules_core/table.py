@@ -30,7 +30,8 @@ class TableSummary:
     round 2 next turn"), empty for nothing; ``left``: the word for what a side has left, one and many (empty: the
     game's ``losses_count``); ``fates``: each of the loser's units with what befell it (an outcome word of the
     game's ``loser_fates``: "held", "fell_back", "destroyed"), given only when they differ (the outcome word then
-    says it for none of them), in the order of the loser's units.
+    says it for none of them), in the order of the loser's units; ``added``: words said after the attacker's and
+    the defender's tallies, about what they leave out (" (+2 in the sweeping advance, not counted)").
     """
 
     removals: tuple[str, str] = ("", "")
@@ -39,6 +40,7 @@ class TableSummary:
     next_step: str = ""
     left: tuple[str, str] = ("", "")
     fates: tuple[tuple[str, str], ...] = ()
+    added: tuple[str, str] = ("", "")
 
     def removal(self, side: SideName | str) -> str:
         return self.removals[0 if side == SideName.ATTACKER else 1]

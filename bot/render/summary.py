@@ -212,7 +212,7 @@ def table_lines(report: Report, escape: Callable[[str], str] = _identity) -> lis
         if table.fates and side != report.result.winner:  # each losing unit's own fate, when they differ
             left += " (" + ", ".join(f"{units} {fate.replace('_', ' ')}" for fate, units in _by_fate(table.fates)) + ")"
         extras = [shown for tallied in words.tallied if (shown := tallied.text(result.extra.get(tallied.key)))]
-        lines.append(escape(f"{text}; {', '.join([left, *extras])}"))
+        lines.append(escape(f"{text}; {', '.join([left, *extras])}{table.added[0 if side == 'attacker' else 1]}"))
     if table.moves:
         lines.append(escape("Move: " + "; ".join(table.moves) + "."))
     if table.next_step:

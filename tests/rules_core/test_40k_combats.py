@@ -14,6 +14,7 @@ from rules_core.errors import Commands
 from rules_core.games.wh40k.combats import combats
 from rules_core.games.wh40k.spec import parse_side
 from rules_core.odds import odds
+from rules_core.report import Report
 from tests.rules_core.helpers40k import events, run
 
 MARINES = "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
@@ -210,3 +211,38 @@ def test_a_unit_nobody_fights_back_is_said() -> None:
     note = str(unopposed.get("note"))
     assert note.startswith("Nobody fights Scout back: every model of Ork fights Marine.")
     assert "vs=1:8,2:2" in note
+
+
+# ---------------------------------------------------------------- the sweeping advance's words (item 5)
+
+GUARDSMEN = "5x Guardsman: WS3 S3 T3 W1 I1 A1 Ld2 Sv-"
+
+
+def swept() -> Report:
+    """2 Marines kill 2 Guardsmen; the 3 left miss, fail and fall back 2"; the sweep (6) cuts down 2 more."""
+    faces = [3, 3, 3, 3, 1, 1, 1] + [6, 6] + [1, 1] + [3, 3] + [3, 3]
+    return run("2x Marine: WS4 S4 T4 W1 I5 A1 Ld8 Sv3+", GUARDSMEN, faces, round=2)
+
+
+def test_the_sweep_does_not_say_its_wounds_count() -> None:
+    """Seen failing before the fix: the sweep's wounds step said "count" for wounds that do not."""
+    report = swept()
+    (step,) = [s for s in report.steps if s.title.startswith("Sweeping advance: Marine ×2")]
+    (wounds,) = [e for e in step.events if e.kind == "wounds"]
+    note = str(wounds.get("note"))
+    assert "count" not in note.replace("do not count for the assault result", "")
+    assert note == (
+        "2 unsaved wounds on Guardsman: they do not count for the assault result (the sweeping advance comes after it)."
+    )
+    assert report.result.attacker.extra["wounds_inflicted"] == 2  # the fight's, as before
+
+
+def test_the_table_totals_say_what_the_sweep_added() -> None:
+    """Seen failing before the fix: "inflicted 2 wounds" and "remove 4 Guardsmen", the sweep's share unsaid."""
+    lines = summary_lines(swept())
+    assert lines[1] == (
+        "Marine: nothing to remove; 2 models left, inflicted 2 wounds (+2 in the sweeping advance, not counted)"
+    )
+    assert lines[2] == (
+        "Guardsman: remove 4 Guardsmen (2 of them cut down in the sweeping advance); 1 model left, inflicted 0 wounds"
+    )

@@ -91,7 +91,7 @@ def test_40k_a_unit_cut_down_as_it_falls_back_makes_no_move_and_does_not_regroup
     report = resolve("40k", attacker, defender, seed=400, charge_distance=4, defender_in_cover=True)
     assert events(report, "fall_back") and report.result.attacker.remaining == 0
     table = summary(report)
-    assert table.removals[0] == "9 Tactical Marines and the Sergeant"
+    assert table.removals[0] == "9 Tactical Marines and the Sergeant (4 of them cut down in the sweeping advance)"
     assert table.moves == ('Ork Boy may consolidate up to 3"',)
     assert table.next_step == "The combat is over."
 

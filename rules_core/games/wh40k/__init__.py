@@ -138,6 +138,10 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     they touch by whom they fight. A unit that no enemy model fights back (a second unit charging into a fight)
     is said in the report (the ``unopposed`` event): enemy models in base contact with it alone must attack it,
     so either none are or the declarations leave them out.
+24. The sweeping advance's wounds do not count for the result (it comes after the result): its wounds step says
+    so and how many were taken off models, never that they "count"; the table's totals say what the sweep added
+    ("inflicted 6 wounds (+4 in the sweeping advance, not counted)", "remove 10 Guards (4 of them cut down in
+    the sweeping advance)"); the result's ``wounds_inflicted`` stays the fight's.
 """
 
 from __future__ import annotations

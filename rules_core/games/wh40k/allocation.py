@@ -40,8 +40,9 @@ def deal_hits(faces: list[int], order: list[int], caps: list[tuple[int, int]]) -
     return dealt
 
 
-def wounds_event(target: UnitState, unsaved: int, inflicted: int, discarded: int) -> Event:
-    """The unsaved wounds on ``target``: how many count, and why the others do not."""
+def wounds_event(target: UnitState, unsaved: int, inflicted: int, discarded: int, *, sweep: bool = False) -> Event:
+    """The unsaved wounds on ``target``: how many count, and why the others do not (in a sweeping advance none
+    counts for the result, which came before it: how many were taken off models)."""
     note = f"{unsaved} unsaved wound{'s' if unsaved != 1 else ''} on {target.label}"
     if inflicted != unsaved:
         extra = unsaved - inflicted - discarded
@@ -50,7 +51,10 @@ def wounds_event(target: UnitState, unsaved: int, inflicted: int, discarded: int
             parts.append(f"{extra} lost beyond a model's Wounds")
         if discarded:
             parts.append(f"{discarded} discarded: no model left within reach")
-        note += f" ({inflicted} count; " + "; ".join(parts) + ")"
+        note += f" ({inflicted} {'taken off models' if sweep else 'count'}; " + "; ".join(parts) + ")"
+    if sweep:
+        note += (": they do not" if unsaved != 1 else ": it does not") + " count for the assault result (the " \
+            "sweeping advance comes after it)"  # fmt: skip
     return event(
         "wounds",
         side=target.side.value,

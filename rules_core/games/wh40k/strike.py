@@ -226,7 +226,7 @@ def remove_casualties(blows: Blows, unsaved: int, save_type: SaveType) -> int:
     pool, events = blows.pool, blows.events
     target = pool.target
     inflicted, killed, discarded, survivors = allocate(target, unsaved, save_type)
-    events.append(wounds_event(target, unsaved, inflicted, discarded))
+    events.append(wounds_event(target, unsaved, inflicted, discarded, sweep=blows.sweep))
     if killed:
         events.append(event("casualty", side=target.side.value, unit=target.label, models=killed))
     if pool.profile.force and inflicted and pool.role is Role.ENGAGED:
