@@ -126,18 +126,6 @@ def test_units_sharing_a_fate_are_said_together_as_before() -> None:
     assert table.fates == ()  # one losing unit (or all alike): the outcome word says it
 
 
-def test_scripted_the_boyz_hold_and_the_grots_fall_back_each_said() -> None:
-    """Seen failing before the fix ("Boy and Grot partly fell back (some units held)")."""
-    attacker = "4x Marine: WS4 S4 T4 W1 I5 A1 Ld8 Sv3+ | 2x Scout: WS4 S4 T4 W1 I5 A1 Ld8 Sv3+ vs=2"
-    defender = "3x Boy: WS4 S3 T4 W1 I1 A0 Ld7 Sv- | 3x Grot: WS2 S2 T2 W1 I1 A0 Ld5 Sv- vs=1"
-    faces = [4, 4, 1, 1] + [4, 4]  # Marines: 2 hits, 2 wounds: 2 Boys dead
-    faces += [1, 1]  # Scouts miss
-    faces += [1, 1] + [6, 6, 3, 3]  # the Boys hold; the Grots fail and fall back 6"
-    faces += [1, 1]  # the Scouts' sweep: 2 is not more than 6
-    report = run(attacker, defender, faces, round=2)
-    assert summary_lines(report)[0] == "Marine and Scout beat Boy and Grot; Boy held its ground, Grot fell back"
-
-
 # ---------------------------------------------------------------- hits= caps what a unit takes (item 3)
 
 BOYZ = "5x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"

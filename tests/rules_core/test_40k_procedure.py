@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules_core import IllegalDeclarationError, OptionError
+from rules_core import IllegalDeclarationError, OptionError, get_game
 
 from .helpers40k import MARINE, events, rolls, run, strike_titles, titles
 
@@ -360,6 +360,8 @@ def test_some_units_hold_while_others_fall_back() -> None:
     faces += [1, 1]  # the Scouts (all their foes fled) roll to sweep: 2 is not more than 6
     report = run(attacker, defender, faces, round=2)
     assert report.result.outcome == "some_fell_back"
+    # Each losing unit's own fate is said (decision 22), not "partly fell back (some units held)" for both.
+    assert get_game("40k").table_summary(report).fates == (("Boy", "held"), ("Grot", "fell_back"))
     # The Marines' foes held: no sweep and no consolidation for them; they pile in and fight on.
     assert [r.purpose for r in rolls(report, "sweeping advance")] == ["sweeping advance (Scout)"]
     assert [e.get("unit") for e in events(report, "consolidate")] == ["Scout"]
