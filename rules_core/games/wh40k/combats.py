@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
@@ -22,7 +23,7 @@ from rules_core.options import OptionSpec, OptionValue
 from rules_core.report import Event, SideName, event
 
 if TYPE_CHECKING:
-    from rules_core.games.wh40k.state import Fight, UnitState
+    from rules_core.games.wh40k.state import Fight
 
 Combat = tuple[tuple[int, ...], tuple[int, ...]]  # the attacker's and the defender's unit indexes (0-based)
 
@@ -39,33 +40,52 @@ def enemies_named(unit: Unit) -> list[int]:
     return numbers or [unit.vs]
 
 
+def _links(attacker: Side, defender: Side) -> list[list[int]]:
+    """Which units touch which, by their vs= either way: the attacker's units, then the defender's, as numbers."""
+    count = len(attacker.units)
+    links: list[list[int]] = [[] for _ in range(count + len(defender.units))]
+    for mine, theirs, offset, other in ((attacker, defender, 0, count), (defender, attacker, count, 0)):
+        for index, unit in enumerate(mine.units):
+            for number in enemies_named(unit):
+                if number <= len(theirs.units):  # out of range: refused by the fight with its own error
+                    links[offset + index].append(other + number - 1)
+                    links[other + number - 1].append(offset + index)
+    return links
+
+
+def _one_combat(attacker: Side, defender: Side) -> bool:
+    """Whether every unit is joined to the first attacking unit (the common case, found without listing)."""
+    links = _links(attacker, defender)
+    seen, stack = {0}, [0]
+    while stack:
+        for linked in links[stack.pop()]:
+            if linked not in seen:
+                seen.add(linked)
+                stack.append(linked)
+    return len(seen) == len(links)
+
+
 def combats(attacker: Side, defender: Side) -> list[Combat]:
     """The separate combats, in the order of their first attacking unit: the units joined by a vs= either way."""
     count = len(attacker.units)
-    parent = list(range(count + len(defender.units)))  # attacker units, then defender units
-
-    def root(node: int) -> int:
-        while parent[node] != node:
-            parent[node] = parent[parent[node]]
-            node = parent[node]
-        return node
-
-    def join(first: int, second: int) -> None:
-        parent[root(first)] = root(second)
-
-    for index, unit in enumerate(attacker.units):
-        for number in enemies_named(unit):
-            if number <= len(defender.units):  # out of range: refused by the fight with its own error
-                join(index, count + number - 1)
-    for index, unit in enumerate(defender.units):
-        for number in enemies_named(unit):
-            if number <= count:
-                join(count + index, number - 1)
-    found: dict[int, tuple[list[int], list[int]]] = {}
-    for node in range(len(parent)):
-        ours, theirs = found.setdefault(root(node), ([], []))
-        (ours if node < count else theirs).append(node if node < count else node - count)
-    return sorted(((tuple(a), tuple(d)) for a, d in found.values()), key=lambda c: (c[0] or (count,), c[1]))
+    links = _links(attacker, defender)
+    seen = [False] * len(links)
+    found: list[Combat] = []
+    for start in range(len(links)):  # in order: each combat found from its first attacking unit
+        if seen[start]:
+            continue
+        seen[start] = True
+        stack, members = [start], []
+        while stack:
+            node = stack.pop()
+            members.append(node)
+            for linked in links[node]:
+                if not seen[linked]:
+                    seen[linked] = True
+                    stack.append(linked)
+        members.sort()
+        found.append((tuple(m for m in members if m < count), tuple(m - count for m in members if m >= count)))
+    return found
 
 
 def check_one_combat(
@@ -73,9 +93,9 @@ def check_one_combat(
 ) -> None:
     """Refuse sides holding several separate combats, naming them, with one command per combat (``do``: resolve
     them or ask their odds) carrying the options given."""
+    if len(attacker.units) == 1 or len(defender.units) == 1 or _one_combat(attacker, defender):
+        return  # every unit fights the lone enemy unit, or all are joined: one combat
     found = combats(attacker, defender)
-    if len(found) < 2:
-        return
     names = (_labels(attacker), _labels(defender))
     described = [
         f"{number}. " + " and ".join(names[0][i] for i in a) + " against " + " and ".join(names[1][j] for j in d)
@@ -178,16 +198,18 @@ def check_support(attacker: Side, defender: Side) -> None:
     """Models within 2" of an engaged friend attack only a unit some model of their own unit touches: one that its
     models in base contact fight, or one whose models in base contact fight it (base contact is mutual). Models
     engaged with or supporting a model engaged with a single unit must attack that unit (MULTIPLE COMBATS)."""
+    if len(attacker.units) == 1 and len(defender.units) == 1:
+        return  # every model in reach fights the one enemy unit, which its unit's models in base contact fight
     for mine, theirs in ((attacker, defender), (defender, attacker)):
-        labels, their_labels = _labels(mine), _labels(theirs)
         for index, unit in enumerate(mine.units):
-            touched = in_contact_with(unit)
-            for group, number, models in _supporting_aims(unit):
+            aims = _supporting_aims(unit)
+            touched = in_contact_with(unit) if aims else set()
+            for group, number, models in aims:
                 if number > len(theirs.units) or number in touched:
                     continue  # out of range: refused by the fight with its own error
                 if index + 1 in in_contact_with(theirs.units[number - 1]):
                     continue
-                label, enemy = labels[index], their_labels[number - 1]
+                label, enemy = _labels(mine)[index], _labels(theirs)[number - 1]
                 raise IllegalDeclarationError(
                     f"{label}'s {models} {group.name} within 2\" fight {enemy}, but no model of {label} is in base "
                     f"contact with {enemy} (and no model of {enemy} in base contact fights {label}): models within "
@@ -202,36 +224,51 @@ def check_support(attacker: Side, defender: Side) -> None:
 def unopposed(fight: Fight) -> list[Event]:
     """A unit that no enemy model fights back (a second unit charging into a fight), said: the enemy models in base
     contact with it alone must attack it, so either none are, or the declarations leave them out."""
-    if fight.destroyed_before_fight:  # who fights whom then moved (decision 20)
+    if fight.destroyed_before_fight:  # who fights whom then moved (decision 20); else every unit is alive now
         return []
+    fought = {id(target) for side in SideName for state in fight.units[side] for target in state.targets}
+    if len(fought) == len(fight.units[SideName.ATTACKER]) + len(fight.units[SideName.DEFENDER]):
+        return []  # the common case: every unit is fought
     found: list[Event] = []
     for side in SideName:
-        enemies = [e for e in fight.units[side.other] if e.alive()]
+        enemies = fight.units[side.other]
         for state in fight.units[side] if len(fight.units[side]) > 1 else ():
-            if not state.alive() or any(state in enemy.targets for enemy in enemies):
+            if id(state) in fought:
                 continue
             fighting = [enemy for enemy in enemies if enemy.targets]
-            whom = " and ".join(dict.fromkeys(t.label for e in fighting for t in e.targets))
-            them = " and ".join(enemy.label for enemy in fighting)
+            first = fighting[0].unit
+            group = first.groups[0]
+            simple = not (first.divide or group.split or group.engaged < 2 or len(first.groups) > 1)
             found.append(
-                event(
-                    "unopposed",
-                    side=side.value,
-                    unit=state.label,
-                    note=f"Nobody fights {state.label} back: every model of {them} "
-                    f"{'fights' if len(fighting) == 1 else 'fight'} {whom}. Models in base contact with "
-                    f'{state.label} alone must attack it ("models engaged with ... a single unit must attack that '
-                    f'unit"): if some are, say so with vs= ({_split_example(fighting[0], state.index + 1)}).',
+                _unopposed(
+                    side.value,
+                    state.label,
+                    tuple(enemy.label for enemy in fighting),
+                    tuple(dict.fromkeys(t.label for e in fighting for t in e.targets)),
+                    (first.vs, group.engaged, group.supporting, state.index + 1) if simple else None,
                 )
             )
     return found
 
 
-def _split_example(enemy: UnitState, number: int) -> str:
-    """A split giving 2 of ``enemy``'s models in base contact to unit ``number``: "e.g. vs=1:8,2:2 on Ork"."""
-    group = enemy.unit.groups[0]
-    if enemy.unit.divide or group.split or group.engaged < 2 or len(enemy.unit.groups) > 1:
-        return f"e.g. {EXAMPLE_SPLIT}"
-    moved = min(2, group.engaged - 1)
-    rest = f"{group.engaged - moved}" + (f"+{group.supporting}" if group.supporting else "")
-    return f"e.g. vs={enemy.unit.vs}:{rest},{number}:{moved} on {enemy.label}"
+@functools.lru_cache(maxsize=1024)  # the same fights come again and again: their events are immutable
+def _unopposed(
+    side: str, label: str, them: tuple[str, ...], whom: tuple[str, ...], split: tuple[int, int, int, int] | None
+) -> Event:
+    """The ``unopposed`` event: nobody fights ``label`` back, every model of ``them`` fighting ``whom``; ``split``
+    (the first of them's vs=, its models in base contact and within 2", and this unit's number) for an example."""
+    example = EXAMPLE_SPLIT
+    if split is not None:  # 2 of the enemy's models in base contact given to this unit: vs=1:8,2:2
+        vs, engaged, supporting, number = split
+        moved = min(2, engaged - 1)
+        example = f"vs={vs}:{engaged - moved}" + (f"+{supporting}" if supporting else "") + f",{number}:{moved}"
+        example += f" on {them[0]}"
+    return event(
+        "unopposed",
+        side=side,
+        unit=label,
+        note=f"Nobody fights {label} back: every model of {' and '.join(them)} "
+        f"{'fights' if len(them) == 1 else 'fight'} {' and '.join(whom)}. Models in base contact with {label} alone "
+        'must attack it ("models engaged with ... a single unit must attack that unit"): if some are, say so with '
+        f"vs= (e.g. {example}).",
+    )
