@@ -7,11 +7,13 @@ from __future__ import annotations
 import pytest
 
 from bot.cli.common import TERMINAL
-from bot.discord.errors import DISCORD
+from bot.discord.errors import DISCORD, referee_error_embed
 from bot.render.summary import summary_lines
 from rules_core import IllegalDeclarationError, get_game, resolve
+from rules_core.dice import SeededDice
 from rules_core.errors import Commands
 from rules_core.games.wh40k.combats import combats
+from rules_core.games.wh40k.engine import resolve as engine_resolve
 from rules_core.games.wh40k.spec import parse_side
 from rules_core.odds import odds
 from rules_core.report import Report
@@ -234,3 +236,22 @@ def test_the_table_totals_say_what_the_sweep_added() -> None:
     assert lines[2] == (
         "Guardsman: remove 4 Guardsmen (2 of them cut down in the sweeping advance); 1 model left, inflicted 0 wounds"
     )
+
+
+def test_discord_shows_the_commands_under_their_heading_and_continuing_an_old_record_is_refused_alike() -> None:
+    with pytest.raises(IllegalDeclarationError) as caught:
+        resolve("40k", ISSUE_ATTACKER, ISSUE_DEFENDER, seed=7, charge_distance=4)
+    embed = referee_error_embed(caught.value)
+    (field,) = embed.fields
+    assert field.name == "One command per combat, in the order you choose"
+    assert (field.value or "").count("/assault 40k attacker:") == 2
+    # A record of an earlier engine that fought both combats as one: its next round is refused the same way, with
+    # one --round 2 command per combat (the engine itself still fights it as stored).
+
+    game = get_game("40k")
+    old = engine_resolve(parse_side(ISSUE_ATTACKER), parse_side(ISSUE_DEFENDER), {"charge_distance": 3}, SeededDice(8))
+    assert old.result.outcome in ("drawn", "held")
+    going_on = game.next_round(old, attacker_positions=None, defender_positions=None)
+    with pytest.raises(IllegalDeclarationError) as caught:
+        resolve("40k", going_on.attacker, going_on.defender, **going_on.options)
+    assert caught.value.one_line(TERMINAL).count("--round 2") == 2
