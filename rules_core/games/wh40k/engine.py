@@ -9,6 +9,8 @@ result. The rest lives beside it, one concern a module:
 - ``strike.py``: a strike step, each strike's stages (to hit, to wound, saves, casualties) as functions;
 - ``allocation.py``: hits dealt between units, and unsaved wounds allocated model by model;
 - ``psychic.py``: force weapons' psychic tests and Perils of the Warp;
+- ``combats.py``: which units touch by their declarations: separate combats (refused, one command each), models
+  within 2" attacking a unit their unit does not touch (refused), and a unit nobody fights back (said);
 - ``aftermath.py``: morale, fall back, sweeping advances, and consolidation or the next round;
 - ``positions.py`` and ``spec.py``: a later round's positions, and the unit specs.
 """
