@@ -154,7 +154,7 @@ from rules_core.dice import DiceSource
 from rules_core.errors import Do, example
 from rules_core.games.wh40k import continuing, lines, spec
 from rules_core.games.wh40k.allocation import CASUALTY_POLICY
-from rules_core.games.wh40k.combats import check_one_combat, combats
+from rules_core.games.wh40k.combats import check_declarations, combats
 from rules_core.games.wh40k.engine import resolve
 from rules_core.options import OptionSpec, OptionType, OptionValue
 from rules_core.registry import Game, NextRound, OutcomeWords, Tallied, TokenDoc, register
@@ -434,13 +434,13 @@ class Warhammer40kAssault(Game):
     def resolve_sides(
         self, attacker: Any, defender: Any, options: Mapping[str, OptionValue], dice: DiceSource
     ) -> Report:
-        check_one_combat(attacker, defender, options, self.options, do=Do.RESOLVE)  # decision 21
+        check_declarations(attacker, defender, options, self.options, do=Do.RESOLVE)  # decisions 21, 23
         return resolve(attacker, defender, options, dice)
 
     def exact_odds(self, attacker: Any, defender: Any, options: Mapping[str, Any]) -> Odds:
         from rules_core.games.wh40k import odds  # noqa: PLC0415 (the solvers load on first use)
 
-        check_one_combat(attacker, defender, options, self.options, do=Do.ODDS)
+        check_declarations(attacker, defender, options, self.options, do=Do.ODDS)
         return odds.exact(attacker, defender, options)
 
     def exact_refusal(self, attacker: Any, defender: Any) -> str | None:
@@ -453,7 +453,7 @@ class Warhammer40kAssault(Game):
     def sampled_odds(self, attacker: Any, defender: Any, options: Mapping[str, Any], *, trials: int, seed: int) -> Odds:
         from rules_core.games.wh40k import odds_sampled  # noqa: PLC0415 (NumPy loads on first use)
 
-        check_one_combat(attacker, defender, options, self.options, do=Do.ODDS)
+        check_declarations(attacker, defender, options, self.options, do=Do.ODDS)
         return odds_sampled.sample(attacker, defender, options, trials=trials, seed=seed)
 
     def table_summary(self, report: Report) -> TableSummary:

@@ -88,6 +88,16 @@ def combats(attacker: Side, defender: Side) -> list[Combat]:
     return found
 
 
+def check_declarations(
+    attacker: Side, defender: Side, options: Mapping[str, OptionValue], specs: tuple[OptionSpec, ...], *, do: Do
+) -> None:
+    """What the game refuses before a resolution or its odds (decisions 21 and 23): several separate combats, and
+    models within 2" attacking a unit their unit does not touch. The engine itself fights what it is given, so a
+    stored record of an earlier version re-runs as it was fought (its table summary reads its groups so)."""
+    check_one_combat(attacker, defender, options, specs, do=do)
+    check_support(attacker, defender)
+
+
 def check_one_combat(
     attacker: Side, defender: Side, options: Mapping[str, OptionValue], specs: tuple[OptionSpec, ...], *, do: Do
 ) -> None:

@@ -11,7 +11,7 @@ from enum import IntEnum
 
 from rules_core.dice import DiceSource
 from rules_core.errors import IllegalDeclarationError, OptionError
-from rules_core.games.wh40k.combats import check_support, enemies_named
+from rules_core.games.wh40k.combats import enemies_named
 from rules_core.games.wh40k.spec import EXAMPLE_SPLIT, Group, Side, Unit, format_side
 from rules_core.games.wh40k.weapons import AttackProfile
 from rules_core.options import OptionValue
@@ -159,7 +159,6 @@ class Fight:
                 state.targets = self._targets(state, enemies)
                 state.ws_over_half = options.get("ws_majority") == "over_half"
         self._check_dividing_characters()
-        check_support(attacker, defender)  # decision 23
         self.tally = {SideName.ATTACKER: SideTally(), SideName.DEFENDER: SideTally()}
         self.charged = False
         self.destroyed_before_fight = False  # a unit failed to regroup while falling back (decision 20 may apply)
