@@ -54,15 +54,30 @@ def _links(attacker: Side, defender: Side) -> list[list[int]]:
 
 
 def _one_combat(attacker: Side, defender: Side) -> bool:
-    """Whether every unit is joined to the first attacking unit (the common case, found without listing)."""
-    links = _links(attacker, defender)
-    seen, stack = {0}, [0]
-    while stack:
-        for linked in links[stack.pop()]:
-            if linked not in seen:
-                seen.add(linked)
-                stack.append(linked)
-    return len(seen) == len(links)
+    """Whether every unit is joined to every other (the common case, found without listing the combats): a
+    union-find over the attacker's units, then the defender's."""
+    count = len(attacker.units)
+    parent = list(range(count + len(defender.units)))
+    for offset, other, units, limit in (
+        (0, count, attacker.units, len(parent) - count),
+        (count, 0, defender.units, count),
+    ):
+        for index, unit in enumerate(units, start=offset):
+            for number in enemies_named(unit):
+                if number <= limit:  # out of range: refused by the fight with its own error
+                    mine, theirs = index, other + number - 1
+                    while parent[mine] != mine:
+                        mine = parent[mine]
+                    while parent[theirs] != theirs:
+                        theirs = parent[theirs]
+                    parent[mine] = theirs
+    roots = set()
+    for node in range(len(parent)):
+        root = node
+        while parent[root] != root:
+            root = parent[root]
+        roots.add(root)
+    return len(roots) == 1
 
 
 def combats(attacker: Side, defender: Side) -> list[Combat]:
@@ -236,13 +251,14 @@ def unopposed(fight: Fight) -> list[Event]:
     contact with it alone must attack it, so either none are, or the declarations leave them out."""
     if fight.destroyed_before_fight:  # who fights whom then moved (decision 20); else every unit is alive now
         return []
-    fought = {id(target) for side in SideName for state in fight.units[side] for target in state.targets}
-    if len(fought) == len(fight.units[SideName.ATTACKER]) + len(fight.units[SideName.DEFENDER]):
+    attackers, defenders = fight.units[SideName.ATTACKER], fight.units[SideName.DEFENDER]
+    fought = {id(target) for state in attackers for target in state.targets}
+    fought.update(id(target) for state in defenders for target in state.targets)
+    if len(fought) == len(attackers) + len(defenders):
         return []  # the common case: every unit is fought
     found: list[Event] = []
-    for side in SideName:
-        enemies = fight.units[side.other]
-        for state in fight.units[side] if len(fight.units[side]) > 1 else ():
+    for side, mine, enemies in (("attacker", attackers, defenders), ("defender", defenders, attackers)):
+        for state in mine if len(mine) > 1 else ():
             if id(state) in fought:
                 continue
             fighting = [enemy for enemy in enemies if enemy.targets]
@@ -251,7 +267,7 @@ def unopposed(fight: Fight) -> list[Event]:
             simple = not (first.divide or group.split or group.engaged < 2 or len(first.groups) > 1)
             found.append(
                 _unopposed(
-                    side.value,
+                    side,
                     state.label,
                     tuple(enemy.label for enemy in fighting),
                     tuple(dict.fromkeys(t.label for e in fighting for t in e.targets)),
