@@ -45,6 +45,10 @@ class Do(StrEnum):
     REPORT_MATCH = "report_match"  # a player reports a league game
     VOID_MATCH = "void_match"  # an organiser voids a league match
     FIGHT_AGREED = "fight_agreed"  # fight a combat both players agree to (a challenge): the subject is the game id
+    # An example that is a whole command of the game its subject names: the sides and options are its settings
+    # (``attacker``, ``defender``, ``charge_distance``...), which each front end writes as its own command.
+    RESOLVE = "resolve"  # resolve one combat of the game
+    ODDS = "odds"  # the odds of one combat of the game
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,10 +69,21 @@ class Setting:
 
 @dataclass(frozen=True, slots=True)
 class Example:
-    """Options set to values: of the command that failed, or of the command that does ``do``."""
+    """Options set to values: of the command that failed, or of the command that does ``do`` (about ``subject``,
+    the game id for a whole command: ``Do.RESOLVE``, ``Do.ODDS``)."""
 
     settings: tuple[Setting, ...]
     do: Do | None = None
+    subject: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Commands:
+    """Several whole commands to copy, one a line, under a heading ("One command per combat, in the order you
+    choose"): what an error offers when the input holds several things that are each fought alone."""
+
+    heading: str
+    examples: tuple[Example, ...]
 
 
 def example(*settings: Setting, do: Do | None = None, **values: bool | int | float | str) -> Example:
@@ -131,11 +146,18 @@ _PLAIN_HINTS = {
     Do.REPORT_MATCH: "A player of the league reports the games they played.",
     Do.VOID_MATCH: "An organiser voids a match, saying why.",
     Do.FIGHT_AGREED: "Fight a {subject} combat as a challenge to your opponent, which both of you accept.",
+    Do.RESOLVE: "Resolve a {subject} combat with these sides and options.",
+    Do.ODDS: "Ask the odds of a {subject} combat with these sides and options.",
 }
 
 
 def plain_value(value: bool | int | float | str) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _quoted(value: str) -> str:
+    """A value as one word: in double quotes when it holds white space (a side's units)."""
+    return f'"{value}"' if any(c.isspace() for c in value) else value
 
 
 class PlainWords:
@@ -154,6 +176,8 @@ class PlainWords:
         return path
 
     def example(self, example: Example) -> str:
+        if example.do in (Do.RESOLVE, Do.ODDS):  # a whole command: each side one word
+            return " ".join(f"{s.name}={_quoted(plain_value(s.value))}" for s in example.settings)
         return " ".join(f"{s.name}={plain_value(s.value)}" for s in example.settings)
 
     def hint(self, hint: Hint) -> str:
@@ -209,7 +233,7 @@ class RefereeError(Exception):
         message: str | Sequence[Part],
         *,
         token: str | None = None,
-        example: str | Example | None = None,
+        example: str | Example | Commands | None = None,
         hint: Hint | None = None,
         fix: str | None = None,
     ) -> None:
@@ -217,7 +241,7 @@ class RefereeError(Exception):
         # error is always one line.
         self.parts = _fold_parts((message,) if isinstance(message, str) else tuple(message))
         self.token = None if token is None else _fold(token)
-        self.example: str | Example | None = _fold(example) if isinstance(example, str) else example
+        self.example: str | Example | Commands | None = _fold(example) if isinstance(example, str) else example
         self.hint = hint
         # What replaces ``token`` when the fix is certain (a single near-miss keyword, "WS 4" for "WS4", a save's
         # missing '+'): the front ends offer the player's own spec with it in place, once that spec parses.
@@ -234,16 +258,25 @@ class RefereeError(Exception):
         return text
 
     def example_of(self, words: Words) -> str | None:
-        """The correct example as ``words`` write it (spec text as it is)."""
+        """The correct example as ``words`` write it (spec text as it is; several commands one a line)."""
         if self.example is None or isinstance(self.example, str):
             return self.example or None
+        if isinstance(self.example, Commands):
+            return "\n".join(words.example(each) for each in self.example.examples)
         return words.example(self.example)
 
+    def example_heading(self) -> str:
+        """What the example is called: "Example", or the heading of several commands to copy."""
+        return self.example.heading if isinstance(self.example, Commands) else "Example"
+
     def one_line(self, words: Words = PLAIN) -> str:
-        """The message, what to do next and a correct example, on one line."""
+        """The message, what to do next and a correct example, on one line (several commands to copy follow it,
+        one a line)."""
         text = self.text_of(words)
         example_text = self.example_of(words)
-        if example_text:
+        if example_text and isinstance(self.example, Commands):
+            text += f" {self.example_heading()}:" + "".join(f"\n  {line}" for line in example_text.split("\n"))
+        elif example_text:
             text += f" Example: {example_text}"
         return text
 

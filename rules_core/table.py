@@ -29,7 +29,11 @@ class TableSummary:
     distance where the report has it ('Ork Boy falls back 7"'); ``next_step``: what to roll or decide next ("Fight
     round 2 next turn"), empty for nothing; ``left``: the word for what a side has left, one and many (empty: the
     game's ``losses_count``); ``notes``: lines said after the sides' lines (what each formation of a side of
-    several ends with); ``parts``: what a spec's '|' separates, when a side has several (empty: "units").
+    several ends with); ``parts``: what a spec's '|' separates, when a side has several (empty: "units");
+    ``fates``: each of the loser's units with what befell it (an outcome word of the
+    game's ``loser_fates``: "held", "fell_back", "destroyed"), given only when they differ (the outcome word then
+    says it for none of them), in the order of the loser's units; ``added``: words said after the attacker's and
+    the defender's tallies, about what they leave out (" (+2 in the sweeping advance, not counted)").
     """
 
     removals: tuple[str, str] = ("", "")
@@ -39,6 +43,8 @@ class TableSummary:
     left: tuple[str, str] = ("", "")
     notes: tuple[str, ...] = ()
     parts: str = ""
+    fates: tuple[tuple[str, str], ...] = ()
+    added: tuple[str, str] = ("", "")
 
     def removal(self, side: SideName | str) -> str:
         return self.removals[0 if side == SideName.ATTACKER else 1]

@@ -153,6 +153,8 @@ _COMMANDS: dict[Do, str | None] = {
     Do.REPORT_MATCH: None,
     Do.VOID_MATCH: None,
     Do.FIGHT_AGREED: "referee challenge {subject} --attacker ... --defender ... --opponent NAME --out challenge.json",
+    Do.RESOLVE: "referee {command}",  # the game's own command: referee assault 40k, referee duel
+    Do.ODDS: "referee odds {subject}",
 }
 _HINTS = {
     Do.GAME_HELP: "See '{command}'.",
@@ -166,6 +168,8 @@ _HINTS = {
     Do.REPORT_MATCH: "Players report their games in Discord.",
     Do.VOID_MATCH: "Organisers void matches in Discord.",
     Do.FIGHT_AGREED: "Fight one both players agree to: '{command}', accepted with 'referee accept challenge.json'.",
+    Do.RESOLVE: "'{command}' resolves one combat.",
+    Do.ODDS: "'{command}' gives the odds of one combat.",
 }
 
 
@@ -197,12 +201,21 @@ class TerminalWords:
         flags = " ".join(flag_text(setting) for setting in example.settings)
         if example.do is None:
             return flags
-        command = _COMMANDS[example.do]
+        command = _command(example.do, example.subject)
         return self.hint(Hint(example.do)) if command is None else f"{command} {flags}"
 
     def hint(self, hint: Hint) -> str:
-        command = _COMMANDS[hint.do]
-        return _HINTS[hint.do].format(command=(command or "").format(subject=hint.subject))
+        return _HINTS[hint.do].format(command=_command(hint.do, hint.subject) or "")
+
+
+def _command(do: Do, subject: str) -> str | None:
+    """The terminal's command that does ``do`` about ``subject`` (a game's own command for Do.RESOLVE)."""
+    command = _COMMANDS[do]
+    if command is None:
+        return None
+    if do is Do.RESOLVE:
+        return command.format(command=" ".join(command_path(get_game(subject))))
+    return command.format(subject=subject)
 
 
 TERMINAL = TerminalWords()

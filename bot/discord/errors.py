@@ -34,6 +34,8 @@ _COMMANDS = {
     Do.REPORT_MATCH: "/league report",
     Do.VOID_MATCH: "/league-admin void",
     Do.FIGHT_AGREED: "{command} attacker:... defender:... opponent:@Bob agree:true",
+    Do.RESOLVE: "{command}",  # the game's own combat command: /assault 40k, /duel
+    Do.ODDS: "/odds {subject}",
 }
 _HINTS = {
     Do.GAME_HELP: "See '{command}'.",
@@ -47,6 +49,8 @@ _HINTS = {
     Do.REPORT_MATCH: "Players report their games with '{command}'.",
     Do.VOID_MATCH: "Organisers void a match with '{command}'.",
     Do.FIGHT_AGREED: "Fight one agreed, your opponent accepting it: '{command}'.",
+    Do.RESOLVE: "'{command}' resolves one combat.",
+    Do.ODDS: "'{command}' gives the odds of one combat.",
 }
 
 
@@ -79,22 +83,31 @@ class DiscordWords:
 
     def example(self, example: Example) -> str:
         options = " ".join(option_text(setting) for setting in example.settings)
+        if example.do in (Do.RESOLVE, Do.ODDS):  # a whole command of the game
+            return f"{_command(example.do, example.subject)} {options}"
         return options if example.do is None else f"{_COMMANDS[example.do]} {options}"
 
     def hint(self, hint: Hint) -> str:
-        if hint.do is Do.FIGHT_AGREED:  # the game's own combat command, not one of the referee's
-            return _HINTS[hint.do].format(command=_COMMANDS[hint.do].format(command=game_command(hint.subject)))
-        return _HINTS[hint.do].format(command=_COMMANDS[hint.do].format(subject=hint.subject))
+        return _HINTS[hint.do].format(command=_command(hint.do, hint.subject))
+
+
+def _command(do: Do, subject: str) -> str:
+    """The slash command that does ``do`` about ``subject`` (the game's own combat command where it names one)."""
+    if do in (Do.FIGHT_AGREED, Do.RESOLVE):  # the game's own combat command, not one of the referee's
+        return _COMMANDS[do].format(command=game_command(subject))
+    return _COMMANDS[do].format(subject=subject)
 
 
 DISCORD = DiscordWords()
 
 
-def error_embed(message: str, example: str | None = None, *, escaped: bool = False) -> discord.Embed:
+def error_embed(
+    message: str, example: str | None = None, *, escaped: bool = False, heading: str = "A correct example"
+) -> discord.Embed:
     description = cut(message if escaped else escape(message), 3000)
     embed = discord.Embed(title="That did not work", description=description, colour=ERROR_COLOUR)
     if example:
-        embed.add_field(name="A correct example", value=cut(f"```\n{example}\n```", 1024), inline=False)
+        embed.add_field(name=heading, value=cut(f"```\n{example}\n```", 1024), inline=False)
     return embed
 
 
@@ -113,7 +126,8 @@ def referee_error_embed(error: RefereeError) -> discord.Embed:
     a phone, in plain text and without colour), and the spec corrected, to copy, where the fix is certain."""
     given = error.given
     if given is None or not given.text:
-        return error_embed(error.text_of(DISCORD), error.example_of(DISCORD), escaped=True)
+        heading = "A correct example" if error.example_heading() == "Example" else error.example_heading()
+        return error_embed(error.text_of(DISCORD), error.example_of(DISCORD), escaped=True, heading=heading)
     embed = error_embed(error.text_of(DISCORD), escaped=True)
     marked = given.span is not None
     embed.add_field(

@@ -12,7 +12,7 @@ from rules_core.errors import RefereeError
 from rules_core.registry import Game, OutcomeWords, games_named
 from rules_core.report import Report, SideName
 from rules_core.spec import side_summary
-from rules_core.table import TableSummary, default_table_summary, side_name, unit_names
+from rules_core.table import TableSummary, default_table_summary, join_words, side_name, unit_names
 
 READ_LINE = 160  # characters of one "Read ..." line: it is read on phones
 
@@ -166,7 +166,15 @@ def headline(report: Report, players: Players | None = None, escape: Callable[[s
     inflicted, taken = won.extra.get("wounds_inflicted"), lost.extra.get("wounds_inflicted")
     if outcome in words.on_wounds and inflicted is not None:
         line += f" on wounds ({inflicted} to {taken})"
-    line += f"; {escape(_subject(report, loser))} {escape(_agreeing(_subject(report, loser), fate))}"
+    several = len(unit_names(report.inputs.attacker if loser == "attacker" else report.inputs.defender)) > 1
+    fates = table_summary(report).fates if several else ()
+    if fates:  # the loser's units met different fates: each is said for its own units
+        line += "; " + ", ".join(
+            f"{escape(units)} {escape(_agreeing(units, words.loser_fates.get(each, each.replace('_', ' '))))}"
+            for each, units in _by_fate(fates)
+        )
+    else:
+        line += f"; {escape(_subject(report, loser))} {escape(_agreeing(_subject(report, loser), fate))}"
     if outcome in words.models_lost and not lost.lost and won.lost and won.remaining:
         # Decided on wounds: the models slain were the winner's ("Marine lost no model, though Ork lost 1").
         line += f", though {escape(_subject(report, winner))} lost {won.lost}"
@@ -175,6 +183,14 @@ def headline(report: Report, players: Players | None = None, escape: Callable[[s
         subject = _subject(report, winner)
         line += f", and {escape(subject)} {_agreeing(subject, 'has')} no model left either"
     return line
+
+
+def _by_fate(fates: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
+    """The losing units grouped by fate, in the order each fate first comes: [("held", "Ork and Nob"), ...]."""
+    grouped: dict[str, list[str]] = {}
+    for unit, fate in fates:
+        grouped.setdefault(fate, []).append(unit)
+    return [(fate, join_words(units)) for fate, units in grouped.items()]
 
 
 def table_lines(report: Report, escape: Callable[[str], str] = _identity) -> list[str]:
@@ -196,8 +212,10 @@ def table_lines(report: Report, escape: Callable[[str], str] = _identity) -> lis
             if table.is_destroyed(side)
             else f"{result.remaining} {one if result.remaining == 1 else many} left"
         )
+        if table.fates and side != report.result.winner:  # each losing unit's own fate, when they differ
+            left += " (" + ", ".join(f"{units} {fate.replace('_', ' ')}" for fate, units in _by_fate(table.fates)) + ")"
         extras = [shown for tallied in words.tallied if (shown := tallied.text(result.extra.get(tallied.key)))]
-        lines.append(escape(f"{text}; {', '.join([left, *extras])}"))
+        lines.append(escape(f"{text}; {', '.join([left, *extras])}{table.added[0 if side == 'attacker' else 1]}"))
     lines += [escape(note) for note in table.notes]
     if table.moves:
         lines.append(escape("Move: " + "; ".join(table.moves) + "."))

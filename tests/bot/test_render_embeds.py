@@ -40,7 +40,11 @@ def example(game_id: str, seed: int = 7) -> Report:
 
 def huge_40k() -> Report:
     attackers = " | ".join(f"8x Marine {n}: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs={n}" for n in range(1, 26))
-    defenders = " | ".join(f"8x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ vs={n}" for n in range(1, 26))
+    # One combat (decision 22): each Mob but the last splits between its Marines and the next ones.
+    defenders = " | ".join(
+        f"8x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ " + (f"vs={n}:7,{n + 1}:1" if n < 25 else f"vs={n}")
+        for n in range(1, 26)
+    )
     return resolve("40k", attackers, defenders, seed=11, charge_distance=3)
 
 

@@ -203,9 +203,10 @@ async def test_each_hint_names_a_command_a_user_can_run(payloads: dict[str, dict
     """The slash command behind every ``Do`` (bot/discord/errors.py) is in the tree, down to a runnable command."""
     assert set(discord_errors._COMMANDS) == set(Do)
     for do, template in discord_errors._COMMANDS.items():
-        # How to fight an agreed combat names the league's game's own combat command: every game's runs.
-        games = all_games() if do is Do.FIGHT_AGREED else ()
-        hints = [template.format(command=discord_errors.game_command(g.id)) for g in games] or [template]
+        # How to fight an agreed combat, or one combat, names the game's own combat command (or its odds): every
+        # game's runs.
+        games = all_games() if do in (Do.FIGHT_AGREED, Do.RESOLVE, Do.ODDS) else ()
+        hints = [template.format(command=discord_errors.game_command(g.id), subject=g.id) for g in games] or [template]
         for hint in hints:
             assert runnable(" ".join(word for word in hint[1:].split() if ":" not in word), payloads), hint
 

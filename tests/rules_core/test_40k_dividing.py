@@ -213,25 +213,32 @@ def test_the_docs_worked_example() -> None:
 
 @st.composite
 def divided(draw: st.DrawFn) -> tuple[str, str]:
-    """A side of 1-2 units whose groups divide their models between the 2-3 enemy units at random."""
+    """A side of 1-2 units whose groups divide their models between the 2-3 enemy units at random; models within 2"
+    fight only a unit their unit's models in base contact fight (decision 24: the enemy units all fight unit 1)."""
     enemies = draw(st.integers(2, 3))
     units = []
-    for _ in range(draw(st.integers(1, 2))):
+    for position in range(draw(st.integers(1, 2))):
         groups = []
+        touched: set[int] = set(range(1, enemies + 1)) if position == 0 else set()  # every enemy fights unit 1
         for number in range(draw(st.integers(1, 2))):
             count = draw(st.integers(1, 8))
             engaged = draw(st.integers(1 if number == 0 else 0, count))
             supporting = draw(st.integers(0, count - engaged))
+            written = draw(st.booleans())
             shares: dict[int, list[int]] = {}
-            for role, models in ((0, engaged), (1, supporting)):
-                for _ in range(models):
-                    shares.setdefault(draw(st.integers(1, enemies)), [0, 0])[role] += 1
+            for _ in range(engaged):
+                shares.setdefault(draw(st.integers(1, enemies)), [0, 0])[0] += 1
+            touched |= set(shares) if written else ({1} if engaged else set())
+            if not written and 1 not in touched:
+                supporting = 0  # they would fight unit 1, which no model of their unit touches
+            for _ in range(supporting):
+                shares.setdefault(draw(st.sampled_from(sorted(touched))), [0, 0])[1] += 1
             split = ",".join(f"{k}:{e}" + (f"+{s}" if s else "") for k, (e, s) in shares.items())
             weapon = draw(st.sampled_from(["", " power-fist", " rending", " force-weapon"]))
             groups.append(
                 f"{count}x G{draw(st.integers(1, 9))}: WS{draw(st.integers(2, 6))} S4 T4 W{draw(st.integers(1, 3))} "
                 f"I{draw(st.integers(1, 6))} A{draw(st.integers(0, 3))} Ld8 Sv4+{weapon} engaged={engaged} "
-                f"supporting={supporting}" + (f" vs={split}" if split and draw(st.booleans()) else "")
+                f"supporting={supporting}" + (f" vs={split}" if split and written else "")
             )
         units.append(" ; ".join(groups))
     defender = " | ".join(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules_core import IllegalDeclarationError, OptionError
+from rules_core import IllegalDeclarationError, OptionError, get_game
 
 from .helpers40k import MARINE, events, rolls, run, strike_titles, titles
 
@@ -209,12 +209,13 @@ def test_independent_character_fights_and_is_hit_as_its_own_unit() -> None:
 
 
 def test_several_units_each_fight_the_unit_vs_names() -> None:
+    # One combat (decision 22): the Grots fight the Marines, who fight the Boyz; the Scouts fight the Grots.
     attacker = f"2x Marine: {MARINE} | 2x Scout: WS4 S4 T4 W1 I3 A1 Ld8 Sv4+ vs=2"
-    defender = "2x Boy: WS4 S3 T4 W1 I1 A0 Ld7 Sv- | 2x Grot: WS2 S2 T2 W1 I1 A0 Ld5 Sv- vs=2"
+    defender = "2x Boy: WS4 S3 T4 W1 I1 A0 Ld7 Sv- | 2x Grot: WS2 S2 T2 W1 I1 A0 Ld5 Sv- vs=1"
     report = run(attacker, defender, [1, 1, 1, 1], round=2)
     assert strike_titles(report) == ["Initiative 4: Marine ×2 → Boy", "Initiative 3: Scout ×2 → Grot"]
     fighting = {e.get("unit"): e.get("target") for e in events(report, "fighting")}
-    assert fighting == {"Marine": "Boy", "Scout": "Grot", "Boy": "Marine", "Grot": "Scout"}
+    assert fighting == {"Marine": "Boy", "Scout": "Grot", "Boy": "Marine", "Grot": "Marine"}
 
 
 def test_vs_beyond_the_enemy_units_is_an_error() -> None:
@@ -229,7 +230,8 @@ def test_duplicate_unit_names_are_numbered() -> None:
 
 def test_every_losing_unit_tests_and_winners_sweep_only_when_all_their_foes_fall_back() -> None:
     attacker = "2x Marine: WS4 S4 T4 W1 I5 A2 Ld8 Sv3+ | 2x Scout: WS4 S4 T4 W1 I5 A1 Ld8 Sv3+ vs=2"
-    defender = "3x Boy: WS4 S3 T4 W1 I1 A0 Ld7 Sv- | 3x Grot: WS2 S2 T2 W1 I1 A0 Ld5 Sv- vs=2"
+    # One combat (decision 22): the Boyz (A0) fight the Scouts, who fight the Grots.
+    defender = "3x Boy: WS4 S3 T4 W1 I1 A0 Ld7 Sv- vs=2 | 3x Grot: WS2 S2 T2 W1 I1 A0 Ld5 Sv- vs=2"
     faces = [4, 4, 4, 4] + [4, 4, 4, 4]  # Marines: 4 hits, 4 wounds (S4 v T4), no save: all 3 Boys dead
     faces += [3, 3] + [2, 2]  # Scouts: 2 hits (WS4 v WS2 3+), 2 wounds (S4 v T2 2+): 2 Grots dead
     faces += [6, 6, 1, 1]  # the Grots (the only losing unit left) fail Leadership and fall back 2"
@@ -350,13 +352,16 @@ def test_a_sweep_with_rending_rolls_only_to_find_the_sixes() -> None:
 
 def test_some_units_hold_while_others_fall_back() -> None:
     attacker = "4x Marine: WS4 S4 T4 W1 I5 A1 Ld8 Sv3+ | 2x Scout: WS4 S4 T4 W1 I5 A1 Ld8 Sv3+ vs=2"
-    defender = "3x Boy: WS4 S3 T4 W1 I1 A0 Ld7 Sv- | 3x Grot: WS2 S2 T2 W1 I1 A0 Ld5 Sv- vs=2"
+    # One combat (decision 22): the Grots (A0) fight the Marines, who fight the Boyz; the Scouts fight the Grots.
+    defender = "3x Boy: WS4 S3 T4 W1 I1 A0 Ld7 Sv- | 3x Grot: WS2 S2 T2 W1 I1 A0 Ld5 Sv- vs=1"
     faces = [4, 4, 1, 1] + [4, 4]  # Marines: 2 hits, 2 wounds: 2 Boys dead
     faces += [1, 1]  # Scouts miss
     faces += [1, 1] + [6, 6, 3, 3]  # the Boys hold; the Grots fail and fall back 6"
     faces += [1, 1]  # the Scouts (all their foes fled) roll to sweep: 2 is not more than 6
     report = run(attacker, defender, faces, round=2)
     assert report.result.outcome == "some_fell_back"
+    # Each losing unit's own fate is said (decision 23), not "partly fell back (some units held)" for both.
+    assert get_game("40k").table_summary(report).fates == (("Boy", "held"), ("Grot", "fell_back"))
     # The Marines' foes held: no sweep and no consolidation for them; they pile in and fight on.
     assert [r.purpose for r in rolls(report, "sweeping advance")] == ["sweeping advance (Scout)"]
     assert [e.get("unit") for e in events(report, "consolidate")] == ["Scout"]

@@ -36,26 +36,27 @@ def test_a_unit_marked_not_charged_gets_no_bonus_in_the_charge_turn() -> None:
 
 
 def test_in_cover_on_one_defending_unit_makes_only_it_strike_first() -> None:
+    # One combat (decision 22): an Ork fights each attacking unit, the Grots the Scouts.
     attacker = f"5x Marine: {MARINE} | 5x Scout: {MARINE} vs=2"
-    defender = f"{ORKS} | {GROTS} in-cover vs=2"
+    defender = f"{ORKS} vs=1:1,2:1 | {GROTS} in-cover vs=2"
     report = run(attacker, defender, [1] * 24, charge_distance=3)
     assert strike_titles(report)[0] == "Cover: Grot ×2 → Scout"
-    assert [title.split(":")[0] for title in strike_titles(report)[1:]] == ["Initiative 4"] * 2 + ["Initiative 2"]
+    assert [title.split(":")[0] for title in strike_titles(report)[1:]] == ["Initiative 4"] * 2 + ["Initiative 2"] * 2
     assert [e.get("unit") for e in events(report, "cover")] == ["Grot"]
 
 
 def test_a_defender_in_cover_strikes_first_against_a_unit_joining_a_later_round() -> None:
     attacker = f"5x Marine: {MARINE} | 5x Assault Marine: {MARINE} charged vs=2"
-    defender = f"{ORKS} | {GROTS} in-cover vs=2"
+    defender = f"{ORKS} vs=1:1,2:1 | {GROTS} in-cover vs=2"
     report = run(attacker, defender, [1] * 19, round=2)
     assert strike_titles(report)[0] == "Cover: Grot ×2 → Assault Marine"
-    assert attacks(report) == [2, 5, 10, 2]
+    assert attacks(report) == [2, 5, 10, 1, 1]
 
 
 def test_cover_needs_a_unit_charging_it_this_turn() -> None:
     # Round 2: the Grots in cover fight only the Marines, who have fought since last turn: no cover advantage.
     attacker = f"5x Marine: {MARINE} vs=2 | 5x Assault Marine: {MARINE} charged"
-    defender = f"{ORKS} vs=2 | {GROTS} in-cover"
+    defender = f"{ORKS} vs=1:1,2:1 | {GROTS} in-cover"
     report = run(attacker, defender, [1] * 19, round=2)
     assert not any(title.startswith("Cover") for title in strike_titles(report))
     assert not events(report, "cover")

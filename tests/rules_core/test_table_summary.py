@@ -91,15 +91,19 @@ def test_40k_a_unit_cut_down_as_it_falls_back_makes_no_move_and_does_not_regroup
     report = resolve("40k", attacker, defender, seed=400, charge_distance=4, defender_in_cover=True)
     assert events(report, "fall_back") and report.result.attacker.remaining == 0
     table = summary(report)
-    assert table.removals[0] == "9 Tactical Marines and the Sergeant"
+    assert table.removals[0] == "9 Tactical Marines and the Sergeant (4 of them cut down in the sweeping advance)"
     assert table.moves == ('Ork Boy may consolidate up to 3"',)
     assert table.next_step == "The combat is over."
 
 
 def test_40k_an_eight_unit_fight_gives_each_move_once_and_names_every_unit_that_fled_with_its_distance() -> None:
     attacker = " | ".join(f"5x Marine {n}: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs={n}" for n in range(1, 5))
-    defender = " | ".join(f"6x Ork Mob {n}: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+ vs={n}" for n in range(1, 5))
-    report = resolve("40k", attacker, defender, seed=1, charge_distance=3)
+    # One combat (decision 22): each Mob but the last splits between its Marines and the next ones.
+    defender = " | ".join(
+        f"6x Ork Mob {n}: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+ " + (f"vs={n}:5,{n + 1}:1" if n < 4 else f"vs={n}")
+        for n in range(1, 5)
+    )
+    report = resolve("40k", attacker, defender, seed=6, charge_distance=3)  # 2 units fall back, 2 consolidate
     table = summary(report)
     fled = events(report, "fall_back")
     consolidated = events(report, "consolidate")

@@ -1,5 +1,6 @@
-"""Warhammer 40,000 assault phase (the c.2003 "Trial Assault Rules" draft). Long because it is where a player reads
-the game from: its numbered decisions, its options and its tokens' help, each declared once.
+"""Warhammer 40,000 assault phase (the c.2003 "Trial Assault Rules" draft).
+Long because it is where a player reads the game from: its numbered decisions, its options and its tokens' help,
+each declared once.
 
 Specification: ``shared/rules/40k-trial-assault-rules.txt``, gaps filled from
 ``shared/rules/REFERENCE.md`` section 000. User documentation: docs/games/40k.md.
@@ -93,7 +94,8 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     hits between the units it is engaged with (``vs=1,2``): it rolls to hit once,
     against the hardest WS among them (the hits are dealt after the roll), and deals
     the hits in the order rolled, one at a time in turn in ``vs=`` order (default
-    policy), or ``hits=2:1`` first (at most 1 hit on unit 2), the rest in turn;
+    policy), or ``hits=2:1`` first (at most 1 hit on unit 2), the rest in turn between the units it names no
+    cap for; hits beyond every cap (all its units capped) are lost, and the report says so;
     each unit's share is wounded and saved against that unit. It may divide only
     between units some of whose models in base contact fight it (base contact is
     mutual; refused otherwise). The danger zone stays per unit: a unit's models in
@@ -139,6 +141,30 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     ``charged`` on a defending unit (only the side whose turn it is charges); ``in-cover`` on an attacking unit
     (cover is "of no benefit if the unit charges"); round 1 with every attacking unit ``not-charged`` (a combat
     going on is round 2 or later). The next round's survivors drop these tokens.
+22. Separate combats ("there may be several separate assaults ... choose what order to fight the combats in"):
+    units that never touch, by their ``vs=`` declarations (either way: a unit fights the units its ``vs=`` names
+    and is fought by those naming it), directly or through a chain of units, are separate combats, each with its
+    own result, morale, sweep and consolidation. One command resolves one combat: sides holding several are
+    refused (resolve and odds alike), naming each combat, with one ready-to-copy command per combat (its units,
+    their ``vs=`` renumbered within it, and the options given), fought in the order the player chooses. The
+    engine itself (``engine.resolve``) still fights what it is given as one, so a stored record of an earlier
+    version replays as stored; continuing such a record is refused with one command per combat (``round`` N).
+23. Each losing unit's fate is its own: when the loser's units met different fates (one held its ground, one
+    fell back, one was destroyed, in the fight or cut down in the sweeping advance), the summary's headline and
+    the loser's table line say each unit's (``table_summary``'s ``fates``), never one word for all of them; the
+    outcome word (``held``, ``some_fell_back``...) stays what it was, about the units left standing.
+24. "Models engaged with or supporting a model engaged with a single unit must attack that unit": models within
+    2" (``supporting``, or a split's ``+N``) may attack only an enemy unit that some model of their own unit
+    touches, by the declarations: one its models in base contact fight, or one whose models in base contact
+    fight it (base contact is mutual); otherwise the declaration is refused with an example, as a character
+    dividing its hits between units it does not touch is (decision 15). Models in base contact declare whom
+    they touch by whom they fight. A unit that no enemy model fights back (a second unit charging into a fight)
+    is said in the report (the ``unopposed`` event): enemy models in base contact with it alone must attack it,
+    so either none are or the declarations leave them out.
+25. The sweeping advance's wounds do not count for the result (it comes after the result): its wounds step says
+    so and how many were taken off models, never that they "count"; the table's totals say what the sweep added
+    ("inflicted 6 wounds (+4 in the sweeping advance, not counted)", "remove 10 Guards (4 of them cut down in
+    the sweeping advance)"); the result's ``wounds_inflicted`` stays the fight's.
 """
 
 from __future__ import annotations
@@ -148,9 +174,10 @@ from typing import TYPE_CHECKING, Any
 
 from rules_core.charts import TO_HIT, TO_WOUND
 from rules_core.dice import DiceSource
-from rules_core.errors import example
+from rules_core.errors import Do, example
 from rules_core.games.wh40k import continuing, lines, spec
 from rules_core.games.wh40k.allocation import CASUALTY_POLICY
+from rules_core.games.wh40k.combats import check_declarations, combats
 from rules_core.games.wh40k.engine import resolve
 from rules_core.games.wh40k.kinds import ROLL_KINDS
 from rules_core.options import OptionSpec, OptionType, OptionValue
@@ -410,7 +437,8 @@ TOKENS = (
     TokenDoc(
         "vs=K,K / hits=K:N",
         "setting",
-        "An independent character divides its hits between these units (in turn; hits= deals N to unit K first).",
+        "An independent character divides its hits between these units (in turn; hits=K:N puts at most N on "
+        "unit K, the rest on the others).",
         "1x Captain: ... independent-character vs=1,2 hits=2:1",
     ),
     TokenDoc(
@@ -465,21 +493,26 @@ class Warhammer40kAssault(Game):
     def resolve_sides(
         self, attacker: Any, defender: Any, options: Mapping[str, OptionValue], dice: DiceSource
     ) -> Report:
+        check_declarations(attacker, defender, options, self.options, do=Do.RESOLVE)  # decisions 22, 24
         return resolve(attacker, defender, options, dice)
 
     def exact_odds(self, attacker: Any, defender: Any, options: Mapping[str, Any]) -> Odds:
         from rules_core.games.wh40k import odds  # noqa: PLC0415 (the solvers load on first use)
 
+        check_declarations(attacker, defender, options, self.options, do=Do.ODDS)
         return odds.exact(attacker, defender, options)
 
     def exact_refusal(self, attacker: Any, defender: Any) -> str | None:
         from rules_core.games.wh40k import odds  # noqa: PLC0415 (the solvers load on first use)
 
+        if len(combats(attacker, defender)) > 1:
+            return None  # not an exact-odds matter: exact_odds refuses them, with one command per combat
         return odds.refusal(attacker, defender)
 
     def sampled_odds(self, attacker: Any, defender: Any, options: Mapping[str, Any], *, trials: int, seed: int) -> Odds:
         from rules_core.games.wh40k import odds_sampled  # noqa: PLC0415 (NumPy loads on first use)
 
+        check_declarations(attacker, defender, options, self.options, do=Do.ODDS)
         return odds_sampled.sample(attacker, defender, options, trials=trials, seed=seed)
 
     def table_summary(self, report: Report) -> TableSummary:

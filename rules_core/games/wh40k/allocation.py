@@ -22,21 +22,27 @@ CASUALTY_POLICY = event(
 
 def deal_hits(faces: list[int], order: list[int], caps: list[tuple[int, int]]) -> list[list[int]]:
     """Deal the hit dice ``faces`` (in the order rolled) between units (positions 0..n-1 of ``order``, the units
-    still in reach in vs= order): first ``caps`` (position, at most N) in order, then one at a time in turn."""
+    still in reach in vs= order): first ``caps`` (position, at most N) in order, then the rest one at a time in turn
+    between the units with no cap (``hits=2:1`` puts at most 1 hit on unit 2). Hits that no unit can take (every
+    unit in reach capped) are dealt to none: the caller counts them lost."""
     dealt: list[list[int]] = [[] for _ in order]
     remaining = list(faces)
+    capped: set[int] = set()
     for position, most in caps:
         if position in order:
             slot = order.index(position)
             dealt[slot] += remaining[:most]
             remaining = remaining[most:]
-    for number, face in enumerate(remaining):
-        dealt[number % len(order)].append(face)
+            capped.add(slot)
+    free = [slot for slot in range(len(order)) if slot not in capped]
+    for number, face in enumerate(remaining if free else ()):
+        dealt[free[number % len(free)]].append(face)
     return dealt
 
 
-def wounds_event(target: UnitState, unsaved: int, inflicted: int, discarded: int) -> Event:
-    """The unsaved wounds on ``target``: how many count, and why the others do not."""
+def wounds_event(target: UnitState, unsaved: int, inflicted: int, discarded: int, *, sweep: bool = False) -> Event:
+    """The unsaved wounds on ``target``: how many count, and why the others do not (in a sweeping advance none
+    counts for the result, which came before it: how many were taken off models)."""
     note = f"{unsaved} unsaved wound{'s' if unsaved != 1 else ''} on {target.label}"
     if inflicted != unsaved:
         extra = unsaved - inflicted - discarded
@@ -45,7 +51,10 @@ def wounds_event(target: UnitState, unsaved: int, inflicted: int, discarded: int
             parts.append(f"{extra} lost beyond a model's Wounds")
         if discarded:
             parts.append(f"{discarded} discarded: no model left within reach")
-        note += f" ({inflicted} count; " + "; ".join(parts) + ")"
+        note += f" ({inflicted} {'taken off models' if sweep else 'count'}; " + "; ".join(parts) + ")"
+    if sweep:
+        note += (": they do not" if unsaved != 1 else ": it does not") + " count for the assault result (the " \
+            "sweeping advance comes after it)"  # fmt: skip
     return event(
         "wounds",
         side=target.side.value,

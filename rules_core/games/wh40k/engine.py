@@ -12,6 +12,8 @@ result. The rest lives beside it, one concern a module:
 - ``strike.py``: a strike step, each strike's stages (to hit, to wound, saves, casualties) as functions;
 - ``allocation.py``: hits dealt between units, and unsaved wounds allocated model by model;
 - ``psychic.py``: force weapons' psychic tests and Perils of the Warp;
+- ``combats.py``: which units touch by their declarations: separate combats (refused, one command each), models
+  within 2" attacking a unit their unit does not touch (refused), and a unit nobody fights back (said);
 - ``aftermath.py``: morale, fall back, sweeping advances, and consolidation or the next round;
 - ``positions.py`` and ``spec.py``: a later round's positions, and the unit specs.
 """
@@ -36,6 +38,7 @@ from rules_core.games.wh40k.charging import (
     unit_charged,
 )
 from rules_core.games.wh40k.choosing import choice_note, choose_weapons, fighting_unit, weapon_traits
+from rules_core.games.wh40k.combats import unopposed
 from rules_core.games.wh40k.fighting import (
     apply_cover,
     dividing_note,
@@ -376,6 +379,7 @@ class Assault(Fight):
                         **({"targets": [e.label for e in state.targets]} if len(state.targets) > 1 else {}),
                     )
                 )
+        events.extend(unopposed(self))  # decision 24
         if self.covered:
             events.extend(apply_cover(self, pools))
             say_where_fists_strike(self, events, pools, fist_notes, fighting_notes)

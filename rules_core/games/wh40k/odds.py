@@ -1,7 +1,8 @@
 """Exact odds of a 40K assault: the referee's procedure (rules_core.games.wh40k.engine), with every dice roll
-replaced by its probability distribution. Long because it is one model that must agree with the referee term by
-term: the compact unit states, wound allocation as allocation.py places it, the strike steps in the referee's own
-order, and the result, morale and sweeping-advance tail; its sampled twin (odds_sampled.py) reuses every piece.
+replaced by its probability distribution.
+Long because it is one model that must agree with the referee term by term: the compact unit states, wound
+allocation as allocation.py places it, the strike steps in the referee's own order, and the result, morale and
+sweeping-advance tail; its sampled twin (odds_sampled.py) reuses every piece.
 
 Covered exactly: one unit a side, of any number of groups (profiles, weapons, engaged, supporting and
 out-of-reach models, multi-wound models), and every option. Several units a side, or force weapons (their

@@ -1,6 +1,7 @@
-"""40K unit specs: typed profiles, the parser and the canonical formatter. Long because it is the one grammar of a
-40K side: every token's check with its own error and correct example, and the formatter that writes back exactly what
-the parser reads (reports store that text and re-parse it); split apart, the parser and the formatter would drift.
+"""40K unit specs: typed profiles, the parser and the canonical formatter.
+Long because it is the one grammar of a 40K side: every token's check with its own error and correct example, and
+the formatter that writes back exactly what the parser reads (reports store that text and re-parse it); split
+apart, the parser and the formatter would drift.
 
 Shape (DESIGN.md): ``[N x] name: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ [Inv5+] keywords settings``,
 groups of a unit separated by ``;``, units of a side by ``|``.

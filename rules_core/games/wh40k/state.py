@@ -12,6 +12,7 @@ from typing import Any
 
 from rules_core.dice import DiceSource
 from rules_core.errors import IllegalDeclarationError, OptionError
+from rules_core.games.wh40k.combats import enemies_named
 from rules_core.games.wh40k.spec import EXAMPLE_SPLIT, Group, Side, Unit, format_side
 from rules_core.games.wh40k.weapons import AttackProfile
 from rules_core.options import OptionValue
@@ -174,12 +175,7 @@ class Fight:
     def _targets(state: UnitState, enemies: list[UnitState]) -> list[UnitState]:
         """Every enemy unit ``state`` fights: its groups' own targets (vs=1:6,2:2), a character's (vs=1,2)."""
         assert state.target is not None
-        numbers: list[int] = list(state.unit.divide)
-        for group in state.unit.groups:
-            if group.split:
-                numbers += [target for target, engaged, supporting in group.split if engaged + supporting]
-            elif group.engaged + group.supporting:
-                numbers.append(state.unit.vs)
+        numbers = enemies_named(state.unit)
         for number in numbers:
             if number > len(enemies):
                 raise OptionError(

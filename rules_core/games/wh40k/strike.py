@@ -241,7 +241,7 @@ def remove_casualties(blows: Blows, unsaved: int, save_type: SaveType) -> int:
     pool, events = blows.pool, blows.events
     target = pool.target
     inflicted, killed, discarded, survivors = allocate(target, unsaved, save_type)
-    events.append(wounds_event(target, unsaved, inflicted, discarded))
+    events.append(wounds_event(target, unsaved, inflicted, discarded, sweep=blows.sweep))
     if killed:
         events.append(event("casualty", side=target.side.value, unit=target.label, models=killed))
     if pool.profile.force and inflicted and pool.role is Role.ENGAGED:
@@ -293,6 +293,7 @@ def strike_divided(fight: Fight, pool: Pool, models: int, snapshots: dict[int, T
         [(pool.unit.unit.divide.index(number), most) for number, most in pool.unit.unit.hits],
     )
     total = hit_roll.successes
+    lost = total - sum(len(faces) for faces in dealt)  # beyond every cap of hits= (decision 15)
     shares = []
     for target, faces in zip(targets, dealt, strict=True):
         shares.append(f"{len(faces)} on {target.label}")
@@ -316,7 +317,13 @@ def strike_divided(fight: Fight, pool: Pool, models: int, snapshots: dict[int, T
             note=f"{group.name} scores {total} hit{'s' if total != 1 else ''}{why} and divides "
             + ("them: " if total != 1 else "it: ")
             + ", ".join(shares)
-            + f" ({how}).",
+            + f" ({how})"
+            + (
+                f"; {lost} hit{'s' if lost != 1 else ''} lost: hits= caps every unit it is engaged with."
+                if lost
+                else "."
+            ),
+            **({"lost": lost} if lost else {}),
         )
     )
     fight.steps.append(Step(title, (hit_roll,), tuple(events)))

@@ -35,12 +35,79 @@ def table_summary(report: Report, options: tuple[OptionSpec, ...]) -> TableSumma
     gone = {(side, label) for side in sides for label, found in (groups or {}).get(side, []) if not _alive(found)}
     gone |= {(side, str(ev.get("unit"))) for side, out in zip(sides, wiped_out(report), strict=True) if out
              for step in report.steps for ev in step.events if ev.get("side") == side}  # fmt: skip
+    removed, added = _with_sweep(report, list(removals))
     return TableSummary(
-        removals=(removals[0], removals[1]),
+        removals=(removed[0], removed[1]),
         destroyed=wiped_out(report),
         moves=_moves(report, gone),
         next_step=_next(report, gone),
+        fates=_fates(report, groups),
+        added=(added[0], added[1]),
     )
+
+
+def _with_sweep(report: Report, removals: list[str]) -> tuple[list[str], list[str]]:
+    """The removals with the models the sweeping advance cut down said, and the words after each side's tallies
+    saying what the sweep added (its wounds do not count for the result, which the tallies are)."""
+    added = ["", ""]
+    swept = _swept(report)
+    if swept is None:
+        return removals, added
+    victim, wounds, models = swept
+    striker = 0 if victim is SideName.DEFENDER else 1
+    if wounds:
+        added[striker] = f" (+{wounds} in the sweeping advance, not counted)"
+    if models:
+        removed, mark, marks = removals[1 - striker].partition("; mark ")
+        removals[1 - striker] = f"{removed} ({models} of them cut down in the sweeping advance){mark}{marks}"
+    return removals, added
+
+
+def _swept(report: Report) -> tuple[SideName, int, int] | None:
+    """The side cut down in sweeping advances, the wounds taken off its models there and the models it lost there
+    (none of them count for the result, which came before); None when nobody struck in a sweeping advance."""
+    victim: SideName | None = None
+    wounds = models = 0
+    for step in report.steps:
+        if not step.title.startswith("Sweeping advance: ") or "→" not in step.title:
+            continue
+        for ev in step.events:
+            if ev.kind == "strike":
+                victim = SideName(str(ev.get("side"))).other
+            elif ev.kind == "wounds" and ev.get("side") == victim:
+                wounds += int(ev.get("inflicted") or 0)
+            elif ev.kind == "casualty" and ev.get("side") == victim:
+                models += int(ev.get("models") or 0)
+    return None if victim is None else (victim, wounds, models)
+
+
+def _fates(report: Report, groups: dict[SideName, Groups] | None) -> tuple[tuple[str, str], ...]:
+    """Each losing unit's own fate (held, fell back, destroyed) when they differ: "Ork held, Grot was destroyed",
+    never "Ork and Grot held their ground" over a table line that removes every Grot."""
+    winner = str(report.result.winner)
+    if winner not in (SideName.ATTACKER, SideName.DEFENDER):
+        return ()
+    losing = SideName(winner).other
+    tested = {str(ev.get("unit")): bool(ev.get("passed")) for ev in _events(report, "morale", losing)}
+    fled = {str(ev.get("unit")) for ev in _events(report, "fall_back", losing)}
+    if groups is not None:  # the units as they stand at the end
+        units = [(label, _alive(found) > 0) for label, found in groups[losing]]
+    else:  # an older record: a unit that took no morale test had no model left to take it
+        units = [(label, True) for label in tested]
+        units += [(label, False) for label in dict.fromkeys(_labels(report, losing)) if label not in tested]
+    fates = tuple(
+        (label, "destroyed" if not alive else "fell_back" if label in fled else "held") for label, alive in units
+    )
+    return fates if len({fate for _, fate in fates}) > 1 else ()
+
+
+def _events(report: Report, kind: str, side: SideName) -> list[Event]:
+    return [ev for step in report.steps for ev in step.events if ev.kind == kind and ev.get("side") == side]
+
+
+def _labels(report: Report, side: SideName) -> list[str]:
+    """The side's units as the report names them (who fights whom)."""
+    return [str(ev.get("unit")) for ev in _events(report, "fighting", side)]
 
 
 def _alive(groups: list[tuple[str, int, int, int]]) -> int:
