@@ -157,7 +157,7 @@ RULES = FormationRules(
     "option says the counter-charges put them back in contact).",
     rally=None,  # the assault page has no rally rule
     contact="close contact",
-    sum_reading="a house rule: Reikhammer has no other text",
+    sum_reading="a house rule",
     example_group="6x Line Infantry: CC4 FF3 Sv5+ INF contact=2 ff=4",
     example_side="6x Line Infantry: CC4 FF3 Sv5+ INF contact=4 ff=2 ; 2x Field Gun: CC1 FF4 Sv6+ LV ff=2",
     consolidation_move="may move 1 tile (not into an enemy zone of control)",
