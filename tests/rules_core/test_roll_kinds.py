@@ -8,6 +8,7 @@ Old reports (no kind) load and write back unchanged.
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
 
@@ -54,13 +55,14 @@ def test_the_check_finds_a_roll_with_no_kind() -> None:
     assert untagged(game, [forged]) == ["'planted': 'to hit' kind='' side=None"]
 
 
-@pytest.mark.parametrize("game", [game for game in all_games() if game.roll_kinds], ids=lambda game: game.id)
+@pytest.mark.parametrize("game", all_games(), ids=lambda game: game.id)
 def test_every_roll_names_its_kind_and_side(game: Game) -> None:
     assert untagged(game, _reports(game)) == []
 
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda game: game.id)
 def test_a_games_kinds_are_snake_case_and_distinct(game: Game) -> None:
+    assert game.roll_kinds, f"{game.id} declares no roll_kinds: every game says what its rolls are for"
     assert len(set(game.roll_kinds)) == len(game.roll_kinds)
     assert all(kind.isidentifier() and kind == kind.lower() for kind in game.roll_kinds)
 
@@ -73,3 +75,11 @@ def test_a_kind_and_side_round_trip_and_an_old_roll_writes_none() -> None:
     assert "kind" not in old.to_dict() and "side" not in old.to_dict()
     assert Roll.from_dict(old.to_dict()) == old
     assert "to_hit" in SHARED
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda game: game.id)
+def test_docs_report_lists_each_games_kinds(game: Game) -> None:
+    """docs/report.md's table names every game's kinds, in its declared order: other people's tools read it."""
+    table = Path(__file__).resolve().parents[2].joinpath("docs", "report.md").read_text(encoding="utf-8")
+    row = ", ".join(f"`{kind}`" for kind in game.roll_kinds)
+    assert f"| `{game.id}` | {row} |" in table
