@@ -1,7 +1,7 @@
 """Every roll says what it is for, as data: a kind from its game's closed list, and the side it was rolled for.
 
 The dice statistics and the translations read ``Roll.kind`` and ``Roll.side``, never the English purpose; so every
-roll of every report of a game that declares its kinds carries both, over its samples, option variants and seeds.
+roll of every report of every game carries both, over its samples, option variants and seeds.
 Old reports (no kind) load and write back unchanged.
 """
 
