@@ -199,3 +199,18 @@ def test_epic_infantry_with_a_lone_number_is_not_told_of_a_damage_capacity() -> 
     error = refused("epic", "5x Marines: CC4+ FF4+ Sv4+ INF 3")
     assert "DC" not in error.message and error.given is not None and error.given.corrected is None, error.message
     assert "CC4+" in error.message, error.message  # the game's own tokens
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("cover", "Did you mean reaction_modifiers? Cover from the reaction fire is a to-hit modifier: give -1"),
+        ("charge_distance", "Did you mean distance?"),
+        ("pins", "Pins are a unit's own: write pins=N in its spec"),
+    ],
+)
+def test_a_near_miss_in_bolt_action_names_its_own_option_or_token(given: str, said: str) -> None:
+    """Review B, finding 4: --cover, --charge-distance and --pins got no suggestion in Bolt Action."""
+    with pytest.raises(RefereeError) as error:
+        validate_options(get_game("boltaction").options, {given: 1})
+    assert said in error.value.message, error.value.message
