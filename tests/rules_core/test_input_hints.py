@@ -214,3 +214,14 @@ def test_a_near_miss_in_bolt_action_names_its_own_option_or_token(given: str, sa
     with pytest.raises(RefereeError) as error:
         validate_options(get_game("boltaction").options, {given: 1})
     assert said in error.value.message, error.value.message
+
+
+def test_a_name_of_several_words_lists_every_game_its_words_fit_the_closest_first() -> None:
+    """Review B, finding 4: 'warhammer 2nd' suggested only 40k, while '2nd' alone suggests the duel."""
+    with pytest.raises(UnknownGameError) as error:
+        get_game("warhammer 2nd")
+    commands = [part.game for part in error.value.parts if isinstance(part, GameCommand)]
+    assert commands == ["duel", "40k", "reikhammer"], error.value.parts
+    with pytest.raises(UnknownGameError) as error:
+        get_game("warhammer 40k")
+    assert next(part.game for part in error.value.parts if isinstance(part, GameCommand)) == "40k", error.value.parts
