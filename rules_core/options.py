@@ -34,6 +34,17 @@ class OptionType(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class NearMiss:
+    """A name a player may give for what the game writes another way, which no spelling rule finds: Bolt Action's
+    ``cover`` is its option ``reaction_modifiers`` (``suggest``: that option is named, then ``says`` what to write),
+    its ``pins`` a unit's own token (``suggest`` False: only ``says``). Declared on the option it belongs to."""
+
+    word: str
+    says: tuple[Part, ...]
+    suggest: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class OptionSpec:
     name: str
     type: OptionType
@@ -50,6 +61,8 @@ class OptionSpec:
     # morale table), which a server may make a house rule; False for what describes one combat (a distance, a
     # round, markers, cover), which only the players of that combat can say.
     variant: bool = False
+    # Other names a player may give for it, or for a token it is said with (see NearMiss).
+    also: tuple[NearMiss, ...] = ()
 
     @property
     def flag(self) -> str:
@@ -168,6 +181,19 @@ def near_names(word: str, names: tuple[str, ...]) -> list[str]:
     return found[:3]
 
 
+def near_miss(word: str, specs: tuple[OptionSpec, ...]) -> tuple[list[Part], OptionSpec | None]:
+    """`` Did you mean reaction_modifiers? Cover is ...`` for a name the game declares as a near miss of one of its
+    options (:class:`NearMiss`: ``--cover`` in Bolt Action), with the option suggested; or nothing and None."""
+    wanted = word.lstrip("-").lower().replace("-", "_")
+    for spec in specs:
+        for miss in spec.also:
+            if miss.word.replace("-", "_") == wanted:
+                if not miss.suggest:
+                    return [" ", *miss.says], None
+                return [" Did you mean ", OptionName(spec.name), "? ", *miss.says], spec
+    return [], None
+
+
 def did_you_mean_options(word: str, names: tuple[str, ...]) -> list[Part]:
     """`` Did you mean charge_distance?`` with each name an :class:`OptionName` (each front end writes its own), or
     nothing when no name is near."""
@@ -192,16 +218,17 @@ def validate_options(specs: tuple[OptionSpec, ...], given: Mapping[str, object])
             known: list[Part] = []
             for spec in specs:
                 known += [", ", OptionName(spec.name)] if known else [OptionName(spec.name)]
+            missed, meant = near_miss(raw_name, specs)
             raise OptionError(
                 [
                     f"Unknown option '{raw_name}'.",
-                    *did_you_mean_options(raw_name, tuple(by_name)),
+                    *(missed or did_you_mean_options(raw_name, tuple(by_name))),
                     " This game's options: ",
                     *(known or ["none"]),
                     ".",
                 ],
                 token=raw_name,
-                example=specs[0].example if specs else None,
+                example=(meant or specs[0]).example if specs else None,
             )
         normalised[name] = value
     return {

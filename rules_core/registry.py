@@ -279,22 +279,32 @@ def games_named(name: str) -> tuple[Game, ...]:
 
 
 def games_like(name: str) -> tuple[Game, ...]:
-    """The games an unknown name may mean, in the games' order: a word of their title (``warhammer``: 40k and
-    duel), part of one of their names (``warhammer40k``) or a near spelling of one (``reikhammer``)."""
+    """The games an unknown name may mean: a word of their title (``warhammer``: 40k and duel), part of one of their
+    names (``warhammer40k``) or a near spelling of one (``reikhammer``). A name of several words fits every game one
+    of its words fits (``warhammer 2nd``: duel, 40k and reikhammer), those fitting more of its words first, then a
+    game the whole name fits, then in the games' order."""
     key = _key(name)
     if len(key) < 2:
         return ()
-    found = []
-    for game in all_games():
-        names = [other.lower() for other in (game.id, *game.aliases, game.command)]
-        words = re.split(r"[^a-z0-9]+", game.title.lower())
-        if (
-            key in words
-            or any(key in other for other in names if len(key) >= 3)
-            or difflib.get_close_matches(key, names, n=1, cutoff=0.7)
-        ):
-            found.append(game)
-    return tuple(found)
+    words = [word for word in key.split() if len(word) >= 2]
+    ranked = []
+    for position, game in enumerate(all_games()):
+        fitted = sum(_fits(word, game) for word in words)
+        whole = _fits(key, game)
+        if fitted or whole:
+            ranked.append((-fitted, -whole, position, game))
+    return tuple(game for *_, game in sorted(ranked, key=lambda row: row[:3]))
+
+
+def _fits(key: str, game: Game) -> bool:
+    """Whether one word (or a whole name) may mean ``game`` (see games_like)."""
+    names = [other.lower() for other in (game.id, *game.aliases, game.command)]
+    words = re.split(r"[^a-z0-9]+", game.title.lower())
+    return bool(
+        key in words
+        or any(key in other for other in names if len(key) >= 3)
+        or difflib.get_close_matches(key, names, n=1, cutoff=0.7)
+    )
 
 
 def _listed(games: tuple[Game, ...]) -> list[Part]:

@@ -267,11 +267,12 @@ def _parse_group(text: str, vocabulary: Vocabulary) -> GroupSpec:
         if token is None:
             before = words[position - 1] if position else ""
             _refuse_spaced_stat(before, word, stats, example)
+            _refuse_setting_apart(before, word, name, vocabulary)
             if not (before.isalpha() and before.lower() not in vocabulary.lower_keywords):  # 'XX 4': XX is its key
                 _refuse_keyless(word, name, _stat_keys(words, stats), vocabulary)
             _raise_unreadable(word, vocabulary)
         if token.kind is TokenKind.KEYWORD and position + 1 < len(words):
-            _refuse_two_words(token.key, words[position + 1], name, vocabulary)
+            _refuse_two_words(token.text, words[position + 1], name, vocabulary)  # as typed: Power Sword
         tokens.append(token)
     return GroupSpec(count=count, name=name, tokens=tuple(tokens), text=text.strip())
 
@@ -292,12 +293,30 @@ def _refuse_keyless(word: str, name: str, given: list[str], vocabulary: Vocabula
     """For ``Ld8 3+``: a roll (or a number) standing alone is a stat with its key left out (Sv3+)."""
     keys = vocabulary.missing_keys(word, given)
     if keys:
+        # A roll is the first missing roll (Sv3+ before Inv3+, a decision); a number is certain only when one stat
+        # alone may have lost its key (else M3 or BS3 is named, never corrected).
+        certain = word.endswith("+") or word == "-" or len(keys) == 1
         others = "".join(f" (or {key}{word})" for key in keys[1:2])
+        which = "" if certain else ": which stat is it?"
         raise SpecError(
-            f"Cannot read '{word}' on '{name}': a stat is written with its key, as {keys[0]}{word}{others}.",
+            f"Cannot read '{word}' on '{name}': a stat is written with its key, as {keys[0]}{word}{others}{which}",
             token=word,
             example=vocabulary.example,
-            fix=keys[0] + word,
+            fix=keys[0] + word if certain else None,
+        )
+
+
+def _refuse_setting_apart(before: str, word: str, name: str, vocabulary: Vocabulary) -> None:
+    """For ``smg 2`` or ``high-ground=1 3``: a value written apart from its setting is that setting's value."""
+    found = vocabulary.setting_apart(before, word)
+    if found is not None:
+        written, fix = found
+        how = "key=value with no spaces, and a list with commas:" if "=" in before else "key=value, as"
+        raise SpecError(
+            f"Cannot read '{written}' on '{name}': write a setting as {how} {fix}.",
+            token=written,
+            example=vocabulary.example,
+            fix=fix,
         )
 
 
@@ -345,15 +364,16 @@ def _head_before_stats(text: str, stats: tuple[str, ...]) -> str | None:
     return None if first is None else " ".join(words[:first])
 
 
-def parse_side_spec(text: str, *, example: str, stats: Iterable[str] = (), keywords: Iterable[str] = ()) -> SideSpec:
+def parse_side_spec(
+    text: str, *, example: str, stats: Iterable[str] = (), keywords: Iterable[str] = (), settings: Iterable[str] = ()
+) -> SideSpec:
     """Split a side spec into units and groups, enforcing the limits first.
 
     ``stats``: the game's stat keys as the rules write them (read in any case); ``keywords``: its keywords (never
-    read as stats). See :func:`classify_token`.
+    read as stats); ``settings``: its setting keys, for the hints (a mapping to an example value says which take a
+    list: ``{"high-ground": "1,3"}``). See :func:`classify_token`.
     """
-    vocabulary = Vocabulary(
-        example, dict(stats) if isinstance(stats, Mapping) else dict.fromkeys(stats, ""), frozenset(keywords)
-    )
+    vocabulary = Vocabulary(example, _examples(stats), frozenset(keywords), _examples(settings))
     if not isinstance(text, str):
         raise SpecError(f"A side must be spec text, not {type(text).__name__}.", example=example)
     if len(text) > MAX_SPEC_CHARS and not _CANONICAL.get():
@@ -404,6 +424,10 @@ def parse_side_spec(text: str, *, example: str, stats: Iterable[str] = (), keywo
             example=example,
         )
     return side
+
+
+def _examples(keys: Iterable[str]) -> dict[str, str]:
+    return dict(keys) if isinstance(keys, Mapping) else dict.fromkeys(keys, "")
 
 
 def split_units(text: str) -> list[str]:

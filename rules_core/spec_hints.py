@@ -6,8 +6,10 @@
 :class:`Vocabulary` holds what a game's errors name of its tokens (its own, never another game's), and reads the
 slips a new player makes (docs/specs.md): a value standing alone (``Ld8 3+``) is a stat with its key left out, read
 as the game's first stat of that shape the group does not give yet (a decision: ``Sv3+`` before ``Inv3+``, the next
-candidate named in the error); a keyword in two words (``power sword``) is looked up hyphenated first;
-:func:`without_commas` takes out commas written between tokens.
+candidate named in the error), offered as a fix only for a roll or when one stat alone fits (a number may be any of
+several characteristics: ``M3`` or ``BS3`` is named, never corrected); a value apart from its setting (``smg 2``,
+``high-ground=1 3``) is that setting's value (``smg=2``, ``high-ground=1,3``); a keyword in two words (``power
+sword``) is looked up hyphenated first; :func:`without_commas` takes out commas written between tokens.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -107,6 +109,8 @@ _KEBAB = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 _CAPITALS = re.compile(r"^[A-Z]{2,5}$")
 # A stat's value standing alone ("Ld8 3+", "WS4 4 T4"): a stat whose key was left out.
 _KEYLESS_VALUE = re.compile(r"^(?:\d{1,2}\+?|-)$")
+# The items of a setting's list, as a list setting writes them: "1,3" (high-ground), "1:6+2,2:2" (vs), "2:1" (hits).
+_LIST_ITEM = re.compile(r"^[0-9][0-9:+]*(?:,[0-9][0-9:+]*)*$")
 
 
 def _rolled(value: str) -> bool:
@@ -123,6 +127,8 @@ class Vocabulary:
     example: str
     stats: Mapping[str, str]
     keywords: frozenset[str]
+    # Its setting keys with an example value each; a value with a comma (``high-ground``: ``1,3``) takes a list.
+    settings: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def lower_keywords(self) -> frozenset[str]:
@@ -173,6 +179,19 @@ class Vocabulary:
             for key, example in self.stats.items()
             if example and key.lower() not in taken and _rolled(example) == _rolled(value)
         ]
+
+    def setting_apart(self, before: str, value: str) -> tuple[str, str] | None:
+        """For a value written apart from its setting: (what was written, the certain fix), or None. ``smg 2`` (a
+        setting of the game, in any case, and a value) is ``smg=2``; ``high-ground=1 3`` (a setting that takes a
+        list, and an item of it) is ``high-ground=1,3``."""
+        if not _KEYLESS_VALUE.match(value) and not _LIST_ITEM.match(value):
+            return None
+        keys = {key.lower(): key for key in self.settings}
+        key, equals, given = before.partition("=")
+        known = keys.get(key.lower())
+        if known is None or (equals and not ("," in self.settings[known] and _LIST_ITEM.match(given + "," + value))):
+            return None
+        return f"{before} {value}", (f"{known}={given},{value}" if equals else f"{known}={value}")
 
     def two_words(self, first: str, second: str) -> tuple[str, str | None] | None:
         """For ``power sword`` (a keyword in two words, the first unknown): the words of the error (the keyword

@@ -20,11 +20,11 @@ gc.disable()  # while the group's modules load (see bot.cli.common.importing); o
 
 import click  # noqa: E402
 
-from bot.cli.common import EXIT_BAD_INPUT, EXIT_STORAGE, GameGroup, error_text  # noqa: E402
+from bot.cli.common import EXIT_BAD_INPUT, EXIT_STORAGE, TERMINAL, GameGroup, error_text  # noqa: E402
 from bot.cli.games import add_game_commands, assault  # noqa: E402
 from bot.cli.guide import games_command, help_command, samples_command  # noqa: E402
-from rules_core import ENGINE_VERSION, RefereeError  # noqa: E402
-from rules_core.options import near_names  # noqa: E402
+from rules_core import ENGINE_VERSION, RefereeError, all_games  # noqa: E402
+from rules_core.options import OptionSpec, near_miss, near_names  # noqa: E402
 
 
 @click.group(cls=GameGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -106,12 +106,22 @@ def _near_flags(error: click.NoSuchOption) -> str:
     """`` Did you mean --defender-in-cover or --cover-power-fists?`` for a flag near the command's own (the same
     matching as an unknown option's in rules_core: near spellings, and flags holding all its words), or ''."""
     command = error.ctx.command if error.ctx is not None else None
+    missed, _ = near_miss(error.option_name, _game_options(command))
+    if missed:  # a name the game declares for one of its options (Bolt Action's --cover), or for a unit token
+        return " " + RefereeError(missed).text_of(TERMINAL)
     flags = [flag for param in (command.params if command else []) for flag in getattr(param, "opts", [])]
     near = near_names(error.option_name, tuple(flag.lstrip("-") for flag in flags if flag.startswith("--")))
     if not near:
         return ""
     named = [f"--{name}" for name in near]
     return f" Did you mean {' or '.join([', '.join(named[:-1]), named[-1]] if len(named) > 1 else named)}?"
+
+
+def _game_options(command: click.Command | None) -> tuple[OptionSpec, ...]:
+    """The options of the game ``command`` fights or weighs (its parameters hold every one of them), or none."""
+    names = {param.name for param in (command.params if command else [])}
+    fitting = [game.options for game in all_games() if game.options and {spec.name for spec in game.options} <= names]
+    return max(fitting, key=len, default=())
 
 
 def main(argv: Sequence[str] | None = None) -> None:

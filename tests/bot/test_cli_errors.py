@@ -152,3 +152,31 @@ def test_a_name_that_fits_several_games_lists_each_with_its_command(capsys: pyte
     assert "40k (referee assault 40k), duel (referee duel) or reikhammer (referee assault reikhammer)" in err, err
     code, _, err = referee("help", "warhammer", capsys=capsys)
     assert code == 2 and "referee assault 40k" in err and "/" not in err, err
+
+
+@pytest.mark.parametrize(
+    ("flag", "said"),
+    [
+        ("--cover", "Did you mean --reaction-modifiers? Cover from the reaction fire is a to-hit modifier"),
+        ("--charge-distance", "Did you mean --distance?"),
+        ("--pins", "write pins=N in its spec"),
+    ],
+)
+def test_a_near_miss_flag_in_bolt_action_names_its_own(
+    flag: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review B, finding 4: 'No such option --cover.' with no suggestion (cover goes in --reaction-modifiers)."""
+    sides = ("--attacker", "6x A: regular", "--defender", "6x B: regular")
+    code, _, err = referee("closequarters", *sides, flag, "2", capsys=capsys)
+    assert code == 2 and said in err and "reaction_modifiers" not in err, err
+
+
+def test_a_capitalised_two_word_keyword_is_marked_and_corrected_in_the_terminal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Review B, finding 2: 'Power Sword' had no caret and no corrected spec."""
+    hero = "Hero: WS4 S4 T4 W1 I4 A1 Sv3+"
+    code, _, err = referee("duel", "--attacker", hero + " Power Sword", "--defender", "Ork: WS4 S3 T4 W1 I2 A1 Sv6+",
+                           capsys=capsys)  # fmt: skip
+    assert code == 2 and "^^^^^^^^^^^" in err, err
+    assert err.splitlines()[-1] == f"Corrected, to copy: --attacker '{hero} power-sword'", err

@@ -116,3 +116,21 @@ def test_option_and_game_names_are_written_the_discord_way() -> None:
     text = embed_text(referee_error_embed(raised(lambda: rules_core.get_game("warhammer"))))
     assert "40k (/assault 40k), duel (/duel) or reikhammer (/assault reikhammer)" in text, text
     assert not TERMINAL_COMMAND.search(text), text
+
+
+def test_near_misses_and_values_apart_are_fixed_the_discord_way() -> None:
+    """Review B, findings 1, 2 and 4: Discord shows the same corrections as the terminal, its options its own way."""
+    game = catalogue().game("boltaction")
+    text = embed_text(referee_error_embed(raised(lambda: validate_options(game.options, {"cover": True}))))
+    assert "Did you mean `reaction_modifiers`?" in text and "`defended_obstacle`" in text, text
+    assert not FLAG.search(text) and not TERMINAL_COMMAND.search(text), text
+    for game_id, typed, fixed in (
+        ("duel", "Hero: WS4 S4 T4 W1 I4 A1 Sv3+ high-ground=1 3", "Hero: WS4 S4 T4 W1 I4 A1 Sv3+ high-ground=1,3"),
+        ("duel", "Hero: WS4 S4 T4 W1 I4 A1 Sv3+ Power Sword", "Hero: WS4 S4 T4 W1 I4 A1 Sv3+ power-sword"),
+        ("boltaction", "10x Rifles: regular smg 2", "10x Rifles: regular smg=2"),
+    ):
+        error = raised(lambda game_id=game_id, typed=typed: parse_given(catalogue().game(game_id), typed, "attacker"))
+        text = embed_text(referee_error_embed(error))
+        assert f"Corrected attacker, to copy ```\n{fixed}\n```" in text and "⟦" in text, text
+    error = raised(lambda: parse_given(catalogue().game("duel"), "Hero: WS4 S4 T4 W1 I4 A1 Sv3+ 3", "attacker"))
+    assert "Corrected" not in embed_text(referee_error_embed(error))

@@ -136,3 +136,92 @@ def test_every_games_keywords_read_in_capitals(game: Game) -> None:
 def test_a_keyless_value_is_read_as_a_stat_the_whole_group_lacks() -> None:
     """The save given later in the group is not missing: '3+' first, before Sv3+, is the invulnerable save."""
     assert corrected("40k", "5x M: 4+ WS4 S4 T4 W1 I4 A1 Ld8 Sv3+") == "5x M: Inv4+ WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
+
+
+@pytest.mark.parametrize(
+    ("game", "typed", "fixed"),
+    [
+        ("duel", "Captain: WS5 S4 T4 W2 I5 A3 Sv3+ Power Sword", "Captain: WS5 S4 T4 W2 I5 A3 Sv3+ power-sword"),
+        ("40k", MARINES + " Power Fist", MARINES + " power-fist"),
+        ("40k", MARINES + " Lightning Claws", MARINES + " lightning-claws"),
+        ("boltaction", "6x A: Regular Tough Fighters", "6x A: Regular tough-fighters"),
+    ],
+)
+def test_a_capitalised_two_word_keyword_gets_the_mark_and_the_fix_of_its_lower_case_form(
+    game: str, typed: str, fixed: str
+) -> None:
+    """Review B, finding 2: 'Power Sword' was named 'power Sword' (a form never typed), unmarked, uncorrected."""
+    error = refused(game, typed)
+    given = error.given
+    assert given is not None and given.corrected == fixed, (error.message, given)
+    written = " ".join(typed.split()[-2:])
+    assert f"'{written}'" in error.message, error.message
+    assert given.excerpt(200)[1] is not None  # the marker is under the two words
+
+
+def test_a_number_after_a_list_setting_joins_its_list() -> None:
+    """Review B, finding 1: 'high-ground=1 3' was 'corrected' to 'high-ground=1 M3', losing opponent 3."""
+    hero = "Hero: WS4 S4 T4 W1 I4 A1 Sv3+"
+    error = refused("duel", hero + " high-ground=1 3")
+    assert "M3" not in error.message and "high-ground=1,3" in error.message, error.message
+    assert corrected("duel", hero + " high-ground=1 3") == hero + " high-ground=1,3"
+    assert corrected("40k", MARINES.replace("5x M", "1x C") + " independent-character vs=1 2") == (
+        MARINES.replace("5x M", "1x C") + " independent-character vs=1,2"
+    )
+
+
+def test_a_lone_number_that_may_be_several_stats_gets_no_certain_fix() -> None:
+    """Review B, finding 1: the duel's 'Sv3+ 3' was 'corrected' to M3, a guess (the duel has M, BS, Ld missing)."""
+    error = refused("duel", "Hero: WS4 S4 T4 W1 I4 A1 Sv3+ 3")
+    assert error.given is not None and error.given.corrected is None, error.given
+    assert "M3" in error.message and "BS3" in error.message, error.message
+
+
+@pytest.mark.parametrize(
+    ("game", "typed", "fixed"),
+    [
+        ("boltaction", "10x Rifles: regular smg 2", "10x Rifles: regular smg=2"),
+        ("boltaction", "10x Rifles: regular SMG 2", "10x Rifles: regular smg=2"),
+        ("boltaction", "10x Rifles: regular pins 2", "10x Rifles: regular pins=2"),
+        ("epic", "5x Marines: CC4+ FF4+ Sv4+ INF contact 2", "5x Marines: CC4+ FF4+ Sv4+ INF contact=2"),
+        ("duel", "Hero: WS4 S4 T4 W1 I4 A1 Sv3+ high-ground 3", "Hero: WS4 S4 T4 W1 I4 A1 Sv3+ high-ground=3"),
+    ],
+)
+def test_a_value_written_apart_from_its_setting_is_that_settings_value(game: str, typed: str, fixed: str) -> None:
+    """Review B, finding 4: 'smg 2', 'pins 2', 'contact 2' got the generic message, no fix."""
+    error = refused(game, typed)
+    assert "=" in error.message and fixed.rsplit(maxsplit=1)[-1] in error.message, error.message
+    assert corrected(game, typed) == fixed
+
+
+def test_epic_infantry_with_a_lone_number_is_not_told_of_a_damage_capacity() -> None:
+    """Review B, finding 4: 'INF 3' said 'as DC3', but only war engines (WE) have a DC."""
+    error = refused("epic", "5x Marines: CC4+ FF4+ Sv4+ INF 3")
+    assert "DC" not in error.message and error.given is not None and error.given.corrected is None, error.message
+    assert "CC4+" in error.message, error.message  # the game's own tokens
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("cover", "Did you mean reaction_modifiers? Cover from the reaction fire is a to-hit modifier: give -1"),
+        ("charge_distance", "Did you mean distance?"),
+        ("pins", "Pins are a unit's own: write pins=N in its spec"),
+    ],
+)
+def test_a_near_miss_in_bolt_action_names_its_own_option_or_token(given: str, said: str) -> None:
+    """Review B, finding 4: --cover, --charge-distance and --pins got no suggestion in Bolt Action."""
+    with pytest.raises(RefereeError) as error:
+        validate_options(get_game("boltaction").options, {given: 1})
+    assert said in error.value.message, error.value.message
+
+
+def test_a_name_of_several_words_lists_every_game_its_words_fit_the_closest_first() -> None:
+    """Review B, finding 4: 'warhammer 2nd' suggested only 40k, while '2nd' alone suggests the duel."""
+    with pytest.raises(UnknownGameError) as error:
+        get_game("warhammer 2nd")
+    commands = [part.game for part in error.value.parts if isinstance(part, GameCommand)]
+    assert commands == ["duel", "40k", "reikhammer"], error.value.parts
+    with pytest.raises(UnknownGameError) as error:
+        get_game("warhammer 40k")
+    assert next(part.game for part in error.value.parts if isinstance(part, GameCommand)) == "40k", error.value.parts

@@ -59,11 +59,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rules_core.dice import DiceSource
-from rules_core.errors import example
+from rules_core.errors import OptionName, example
 from rules_core.games.boltaction import spec
 from rules_core.games.boltaction.engine import resolve
 from rules_core.games.boltaction.state import ROLL_KINDS
-from rules_core.options import OptionSpec, OptionType, OptionValue
+from rules_core.options import NearMiss, OptionSpec, OptionType, OptionValue
 from rules_core.registry import Chart, Game, OutcomeWords, Tallied, TokenDoc, register
 from rules_core.report import Report
 from rules_core.table import TableSummary
@@ -84,6 +84,34 @@ WORDS = OutcomeWords(
     tallied=(Tallied("casualties_caused", "caused {n} casualty", "caused {n} casualties"),),
 )
 
+# Names players give for what Bolt Action writes another way (40K's --charge-distance, --cover; a unit's pins).
+_NEAR_DISTANCE = (
+    NearMiss(
+        "charge_distance", ("In Bolt Action it is the inches between the closest models when the assault is declared.",)
+    ),
+)
+_NEAR_MODIFIERS = (
+    NearMiss(
+        "cover",
+        (
+            "Cover from the reaction fire is a to-hit modifier: give -1 for soft cover, -2 for hard cover (-1 more "
+            "for a small target); defenders behind an obstacle or across rough ground are ",
+            OptionName("defended_obstacle"),
+            " or ",
+            OptionName("rough_ground"),
+            ".",
+        ),
+    ),
+    NearMiss(
+        "pins",
+        (
+            "Pins are a unit's own: write pins=N in its spec (6x Volksgrenadiers: inexperienced pins=2); the reaction "
+            "fire and the morale check count them.",
+        ),
+        suggest=False,
+    ),
+)
+
 OPTIONS = (
     OptionSpec(
         "distance",
@@ -95,6 +123,7 @@ OPTIONS = (
         maximum=200.0,
         brief='Inches apart when the assault is declared. Omitted: in reach, over 6" (rough ground: 6" or less).',
         example=example(distance=9),
+        also=_NEAR_DISTANCE,
     ),
     OptionSpec(
         "rough_ground",
@@ -144,6 +173,7 @@ OPTIONS = (
         maximum=3,
         brief="Other to-hit modifiers on reaction fire (cover -1 or -2, small target -1); the rest are automatic.",
         example=example(reaction_shots=10, reaction_modifiers=-1),
+        also=_NEAR_MODIFIERS,
     ),
     OptionSpec(
         "out_of_arc",

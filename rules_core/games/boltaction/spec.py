@@ -73,7 +73,8 @@ def _error(message: str, token: str, example: str = EXAMPLE_FULL, fix: str | Non
 def parse_unit(text: str) -> Unit:
     """Parse one side: exactly one unit, written as one group."""
     # Its keywords are read in any case (NCO, Veteran), and named in its own errors.
-    side = parse_side_spec(text, example=EXAMPLE_FULL, keywords=(*(q.value for q in Quality), *KEYWORDS, *UNSUPPORTED))
+    known = (*(q.value for q in Quality), *KEYWORDS, *UNSUPPORTED)
+    side = parse_side_spec(text, example=EXAMPLE_FULL, keywords=known, settings=SETTINGS)
     groups = [group for unit in side.units for group in unit.groups]
     if len(groups) != 1:
         raise _error(

@@ -326,7 +326,8 @@ def _required(stats: dict[str, int | None], key: str) -> int:
 def parse_side(text: str, armoury: Armoury = EMPTY_ARMOURY) -> Side:
     """Parse one side of a duel; named weapons come from ``armoury``."""
     keywords = frozenset((*FLAGS, *armoury.names))
-    side_spec = parse_side_spec(text, example=EXAMPLE_MODEL, stats=STAT_EXAMPLES, keywords=keywords)
+    settings = {**dict.fromkeys(SETTINGS, ""), HIGH_GROUND: "1,3"}  # for the hints: high-ground takes a list
+    side_spec = parse_side_spec(text, example=EXAMPLE_MODEL, stats=STAT_EXAMPLES, keywords=keywords, settings=settings)
     groups = tuple(_parse_group(group, armoury) for unit in side_spec.units for group in unit.groups)
     side = Side(groups)
     if side.models > MAX_MODELS:

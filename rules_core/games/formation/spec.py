@@ -69,8 +69,9 @@ class FormationSpecParser:
             refused.add(NO_LINE_OF_FIRE)
         self.specials = tuple(special for special in SPECIALS if special not in refused)
         self.support_example = f"3x Devastators: FF{rules.value_text(3 if rules.hit_op is Op.AT_LEAST else 4)}"
-        # Stat keys with an example value: read in any case (cc4+ is CC4+); near misses suggest one of these.
-        self.stat_examples = {"CC": rules.value_text(4), "FF": rules.value_text(4), "Sv": "4+", "DC": "3"}
+        # Stat keys with an example value: read in any case (cc4+ is CC4+); near misses suggest one of these. DC has
+        # none: only a war engine has one, so a value standing alone ('INF 3') is never read as a DC lost its key.
+        self.stat_examples = {"CC": rules.value_text(4), "FF": rules.value_text(4), "Sv": "4+", "DC": ""}
         self.keywords = frozenset((*SPECIALS, *UNIT_TYPES, *(unit_type.lower() for unit_type in UNIT_TYPES)))
 
     # ------------------------------------------------------------------ errors
@@ -333,7 +334,9 @@ class FormationSpecParser:
     def _read(self, text: str, example: str) -> SideSpec:
         """The generic reader's split, its errors counting units (stands, vehicles, war engines), not models."""
         try:
-            return parse_side_spec(text, example=example, stats=self.stat_examples, keywords=self.keywords)
+            return parse_side_spec(
+                text, example=example, stats=self.stat_examples, keywords=self.keywords, settings=self.settings
+            )
         except RefereeError as error:
             worded = _MODELS.sub(lambda found: "unit" + found.group(1), error.message)
             if worded == error.message:

@@ -110,6 +110,8 @@ _KEYWORD_ORDER = {keyword: position for position, keyword in enumerate(KEYWORDS)
 
 GROUP_SETTINGS = ("engaged", "supporting", "poisoned", "strike-with", "vs", "tie-t", "tie-save", "grenades", "hits")
 UNIT_SETTINGS = ("vs", "tie-t", "tie-save", "grenades", "hits")
+# For the hints on a value written apart from its setting: vs= and hits= take lists.
+_SETTING_EXAMPLES = {**dict.fromkeys(GROUP_SETTINGS, ""), "vs": "1,2", "hits": "2:1,3:1"}
 
 # Dividing attacks between enemy units (MULTIPLE COMBATS; CHARACTERS IN ASSAULTS).
 EXAMPLE_SPLIT = "10x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+ engaged=8 supporting=2 vs=1:6+2,2:2"
@@ -566,7 +568,9 @@ _TURN_FACT_SET = frozenset(TURN_FACTS)
 
 def parse_side(text: str, *, enemy_units: int | None = None) -> Side:
     """Parse a 40K side. ``enemy_units`` bounds ``vs=`` when the other side is known."""
-    side_spec = parse_side_spec(text, example=EXAMPLE_SIDE, stats=STAT_EXAMPLES, keywords=_KEYWORD_SET)
+    side_spec = parse_side_spec(
+        text, example=EXAMPLE_SIDE, stats=STAT_EXAMPLES, keywords=_KEYWORD_SET, settings=_SETTING_EXAMPLES
+    )
     return Side(tuple(_parse_unit(unit, n, enemy_units) for n, unit in enumerate(side_spec.units, start=1)))
 
 
