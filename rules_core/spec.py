@@ -4,7 +4,9 @@ A side is units separated by ``|``; a unit is groups separated by ``;``; a
 group is ``[N x] name: tokens``.
 
 How a group's count and name are read is in :mod:`rules_core.spec_heads`; the suggestions for a
-near miss (a key, keyword or setting one letter off) in :mod:`rules_core.spec_hints`.
+near miss (a key, keyword or setting one letter off) in :mod:`rules_core.spec_hints`; the errors for a slip a
+player makes as they type (commas, a stat's key left out, a setting's value apart, a keyword in two words) in
+:mod:`rules_core.spec_slips`.
 
 Tokens are ``KEYvalue`` stats (``WS4``,
 ``Sv3+``, ``Sv-``; the keys a game declares are read in any case, ``ws4`` is
@@ -41,8 +43,8 @@ from rules_core.spec_hints import (
     fixed_setting,
     fixed_stat,
     suggest_stat,
-    without_commas,
 )
+from rules_core.spec_slips import refuse_commas, refuse_keyless, refuse_setting_apart, refuse_two_words
 
 MAX_SPEC_CHARS = 4_000
 MAX_NAME_CHARS = 100
@@ -260,77 +262,21 @@ def _parse_group(text: str, vocabulary: Vocabulary) -> GroupSpec:
             fix=f"{spaced.group(1)}={spaced.group(3)}",
         )
     words = rest.split()
-    _refuse_commas(words, rest, example)
+    refuse_commas(words, rest, example)
     tokens: list[Token] = []
     for position, word in enumerate(words):
         token = _classify_cached(word, stats, keywords)
         if token is None:
             before = words[position - 1] if position else ""
             _refuse_spaced_stat(before, word, stats, example)
-            _refuse_setting_apart(before, word, name, vocabulary)
+            refuse_setting_apart(before, word, name, vocabulary)
             if not (before.isalpha() and before.lower() not in vocabulary.lower_keywords):  # 'XX 4': XX is its key
-                _refuse_keyless(word, name, _stat_keys(words, stats), vocabulary)
+                refuse_keyless(word, name, _stat_keys(words, stats), vocabulary)
             _raise_unreadable(word, vocabulary)
         if token.kind is TokenKind.KEYWORD and position + 1 < len(words):
-            _refuse_two_words(token.text, words[position + 1], name, vocabulary)  # as typed: Power Sword
+            refuse_two_words(token.text, words[position + 1], name, vocabulary)  # as typed: Power Sword
         tokens.append(token)
     return GroupSpec(count=count, name=name, tokens=tuple(tokens), text=text.strip())
-
-
-def _refuse_commas(words: list[str], rest: str, example: str) -> None:
-    """For ``WS4, S4, T4``: commas do not separate tokens; the tokens are shown without them, to copy."""
-    fixed = without_commas(words)
-    if fixed is not None:
-        raise SpecError(
-            f"Cannot read '{' '.join(words)}': commas do not separate tokens, spaces do. Write '{' '.join(fixed)}'.",
-            token=rest.strip(),
-            example=example,
-            fix=" ".join(fixed),
-        )
-
-
-def _refuse_keyless(word: str, name: str, given: list[str], vocabulary: Vocabulary) -> None:
-    """For ``Ld8 3+``: a roll (or a number) standing alone is a stat with its key left out (Sv3+)."""
-    keys = vocabulary.missing_keys(word, given)
-    if keys:
-        # A roll is the first missing roll (Sv3+ before Inv3+, a decision); a number is certain only when one stat
-        # alone may have lost its key (else M3 or BS3 is named, never corrected).
-        certain = word.endswith("+") or word == "-" or len(keys) == 1
-        others = "".join(f" (or {key}{word})" for key in keys[1:2])
-        which = "" if certain else ": which stat is it?"
-        raise SpecError(
-            f"Cannot read '{word}' on '{name}': a stat is written with its key, as {keys[0]}{word}{others}{which}",
-            token=word,
-            example=vocabulary.example,
-            fix=keys[0] + word if certain else None,
-        )
-
-
-def _refuse_setting_apart(before: str, word: str, name: str, vocabulary: Vocabulary) -> None:
-    """For ``smg 2`` or ``high-ground=1 3``: a value written apart from its setting is that setting's value."""
-    found = vocabulary.setting_apart(before, word)
-    if found is not None:
-        written, fix = found
-        how = "key=value with no spaces, and a list with commas:" if "=" in before else "key=value, as"
-        raise SpecError(
-            f"Cannot read '{written}' on '{name}': write a setting as {how} {fix}.",
-            token=written,
-            example=vocabulary.example,
-            fix=fix,
-        )
-
-
-def _refuse_two_words(first: str, second: str, name: str, vocabulary: Vocabulary) -> None:
-    """For ``power sword``: a keyword written as two words is looked up hyphenated (power-sword) first."""
-    found = vocabulary.two_words(first, second)
-    if found is not None:
-        words, fix = found
-        raise SpecError(
-            f"Cannot read '{first} {second}' on '{name}': {words}",
-            token=f"{first} {second}",
-            example=vocabulary.example,
-            fix=fix,
-        )
 
 
 def _known_stat(word: str, stats: tuple[str, ...]) -> bool:
@@ -345,7 +291,7 @@ def _stat_keys(words: list[str], stats: tuple[str, ...]) -> list[str]:
 
 def _refuse_spaced_stat(before: str, word: str, stats: tuple[str, ...], example: str) -> None:
     """For ``WS 4`` (a stat's key and value apart): refuse it as one token, with the two written together. A stat
-    before a value (``Ld8 3+``) is not its key: that value lost its own (see _refuse_keyless)."""
+    before a value (``Ld8 3+``) is not its key: that value lost its own (see spec_slips.refuse_keyless)."""
     if before.isalpha() and _known_stat(before + word, stats):
         raise SpecError(
             f"Cannot read '{before} {word}': write a stat with no space between its key and its value, "
