@@ -189,6 +189,46 @@ def test_a_lone_model_breaking_off_fights_every_round_at_ws_0_and_escapes_once()
     assert [ev.get("inches") for ev in events(report, "broke_off")] == [4]
 
 
+def test_a_model_breaking_off_that_kills_its_opponent_escapes_away_from_where_it_fell() -> None:
+    # Issue 33 (review finding 3): the escape it declared stands (decision 10), and its note says its opponent is
+    # slain: it moves away from where its opponent fell, not "from its attacker", and makes no Follow-Up Move.
+    report = duel("A: WS4 S4 T4 W1 I4 A1 Sv- breaking-off", "B: WS1 S4 T4 W1 I4 A1 Sv-", [6, 2, 4, 1, 1, 3, 4])
+    (escape,) = events(report, "broke_off")
+    assert escape.get("inches") == 7
+    assert escape.get("away_from") == "where B fell"
+    note = str(escape.get("note"))
+    assert "it has slain B" in note and 'moves 7" directly away from where B fell' in note
+    assert "no Follow-Up Move" in note
+    assert events(report, "follow_up") == []
+    assert report.result.attacker.extra["broken"] is True
+
+
+def test_the_option_lets_a_model_breaking_off_that_kills_all_its_opponents_follow_up_instead() -> None:
+    # The other reading (breaking_off_kill=follow_up): with no opponent left there is nothing to escape from.
+    report = duel(
+        "A: WS4 S4 T4 W1 I4 A1 Sv- breaking-off",
+        "B: WS1 S4 T4 W1 I4 A1 Sv-",
+        [6, 2, 4, 1, 1],  # no 2D6 escape roll
+        breaking_off_kill="follow_up",
+    )
+    assert events(report, "broke_off") == []
+    (follow,) = events(report, "follow_up")
+    assert "nothing left to escape from" in str(follow.get("note"))
+    assert report.result.attacker.extra["broken"] is False
+    assert report.result.attacker.extra["models"][0]["status"] == "fought"
+
+
+def test_with_the_option_a_model_breaking_off_that_does_not_kill_still_escapes() -> None:
+    report = duel(
+        f"A: WS5 I4 A1 {HARMLESS} sword breaking-off",
+        f"B: WS4 I4 A1 {HARMLESS} sword",
+        [5, 2, 3, 3, 4],
+        breaking_off_kill="follow_up",
+    )
+    (escape,) = events(report, "broke_off")
+    assert escape.get("inches") == 7 and escape.get("away_from") == "its attacker"
+
+
 # --- multiple combat -----------------------------------------------------------------------------------------
 
 

@@ -59,7 +59,16 @@ Decisions on unclear or unstated points (each also in docs/games/duel.md):
    dice are rolled for unsaved wounds once the model is slain.
 10. Breaking off: declared with ``breaking-off`` on the model; it fights every one
     of its rounds at WS 0 without parrying, and if it survives it moves 2D6"
-    away (one roll, after all the rounds) and its squad is Broken.
+    away (one roll, after all the rounds) and its squad is Broken. A model breaking
+    off that kills all its opponents meets two rules: "if the escaping model
+    survives, it moves 2D6"..." and "if a model has killed all of its opponents, it
+    may ... make a Follow-Up Move". By default the escape stands (option
+    ``breaking_off_kill=escape``): it was declared before the round, its only
+    condition in the text is surviving, and the Follow-Up Move is optional while
+    the escape and the Broken squad are not; it moves away from where its opponent
+    fell and makes no Follow-Up Move. ``breaking_off_kill=follow_up`` reads it the
+    other way: with no opponent left it has nothing to escape from, is not Broken,
+    and may follow up (decision 11). The odds follow the option.
 11. Follow-up: the model that "has killed all of its Hand-to-Hand Combat
     opponents" (the text) may make the 2" Follow-Up Move; the referee states it as
     an instruction. A model whose opponent was slain by a friend, or that never
@@ -129,6 +138,17 @@ OPTIONS = (
         "Save modifier of a hit whose weapon lists none: whfb (S4 -1, S5 -2 ... S10 -7) or none.",
         choices=("whfb", "none"),
         example=example(strength_save_table="none"),
+        variant=True,
+    ),
+    OptionSpec(
+        "breaking_off_kill",
+        OptionType.CHOICE,
+        "escape",
+        'A model breaking off that kills all its opponents: escape (default: it still moves 2D6" away, its squad '
+        "Broken, decision 10) or follow_up (nothing left to escape from: not Broken, it may make the Follow-Up Move).",
+        choices=("escape", "follow_up"),
+        brief="A breaking-off model that kills all its opponents: escape (default) or follow_up.",
+        example=example(breaking_off_kill="follow_up"),
         variant=True,
     ),
 )
