@@ -110,6 +110,18 @@ def test_reaction_fire_that_halves_the_assaulters_forces_a_morale_check_that_can
     assert report.result.attacker.extra["surrendered"] == 2
 
 
+def test_a_lone_survivor_of_a_destroyed_unit_is_said_in_the_singular() -> None:
+    # Issue 33 (review finding 5): "their 1 survivor surrender, flee or play dead" was plural grammar for one man.
+    report = run("2x A: regular", "3x B: regular", [1, 1, 4, 1, 1, 3], distance=3)
+    (note,) = notes(report, "destroyed")
+    assert (
+        note == "A lose and are destroyed: their 1 survivor surrenders, flees or plays dead, and counts as a casualty."
+    )
+    report = run("3x A: regular", "3x B: regular", [1, 1, 1, 4, 1, 1, 3], distance=3)
+    (note,) = notes(report, "destroyed")
+    assert note.endswith("their 2 survivors surrender, flee or play dead, and count as casualties.")
+
+
 def test_a_passed_morale_check_lets_the_assault_go_on() -> None:
     report = run("4x A: regular", "5x B: regular", [4, 4, 1, 1, 1, 5, 5, 3, 4, 6, 6, 1, 1, 1, 2],
                  distance=9, reaction_shots=5)  # fmt: skip

@@ -27,6 +27,7 @@ from rules_core.games.boltaction.state import (
     Outcome,
     UnitState,
     plural,
+    surrender_words,
     unit_men,
 )
 from rules_core.options import OptionValue
@@ -138,7 +139,8 @@ class CloseQuarters:
         loser.men.clear()
         note = f"{loser.name} lose and are destroyed"
         note += (
-            f": their {plural(loser.surrendered, 'survivor')} surrender, flee or play dead, and count as casualties."
+            f": their {plural(loser.surrendered, 'survivor')} {surrender_words(loser.surrendered)}, and "
+            f"{'counts as a casualty' if loser.surrendered == 1 else 'count as casualties'}."
             if loser.surrendered
             else "."
         )

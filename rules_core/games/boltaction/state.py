@@ -135,5 +135,11 @@ def declared_close(options: Mapping[str, OptionValue]) -> bool:
     return float(distance) <= SURPRISE_RANGE
 
 
+def surrender_words(survivors: int) -> str:
+    """What a destroyed unit's survivors do, its verbs agreeing with their number: "surrenders, flees or plays
+    dead" for one man."""
+    return "surrenders, flees or plays dead" if survivors == 1 else "surrender, flee or play dead"
+
+
 def plural(count: int, word: str, plural: str | None = None) -> str:
     return f"{count} {word if count == 1 else plural or word + 's'}"
