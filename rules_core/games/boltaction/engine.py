@@ -26,6 +26,7 @@ from rules_core.games.boltaction.state import (
     Fight,
     Outcome,
     UnitState,
+    check_terrain,
     plural,
     surrender_words,
     unit_men,
@@ -37,6 +38,7 @@ from rules_core.rolling import roll_unchecked
 
 class CloseQuarters:
     def __init__(self, attacker: Unit, defender: Unit, options: Mapping[str, OptionValue], dice: DiceSource) -> None:
+        check_terrain(options)
         self.options = options
         self.dice = dice
         self.attacker = UnitState(attacker, ATTACKER, unit_men(attacker), attacker.pins, ATTACKER.value)
