@@ -505,6 +505,32 @@ def test_high_ground_per_opponent_contradictions_are_refused_with_an_example(
 
 
 @pytest.mark.parametrize(
+    ("attacker", "defender", "side"),
+    [
+        (f"2x F: WS4 I4 A1 {HARMLESS} high-ground=1", f"L: WS4 I4 A1 {HARMLESS}", "attacker"),
+        (f"L: WS4 I4 A1 {HARMLESS}", f"2x F: WS4 I4 A1 {HARMLESS} high-ground=1", "defender"),
+        (f"L: WS4 I4 A1 {HARMLESS} high-ground=3", f"2x F: WS4 I4 A1 {HARMLESS}", "attacker"),
+        (f"2x F: WS4 I4 A1 {HARMLESS}", f"L: WS4 I4 A1 {HARMLESS} high-ground=3", "defender"),
+        (f"L: WS4 I4 A1 {HARMLESS} high-ground=2", f"F: WS4 I4 A1 {HARMLESS} | G: WS4 I4 A1 {HARMLESS} high-ground",
+         "attacker"),
+        (f"F: WS4 I4 A1 {HARMLESS} | G: WS4 I4 A1 {HARMLESS} high-ground", f"L: WS4 I4 A1 {HARMLESS} high-ground=2",
+         "defender"),
+    ],
+)  # fmt: skip
+def test_a_high_ground_refusal_shows_its_example_on_the_side_the_player_wrote_it_on(
+    attacker: str, defender: str, side: str
+) -> None:
+    # Issue 33 (review finding 5): high-ground=1 on an attacking side of several showed a defender's example.
+    with pytest.raises(SpecError) as caught:
+        duel(attacker, defender, [])
+    example = str(caught.value.example)
+    where = example.index("high-ground=" if "high-ground=" in example else "high-ground")  # the token refused
+    assert example.rfind(f"{side} '", 0, where) == max(example.rfind("attacker '", 0, where),
+                                                        example.rfind("defender '", 0, where)), example  # fmt: skip
+    assert example.startswith("attacker '"), example  # the attacker first, as the command line reads
+
+
+@pytest.mark.parametrize(
     ("flags", "says"),
     [("high-ground=0", "1 to 10"), ("high-ground=x", "1 to 10"), ("high-ground=1,1", "twice"),
      ("high-ground high-ground=1", "both")],
