@@ -260,7 +260,7 @@ def test_several_attackers_against_a_lone_defender_fight_in_the_attackers_order(
         f"Lone: WS3 I3 A1 {HARMLESS}",
         [2, 2, 2, 2, 2],  # round 1: one die each; round 2: Second rolls 2
     )
-    assert [ev.get("attacker_model") for ev in rounds(report)] == ["First", "Second"]
+    assert [ev.get("attacker_model") for ev in rounds(report)] == ["First 1", "Second 2"]  # places in the side
     assert [len(r.dice) for r in rolls(report, "attack dice: Second")] == [2]
 
 
@@ -447,9 +447,9 @@ def test_a_model_whose_opponent_fell_to_another_is_not_said_to_have_killed_it() 
     orks = "3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife | Nob: WS4 S4 T4 W2 I3 A2 Sv5+ weapon=choppa/S+1/dmg=1/sv=-1/cc"
     report = resolve(catalogue().game("duel"), sergeant, orks, seed=3)
     follow = [str(ev.get("note")) for step in report.steps for ev in step.events if ev.kind == "follow_up"]
-    assert [note.split(" has killed")[0] for note in follow] == ["Nob"]
+    assert [note.split(" has killed")[0] for note in follow] == ["Nob 4"]  # the 4th model of its side
     notes = [str(ev.get("note")) for step in report.steps for ev in step.events]
-    assert any(note.startswith("Ork Boy 1's opponent, Marine Sergeant, was slain by Nob") for note in notes)
+    assert any(note.startswith("Ork Boy 1's opponent, Marine Sergeant, was slain by Nob 4") for note in notes)
     assert not any(note.startswith("Ork Boy 1") and "may make a Follow-Up Move" in note for note in notes)
 
 
@@ -469,6 +469,24 @@ def test_the_lone_model_has_the_high_ground_over_the_opponents_it_names_only() -
     assert "high-ground=2" in report.inputs.attacker
 
 
+def test_the_models_of_a_side_of_several_are_numbered_as_high_ground_numbers_them() -> None:
+    # Issue 33 (review finding 5): "Boy | 2x Boy" read Boy, Boy 1, Boy 2, so high-ground=2 landed on "Boy 1". Each
+    # model of a side of several now carries its place in the side: the number high-ground=N names.
+    report = duel(
+        f"Lone: WS4 I4 A1 {HARMLESS} high-ground=2",
+        f"Boy: WS4 I4 A1 {HARMLESS} | 2x Boy: WS4 I4 A1 {HARMLESS}",
+        [3, 3, 3, 3, 3, 3, 3, 3, 3],
+    )
+    names = [m["name"] for m in report.result.defender.extra["models"]]
+    assert names == ["Boy 1", "Boy 2", "Boy 3"]
+    assert [ev.get("winner") for ev in rounds(report)] == ["none", "attacker", "none"]  # above Boy 2 only
+    assert [step.title for step in report.steps][1].startswith("Round 2: Lone 8 v 7 Boy 2")
+    report = duel(f"Nob: WS4 I4 A1 {HARMLESS} | 2x Boy: WS4 I4 A1 {HARMLESS}", f"L: WS4 I4 A1 {HARMLESS}",
+                  [3, 3, 3, 3, 3, 3, 3, 3, 3])  # fmt: skip
+    assert [m["name"] for m in report.result.attacker.extra["models"]] == ["Nob 1", "Boy 2", "Boy 3"]
+    assert [m["name"] for m in report.result.defender.extra["models"]] == ["L"]
+
+
 def test_a_foe_on_the_high_ground_beside_the_lone_models_own_high_ground_over_another() -> None:
     report = duel(
         f"A: WS4 I4 A1 {HARMLESS} | B: WS4 I4 A1 {HARMLESS} high-ground",
@@ -476,7 +494,7 @@ def test_a_foe_on_the_high_ground_beside_the_lone_models_own_high_ground_over_an
         [3, 3, 3, 3, 3],
     )
     assert [score(report, "L", n) for n in (1, 2)] == [8, 7]
-    assert (score(report, "A"), score(report, "B")) == (7, 8)
+    assert (score(report, "A 1"), score(report, "B 2")) == (7, 8)
 
 
 def test_high_ground_numbers_in_a_one_against_one_duel() -> None:

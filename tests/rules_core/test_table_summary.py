@@ -136,7 +136,7 @@ def test_duel_the_winner_that_falls_too_and_the_follow_up_moves_of_the_standing(
     table = summary(report)
     assert table.removals == ("the Marine Sergeant", "2 Ork Boys")
     # Only the Nob killed all its opponents: Ork Boy 1's opponent fell to the Nob (rules text, Follow-Up Moves).
-    assert table.moves == ('Nob may make a Follow-Up Move of up to 2"',)
+    assert table.moves == ('Nob 4 may make a Follow-Up Move of up to 2"',)  # its place in its side
 
 
 # --- Bolt Action ---------------------------------------------------------------------------------------------

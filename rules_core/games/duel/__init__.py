@@ -10,7 +10,9 @@ Decisions on unclear or unstated points (each also in docs/games/duel.md):
    model against up to ten (a multiple combat). When both sides hold several models
    the fight is not one combat around one model, and the referee says so.
 2. Multiple combat order: the outnumbering side's models fight in the order its
-   spec lists them (the rules let that player choose). The k-th of them rolls
+   spec lists them (the rules let that player choose), each labelled with its place
+   there ("Nob 1", "Ork Boy 2", "Ork Boy 3"), the number ``high-ground=N`` names; a
+   lone model is called by its name. The k-th of them rolls
    k-1 extra attack dice; it only fights at all if the lone model survived the
    earlier rounds, so the bonus always applies to the rounds that happen.
 3. Attack dice: A, +1 for two or more weapons with the Close Combat rule

@@ -57,10 +57,13 @@ class Fighter:
 
 
 def fighters(side: Side, name: SideName) -> list[Fighter]:
+    """One fighter a model. A lone model is called by its name; each model of a side of several carries its place
+    in the side ("Nob 1", "Ork Boy 2", "Ork Boy 3"), the order it fights in and the number ``high-ground=N`` names."""
     fighters = []
+    several = side.models > 1
     for group in side.groups:
-        for number in range(1, group.count + 1):
-            label = group.name if group.count == 1 else f"{group.name} {number}"
+        for _ in range(group.count):
+            label = f"{group.name} {len(fighters) + 1}" if several else group.name
             fighters.append(
                 Fighter(group, name, label, group.profile.w, name.value, breaking_off=group.has(BREAKING_OFF))
             )
