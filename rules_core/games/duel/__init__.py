@@ -130,6 +130,8 @@ WORDS = OutcomeWords(
     on_wounds=frozenset({"killed", "wounded", "broke_off"}),
     models_lost=frozenset({"killed"}),
     tallied=(Tallied("wounds_inflicted", "inflicted {n} wound", "inflicted {n} wounds"),),
+    # What the odds count as the loser breaking: "breaks" alone would read as breaking off.
+    loser_breaks="The losing side is wiped out, or a model of it broke off (its squad Broken)",
 )
 
 OPTIONS = (
