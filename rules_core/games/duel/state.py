@@ -59,7 +59,7 @@ class Fighter:
 def fighters(side: Side, name: SideName) -> list[Fighter]:
     """One fighter a model. A lone model is called by its name; each model of a side of several carries its place
     in the side ("Nob 1", "Ork Boy 2", "Ork Boy 3"), the order it fights in and the number ``high-ground=N`` names."""
-    fighters = []
+    fighters: list[Fighter] = []
     several = side.models > 1
     for group in side.groups:
         for _ in range(group.count):
