@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules_core.games.duel.state import BREAK_OFF_DISTANCE, Fighter, Phase
 from rules_core.report import Event, Step, event
 from rules_core.rolling import roll_unchecked
+from rules_core.table import join_words
 
 
 def escapes_step(phase: Phase) -> None:
@@ -15,17 +16,16 @@ def escapes_step(phase: Phase) -> None:
         if killed_all and phase.options.get("breaking_off_kill") == "follow_up":
             continue  # nothing left to escape from (decision 10's other reading): it follows up instead
         roll = roll_unchecked(phase.dice, 'break-off move (2D6")', 2, kind=BREAK_OFF_DISTANCE, side=fighter.side)
-        fighter.escaped_inches = sum(roll.dice)
+        fighter.escaped_inches = inches = sum(roll.dice)
         if killed_all:
-            fallen = ", ".join(o.label for o in fighter.opponents)
+            fallen = join_words(o.label for o in fighter.opponents)
             away = f"where {fallen} fell"
             how = (
                 f"{fighter.label} survives, and it has slain {fallen}: the escape it declared stands, so it makes "
-                f'no Follow-Up Move and moves {fighter.escaped_inches}" directly away from {away}.'
+                f'no Follow-Up Move and moves {inches}" directly away from {away}.'
             )
         else:
             away = "its attacker"
-            inches = fighter.escaped_inches
             how = f'{fighter.label} survives and breaks off: it moves {inches}" directly away from {away}.'
         note = f"{how} It and its squad are automatically Broken and may not try to Rally until the following turn."
         phase.steps.append(
