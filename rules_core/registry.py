@@ -68,7 +68,8 @@ class OutcomeWords:
     fight, where the loser may still stand ("on wounds (3 to 1)"); ``models_lost``: outcomes whose fate is how many
     models the loser lost ("lost 2 models"); ``decided``: (outcome, winner) -> the whole headline of a won result
     the other words cannot say ("Both formations were wiped out; the attack stalled, so the defender wins");
-    ``tallied``: the game's own result keys the tally shows, in order.
+    ``tallied``: the game's own result keys the tally shows, in order; ``loser_breaks``: what the odds' "loser
+    breaks" (``Odds.p_loser_breaks``) counts, in the game's own words.
     """
 
     loser_fates: Mapping[str, str] = field(default_factory=dict)
@@ -77,6 +78,7 @@ class OutcomeWords:
     models_lost: frozenset[str] = frozenset()
     decided: Mapping[tuple[str, str], str] = field(default_factory=dict)
     tallied: tuple[Tallied, ...] = ()
+    loser_breaks: str = "The loser breaks or is destroyed"
 
 
 @dataclass(frozen=True, slots=True)

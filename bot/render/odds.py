@@ -40,7 +40,8 @@ def odds_lines(result: Odds, title: str) -> list[str]:
     lines.append(f"  Attacker wins {attacker} · defender wins {defender} · draw {shown('p_draw', result.p_draw)}")
     if result.p_no_winner:
         lines.append(f"  No fight at all: {shown('p_no_winner', result.p_no_winner)}")
-    lines.append(f"  The loser breaks or is destroyed: {shown('p_loser_breaks', result.p_loser_breaks)}")
+    breaks = get_game(result.game).outcome_words.loser_breaks  # the game's own words for what is counted
+    lines.append(f"  {breaks}: {shown('p_loser_breaks', result.p_loser_breaks)}")
     lines.append("  Outcomes: " + ", ".join(f"{name.replace('_', ' ')} {percent(p)}"
                                             for name, p in result.outcomes.items() if p > 0))  # fmt: skip
     for side in ("attacker", "defender"):

@@ -68,3 +68,14 @@ def test_bad_input_is_one_line_with_an_example(
     assert code == 2
     assert fragment in error_lines(err)[0]
     assert "Example:" in err or "Corrected, to copy:" in err
+
+
+def test_rough_ground_with_a_defended_obstacle_is_refused_in_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 33 (review finding 5): the text makes them exclusive; the error names both flags, with an example.
+    code, _, err = referee("closequarters", "--attacker", ATTACKER, "--defender", DEFENDER, "--rough-ground",
+                           "--defended-obstacle", capsys=capsys)  # fmt: skip
+    assert code != 0
+    (line,) = error_lines(err)
+    assert line.startswith("error: --rough-ground and --defended-obstacle cannot both hold")
+    assert "rough_ground" not in line and "defended_obstacle" not in line
+    assert line.endswith("Example: --distance 9 --defended-obstacle")

@@ -85,6 +85,19 @@ def test_the_duel_is_exact_too(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["p_attacker_wins"] == pytest.approx(0.6203, abs=1e-4)  # and 100,000 referee resolutions: 0.6204
 
 
+def test_the_duel_odds_say_what_breaking_means_in_the_duel(capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 33 (review finding 5): "The loser breaks or is destroyed" reads, in the duel, as breaking off: say
+    # what is counted, the losing side wiped out or a model of it breaking off (its squad Broken).
+    code, out, _ = referee("odds", "duel", "--attacker", "Captain: WS6 S4 T4 W3 I6 A3 Sv3+ power-sword", "--defender",
+                           "2x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife", capsys=capsys)  # fmt: skip
+    assert code == 0
+    assert "The loser breaks or is destroyed" not in out
+    assert "The losing side is wiped out, or a model of it broke off (its squad Broken): " in out
+    _, other, _ = referee("odds", "boltaction", "--attacker", "5x A: regular", "--defender", "5x B: regular",
+                          capsys=capsys)  # fmt: skip
+    assert "The loser breaks or is destroyed: " in other  # the other games keep their words
+
+
 LARGE = ("--attacker", "200x Big: WS10 S10 T10 W10 I10 A10 Ld10 Sv2+ rending lightning-claws",
          "--defender", "200x Big: WS10 S10 T10 W10 I10 A10 Ld10 Sv2+ Inv3+")  # fmt: skip
 

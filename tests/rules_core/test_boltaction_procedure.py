@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rules_core import OptionError, SpecError, UnsupportedError, get_game
+from rules_core.errors import PLAIN
+from rules_core.odds import odds
 from rules_core.report import Op, SideName, Target
 from tests.rules_core.helpers_boltaction import events, notes, rolls, rounds, run
 
@@ -108,6 +110,18 @@ def test_reaction_fire_that_halves_the_assaulters_forces_a_morale_check_that_can
     assert report.result.attacker.extra["destroyed"] is True
     assert report.result.attacker.remaining == 0
     assert report.result.attacker.extra["surrendered"] == 2
+
+
+def test_a_lone_survivor_of_a_destroyed_unit_is_said_in_the_singular() -> None:
+    # Issue 33 (review finding 5): "their 1 survivor surrender, flee or play dead" was plural grammar for one man.
+    report = run("2x A: regular", "3x B: regular", [1, 1, 4, 1, 1, 3], distance=3)
+    (note,) = notes(report, "destroyed")
+    assert (
+        note == "A lose and are destroyed: their 1 survivor surrenders, flees or plays dead, and counts as a casualty."
+    )
+    report = run("3x A: regular", "3x B: regular", [1, 1, 1, 4, 1, 1, 3], distance=3)
+    (note,) = notes(report, "destroyed")
+    assert note.endswith("their 2 survivors surrender, flee or play dead, and count as casualties.")
 
 
 def test_a_passed_morale_check_lets_the_assault_go_on() -> None:
@@ -232,6 +246,20 @@ def test_without_exceptional_damage_the_owner_keeps_its_leader_and_assault_weapo
 def test_an_unknown_option_value_names_the_option() -> None:
     with pytest.raises(OptionError, match="reaction_modifiers"):
         run("5x A: regular", "5x B: regular", [], reaction_modifiers=-9)
+
+
+def test_rough_ground_and_a_defended_obstacle_together_are_refused_with_an_example() -> None:
+    # Issue 33 (review finding 5): a defended obstacle needs a line "clear of all terrain except for an obstacle
+    # that the target model is sheltering right behind"; rough ground on the path is other terrain, so the two
+    # cannot both hold. The referee (and the odds) refuse the pair, naming both, with a correct example.
+    with pytest.raises(OptionError) as refused:
+        run("5x A: regular", "5x B: regular", [], rough_ground=True, defended_obstacle=True)
+    error = refused.value
+    assert "rough_ground" in error.message and "defended_obstacle" in error.message
+    assert "clear of all terrain except" in error.message
+    assert error.example_of(PLAIN) == "distance=9 defended_obstacle=true"
+    with pytest.raises(OptionError, match="clear of all terrain except"):
+        odds(get_game("boltaction"), "5x A: regular", "5x B: regular", rough_ground=True, defended_obstacle=True)
 
 
 # --- specs ---------------------------------------------------------------------------------------------------

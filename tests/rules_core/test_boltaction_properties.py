@@ -60,7 +60,7 @@ def assaults(draw: st.DrawFn) -> tuple[str, str, int, dict[str, object]]:
     options: dict[str, object] = {
         "distance": draw(st.one_of(st.none(), st.floats(0, 15).map(lambda x: round(x, 1)))),
         "rough_ground": draw(st.booleans()),
-        "defended_obstacle": draw(st.booleans()),
+        "defended_obstacle": draw(st.booleans()),  # never with rough_ground (decision 9): see below
         "target_has_acted": draw(st.booleans()),
         "ambush": draw(st.booleans()),
         "reaction_shots": draw(st.one_of(st.none(), st.integers(0, 20))),
@@ -68,6 +68,7 @@ def assaults(draw: st.DrawFn) -> tuple[str, str, int, dict[str, object]]:
         "out_of_arc": draw(st.booleans()),
         "morale_check": draw(st.booleans()),
     }
+    options["defended_obstacle"] = bool(options["defended_obstacle"]) and not options["rough_ground"]
     return draw(units("Attackers")), draw(units("Defenders")), draw(st.integers(0, 2**40)), options
 
 

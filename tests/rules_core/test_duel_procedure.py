@@ -189,6 +189,46 @@ def test_a_lone_model_breaking_off_fights_every_round_at_ws_0_and_escapes_once()
     assert [ev.get("inches") for ev in events(report, "broke_off")] == [4]
 
 
+def test_a_model_breaking_off_that_kills_its_opponent_escapes_away_from_where_it_fell() -> None:
+    # Issue 33 (review finding 3): the escape it declared stands (decision 10), and its note says its opponent is
+    # slain: it moves away from where its opponent fell, not "from its attacker", and makes no Follow-Up Move.
+    report = duel("A: WS4 S4 T4 W1 I4 A1 Sv- breaking-off", "B: WS1 S4 T4 W1 I4 A1 Sv-", [6, 2, 4, 1, 1, 3, 4])
+    (escape,) = events(report, "broke_off")
+    assert escape.get("inches") == 7
+    assert escape.get("away_from") == "where B fell"
+    note = str(escape.get("note"))
+    assert "it has slain B" in note and 'moves 7" directly away from where B fell' in note
+    assert "no Follow-Up Move" in note
+    assert events(report, "follow_up") == []
+    assert report.result.attacker.extra["broken"] is True
+
+
+def test_the_option_lets_a_model_breaking_off_that_kills_all_its_opponents_follow_up_instead() -> None:
+    # The other reading (breaking_off_kill=follow_up): with no opponent left there is nothing to escape from.
+    report = duel(
+        "A: WS4 S4 T4 W1 I4 A1 Sv- breaking-off",
+        "B: WS1 S4 T4 W1 I4 A1 Sv-",
+        [6, 2, 4, 1, 1],  # no 2D6 escape roll
+        breaking_off_kill="follow_up",
+    )
+    assert events(report, "broke_off") == []
+    (follow,) = events(report, "follow_up")
+    assert "nothing left to escape from" in str(follow.get("note"))
+    assert report.result.attacker.extra["broken"] is False
+    assert report.result.attacker.extra["models"][0]["status"] == "fought"
+
+
+def test_with_the_option_a_model_breaking_off_that_does_not_kill_still_escapes() -> None:
+    report = duel(
+        f"A: WS5 I4 A1 {HARMLESS} sword breaking-off",
+        f"B: WS4 I4 A1 {HARMLESS} sword",
+        [5, 2, 3, 3, 4],
+        breaking_off_kill="follow_up",
+    )
+    (escape,) = events(report, "broke_off")
+    assert escape.get("inches") == 7 and escape.get("away_from") == "its attacker"
+
+
 # --- multiple combat -----------------------------------------------------------------------------------------
 
 
@@ -220,7 +260,7 @@ def test_several_attackers_against_a_lone_defender_fight_in_the_attackers_order(
         f"Lone: WS3 I3 A1 {HARMLESS}",
         [2, 2, 2, 2, 2],  # round 1: one die each; round 2: Second rolls 2
     )
-    assert [ev.get("attacker_model") for ev in rounds(report)] == ["First", "Second"]
+    assert [ev.get("attacker_model") for ev in rounds(report)] == ["First 1", "Second 2"]  # places in the side
     assert [len(r.dice) for r in rolls(report, "attack dice: Second")] == [2]
 
 
@@ -407,9 +447,9 @@ def test_a_model_whose_opponent_fell_to_another_is_not_said_to_have_killed_it() 
     orks = "3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife | Nob: WS4 S4 T4 W2 I3 A2 Sv5+ weapon=choppa/S+1/dmg=1/sv=-1/cc"
     report = resolve(catalogue().game("duel"), sergeant, orks, seed=3)
     follow = [str(ev.get("note")) for step in report.steps for ev in step.events if ev.kind == "follow_up"]
-    assert [note.split(" has killed")[0] for note in follow] == ["Nob"]
+    assert [note.split(" has killed")[0] for note in follow] == ["Nob 4"]  # the 4th model of its side
     notes = [str(ev.get("note")) for step in report.steps for ev in step.events]
-    assert any(note.startswith("Ork Boy 1's opponent, Marine Sergeant, was slain by Nob") for note in notes)
+    assert any(note.startswith("Ork Boy 1's opponent, Marine Sergeant, was slain by Nob 4") for note in notes)
     assert not any(note.startswith("Ork Boy 1") and "may make a Follow-Up Move" in note for note in notes)
 
 
@@ -429,6 +469,24 @@ def test_the_lone_model_has_the_high_ground_over_the_opponents_it_names_only() -
     assert "high-ground=2" in report.inputs.attacker
 
 
+def test_the_models_of_a_side_of_several_are_numbered_as_high_ground_numbers_them() -> None:
+    # Issue 33 (review finding 5): "Boy | 2x Boy" read Boy, Boy 1, Boy 2, so high-ground=2 landed on "Boy 1". Each
+    # model of a side of several now carries its place in the side: the number high-ground=N names.
+    report = duel(
+        f"Lone: WS4 I4 A1 {HARMLESS} high-ground=2",
+        f"Boy: WS4 I4 A1 {HARMLESS} | 2x Boy: WS4 I4 A1 {HARMLESS}",
+        [3, 3, 3, 3, 3, 3, 3, 3, 3],
+    )
+    names = [m["name"] for m in report.result.defender.extra["models"]]
+    assert names == ["Boy 1", "Boy 2", "Boy 3"]
+    assert [ev.get("winner") for ev in rounds(report)] == ["none", "attacker", "none"]  # above Boy 2 only
+    assert [step.title for step in report.steps][1].startswith("Round 2: Lone 8 v 7 Boy 2")
+    report = duel(f"Nob: WS4 I4 A1 {HARMLESS} | 2x Boy: WS4 I4 A1 {HARMLESS}", f"L: WS4 I4 A1 {HARMLESS}",
+                  [3, 3, 3, 3, 3, 3, 3, 3, 3])  # fmt: skip
+    assert [m["name"] for m in report.result.attacker.extra["models"]] == ["Nob 1", "Boy 2", "Boy 3"]
+    assert [m["name"] for m in report.result.defender.extra["models"]] == ["L"]
+
+
 def test_a_foe_on_the_high_ground_beside_the_lone_models_own_high_ground_over_another() -> None:
     report = duel(
         f"A: WS4 I4 A1 {HARMLESS} | B: WS4 I4 A1 {HARMLESS} high-ground",
@@ -436,7 +494,7 @@ def test_a_foe_on_the_high_ground_beside_the_lone_models_own_high_ground_over_an
         [3, 3, 3, 3, 3],
     )
     assert [score(report, "L", n) for n in (1, 2)] == [8, 7]
-    assert (score(report, "A"), score(report, "B")) == (7, 8)
+    assert (score(report, "A 1"), score(report, "B 2")) == (7, 8)
 
 
 def test_high_ground_numbers_in_a_one_against_one_duel() -> None:
@@ -462,6 +520,32 @@ def test_high_ground_per_opponent_contradictions_are_refused_with_an_example(
     assert caught.value.example is not None and "high-ground" in caught.value.example
     with pytest.raises(SpecError, match=says):
         odds(GAME, attacker, defender)
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "side"),
+    [
+        (f"2x F: WS4 I4 A1 {HARMLESS} high-ground=1", f"L: WS4 I4 A1 {HARMLESS}", "attacker"),
+        (f"L: WS4 I4 A1 {HARMLESS}", f"2x F: WS4 I4 A1 {HARMLESS} high-ground=1", "defender"),
+        (f"L: WS4 I4 A1 {HARMLESS} high-ground=3", f"2x F: WS4 I4 A1 {HARMLESS}", "attacker"),
+        (f"2x F: WS4 I4 A1 {HARMLESS}", f"L: WS4 I4 A1 {HARMLESS} high-ground=3", "defender"),
+        (f"L: WS4 I4 A1 {HARMLESS} high-ground=2", f"F: WS4 I4 A1 {HARMLESS} | G: WS4 I4 A1 {HARMLESS} high-ground",
+         "attacker"),
+        (f"F: WS4 I4 A1 {HARMLESS} | G: WS4 I4 A1 {HARMLESS} high-ground", f"L: WS4 I4 A1 {HARMLESS} high-ground=2",
+         "defender"),
+    ],
+)  # fmt: skip
+def test_a_high_ground_refusal_shows_its_example_on_the_side_the_player_wrote_it_on(
+    attacker: str, defender: str, side: str
+) -> None:
+    # Issue 33 (review finding 5): high-ground=1 on an attacking side of several showed a defender's example.
+    with pytest.raises(SpecError) as caught:
+        duel(attacker, defender, [])
+    example = str(caught.value.example)
+    where = example.index("high-ground=" if "high-ground=" in example else "high-ground")  # the token refused
+    assert example.rfind(f"{side} '", 0, where) == max(example.rfind("attacker '", 0, where),
+                                                        example.rfind("defender '", 0, where)), example  # fmt: skip
+    assert example.startswith("attacker '"), example  # the attacker first, as the command line reads
 
 
 @pytest.mark.parametrize(

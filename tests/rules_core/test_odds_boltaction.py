@@ -188,10 +188,12 @@ def random_unit(chance: random.Random) -> str:
 
 
 def random_options(chance: random.Random) -> dict[str, Any]:
+    rough = chance.random() < 0.25
+    defended = chance.random() < 0.2 and not rough  # the two exclude each other (decision 9), the draws kept
     return {
         "distance": chance.choice((None, 3.0, 5.5, 8.0, 11.0, 13.0)),
-        "rough_ground": chance.random() < 0.25,
-        "defended_obstacle": chance.random() < 0.2,
+        "rough_ground": rough,
+        "defended_obstacle": defended,
         "target_has_acted": chance.random() < 0.1,
         "ambush": chance.random() < 0.2,
         "reaction_shots": chance.choice((0, 3, 6, 10)),

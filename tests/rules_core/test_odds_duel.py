@@ -118,8 +118,12 @@ def modifiers(group: ModelGroup, number: int) -> int:
     return situational(group.flags - {"high-ground"})[0] + above
 
 
-def oracle(attacker: Any, defender: Any, table: str) -> dict[tuple[str, int, int, str, bool], float]:
-    """{(winner, attacker lost, defender lost, outcome, the loser breaks): p}"""
+def oracle(
+    attacker: Any, defender: Any, table: str, breaking_off_kill: str = "escape"
+) -> dict[tuple[str, int, int, str, bool], float]:
+    """{(winner, attacker lost, defender lost, outcome, the loser breaks): p}; ``breaking_off_kill=follow_up``: a
+    model breaking off that kills all its opponents does not escape."""
+    follow_up = breaking_off_kill == "follow_up"
     a_models = [g for g in attacker.groups for _ in range(g.count)]
     d_models = [g for g in defender.groups for _ in range(g.count)]
     lone_attacks = len(a_models) == 1
@@ -153,8 +157,9 @@ def oracle(attacker: Any, defender: Any, table: str) -> dict[tuple[str, int, int
                         continue
                     if winner is foe:
                         for taken, p in taken_law(foe, lone, lone_w, hits, table).items():
+                            killed_lone = taken >= lone_w
                             key = (lone_w - taken, by_lone, by_foes + taken, slain,
-                                   escaped or foe.has(BREAKING_OFF))  # fmt: skip
+                                   escaped or (foe.has(BREAKING_OFF) and not (follow_up and killed_lone)))  # fmt: skip
                             following[key] += p_state * p1 * p2 * p
                     else:
                         for taken, p in taken_law(lone, foe, foe.profile.w, hits, table).items():
@@ -168,7 +173,7 @@ def oracle(attacker: Any, defender: Any, table: str) -> dict[tuple[str, int, int
         a_inflicted, d_inflicted = (by_lone, by_foes) if lone_attacks else (by_foes, by_lone)
         winner = "attacker" if a_inflicted > d_inflicted else "defender" if d_inflicted > a_inflicted else "draw"
         lone_dead = lone_w <= 0
-        lone_escaped = lone.has(BREAKING_OFF) and not lone_dead
+        lone_escaped = lone.has(BREAKING_OFF) and not lone_dead and not (follow_up and slain == len(many))
         lost_lone, lost_many = int(lone_dead), slain
         a_lost, d_lost = (lost_lone, lost_many) if lone_attacks else (lost_many, lost_lone)
         if lone_dead or slain:
@@ -233,6 +238,46 @@ def test_the_exact_odds_agree_with_the_oracle_on_high_ground_per_opponent(scenar
     exact = odds(GAME, a_side, d_side)
     ends = {(winner, outcome, a, d, broke): p for (winner, a, d, outcome, broke), p in oracle_ends.items()}
     assert_agrees_with_oracle(exact, ends, (attacker, defender))
+
+
+BREAKING_OFF_KILLS = [
+    # The lone model wounds the first foe out; the second, breaking off, slays it: the foes lose on wounds (2 to 1),
+    # and with breaking_off_kill=follow_up the slayer does not escape, so the losing side does not break.
+    (
+        "Lone: WS5 S5 T3 W1 I4 A2 Sv- power-axe",
+        "Foe: WS2 S3 T4 W2 I3 A1 Sv- | Runner: WS5 S6 T3 W1 I5 A3 Sv- power-axe breaking-off",
+    ),
+    ("Hero: WS9 S6 T4 W3 I6 A3 Sv3+ power-sword breaking-off", "2x Boy: WS2 S3 T4 W1 I2 A1 Sv6+ club"),
+    ("Boy: WS1 S3 T4 W1 I2 A1 Sv6+ charged", "Hero: WS9 S6 T4 W3 I6 A3 Sv3+ power-sword breaking-off"),
+]
+
+
+@pytest.mark.parametrize("reading", ["escape", "follow_up"])
+@pytest.mark.parametrize(("attacker", "defender"), BREAKING_OFF_KILLS)
+def test_the_exact_odds_agree_with_the_oracle_when_a_model_breaking_off_kills_all_it_fights(
+    attacker: str, defender: str, reading: str
+) -> None:
+    # Issue 33 (review finding 3): breaking_off_kill=follow_up, a model breaking off that kills all its opponents
+    # does not escape, so its squad is not Broken.
+    a_side, d_side = GAME.parse_side(attacker), GAME.parse_side(defender)
+    oracle_ends = oracle(a_side, d_side, "whfb", reading)
+    exact = odds(GAME, a_side, d_side, breaking_off_kill=reading)
+    ends = {(winner, outcome, a, d, broke): p for (winner, a, d, outcome, broke), p in oracle_ends.items()}
+    assert_agrees_with_oracle(exact, ends, (attacker, defender, reading))
+
+
+def test_the_follow_up_reading_moves_the_odds_of_the_loser_breaking() -> None:
+    attacker, defender = BREAKING_OFF_KILLS[0]
+    escape = odds(GAME, GAME.parse_side(attacker), GAME.parse_side(defender))
+    follow = odds(GAME, GAME.parse_side(attacker), GAME.parse_side(defender), breaking_off_kill="follow_up")
+    assert follow.p_loser_breaks < escape.p_loser_breaks - 0.01
+    assert follow.p_attacker_wins == pytest.approx(escape.p_attacker_wins, abs=1e-12)
+
+
+@pytest.mark.slow
+def test_the_referee_rolls_what_the_exact_odds_predict_with_the_follow_up_reading() -> None:
+    attacker, defender = BREAKING_OFF_KILLS[0]
+    assert_referee_agrees(GAME, attacker, defender, {"breaking_off_kill": "follow_up"}, losses=False)
 
 
 @pytest.mark.parametrize("policy", list(ParryPolicy))

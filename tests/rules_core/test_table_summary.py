@@ -140,7 +140,7 @@ def test_duel_the_winner_that_falls_too_and_the_follow_up_moves_of_the_standing(
     table = summary(report)
     assert table.removals == ("the Marine Sergeant", "2 Ork Boys")
     # Only the Nob killed all its opponents: Ork Boy 1's opponent fell to the Nob (rules text, Follow-Up Moves).
-    assert table.moves == ('Nob may make a Follow-Up Move of up to 2"',)
+    assert table.moves == ('Nob 4 may make a Follow-Up Move of up to 2"',)  # its place in its side
 
 
 # --- Bolt Action ---------------------------------------------------------------------------------------------
@@ -151,7 +151,7 @@ def test_bolt_action_the_loser_s_survivors_count_and_the_winner_regroups_its_dis
     report = helpers_boltaction.run("5x A: regular", "6x B: regular", [6, 6, 6, 6, 6, 1, 2])
     assert report.result.outcome == "destroyed"
     table = summary(report)
-    assert table.removals == ("", "all 6 men (1 surrender, flee or play dead)")
+    assert table.removals == ("", "all 6 men (1 surrenders, flees or plays dead)")  # one man: issue 33
     assert table.moves == ('A may regroup up to 2"',)
     assert table.left == ("man", "men")
     assert table.next_step == "Close quarters is over."

@@ -12,6 +12,8 @@ Decisions on unclear or unstated points (each also in docs/games/boltaction.md):
    ``rough_ground``, ``defended_obstacle``, ``target_has_acted``, ``ambush``, ``out_of_arc``.
 2. Reach: more than 12" (6" when the path crosses rough ground or an obstacle) fails to contact; exactly 12"
    goes ahead. A failed assault is a report (``failed_to_contact``, winner ``none``) saying how far they move.
+   ``rough_ground`` with ``defended_obstacle`` is refused (``state.check_terrain``), by the referee and the odds:
+   a defended obstacle's line is "clear of all terrain except for" that obstacle, so no rough ground crosses it.
 3. Reaction fire happens only when the assault reaches, the target has not acted, the assault was declared from
    more than 6" (or the target is in Ambush), the assaulters are not outside the fixed arc (``out_of_arc``) and
    the player gives the number of shots (``reaction_shots``); otherwise the report says why it does not, telling

@@ -26,7 +26,9 @@ from rules_core.games.boltaction.state import (
     Fight,
     Outcome,
     UnitState,
+    check_terrain,
     plural,
+    surrender_words,
     unit_men,
 )
 from rules_core.options import OptionValue
@@ -36,6 +38,7 @@ from rules_core.rolling import roll_unchecked
 
 class CloseQuarters:
     def __init__(self, attacker: Unit, defender: Unit, options: Mapping[str, OptionValue], dice: DiceSource) -> None:
+        check_terrain(options)
         self.options = options
         self.dice = dice
         self.attacker = UnitState(attacker, ATTACKER, unit_men(attacker), attacker.pins, ATTACKER.value)
@@ -138,7 +141,8 @@ class CloseQuarters:
         loser.men.clear()
         note = f"{loser.name} lose and are destroyed"
         note += (
-            f": their {plural(loser.surrendered, 'survivor')} surrender, flee or play dead, and count as casualties."
+            f": their {plural(loser.surrendered, 'survivor')} {surrender_words(loser.surrendered)}, and "
+            f"{'counts as a casualty' if loser.surrendered == 1 else 'count as casualties'}."
             if loser.surrendered
             else "."
         )

@@ -21,7 +21,15 @@ from dataclasses import dataclass
 from math import comb
 
 from rules_core.games.boltaction.spec import FANATICS, NCO, OFFICER, TOUGH_FIGHTERS, Unit
-from rules_core.games.boltaction.state import BASE_TO_HIT, MAX_ROUNDS, ROUGH_MOVE, RUN_MOVE, Outcome, declared_close
+from rules_core.games.boltaction.state import (
+    BASE_TO_HIT,
+    MAX_ROUNDS,
+    ROUGH_MOVE,
+    RUN_MOVE,
+    Outcome,
+    check_terrain,
+    declared_close,
+)
 from rules_core.odds.budget import check
 from rules_core.odds.laws import binomial, two_d6
 from rules_core.odds.model import Odds, distribution, exact_odds
@@ -149,6 +157,7 @@ def _two_d6_at_most(value: int) -> float:
 
 class Solver:
     def __init__(self, attacker: Unit, defender: Unit, options: Mapping[str, OptionValue]) -> None:
+        check_terrain(options)  # what the referee refuses has no odds either
         self.options = options
         self.a_kind, self.a_start = kind_and_state(attacker)
         self.d_kind, self.d_start = kind_and_state(defender)

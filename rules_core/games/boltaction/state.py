@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from rules_core.dice import DiceSource
+from rules_core.errors import OptionError, OptionName, example
 from rules_core.games.boltaction.spec import NCO, OFFICER, TOUGH_FIGHTERS, Unit
 from rules_core.options import OptionValue
 from rules_core.report import Roll, SideName, Step
@@ -126,6 +127,22 @@ class Fight:
     steps: list[Step] = field(default_factory=list)
 
 
+def check_terrain(options: Mapping[str, OptionValue]) -> None:
+    """Refuse rough ground with a defended obstacle (decision 2): the text lets an assault reach 12" at defenders
+    behind an obstacle only when the line "is clear of all terrain except for" that obstacle, so a path across
+    rough ground (or another obstacle) is never a defended obstacle's."""
+    if options["rough_ground"] and options["defended_obstacle"]:
+        raise OptionError(
+            [OptionName("rough_ground"), " and ", OptionName("defended_obstacle"), " cannot both hold: a defended "
+             "obstacle needs a line clear of all terrain except for the obstacle the target shelters right behind "
+             '(full 12" reach). Give only ', OptionName("rough_ground"), " when the path crosses rough ground or "
+             'another obstacle (6" reach), only ', OptionName("defended_obstacle"), " when the target shelters "
+             "behind the one obstacle on a clear line."],
+            token="rough_ground",
+            example=example(distance=9, defended_obstacle=True),
+        )  # fmt: skip
+
+
 def declared_close(options: Mapping[str, OptionValue]) -> bool:
     """Whether the assault was declared from 6" or less (a surprise charge): the distance given says so, and with
     none given, an assault over rough ground (which reaches only 6") must have been."""
@@ -133,6 +150,12 @@ def declared_close(options: Mapping[str, OptionValue]) -> bool:
     if distance is None:
         return bool(options["rough_ground"])
     return float(distance) <= SURPRISE_RANGE
+
+
+def surrender_words(survivors: int) -> str:
+    """What a destroyed unit's survivors do, its verbs agreeing with their number: "surrenders, flees or plays
+    dead" for one man."""
+    return "surrenders, flees or plays dead" if survivors == 1 else "surrender, flee or play dead"
 
 
 def plural(count: int, word: str, plural: str | None = None) -> str:

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from rules_core.errors import RefereeError
 from rules_core.games.boltaction.engine import CloseQuarters
 from rules_core.games.boltaction.spec import parse_unit
+from rules_core.games.boltaction.state import surrender_words
 from rules_core.options import OptionSpec, validate_options
 from rules_core.report import Report, SideName, thaw
 from rules_core.spec import group_head, reading_canonical
@@ -82,7 +83,7 @@ def table_summary(report: Report, options: tuple[OptionSpec, ...] = ()) -> Table
         if side is SideName.ATTACKER and broke:
             removals.append(f"all {_men(killed + broke)} ({broke} break and run)")
         elif fled:
-            removals.append(f"all {_men(killed + fled)} ({fled} surrender, flee or play dead)")
+            removals.append(f"all {_men(killed + fled)} ({fled} {surrender_words(fled)})")
         elif fallen is not None and sum(fallen[side.value].values()) == killed:
             removals.append(_removed(fallen[side.value]))
         else:

@@ -10,7 +10,9 @@ Decisions on unclear or unstated points (each also in docs/games/duel.md):
    model against up to ten (a multiple combat). When both sides hold several models
    the fight is not one combat around one model, and the referee says so.
 2. Multiple combat order: the outnumbering side's models fight in the order its
-   spec lists them (the rules let that player choose). The k-th of them rolls
+   spec lists them (the rules let that player choose), each labelled with its place
+   there ("Nob 1", "Ork Boy 2", "Ork Boy 3"), the number ``high-ground=N`` names; a
+   lone model is called by its name. The k-th of them rolls
    k-1 extra attack dice; it only fights at all if the lone model survived the
    earlier rounds, so the bonus always applies to the rounds that happen.
 3. Attack dice: A, +1 for two or more weapons with the Close Combat rule
@@ -59,7 +61,16 @@ Decisions on unclear or unstated points (each also in docs/games/duel.md):
    dice are rolled for unsaved wounds once the model is slain.
 10. Breaking off: declared with ``breaking-off`` on the model; it fights every one
     of its rounds at WS 0 without parrying, and if it survives it moves 2D6"
-    away (one roll, after all the rounds) and its squad is Broken.
+    away (one roll, after all the rounds) and its squad is Broken. A model breaking
+    off that kills all its opponents meets two rules: "if the escaping model
+    survives, it moves 2D6"..." and "if a model has killed all of its opponents, it
+    may ... make a Follow-Up Move". By default the escape stands (option
+    ``breaking_off_kill=escape``): it was declared before the round, its only
+    condition in the text is surviving, and the Follow-Up Move is optional while
+    the escape and the Broken squad are not; it moves away from where its opponent
+    fell and makes no Follow-Up Move. ``breaking_off_kill=follow_up`` reads it the
+    other way: with no opponent left it has nothing to escape from, is not Broken,
+    and may follow up (decision 11). The odds follow the option.
 11. Follow-up: the model that "has killed all of its Hand-to-Hand Combat
     opponents" (the text) may make the 2" Follow-Up Move; the referee states it as
     an instruction. A model whose opponent was slain by a friend, or that never
@@ -119,6 +130,8 @@ WORDS = OutcomeWords(
     on_wounds=frozenset({"killed", "wounded", "broke_off"}),
     models_lost=frozenset({"killed"}),
     tallied=(Tallied("wounds_inflicted", "inflicted {n} wound", "inflicted {n} wounds"),),
+    # What the odds count as the loser breaking: "breaks" alone would read as breaking off.
+    loser_breaks="The losing side is wiped out, or a model of it broke off (its squad Broken)",
 )
 
 OPTIONS = (
@@ -129,6 +142,17 @@ OPTIONS = (
         "Save modifier of a hit whose weapon lists none: whfb (S4 -1, S5 -2 ... S10 -7) or none.",
         choices=("whfb", "none"),
         example=example(strength_save_table="none"),
+        variant=True,
+    ),
+    OptionSpec(
+        "breaking_off_kill",
+        OptionType.CHOICE,
+        "escape",
+        'A model breaking off that kills all its opponents: escape (default: it still moves 2D6" away, its squad '
+        "Broken, decision 10) or follow_up (nothing left to escape from: not Broken, it may make the Follow-Up Move).",
+        choices=("escape", "follow_up"),
+        brief="A breaking-off model that kills all its opponents: escape (default) or follow_up.",
+        example=example(breaking_off_kill="follow_up"),
         variant=True,
     ),
 )

@@ -149,6 +149,8 @@ class Solver:
     def __init__(self, attacker: Side, defender: Side, options: Mapping[str, OptionValue]) -> None:
         check_sides(attacker, defender)  # what the referee refuses has no odds either
         self.table = str(options["strength_save_table"])
+        # Decision 10's other reading: a model breaking off that kills all its opponents does not escape.
+        self.kill_stays = options.get("breaking_off_kill") == "follow_up"
         self.attackers, self.defenders = _fighters(attacker), _fighters(defender)
 
     def round(
@@ -217,8 +219,9 @@ class Solver:
                             )
                         outcomes = known
                     for taken, p_taken in outcomes:
-                        if foe_wins:  # the foe stands: if it was breaking off, it gets away
-                            key = (lone_w - taken, by_lone, by_foes + taken, slain, escaped or foe.has(BREAKING_OFF),
+                        if foe_wins:  # the foe stands: if it was breaking off, it gets away (unless it slew all)
+                            gets_away = foe.has(BREAKING_OFF) and not (self.kill_stays and taken >= lone_w)
+                            key = (lone_w - taken, by_lone, by_foes + taken, slain, escaped or gets_away,
                                    fought + 1)  # fmt: skip
                         else:
                             foe_dead = taken >= foe.profile.w
@@ -239,7 +242,7 @@ class Solver:
         for (lone_w, by_lone, by_foes, slain, foe_escaped, _fought), p in states.items():
             check()  # past its deadline, the calculation gives way to Monte Carlo
             lone_dead = lone_w <= 0
-            lone_escaped = lone.has(BREAKING_OFF) and not lone_dead
+            lone_escaped = lone.has(BREAKING_OFF) and not lone_dead and not (self.kill_stays and slain == foes)
             a_inflicted, d_inflicted = (by_lone, by_foes) if lone_is_attacker else (by_foes, by_lone)
             winner = "attacker" if a_inflicted > d_inflicted else "defender" if d_inflicted > a_inflicted else "draw"
             if lone_dead or slain:

@@ -57,10 +57,13 @@ class Fighter:
 
 
 def fighters(side: Side, name: SideName) -> list[Fighter]:
-    fighters = []
+    """One fighter a model. A lone model is called by its name; each model of a side of several carries its place
+    in the side ("Nob 1", "Ork Boy 2", "Ork Boy 3"), the order it fights in and the number ``high-ground=N`` names."""
+    fighters: list[Fighter] = []
+    several = side.models > 1
     for group in side.groups:
-        for number in range(1, group.count + 1):
-            label = group.name if group.count == 1 else f"{group.name} {number}"
+        for _ in range(group.count):
+            label = f"{group.name} {len(fighters) + 1}" if several else group.name
             fighters.append(
                 Fighter(group, name, label, group.profile.w, name.value, breaking_off=group.has(BREAKING_OFF))
             )
@@ -119,15 +122,16 @@ def _check_high_ground(attacker: Side, defender: Side) -> None:
                     f"has {len(own)} models, each fighting one opponent: give '{HIGH_GROUND}' to each model that "
                     "stands above the lone model.",
                     token=listed,
-                    example=f"defender '3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife {HIGH_GROUND}'",
+                    example=_pair(name, f"3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife {HIGH_GROUND}", LONE_CAPTAIN),
                 )
             if group.high_ground_over[-1] > len(others):
                 raise SpecError(
                     f"'{listed}' on '{group.name}': it has {len(others)} opponent{'s' if len(others) > 1 else ''}, "
                     f"numbered 1 to {len(others)} in the order the {name.other.value} lists them.",
                     token=listed,
-                    example=f"attacker 'Captain: WS5 S4 T4 W2 I5 A3 Sv3+ power-sword {HIGH_GROUND}=1,3', "
-                    f"defender '3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife'",
+                    example=_pair(
+                        name, f"{LONE_CAPTAIN} {HIGH_GROUND}=1,3", "3x Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife"
+                    ),
                 )
     lone_attacks = len(models[ATTACKER]) == 1
     lone = models[ATTACKER][0] if lone_attacks else models[DEFENDER][0]
@@ -139,9 +143,22 @@ def _check_high_ground(attacker: Side, defender: Side) -> None:
                 f"'{HIGH_GROUND}' to {foe.name}, or name only the opponents {lone.name} stands above with "
                 f"'{HIGH_GROUND}=N'.",
                 token=HIGH_GROUND,
-                example=f"attacker 'Captain: WS5 S4 T4 W2 I5 A3 Sv3+ power-sword {HIGH_GROUND}=1', "
-                f"defender 'Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife | Nob: WS4 S4 T4 W2 I3 A2 Sv5+ {HIGH_GROUND}'",
+                example=_pair(
+                    ATTACKER if lone_attacks else DEFENDER,
+                    f"{LONE_CAPTAIN} {HIGH_GROUND}=1",
+                    f"Ork Boy: WS3 S3 T4 W1 I2 A1 Sv6+ knife | Nob: WS4 S4 T4 W2 I3 A2 Sv5+ {HIGH_GROUND}",
+                ),
             )
+
+
+LONE_CAPTAIN = "Captain: WS5 S4 T4 W2 I5 A3 Sv3+ power-sword"
+
+
+def _pair(side: SideName, own: str, other: str) -> str:
+    """An example of both sides, the attacker first as a command reads, with ``own`` on ``side``: the side the
+    player wrote the refused token on."""
+    attacker, defender = (own, other) if side is ATTACKER else (other, own)
+    return f"attacker '{attacker}', defender '{defender}'"
 
 
 class Phase:

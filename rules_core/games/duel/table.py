@@ -43,7 +43,8 @@ def table_summary(report: Report) -> TableSummary:
     for step in report.steps:
         for ev in step.events:
             if ev.kind == "broke_off":
-                moves.append(f'{ev.get("model")} breaks off {ev.get("inches")}" directly away from its attacker')
+                away = ev.get("away_from") or "its attacker"  # a record before 0.3.0 has no away_from
+                moves.append(f'{ev.get("model")} breaks off {ev.get("inches")}" directly away from {away}')
             elif ev.kind == "follow_up" or (ev.kind == "instruction" and "may make a Follow-Up" in str(ev.get("note"))):
                 follow_ups.append(str(ev.get("model")))
             elif ev.kind == "instruction" and "locked in combat" in str(ev.get("note")):
