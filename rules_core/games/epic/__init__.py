@@ -41,7 +41,10 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
    be hit) but cannot attack. A unit within 15cm with no line of fire is not
    directly engaged (the text: "within 15cm of, and have a line of fire to"):
    leave it out of ``contact=``/``ff=``; Reikhammer's ``no-line-of-fire`` keyword
-   is refused here, saying so.
+   is refused here, saying so. Supporting fire may target any directly engaged
+   enemy unit, one that cannot attack too: Epic's A5 (REFERENCE.md 001) asks
+   for a line of fire to "an enemy unit that was directly engaged", not, as
+   Reikhammer's text, one "in a position to attack".
 7. The immediate outcomes are checked after the combat attacks (the text). When
    the defending formation is destroyed the attacker wins if any of its units
    survive (the only formation left). When both formations are wiped out
@@ -132,6 +135,7 @@ RULES = FormationRules(
     marker_key="blast_markers",
     inspiring_modifier=True,
     engaged_without_line_of_fire=False,
+    support_needs_attacker=False,
     several_formations=False,
     double_means=DoubleMeans.MORE_THAN,
     both_wiped_out="draw",

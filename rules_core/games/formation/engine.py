@@ -226,7 +226,15 @@ class FormationAssault(Aftermath):
         if winner is not None or not self.any_support():
             return winner
         rolls, events = [], []
-        support_hits = {side: self.support_fire(self.sides[side], rolls, events) for side in (ATTACKER, DEFENDER)}
+        targets = {side: self.support_targets(self.sides[side]) for side in (ATTACKER, DEFENDER)}
+        support_hits = {
+            side: self.support_fire(self.sides[side], targets[side.other][0], rolls, events)
+            for side in (ATTACKER, DEFENDER)
+        }
         self.steps.append(Step(prefix + "Supporting fire", tuple(rolls), tuple(events)))
-        self.exchange_saves(support_hits, prefix + "Supporting fire hits and saves")
+        self.exchange_saves(
+            support_hits,
+            prefix + "Supporting fire hits and saves",
+            targets={side: found[1] for side, found in targets.items()},
+        )
         return self.decided(after_support=True)

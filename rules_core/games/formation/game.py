@@ -381,6 +381,7 @@ class FormationGame(Game):
             reinforced_saves_macro=options.get("reinforced_vs_macro", "save") == "save",
             both_wiped_out=str(options.get("both_wiped_out", self.rules.both_wiped_out)),
             recontact=options.get("lost_contact", "ff") == "countercharge",
+            support_targets=str(options.get("support_targets", "engaged")),
         )
         check_positions(self.rules, attacker, defender)
         for side, formation in zip(SIDES, (attacker, defender), strict=True):

@@ -223,6 +223,14 @@ def check_positions(rules: FormationRules, attacker: Formation, defender: Format
         )
 
 
+def attack_value(group: Group, position: Position, contact_lost: bool) -> int | None:
+    """The value a unit of ``group`` attacks with at ``position`` (None: it cannot attack there); units in contact
+    whose every contact partner died (``contact_lost``) shoot as units in range with a line of fire would."""
+    if position is Position.CONTACT:
+        return group.ff if contact_lost else group.cc
+    return group.range_value if position is Position.IN_RANGE else None
+
+
 def plural(count: int, word: str) -> str:
     return f"{count} {word if count == 1 else word + 's'}"
 

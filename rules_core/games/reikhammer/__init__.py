@@ -69,7 +69,16 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
    enemy"; an attacker "within 4 tiles of a defending unit" keeps the attack
    from stalling) but needs a line of fire to use the firefight value.
    Supporting formations refuse it: they fire only with a line of fire (``ff=N``
-   says how many have one).
+   says how many have one). Supporting fire needs "a line of fire to an enemy
+   unit directly involved in the assault", "directly involved" meaning
+   "belonging to the attacking or defending formation(s) and in a position to
+   attack": an enemy unit that cannot attack where it is (no line of fire, FF-
+   within 4 tiles, CC- in contact) is not, so with no enemy unit able to attack
+   the supporting formations cannot fire (said in the report). Where some can
+   and some cannot, the hits land only on those that can (the text names them
+   as the targets); ``support_targets=engaged`` lets them land on every directly
+   engaged unit, as the combat attacks' hits do ("as though performing shooting
+   attacks").
 8. The immediate outcomes (the text): every defending unit killed and at least
    one attacker alive, the attacker wins (the first sentence comes first, so
    attackers left out of the fight still win it when the defenders are all
@@ -147,6 +156,7 @@ RULES = FormationRules(
     marker_key="shock",
     inspiring_modifier=False,
     engaged_without_line_of_fire=True,
+    support_needs_attacker=True,
     several_formations=True,
     double_means=DoubleMeans.AT_LEAST,
     both_wiped_out="defender",
@@ -173,6 +183,17 @@ OPTIONS = (
         "'Double units remaining': at_least twice as many (>= 2x), or more_than twice (> 2x, as in Epic).",
         choices=("at_least", "more_than"),
         example=example(double_means="more_than"),
+        variant=True,
+    ),
+    OptionSpec(
+        "support_targets",
+        OptionType.CHOICE,
+        "attackers",
+        "Where supporting fire's hits land. attackers: only on enemy units in a position to attack (the text's "
+        "'directly involved'). engaged: on every directly engaged enemy unit, as the combat attacks' hits.",
+        choices=("attackers", "engaged"),
+        brief="Supporting fire hits: attackers (only units able to attack, the text) or engaged (any engaged unit).",
+        example=example(support_targets="engaged"),
         variant=True,
     ),
     OptionSpec(

@@ -1,0 +1,76 @@
+"""Issue 33, the review's findings on the formation games (Epic: Armageddon, Reikhammer), each with scripted dice.
+
+Dice order (docs/games/formation.md): attacks (attacker's groups, then defender's), saves on the defender then
+on the attacker, supporting fire and its saves, then the result rolls (attacker's 2D6, defender's 2D6).
+"""
+
+from __future__ import annotations
+
+from rules_core.report import Report
+from tests.rules_core.helpers_formation import events, run
+
+# --------------------------------------------------------------------------- supporting fire's targets
+
+
+def support_notes(report: Report) -> list[str]:
+    return [str(ev.get("note")) for ev in events(report, "support")]
+
+
+def test_reikhammer_support_cannot_fire_when_no_enemy_is_in_a_position_to_attack() -> None:
+    # "directly involved means belonging to the attacking or defending formation(s) and in a position to attack":
+    # E is within 4 tiles with no line of fire, so it cannot attack, and S has nothing it may fire at. No support
+    # dice: A's two dice miss, then the result roll (6 against 1, equal modifiers) goes to the attacker.
+    report = run(
+        "reikhammer",
+        "2x A: CC4 FF4 Sv- INF contact=0 ff=2",
+        "2x E: CC4 FF4 Sv- INF contact=0 ff=2 no-line-of-fire",
+        [6, 6, 6, 1, 1, 1],
+        attacker_support="3x S: FF4",
+    )
+    assert not [roll for step in report.steps for roll in step.rolls if "S (FF4)" in roll.purpose]
+    assert any("in a position to attack" in note and "cannot fire" in note for note in support_notes(report))
+    assert report.result.winner == "attacker"
+
+
+def test_reikhammer_support_cannot_fire_at_units_without_an_attack_value() -> None:
+    # FF- within 4 tiles is directly engaged but cannot attack: not "in a position to attack" either.
+    report = run(
+        "reikhammer",
+        "2x A: CC4 FF4 Sv- INF contact=0 ff=2",
+        "2x E: CC4 FF- Sv- INF contact=0 ff=2",
+        [6, 6, 6, 1, 1, 1],
+        attacker_support="3x S: FF4",
+    )
+    assert report.result.winner == "attacker"
+
+
+MIXED = (
+    "1x A: CC4 FF4 Sv- INF contact=0 ff=1",
+    "1x E: CC4 FF4 Sv- INF ff=1 no-line-of-fire ; 1x D: CC4 FF4 Sv- INF ff=1",
+)
+
+
+def test_reikhammer_support_hits_land_only_on_units_in_a_position_to_attack() -> None:
+    # A misses, D misses; S hits once: the hit lands on D (able to attack), not on E (listed first, nearest).
+    report = run("reikhammer", *MIXED, [6, 6, 1, 6, 1, 1, 1], attacker_support="1x S: FF4")
+    allocation = [ev for ev in events(report, "allocation") if ev.get("side") == "defender"]
+    assert allocation[-1].get("hits") == {"D": 1}
+
+
+def test_reikhammer_support_targets_engaged_lets_hits_land_on_every_directly_engaged_unit() -> None:
+    report = run("reikhammer", *MIXED, [6, 6, 1, 6, 1, 1, 1], attacker_support="1x S: FF4", support_targets="engaged")
+    allocation = [ev for ev in events(report, "allocation") if ev.get("side") == "defender"]
+    assert allocation[-1].get("hits") == {"E": 1}
+
+
+def test_epic_support_still_fires_at_directly_engaged_units_that_cannot_attack() -> None:
+    # Epic's A5 (REFERENCE.md 001): the supporting units need a line of fire to "an enemy unit that was directly
+    # engaged"; a unit with FF- within 15cm is directly engaged (decision 6), so support may fire at it.
+    report = run(
+        "epic",
+        "2x A: CC4+ FF4+ Sv- INF contact=0 ff=2",
+        "2x E: CC4+ FF- Sv- INF contact=0 ff=2",
+        [1, 1, 1, 1, 1, 6, 1, 1, 1],
+        attacker_support="3x S: FF4+",
+    )
+    assert [roll for step in report.steps for roll in step.rolls if "S (FF4+)" in roll.purpose]
