@@ -6,6 +6,9 @@ on the attacker, supporting fire and its saves, then the result rolls (attacker'
 
 from __future__ import annotations
 
+import pytest
+
+from bot.render.summary import table_lines
 from rules_core.report import Report
 from tests.rules_core.helpers_formation import events, run
 
@@ -74,3 +77,42 @@ def test_epic_support_still_fires_at_directly_engaged_units_that_cannot_attack()
         attacker_support="3x S: FF4+",
     )
     assert [roll for step in report.steps for roll in step.rolls if "S (FF4+)" in roll.purpose]
+
+
+# --------------------------------------------------------------------------- a war engine's damage points
+
+
+def notes(report: Report, kind: str) -> list[str]:
+    return [str(ev.get("note")) for ev in events(report, kind)]
+
+
+WAR_ENGINE_WINS = {
+    # The Titan (DC4, 3 markers) wins, losing 1 damage capacity: 4 markers on 3 damage points left breaks it.
+    "epic": ("1x Titan: CC3+ FF3+ Sv- WE DC=4", "2x D: CC4+ FF4+ Sv- INF", [6, 6, 1, 6, 1, 1, 1], "blast_markers"),
+    "reikhammer": ("1x Titan: CC4 FF4 Sv- WE DC=4", "2x D: CC4 FF4 Sv- INF", [1, 1, 6, 6, 1, 1, 1], "shock"),
+}
+
+
+@pytest.mark.parametrize("game", ["epic", "reikhammer"])
+def test_a_war_engines_markers_and_losses_are_counted_in_damage_points(game: str) -> None:
+    attacker, defender, faces, key = WAR_ENGINE_WINS[game]
+    report = run(game, attacker, defender, faces, **{f"attacker_{key}": 3})
+    assert report.result.winner == "attacker"
+    markers = [note for note in notes(report, "markers") if note.startswith("The attacker")]
+    assert "one per damage point it lost" in markers[0]
+    broken = notes(report, "breaks")[0]
+    assert "and 3 damage points left" in broken and "as damage points left: 3" in broken
+    line = table_lines(report)[0]
+    assert "1 unit left, 3 damage capacity left" in line
+
+
+def test_a_formation_of_units_and_a_war_engine_counts_both() -> None:
+    report = run(
+        "epic",
+        "1x Titan: CC3+ FF3+ Sv- WE DC=4 ; 2x G: CC3+ FF3+ Sv- INF contact=0 ff=0",
+        "2x D: CC4+ FF4+ Sv- INF",
+        [6, 6, 1, 6, 1, 1, 1],
+        attacker_blast_markers=5,
+    )
+    broken = notes(report, "breaks")[0]
+    assert "2 units and 3 damage points left" in broken

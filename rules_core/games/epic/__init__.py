@@ -98,8 +98,9 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
 14. War engines (``WE DC=N``): each unsaved hit removes one damage capacity; 0 is
     destroyed. For the result, Blast markers and breaking a war engine counts as
     units equal to its remaining DC and each DC it lost counts as a unit killed
-    (the report calls them damage points, not units); the result's
-    ``lost``/``remaining`` count it as one unit.
+    (the report calls them damage points, not units: "one per damage point it
+    lost", "3 damage points left", and the table line "1 unit left, 3 damage
+    capacity left"); the result's ``lost``/``remaining`` count it as one unit.
 15. ``extra-attacks=N`` adds N dice to every attack of the unit, in contact, in
     range and in supporting fire.
 16. Withdrawal (two moves, ignoring zones of control; units ending within 15cm

@@ -296,6 +296,7 @@ class FormationGame(Game):
             self.spec_shape = self.several_shape.format(markers=self.rules.markers, key=self.rules.marker_key)
         marker, markers = self.rules.marker, self.rules.markers  # the game's own markers: "Blast marker", "Shock"
         tallied = (
+            Tallied("damage_capacity", "{n} damage capacity left"),  # a war engine's, which its markers count
             Tallied(self.rules.marker_key, f"{{n}} {marker}", f"{{n}} {markers}"),
             Tallied("broken", "Broken", flag=True),
         )

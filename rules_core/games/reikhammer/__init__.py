@@ -126,7 +126,8 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
     equal to its units left (never more: decision 13).
 15. War engines (``WE DC=N``) as in Epic: Armageddon: each unsaved hit removes one
     damage capacity; for the result, Shock and breaking they count their
-    remaining DC as units and each DC lost as a unit killed.
+    remaining DC as units and each DC lost as a unit killed (the report calls
+    them damage points, not units, as Epic's decision 14 says).
 16. ``extra-attacks=N`` adds N dice to every attack of the unit.
 17. The withdrawal (the rules for broken formations, not on the assault page) and
     the winner's 1-tile move are instructions, not resolved. The assault page has
