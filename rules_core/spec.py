@@ -345,11 +345,14 @@ def _head_before_stats(text: str, stats: tuple[str, ...]) -> str | None:
     return None if first is None else " ".join(words[:first])
 
 
-def parse_side_spec(text: str, *, example: str, stats: Iterable[str] = (), keywords: Iterable[str] = ()) -> SideSpec:
+def parse_side_spec(
+    text: str, *, example: str, stats: Iterable[str] = (), keywords: Iterable[str] = (), part: str = "Unit"
+) -> SideSpec:
     """Split a side spec into units and groups, enforcing the limits first.
 
     ``stats``: the game's stat keys as the rules write them (read in any case); ``keywords``: its keywords (never
-    read as stats). See :func:`classify_token`.
+    read as stats). See :func:`classify_token`. ``part``: what the game calls what '|' separates, for the errors
+    of an empty one ("Formation 2 is empty"; default "Unit").
     """
     vocabulary = Vocabulary(
         example, dict(stats) if isinstance(stats, Mapping) else dict.fromkeys(stats, ""), frozenset(keywords)
@@ -382,15 +385,19 @@ def parse_side_spec(text: str, *, example: str, stats: Iterable[str] = (), keywo
     for position, unit_text in enumerate(unit_texts, start=1):
         if not unit_text.strip():
             raise SpecError(
-                f"Unit {position} is empty: there is nothing between two '|' (or at an end).",
+                f"{part} {position} is empty: there is nothing between two '|' (or at an end).",
                 token="|",
                 example=example,
             )
         groups: list[GroupSpec] = []
-        for group_text in split_groups(unit_text):
+        for index, group_text in enumerate(split_groups(unit_text)):
             if not group_text.strip():
+                where = "before ';'" if index == 0 else "after ';'"
                 raise SpecError(
-                    f"Unit {position} has an empty group: there is nothing between two ';' (or at an end).",
+                    f"Unit {position} has an empty group: there is nothing between two ';' (or at an end)."
+                    if part == "Unit"
+                    else f"{part} {position}: the group {where} is empty (there is nothing between two ';', or at "
+                    "an end).",
                     token=";",
                     example=example,
                 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bot.render.summary import table_lines
+from rules_core import RefereeError, resolve
 from rules_core.report import Report
 from tests.rules_core.helpers_formation import events, run
 
@@ -116,3 +117,27 @@ def test_a_formation_of_units_and_a_war_engine_counts_both() -> None:
     )
     broken = notes(report, "breaks")[0]
     assert "2 units and 3 damage points left" in broken
+
+
+# --------------------------------------------------------------------------- empty separators name the game's parts
+
+
+@pytest.mark.parametrize(
+    ("game", "side", "option", "said"),
+    [
+        ("reikhammer", "2x A: CC4 FF4 Sv- INF | ", None, "Formation 2 is empty"),
+        ("reikhammer", "2x A: CC4 FF4 Sv- INF ; | 2x B: CC4 FF4 Sv- INF", None, "Formation 1: the group after ';'"),
+        ("reikhammer", " ; 2x A: CC4 FF4 Sv- INF", None, "Formation 1: the group before ';'"),
+        ("epic", "2x A: CC4+ FF4+ Sv- INF | | 2x B: CC4+ FF4+ Sv- INF", None, "Formation 2 is empty"),
+        ("reikhammer", "2x A: CC4 FF4 Sv- INF", "3x S: FF4 | ", "Supporting formation 2 is empty"),
+        ("epic", "2x A: CC4+ FF4+ Sv- INF", "3x S: FF4+ ; ", "Supporting formation 1: the group after ';'"),
+    ],
+)
+def test_empty_separators_name_the_formation_games_own_parts(
+    game: str, side: str, option: str | None, said: str
+) -> None:
+    defender = "2x D: CC4 FF4 Sv- INF" if game == "reikhammer" else "2x D: CC4+ FF4+ Sv- INF"
+    with pytest.raises(RefereeError) as raised:
+        resolve(game, side, defender, seed=1, **({"attacker_support": option} if option else {}))
+    assert said in raised.value.message
+    assert "Unit" not in raised.value.message
