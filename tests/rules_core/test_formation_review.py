@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.render.summary import table_lines
+from bot.render.summary import headline, table_lines
 from rules_core import RefereeError, resolve
 from rules_core.report import Report
 from tests.rules_core.helpers_formation import events, run
@@ -141,3 +141,31 @@ def test_empty_separators_name_the_formation_games_own_parts(
         resolve(game, side, defender, seed=1, **({"attacker_support": option} if option else {}))
     assert said in raised.value.message
     assert "Unit" not in raised.value.message
+
+
+# --------------------------------------------------------------------------- both wiped out by supporting fire
+
+
+@pytest.mark.parametrize(
+    ("game", "option", "said"),
+    [
+        ("reikhammer", None, "Both sides are wiped out by supporting fire: the defender wins (the both-wiped-out"),
+        ("reikhammer", "draw", "Both sides are wiped out by supporting fire: the assault is drawn (the both-wiped-out"),
+        ("epic", None, "Both sides are wiped out by supporting fire: the assault is drawn (the both-wiped-out"),
+        ("epic", "defender", "Both sides are wiped out by supporting fire: the defender wins (the both-wiped-out"),
+    ],
+)
+def test_both_sides_wiped_out_by_supporting_fire_say_so(game: str, option: str | None, said: str) -> None:
+    a, s, miss = ("CC6+ FF6+", "FF4+", 1) if game == "epic" else ("CC1 FF1", "FF4", 6)
+    report = run(
+        game,
+        f"2x A: {a} Sv- INF",
+        f"2x D: {a} Sv- INF",
+        [miss] * 4 + [4] * 4,
+        attacker_support=f"2x T: {s}",
+        defender_support=f"2x S: {s}",
+        **({"both_wiped_out": option} if option else {}),
+    )
+    note = notes(report, "decided")[0]
+    assert said in note and "stall" not in note
+    assert "stall" not in headline(report)

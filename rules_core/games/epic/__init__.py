@@ -56,7 +56,9 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
    Otherwise, when every directly engaged attacker is destroyed, the defender
    wins. Supporting fire comes only after these checks (A5, "only if stalled"),
    so it never stalls the attack: after it the result step's own rule applies,
-   a side with no unit left at all loses at once (both wiped out: as above), and
+   a side with no unit left at all loses at once (both wiped out: as above, the
+   report saying "both sides are wiped out by supporting fire" and naming the
+   both-wiped-out decision), and
    otherwise the result is rolled even when no directly engaged attacker is
    left; a tie then starts a round with no attacker directly engaged, in which
    the attack stalls before anyone rolls. An immediate win is followed by A7/A8

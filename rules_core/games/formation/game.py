@@ -44,7 +44,8 @@ WORDS = OutcomeWords(
     },
     decided={  # both_wiped_out gives it to a side (Reikhammer: every engaged attacker killed stalls the assault)
         ("both_destroyed", "attacker"): "Both formations were wiped out; the attacker wins",
-        ("both_destroyed", "defender"): "Both formations were wiped out; the attack stalled, so the defender wins",
+        ("both_destroyed", "defender"): "Both formations were wiped out; the defender wins (the both-wiped-out "
+        "decision)",
     },
 )
 

@@ -90,7 +90,8 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
    has not ended by this point ... work out the result"), so it never stalls
    the attack. After it the result step's rule applies: "if one side has
    completely wiped the other side out, then it is the winner" (both wiped out:
-   as above), and otherwise the result is rolled even when no directly engaged
+   as above, the report saying "both sides are wiped out by supporting fire"
+   and naming the both-wiped-out decision), and otherwise the result is rolled even when no directly engaged
    attacker is left; a tie then starts a round with no attacker within 4 tiles,
    in which the attack stalls before anyone rolls. An immediate win is followed
    by steps VI-VII like a won result roll.
