@@ -169,3 +169,36 @@ def test_both_sides_wiped_out_by_supporting_fire_say_so(game: str, option: str |
     note = notes(report, "decided")[0]
     assert said in note and "stall" not in note
     assert "stall" not in headline(report)
+
+
+# --------------------------------------------------------------------------- a tie that leaves no attacker engaged
+
+
+@pytest.mark.parametrize(
+    ("game", "attacker", "defender", "support", "faces"),
+    [
+        (
+            "epic",
+            "1x A: CC4+ FF4+ Sv- INF contact=1 ; 3x B: CC4+ FF4+ Sv- INF contact=0 ff=0",
+            "2x D: CC6+ FF6+ Sv- INF contact=1 ff=0",
+            "3x S: FF4+",
+            [1, 1, 4, 1, 1, 1, 1, 1, 1],
+        ),
+        (
+            "reikhammer",
+            "1x A: CC4 FF4 Sv- INF contact=1 ; 3x B: CC4 FF4 Sv- INF contact=0 ff=0",
+            "2x D: CC1 FF1 Sv- INF contact=1 ff=0",
+            "3x S: FF4",
+            [6, 6, 4, 6, 6, 1, 1, 1, 1],
+        ),
+    ],
+)
+def test_a_round_that_stalls_without_dice_does_not_offer_counter_charges(
+    game: str, attacker: str, defender: str, support: str, faces: list[int]
+) -> None:
+    report = run(game, attacker, defender, faces, defender_support=support)
+    step = next(step for step in report.steps if step.title == "Round 2: the combat goes on")
+    said = " ".join(str(ev.get("note")) for ev in step.events)
+    assert "counter-charge" not in said.lower()
+    assert "no attacking unit is directly engaged" in said
+    assert report.result.winner == "defender"

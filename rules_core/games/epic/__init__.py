@@ -61,8 +61,10 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
    both-wiped-out decision), and
    otherwise the result is rolled even when no directly engaged attacker is
    left; a tie then starts a round with no attacker directly engaged, in which
-   the attack stalls before anyone rolls. An immediate win is followed by A7/A8
-   like a won result roll.
+   the attack stalls before anyone rolls (the referee keeps each survivor's
+   position, so that round's words offer no counter-charges: counter-charges
+   that would bring attackers back within reach are a case it cannot follow).
+   An immediate win is followed by A7/A8 like a won result roll.
 8. The result roll is 2D6 keeping the highest die (the text); ``result_dice=sum``
    adds them (the published rulebook).
 9. Modifiers: kills include supporting fire and earlier rounds; units remaining

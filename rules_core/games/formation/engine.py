@@ -71,6 +71,14 @@ class FormationAssault(Aftermath):
         while winner is None:
             if self.round > 1:
                 note = f"The result was a tie: a new round with the survivors. {self.rules.counter_charge}"
+                if not self.sides[ATTACKER].engaged():
+                    # Supporting fire killed every engaged attacker: with the positions kept, the attack stalls at
+                    # once, so the round offers no counter-charge the referee would then ignore.
+                    note = (
+                        "The result was a tie: a new round with the survivors, but no attacking unit is directly "
+                        "engaged any more (the referee keeps each survivor in its position), so the attack stalls "
+                        "before anyone rolls."
+                    )
                 self.steps.append(
                     Step(f"Round {self.round}: the combat goes on", events=(event("instruction", note=note),))
                 )

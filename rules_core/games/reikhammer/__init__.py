@@ -93,7 +93,10 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
    as above, the report saying "both sides are wiped out by supporting fire"
    and naming the both-wiped-out decision), and otherwise the result is rolled even when no directly engaged
    attacker is left; a tie then starts a round with no attacker within 4 tiles,
-   in which the attack stalls before anyone rolls. An immediate win is followed
+   in which the attack stalls before anyone rolls (the referee keeps each
+   survivor's position, so that round's words offer no counter-charges:
+   counter-charges that would bring attackers back within 4 tiles are a case it
+   cannot follow). An immediate win is followed
    by steps VI-VII like a won result roll.
 9. The result roll is 2D6 dropping the lowest (the text); ``result_dice=sum``
    adds them.
