@@ -9,9 +9,15 @@ from __future__ import annotations
 import pytest
 
 from bot.render.summary import headline, table_lines
-from rules_core import RefereeError, resolve
+from rules_core import RefereeError, get_game, resolve
 from rules_core.report import Report
+from rules_core.table import TableSummary
 from tests.rules_core.helpers_formation import events, run
+
+
+def table_summary(report: Report) -> TableSummary:
+    return get_game(report.game).table_summary(report)
+
 
 # --------------------------------------------------------------------------- supporting fire's targets
 
@@ -202,3 +208,40 @@ def test_a_round_that_stalls_without_dice_does_not_offer_counter_charges(
     assert "counter-charge" not in said.lower()
     assert "no attacking unit is directly engaged" in said
     assert report.result.winner == "defender"
+
+
+# --------------------------------------------------------------------------- grammar
+
+
+def test_a_withdrawing_side_named_in_the_plural_withdraws_in_the_plural() -> None:
+    # The defender "Line and Knights" (two formations) loses: D misses, the result 6 against 1.
+    report = run(
+        "reikhammer",
+        "4x D: CC4 FF4 Sv- INF",
+        "3x Line: CC4 FF4 Sv- INF | 2x Knights: CC4 FF4 Sv- INF",
+        [6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 1, 1, 1],
+    )
+    assert report.result.winner == "attacker"
+    moves = " ".join(table_summary(report).moves)
+    assert "Line and Knights withdraw (" in moves
+
+
+def test_reikhammer_broken_option_help_says_its_shock_is() -> None:
+    helps = {spec.name: spec.help for spec in get_game("reikhammer").options}
+    assert "its Shock is at least its units" in helps["attacker_broken"]
+    epic = {spec.name: spec.help for spec in get_game("epic").options}
+    assert "its Blast markers are at least its units" in epic["attacker_broken"]
+
+
+def test_a_broken_reikhammer_winner_has_as_much_shock_as_units_left() -> None:
+    report = run("reikhammer", "4x A: CC4 FF4 Sv- INF", "2x D: CC4 FF4 Sv- INF", [1, 1, 6, 6, 1, 6], attacker_shock=3)
+    broken = notes(report, "breaks")[0]
+    assert "as much Shock as units left: 3" in broken
+
+
+def test_one_broken_formation_tests_to_rally_and_two_each_test() -> None:
+    one = run(
+        "epic", "4x A: CC4+ FF4+ Sv- INF", "2x D: CC4+ FF4+ Sv- INF", [4, 4, 1, 1, 4, 1], attacker_blast_markers=3
+    )
+    assert "Broken A: it tests to rally" in table_summary(one).next_step
+    assert "each tests" not in table_summary(one).next_step

@@ -157,7 +157,7 @@ RULES = FormationRules(
     example_side="6x Tactical: CC4+ FF4+ Sv4+ INF contact=4 ff=2 ; 2x Rhino: CC6+ FF6+ Sv5+ AV ff=2",
     consolidation_move="may consolidate 5cm (not into an enemy zone of control)",
     withdrawal_move="two moves, ignoring zones of control; a unit ending within 15cm of an enemy is destroyed",
-    rally_test="In the end phase, Broken {name}: each tests to rally, a D6 -2 (-1 more with an enemy within 30cm) "
+    rally_test="In the end phase, Broken {name}: {tests} to rally, a D6 -2 (-1 more with an enemy within 30cm) "
     "equal to or over its Initiative.",
 )
 

@@ -180,7 +180,8 @@ class Aftermath(Resulting):
                     **extra,
                     note=f"With {markers} {rules.marker if markers == 1 else rules.markers} and "
                     f"{part.strength_text()} left, {label} "
-                    f"is Broken, but it {reason}; a Broken formation has as many {rules.markers} as "
+                    f"is Broken, but it {reason}; a Broken formation has as "
+                    f"{'much' if rules.markers_mass else 'many'} {rules.markers} as "
                     f"{part.measure()} left: {part.strength()}.",
                 )
             )

@@ -79,7 +79,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
                 OptionType.BOOL,
                 False,
                 f"The {side}'s formation is Broken before the assault (destroyed if it loses); it is anyway when its "
-                f"{markers} are at least its units.",
+                f"{markers} {'is' if rules.markers_mass else 'are'} at least its units.",
                 brief=f"The {side}'s formation is Broken before the assault (destroyed if it loses).",
                 example=example(Setting(f"{side}_broken", True)),
             )

@@ -65,7 +65,13 @@ class FormationRules:
     sum_reading: str = "the published rulebook"
     consolidation_move: str = "may consolidate"
     withdrawal_move: str = "as the rules for broken formations explain"
-    rally_test: str = ""
+    rally_test: str = ""  # {name}: the Broken formations; {tests}: "it tests" for one, "each tests" for several
+
+    @property
+    def markers_mass(self) -> bool:
+        """Whether the markers are a mass noun (Shock: "its Shock is", "as much Shock"), not counted ones (Blast
+        markers: "are", "as many")."""
+        return self.marker == self.markers
 
     @property
     def value_suffix(self) -> str:
