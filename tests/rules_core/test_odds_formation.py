@@ -420,6 +420,9 @@ CHI_SQUARE_CASES = [
     # Issue 33: a side of two formations, each with its own Shock (the result counts them together).
     ("reikhammer", "3x A: CC4 FF3 Sv5+ INF shock=1 | 2x B: CC3 FF4 Sv- INF shock=2", "4x D: CC4 FF3 Sv5+ INF",
      {"defender_shock": 1}),
+    # Review: Reikhammer's supporting fire only at enemy units in a position to attack.
+    ("reikhammer", "2x A: CC4 FF4 Sv- INF contact=0 ff=2", "1x E: CC4 FF4 Sv- INF ff=1 no-line-of-fire ; 1x F: CC4 "
+     "FF- Sv- INF ff=1 ; 1x D: CC4 FF4 Sv5+ INF ff=1", {"attacker_support": "2x S: FF4"}),
 ]  # fmt: skip
 
 
