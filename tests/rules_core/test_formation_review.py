@@ -26,31 +26,22 @@ def support_notes(report: Report) -> list[str]:
     return [str(ev.get("note")) for ev in events(report, "support")]
 
 
-def test_reikhammer_support_cannot_fire_when_no_enemy_is_in_a_position_to_attack() -> None:
+@pytest.mark.parametrize(
+    "enemy",
+    [
+        "2x E: CC4 FF4 Sv- INF contact=0 ff=2 no-line-of-fire",  # within 4 tiles, no line of fire
+        "2x E: CC4 FF- Sv- INF contact=0 ff=2",  # within 4 tiles with no FF value: directly engaged, cannot attack
+    ],
+)
+def test_reikhammer_support_cannot_fire_when_no_enemy_is_in_a_position_to_attack(enemy: str) -> None:
     # "directly involved means belonging to the attacking or defending formation(s) and in a position to attack":
-    # E is within 4 tiles with no line of fire, so it cannot attack, and S has nothing it may fire at. No support
-    # dice: A's two dice miss, then the result roll (6 against 1, equal modifiers) goes to the attacker.
+    # E cannot attack, so S has nothing it may fire at. No support dice: A's two dice miss, then the result roll
+    # (6 against 1, equal modifiers) goes to the attacker.
     report = run(
-        "reikhammer",
-        "2x A: CC4 FF4 Sv- INF contact=0 ff=2",
-        "2x E: CC4 FF4 Sv- INF contact=0 ff=2 no-line-of-fire",
-        [6, 6, 6, 1, 1, 1],
-        attacker_support="3x S: FF4",
+        "reikhammer", "2x A: CC4 FF4 Sv- INF contact=0 ff=2", enemy, [6, 6, 6, 1, 1, 1], attacker_support="3x S: FF4"
     )
     assert not [roll for step in report.steps for roll in step.rolls if "S (FF4)" in roll.purpose]
     assert any("in a position to attack" in note and "cannot fire" in note for note in support_notes(report))
-    assert report.result.winner == "attacker"
-
-
-def test_reikhammer_support_cannot_fire_at_units_without_an_attack_value() -> None:
-    # FF- within 4 tiles is directly engaged but cannot attack: not "in a position to attack" either.
-    report = run(
-        "reikhammer",
-        "2x A: CC4 FF4 Sv- INF contact=0 ff=2",
-        "2x E: CC4 FF- Sv- INF contact=0 ff=2",
-        [6, 6, 6, 1, 1, 1],
-        attacker_support="3x S: FF4",
-    )
     assert report.result.winner == "attacker"
 
 
