@@ -148,6 +148,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             "highest",
             f"highest: 2D6 keep the highest die (the rules text). sum: add both dice ({rules.sum_reading}).",
             choices=("highest", "sum"),
+            brief="highest: 2D6 keep the highest die (the rules text). sum: add both dice.",
             example=example(result_dice="sum"),
             variant=True,
         )

@@ -197,7 +197,7 @@ OPTIONS = (
         "Where supporting fire's hits land. attackers: only on enemy units in a position to attack (the text's "
         "'directly involved'). engaged: on every directly engaged enemy unit, as the combat attacks' hits.",
         choices=("attackers", "engaged"),
-        brief="Supporting fire hits: attackers (only units able to attack, the text) or engaged (any engaged unit).",
+        brief="Supporting fire hits: attackers (units able to attack: the text) or engaged (any engaged unit).",
         example=example(support_targets="engaged"),
         variant=True,
     ),
