@@ -311,13 +311,20 @@ def _head_before_stats(text: str, stats: tuple[str, ...]) -> str | None:
 
 
 def parse_side_spec(
-    text: str, *, example: str, stats: Iterable[str] = (), keywords: Iterable[str] = (), settings: Iterable[str] = ()
+    text: str,
+    *,
+    example: str,
+    stats: Iterable[str] = (),
+    keywords: Iterable[str] = (),
+    settings: Iterable[str] = (),
+    part: str = "Unit",
 ) -> SideSpec:
     """Split a side spec into units and groups, enforcing the limits first.
 
     ``stats``: the game's stat keys as the rules write them (read in any case); ``keywords``: its keywords (never
     read as stats); ``settings``: its setting keys, for the hints (a mapping to an example value says which take a
-    list: ``{"high-ground": "1,3"}``). See :func:`classify_token`.
+    list: ``{"high-ground": "1,3"}``). See :func:`classify_token`. ``part``: what the game calls what '|'
+    separates, for the errors of an empty one ("Formation 2 is empty"; default "Unit").
     """
     vocabulary = Vocabulary(example, _examples(stats), frozenset(keywords), _examples(settings))
     if not isinstance(text, str):
@@ -348,15 +355,19 @@ def parse_side_spec(
     for position, unit_text in enumerate(unit_texts, start=1):
         if not unit_text.strip():
             raise SpecError(
-                f"Unit {position} is empty: there is nothing between two '|' (or at an end).",
+                f"{part} {position} is empty: there is nothing between two '|' (or at an end).",
                 token="|",
                 example=example,
             )
         groups: list[GroupSpec] = []
-        for group_text in split_groups(unit_text):
+        for index, group_text in enumerate(split_groups(unit_text)):
             if not group_text.strip():
+                where = "before ';'" if index == 0 else "after ';'"
                 raise SpecError(
-                    f"Unit {position} has an empty group: there is nothing between two ';' (or at an end).",
+                    f"Unit {position} has an empty group: there is nothing between two ';' (or at an end)."
+                    if part == "Unit"
+                    else f"{part} {position}: the group {where} is empty (there is nothing between two ';', or at "
+                    "an end).",
                     token=";",
                     example=example,
                 )

@@ -106,6 +106,12 @@ def side_name(report: Report, side: SideName | str, most: int = 1) -> str:
     return f"{', '.join(names[:most])} and {len(names) - most} more units"
 
 
+def reads_plural(name: str) -> bool:
+    """Whether a unit's name reads as a plural ("Grenadiers", "Ork Boyz", "Marines and Scouts"), for its verb."""
+    last = name.lower().rstrip()
+    return " and " in last or (last.endswith(("s", "z")) and not last.endswith("ss"))
+
+
 def casualties_by_unit(report: Report, side: SideName | str) -> dict[str, int]:
     """The models (or units: a formation game's ``units``) each unit of ``side`` lost, from its casualty events, in
     the order first lost; a casualty event without a unit counts under the empty name."""

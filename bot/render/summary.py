@@ -12,7 +12,7 @@ from rules_core.errors import RefereeError
 from rules_core.registry import Game, OutcomeWords, games_named
 from rules_core.report import Report, SideName
 from rules_core.spec import side_summary
-from rules_core.table import TableSummary, default_table_summary, join_words, side_name, unit_names
+from rules_core.table import TableSummary, default_table_summary, join_words, reads_plural, side_name, unit_names
 
 READ_LINE = 160  # characters of one "Read ..." line: it is read on phones
 
@@ -100,8 +100,7 @@ def named(report: Report, side: str, players: Players | None = None, escape: Cal
 
 def _reads_plural(name: str) -> bool:
     """Whether a unit's name reads as a plural ("Grenadiers", "Ork Boyz", "Marines and Scouts"), for its verb."""
-    last = name.lower().rstrip()
-    return " and " in last or (last.endswith(("s", "z")) and not last.endswith("ss"))
+    return reads_plural(name)
 
 
 _PLURAL_VERBS = {"was": "were", "is": "are", "has": "have", "its": "their"}

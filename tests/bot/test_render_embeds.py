@@ -199,9 +199,12 @@ def test_a_long_read_line_is_cut_between_units_and_counts_the_rest() -> None:
 
 def test_a_reikhammer_headline_when_both_formations_are_wiped_out_says_why_the_defender_wins() -> None:
     # Reikhammer: "If all of the attacking units directly engaged in the assault are killed then the assault has
-    # stalled and the defender wins", even when the defending formation is gone too.
+    # stalled and the defender wins", even when the defending formation is gone too; after supporting fire (which
+    # never stalls the attack) the same decision gives it to the defender, so the headline names the decision.
     report = resolve(
         "reikhammer", "2x A: CC4 FF3 Sv5 INF", "2x D: CC4 FF3 Sv5 INF", seed=7, attacker_support="3x S: FF3"
     )
     assert (report.result.outcome, report.result.winner) == ("both_destroyed", "defender")
-    assert headline(report) == "D beats A: both formations were wiped out; the attack stalled, so the defender wins"
+    assert headline(report) == (
+        "D beats A: both formations were wiped out; the defender wins (the both-wiped-out decision)"
+    )

@@ -88,6 +88,19 @@ class Army:
                         normal = convolve(normal, scored)
         return normal, macro
 
+    def able(self, state: tuple[int, ...], contact_lost: bool) -> list[int]:
+        """Reikhammer's "directly involved": engaged units in a position to attack (a value for where they are)."""
+        found = []
+        for k in self.engaged(state):
+            group = self.groups[self.units[k][0]]
+            if self.units[k][1] is Position.CONTACT:
+                value = group.ff if contact_lost else group.cc
+            else:
+                value = None if "no-line-of-fire" in group.specials else group.ff
+            if value is not None:
+                found.append(k)
+        return found
+
     def support_hits(self) -> tuple[Law, Law] | None:
         if self.support is None:
             return None
@@ -136,9 +149,9 @@ class Army:
                 break
         return taken
 
-    def land(self, state: tuple[int, ...], normal: int, macro: int) -> Law:
+    def land(self, state: tuple[int, ...], normal: int, macro: int, targets: list[int] | None = None) -> Law:
         """{(state after, damage dealt): p}."""
-        targets = self.engaged(state)
+        targets = self.engaged(state) if targets is None else targets
         if not targets:
             return {(state, 0): 1.0}
         first = self.spread(state, targets, normal)
@@ -216,6 +229,14 @@ def oracle(game: str, attacker: Formation, defender: Formation, options: Mapping
             lost = (later and armies[0].in_contact(a) and not armies[1].in_contact(d),
                     later and armies[1].in_contact(d) and not armies[0].in_contact(a))  # fmt: skip
             laws = [armies[0].hits(a, lost[0]), armies[1].hits(d, lost[1])] if fixed is None else list(fixed)
+            aims: list[list[int] | None] = [None, None]
+            if fixed is not None and game == "reikhammer":  # support fires only at units in a position to attack
+                for target, state in ((0, a), (1, d)):
+                    able = armies[target].able(state, lost[target])
+                    if not able:
+                        laws[1 - target] = None
+                    if options.get("support_targets", "attackers") == "attackers":
+                        aims[target] = able
             landed = []
             for target, state in ((1, d), (0, a)):
                 shots = laws[1 - target]
@@ -225,7 +246,7 @@ def oracle(game: str, attacker: Formation, defender: Formation, options: Mapping
                 else:
                     for normal, p1 in shots[0].items():
                         for macro, p2 in shots[1].items():
-                            for key, q in armies[target].land(state, normal, macro).items():
+                            for key, q in armies[target].land(state, normal, macro, aims[target]).items():
                                 result[key] += p1 * p2 * q
                 landed.append(result)
             for (d2, dealt_a), q in landed[0].items():
@@ -253,7 +274,7 @@ def oracle(game: str, attacker: Formation, defender: Formation, options: Mapping
     for number in range(1, options["max_rounds"] + 1):
         dist = settle(exchange(dist, None, number))
         if any(s is not None for s in support) and dist:
-            dist = settle(exchange(dist, support_laws), after_support=True)
+            dist = settle(exchange(dist, support_laws, number), after_support=True)
         tied: Law = defaultdict(float)
         for (a, d, ka, kd), p in dist.items():
             bonus = (armies[0].bonus(a, ka, armies[1], d), armies[1].bonus(d, kd, armies[0], a))
@@ -290,6 +311,8 @@ def random_group(chance: random.Random, game: str, name: str, *, supporting: boo
     for special in ("macro-weapon", "reinforced-armour", "invulnerable") + (("inspiring",) if game == "epic" else ()):
         if chance.random() < 0.15:
             words.append(special)
+    if game == "reikhammer" and chance.random() < 0.15:
+        words.append("no-line-of-fire")
     if kind == "INF" and chance.random() < 0.3:
         words.append(f"cover={chance.randint(3, 5)}{plus}")
     if chance.random() < 0.2:
@@ -320,6 +343,8 @@ def random_scenario(chance: random.Random, game: str) -> tuple[str, str, dict[st
     if game == "reikhammer":
         options["save_direction"] = chance.choice(("over", "under"))
         options["double_means"] = chance.choice(("at_least", "more_than"))
+        if chance.random() < 0.3:
+            options["support_targets"] = "engaged"
     return sides[0], sides[1], options
 
 
@@ -359,6 +384,14 @@ CORNERS = [
      "2x D: CC6+ FF6+ Sv- INF contact=1 ff=0", {"defender_support": "3x S: FF4+", "max_rounds": 3}),
     ("reikhammer", "1x A: CC4 FF4 Sv- INF contact=1 ; 2x B: CC4 FF4 Sv5+ INF ff=2 no-line-of-fire ; 1x C: CC3 FF3 Sv- "
      "INF contact=0 ff=0", "2x D: CC3 FF4 Sv- INF contact=1 ff=1", {"defender_support": "2x S: FF3", "max_rounds": 2}),
+    # Review: Reikhammer's supporting fire only at units in a position to attack (none: it cannot fire), or, with
+    # support_targets=engaged, landing on every directly engaged unit.
+    ("reikhammer", "2x A: CC4 FF4 Sv- INF contact=0 ff=2", "1x E: CC4 FF4 Sv- INF ff=1 no-line-of-fire ; 1x F: CC4 "
+     "FF- Sv- INF ff=1 ; 1x D: CC4 FF4 Sv5+ INF ff=1", {"attacker_support": "2x S: FF4", "max_rounds": 3}),
+    ("reikhammer", "2x A: CC4 FF4 Sv- INF contact=0 ff=2", "1x E: CC4 FF4 Sv- INF ff=1 no-line-of-fire ; 1x F: CC4 "
+     "FF- Sv- INF ff=1 ; 1x D: CC4 FF4 Sv5+ INF ff=1", {"attacker_support": "2x S: FF4", "support_targets": "engaged"}),
+    ("reikhammer", "2x A: CC4 FF4 Sv- INF contact=1 ff=1", "2x E: CC- FF4 Sv- INF contact=1 ff=1 no-line-of-fire",
+     {"attacker_support": "2x S: FF4", "defender_support": "1x T: FF3", "max_rounds": 3}),
 ]  # fmt: skip
 
 
@@ -387,6 +420,9 @@ CHI_SQUARE_CASES = [
     # Issue 33: a side of two formations, each with its own Shock (the result counts them together).
     ("reikhammer", "3x A: CC4 FF3 Sv5+ INF shock=1 | 2x B: CC3 FF4 Sv- INF shock=2", "4x D: CC4 FF3 Sv5+ INF",
      {"defender_shock": 1}),
+    # Review: Reikhammer's supporting fire only at enemy units in a position to attack.
+    ("reikhammer", "2x A: CC4 FF4 Sv- INF contact=0 ff=2", "1x E: CC4 FF4 Sv- INF ff=1 no-line-of-fire ; 1x F: CC4 "
+     "FF- Sv- INF ff=1 ; 1x D: CC4 FF4 Sv5+ INF ff=1", {"attacker_support": "2x S: FF4"}),
 ]  # fmt: skip
 
 

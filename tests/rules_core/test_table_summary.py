@@ -195,7 +195,7 @@ def test_epic_the_broken_loser_withdraws_in_the_game_s_words_and_tests_to_rally(
         "D withdraws (3x D): two moves, ignoring zones of control; a unit ending within 15cm of an enemy is destroyed"
     )
     assert table.moves[1] == "A may consolidate 5cm (not into an enemy zone of control)"
-    assert table.next_step.startswith("In the end phase, Broken D: each tests to rally")
+    assert table.next_step.startswith("In the end phase, Broken D: it tests to rally")
 
 
 def test_reikhammer_moves_are_in_tiles_and_it_has_no_rally() -> None:

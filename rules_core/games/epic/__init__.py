@@ -41,7 +41,10 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
    be hit) but cannot attack. A unit within 15cm with no line of fire is not
    directly engaged (the text: "within 15cm of, and have a line of fire to"):
    leave it out of ``contact=``/``ff=``; Reikhammer's ``no-line-of-fire`` keyword
-   is refused here, saying so.
+   is refused here, saying so. Supporting fire may target any directly engaged
+   enemy unit, one that cannot attack too: Epic's A5 (REFERENCE.md 001) asks
+   for a line of fire to "an enemy unit that was directly engaged", not, as
+   Reikhammer's text, one "in a position to attack".
 7. The immediate outcomes are checked after the combat attacks (the text). When
    the defending formation is destroyed the attacker wins if any of its units
    survive (the only formation left). When both formations are wiped out
@@ -53,11 +56,15 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
    Otherwise, when every directly engaged attacker is destroyed, the defender
    wins. Supporting fire comes only after these checks (A5, "only if stalled"),
    so it never stalls the attack: after it the result step's own rule applies,
-   a side with no unit left at all loses at once (both wiped out: as above), and
+   a side with no unit left at all loses at once (both wiped out: as above, the
+   report saying "both sides are wiped out by supporting fire" and naming the
+   both-wiped-out decision), and
    otherwise the result is rolled even when no directly engaged attacker is
    left; a tie then starts a round with no attacker directly engaged, in which
-   the attack stalls before anyone rolls. An immediate win is followed by A7/A8
-   like a won result roll.
+   the attack stalls before anyone rolls (the referee keeps each survivor's
+   position, so that round's words offer no counter-charges: counter-charges
+   that would bring attackers back within reach are a case it cannot follow).
+   An immediate win is followed by A7/A8 like a won result roll.
 8. The result roll is 2D6 keeping the highest die (the text); ``result_dice=sum``
    adds them (the published rulebook).
 9. Modifiers: kills include supporting fire and earlier rounds; units remaining
@@ -95,8 +102,9 @@ Decisions on unclear or unstated points (each also in docs/games/epic.md):
 14. War engines (``WE DC=N``): each unsaved hit removes one damage capacity; 0 is
     destroyed. For the result, Blast markers and breaking a war engine counts as
     units equal to its remaining DC and each DC it lost counts as a unit killed
-    (the report calls them damage points, not units); the result's
-    ``lost``/``remaining`` count it as one unit.
+    (the report calls them damage points, not units: "one per damage point it
+    lost", "3 damage points left", and the table line "1 unit left, 3 damage
+    capacity left"); the result's ``lost``/``remaining`` count it as one unit.
 15. ``extra-attacks=N`` adds N dice to every attack of the unit, in contact, in
     range and in supporting fire.
 16. Withdrawal (two moves, ignoring zones of control; units ending within 15cm
@@ -132,6 +140,7 @@ RULES = FormationRules(
     marker_key="blast_markers",
     inspiring_modifier=True,
     engaged_without_line_of_fire=False,
+    support_needs_attacker=False,
     several_formations=False,
     double_means=DoubleMeans.MORE_THAN,
     both_wiped_out="draw",
@@ -148,7 +157,7 @@ RULES = FormationRules(
     example_side="6x Tactical: CC4+ FF4+ Sv4+ INF contact=4 ff=2 ; 2x Rhino: CC6+ FF6+ Sv5+ AV ff=2",
     consolidation_move="may consolidate 5cm (not into an enemy zone of control)",
     withdrawal_move="two moves, ignoring zones of control; a unit ending within 15cm of an enemy is destroyed",
-    rally_test="In the end phase, Broken {name}: each tests to rally, a D6 -2 (-1 more with an enemy within 30cm) "
+    rally_test="In the end phase, Broken {name}: {tests} to rally, a D6 -2 (-1 more with an enemy within 30cm) "
     "equal to or over its Initiative.",
 )
 

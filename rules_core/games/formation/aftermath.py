@@ -155,7 +155,7 @@ class Aftermath(Resulting):
                     **extra,
                     gained=0,
                     note=f"{said} was already Broken: it gains no {rules.markers} and counts {markers}, one per "
-                    "unit left.",
+                    f"{part.measure(one=True)} left.",
                 )
             )
             return broken, markers
@@ -166,8 +166,8 @@ class Aftermath(Resulting):
             )
         else:
             note = (
-                f"{said} gains {lost} {rules.marker if lost == 1 else rules.markers}, one per unit it lost, "
-                f"and has {markers}."
+                f"{said} gains {lost} {rules.marker if lost == 1 else rules.markers}, one per "
+                f"{part.lost_kinds()} it lost, and has {markers}."
             )
         events.append(event("markers", side=name, **extra, gained=lost, note=note))
         if lost and markers >= part.strength():
@@ -179,9 +179,10 @@ class Aftermath(Resulting):
                     side=name,
                     **extra,
                     note=f"With {markers} {rules.marker if markers == 1 else rules.markers} and "
-                    f"{self.units_text(part.strength())} left, {label} "
-                    f"is Broken, but it {reason}; a Broken formation has as many {rules.markers} as units "
-                    f"left: {part.strength()}.",
+                    f"{part.strength_text()} left, {label} "
+                    f"is Broken, but it {reason}; a Broken formation has as "
+                    f"{'much' if rules.markers_mass else 'many'} {rules.markers} as "
+                    f"{part.measure()} left: {part.strength()}.",
                 )
             )
             markers = part.strength()  # never more markers than units (REFERENCE.md 001 and 004)
@@ -224,6 +225,8 @@ class Aftermath(Resulting):
                 {"formation": formation, f"{self.rules.marker_key}_gained": gained}
                 for formation, gained in self.support_markers[name]
             ]
+            # A war engine's markers count its damage capacity: the table line shows what it has left.
+            capacity = side.war_engine_capacity()
             return SideResult(
                 initial - remaining,
                 remaining,
@@ -232,6 +235,7 @@ class Aftermath(Resulting):
                     score=side.score,
                     **after,
                     supporting_formations=support,
+                    **({"damage_capacity": capacity} if capacity else {}),
                 ),
             )
 

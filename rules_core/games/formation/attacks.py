@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules_core.games.formation.saves import Saving
 from rules_core.games.formation.spec import Group, Position
-from rules_core.games.formation.state import Hits, SideState, plural
+from rules_core.games.formation.state import Hits, SideState, UnitState, attack_value, plural
 from rules_core.report import Event, Roll, event
 from rules_core.roll_kinds import TO_HIT
 from rules_core.rolling import roll_each
@@ -45,11 +45,8 @@ class Attacking(Saving):
         for index, group in enumerate(side.formation.groups):
             for position in (Position.CONTACT, Position.IN_RANGE):
                 units = counts.get((index, position), 0)
-                in_contact = position is Position.CONTACT and not lost
-                if in_contact:
-                    value, label = group.cc, "CC"
-                else:  # units that lost their contact partners shoot as units in range with a line of fire would
-                    value, label = group.ff if position is Position.CONTACT else group.range_value, "FF"
+                value = attack_value(group, position, lost)
+                label = "CC" if position is Position.CONTACT and not lost else "FF"
                 if not units or value is None:
                     continue
                 hits.add(group, self.attack_roll(side, group, units, value, label, rolls=rolls, events=events))
@@ -92,9 +89,36 @@ class Attacking(Saving):
     def any_support(self) -> bool:
         return any(side.support is not None for side in self.sides.values())
 
-    def support_fire(self, side: SideState, rolls: list[Roll], events: list[Event]) -> Hits:
+    def support_targets(self, side: SideState) -> tuple[bool, list[UnitState]]:
+        """Whether the enemy's supporting formations may fire at this side, and the units their hits may land on.
+
+        Reikhammer: only at a unit "directly involved in the assault", "in a position to attack" (the text): with
+        none, the supporting formations cannot fire; their hits land only on such units unless the support_targets
+        option says every directly engaged unit. Epic: any directly engaged unit (A5).
+        """
+        engaged = side.engaged()
+        if not self.rules.support_needs_attacker:
+            return True, engaged
+        lost = self.contact_lost(side)
+        able = [unit for unit in engaged if attack_value(unit.group, unit.position, lost) is not None]
+        return bool(able), (able if self.settings.support_targets == "attackers" else engaged)
+
+    def support_fire(self, side: SideState, may_fire: bool, rolls: list[Roll], events: list[Event]) -> Hits:
         hits = Hits()
         if side.support is None:
+            return hits
+        if not may_fire:
+            enemy = side.name.other.value
+            for formation in side.support.formations:
+                events.append(
+                    event(
+                        "support",
+                        side=side.name.value,
+                        formation=formation.name,
+                        note=f"Supporting formation {formation.name} cannot fire: no {enemy} unit is in a position "
+                        "to attack, so none is directly involved in the assault (the text).",
+                    )
+                )
             return hits
         for formation in side.support.formations:
             before = hits.total

@@ -71,6 +71,14 @@ class FormationAssault(Aftermath):
         while winner is None:
             if self.round > 1:
                 note = f"The result was a tie: a new round with the survivors. {self.rules.counter_charge}"
+                if not self.sides[ATTACKER].engaged():
+                    # Supporting fire killed every engaged attacker: with the positions kept, the attack stalls at
+                    # once, so the round offers no counter-charge the referee would then ignore.
+                    note = (
+                        "The result was a tie: a new round with the survivors, but no attacking unit is directly "
+                        "engaged any more (the referee keeps each survivor in its position), so the attack stalls "
+                        "before anyone rolls."
+                    )
                 self.steps.append(
                     Step(f"Round {self.round}: the combat goes on", events=(event("instruction", note=note),))
                 )
@@ -226,7 +234,15 @@ class FormationAssault(Aftermath):
         if winner is not None or not self.any_support():
             return winner
         rolls, events = [], []
-        support_hits = {side: self.support_fire(self.sides[side], rolls, events) for side in (ATTACKER, DEFENDER)}
+        targets = {side: self.support_targets(self.sides[side]) for side in (ATTACKER, DEFENDER)}
+        support_hits = {
+            side: self.support_fire(self.sides[side], targets[side.other][0], rolls, events)
+            for side in (ATTACKER, DEFENDER)
+        }
         self.steps.append(Step(prefix + "Supporting fire", tuple(rolls), tuple(events)))
-        self.exchange_saves(support_hits, prefix + "Supporting fire hits and saves")
+        self.exchange_saves(
+            support_hits,
+            prefix + "Supporting fire hits and saves",
+            targets={side: found[1] for side, found in targets.items()},
+        )
         return self.decided(after_support=True)

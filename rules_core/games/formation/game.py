@@ -44,7 +44,8 @@ WORDS = OutcomeWords(
     },
     decided={  # both_wiped_out gives it to a side (Reikhammer: every engaged attacker killed stalls the assault)
         ("both_destroyed", "attacker"): "Both formations were wiped out; the attacker wins",
-        ("both_destroyed", "defender"): "Both formations were wiped out; the attack stalled, so the defender wins",
+        ("both_destroyed", "defender"): "Both formations were wiped out; the defender wins (the both-wiped-out "
+        "decision)",
     },
 )
 
@@ -78,7 +79,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
                 OptionType.BOOL,
                 False,
                 f"The {side}'s formation is Broken before the assault (destroyed if it loses); it is anyway when its "
-                f"{markers} are at least its units.",
+                f"{markers} {'is' if rules.markers_mass else 'are'} at least its units.",
                 brief=f"The {side}'s formation is Broken before the assault (destroyed if it loses).",
                 example=example(Setting(f"{side}_broken", True)),
             )
@@ -147,6 +148,7 @@ def common_options(rules: FormationRules, support_example: str) -> tuple[OptionS
             "highest",
             f"highest: 2D6 keep the highest die (the rules text). sum: add both dice ({rules.sum_reading}).",
             choices=("highest", "sum"),
+            brief="highest: 2D6 keep the highest die (the rules text). sum: add both dice.",
             example=example(result_dice="sum"),
             variant=True,
         )
@@ -296,6 +298,7 @@ class FormationGame(Game):
             self.spec_shape = self.several_shape.format(markers=self.rules.markers, key=self.rules.marker_key)
         marker, markers = self.rules.marker, self.rules.markers  # the game's own markers: "Blast marker", "Shock"
         tallied = (
+            Tallied("damage_capacity", "{n} damage capacity left"),  # a war engine's, which its markers count
             Tallied(self.rules.marker_key, f"{{n}} {marker}", f"{{n}} {markers}"),
             Tallied("broken", "Broken", flag=True),
         )
@@ -381,6 +384,7 @@ class FormationGame(Game):
             reinforced_saves_macro=options.get("reinforced_vs_macro", "save") == "save",
             both_wiped_out=str(options.get("both_wiped_out", self.rules.both_wiped_out)),
             recontact=options.get("lost_contact", "ff") == "countercharge",
+            support_targets=str(options.get("support_targets", "engaged")),
         )
         check_positions(self.rules, attacker, defender)
         for side, formation in zip(SIDES, (attacker, defender), strict=True):

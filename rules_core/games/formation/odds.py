@@ -63,7 +63,7 @@ class Side:
             if REINFORCED_ARMOUR in group.specials:
                 fail_armour *= fail_armour
             self.unsaved.append((fail_armour * fail_second, fail_macro * fail_second))
-        self.exchanges: dict[tuple[Units, int, int], Law] = {}
+        self.exchanges: dict[tuple[Units, int, int, tuple[int, ...] | None], Law] = {}
         self.counted: dict[Units, int] = {}
 
     def _key(self, position: int) -> tuple[int, Position]:
@@ -95,14 +95,15 @@ class Side:
     def engaged(self, units: Units) -> bool:
         return any(dc > 0 and unit.position is not Position.OUT for unit, dc in zip(self.units, units, strict=True))
 
-    def take(self, units: Units, normal: int, macro: int) -> Law:
-        """Hits landing on this side: {(units after, units destroyed or damage dealt): p} (engine.take_hits)."""
-        key = (units, normal, macro)
+    def take(self, units: Units, normal: int, macro: int, targets: tuple[int, ...] | None = None) -> Law:
+        """Hits landing on this side: {(units after, units destroyed or damage dealt): p} (engine.take_hits);
+        ``targets``: the positions of the units they may land on (default: the directly engaged ones)."""
+        key = (units, normal, macro, targets)
         known = self.exchanges.get(key)
         if known is not None:
             return known
         state = self.load(units)
-        eligible = state.engaged()
+        eligible = state.engaged() if targets is None else [self.units[position] for position in targets]
         counts: dict[int, list[int]] = defaultdict(lambda: [0, 0])
         if eligible:
             for kind, hits in ((0, normal), (1, macro)):
@@ -147,6 +148,7 @@ class FormationSolver:
             for d_roll, q in roll.items():
                 self.differences[a_roll - d_roll] += p * q
         self.extras: dict[tuple[int, Units, int], Units] = {}
+        self.targets: dict[tuple[Units, Units, bool], tuple[tuple[bool, tuple[int, ...]], ...]] = {}
 
     def hit_chance(self, value: int) -> float:
         return d6_meets(self.rules.hit_op, value)
@@ -202,22 +204,47 @@ class FormationSolver:
             check()  # past its deadline, the calculation gives way to Monte Carlo
             a_lost = check_contact and attacker.in_contact(a) and not defender.in_contact(d)
             d_lost = check_contact and defender.in_contact(d) and not attacker.in_contact(a)
-            a_hits = self.hits(0, a, a_lost) if laws is None else laws[0]
-            d_hits = self.hits(1, d, d_lost) if laws is None else laws[1]
-            on_d = self.landing(1, d, a_hits)
-            on_a = self.landing(0, a, d_hits)
+            targets: tuple[tuple[int, ...] | None, ...] = (None, None)
+            a_hits: Law | None
+            d_hits: Law | None
+            if laws is None:
+                a_hits, d_hits = self.hits(0, a, a_lost), self.hits(1, d, d_lost)
+            elif not self.rules.support_needs_attacker:  # Epic: the support fires at any directly engaged unit
+                a_hits, d_hits = laws[0], laws[1]
+            else:
+                (a_may, a_targets), (d_may, d_targets) = self.support_targets(a, d, later)
+                a_hits, d_hits = laws[0] if d_may else None, laws[1] if a_may else None
+                targets = (a_targets, d_targets)
+            on_d = self.landing(1, d, a_hits, targets[1])
+            on_a = self.landing(0, a, d_hits, targets[0])
             for (d_after, dealt_by_a), q in on_d.items():
                 for (a_after, dealt_by_d), r in on_a.items():
                     out[(a_after, d_after, a_kills + dealt_by_a, d_kills + dealt_by_d)] += p * q * r
         return out
 
-    def landing(self, target: int, units: Units, hits: Law | None) -> Law:
+    def support_targets(self, a: Units, d: Units, later: bool) -> tuple[tuple[bool, tuple[int, ...]], ...]:
+        """engine.support_targets of both sides in this state: whether the enemy's support may fire at it, and the
+        positions of the units its hits may land on."""
+        key = (a, d, later)
+        known = self.targets.get(key)
+        if known is None:
+            self.sides[0].load(a)
+            self.sides[1].load(d)
+            self.assault.round = 2 if later else 1
+            found = []
+            for side in self.sides:
+                may, units = self.assault.support_targets(side.state)
+                found.append((may, tuple(side.index[id(unit)] for unit in units)))
+            known = self.targets[key] = tuple(found)
+        return known
+
+    def landing(self, target: int, units: Units, hits: Law | None, targets: tuple[int, ...] | None = None) -> Law:
         if not hits:
             return {(units, 0): 1.0}
         law: Law = defaultdict(float)
         for (normal, macro), p in hits.items():
             if normal or macro:
-                for outcome, q in self.sides[target].take(units, normal, macro).items():
+                for outcome, q in self.sides[target].take(units, normal, macro, targets).items():
                     law[outcome] += p * q
             else:
                 law[(units, 0)] += p
@@ -247,7 +274,7 @@ class FormationSolver:
             dist = self.exchange(dist, later=round_number > 1)
             dist = self.settle(dist)
             if has_support and dist:
-                dist = self.settle(self.exchange(dist, self.support_laws), after_support=True)
+                dist = self.settle(self.exchange(dist, self.support_laws, later=round_number > 1), after_support=True)
             tied: dict[State, float] = defaultdict(float)
             for state, p in dist.items():
                 check()  # past its deadline, the calculation gives way to Monte Carlo

@@ -23,6 +23,11 @@ class Resulting(Attacking):
         if not defender.alive() and attacker.alive():
             winner = Winner.ATTACKER
             note = "Every defending unit is destroyed: the attacker wins."
+        elif not defender.alive() and after_support:
+            # Supporting fire never stalls the attack: the result step's rule, with the both-wiped-out decision.
+            winner = Winner.DEFENDER if self.settings.both_wiped_out == "defender" else Winner.DRAW
+            outcome = "the defender wins" if winner is Winner.DEFENDER else "the assault is drawn"
+            note = f"Both sides are wiped out by supporting fire: {outcome} (the both-wiped-out decision)."
         elif not defender.alive():
             if self.settings.both_wiped_out == "defender":
                 winner = Winner.DEFENDER

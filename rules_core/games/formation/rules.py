@@ -45,6 +45,10 @@ class FormationRules:
     # with its own starting markers (a ``<marker_key>=N`` setting) and its own markers and breaking after the
     # assault (Reikhammer: "each winning formation receives ..."). False: '|' and ';' both separate groups (Epic).
     several_formations: bool
+    # Supporting fire needs an enemy "directly involved in the assault", which Reikhammer's text defines as "in a
+    # position to attack": with none, the supporting formations cannot fire. False: any directly engaged enemy
+    # unit will do (Epic's A5: "an enemy unit that was directly engaged").
+    support_needs_attacker: bool
     double_means: DoubleMeans  # what the text's 'twice/double as many units' means (an option may override)
     both_wiped_out: str  # who wins when both formations are wiped out together: "draw" or "defender" (an option)
     consolidation: str  # the winner's free move, as an instruction
@@ -61,7 +65,13 @@ class FormationRules:
     sum_reading: str = "the published rulebook"
     consolidation_move: str = "may consolidate"
     withdrawal_move: str = "as the rules for broken formations explain"
-    rally_test: str = ""
+    rally_test: str = ""  # {name}: the Broken formations; {tests}: "it tests" for one, "each tests" for several
+
+    @property
+    def markers_mass(self) -> bool:
+        """Whether the markers are a mass noun (Shock: "its Shock is", "as much Shock"), not counted ones (Blast
+        markers: "are", "as many")."""
+        return self.marker == self.markers
 
     @property
     def value_suffix(self) -> str:
@@ -87,6 +97,9 @@ class FormationSettings:
     # In a later round, units in base contact whose every enemy in contact died: False, they fight with FF; True,
     # the players say the counter-charges put them back in contact, so they keep CC.
     recontact: bool = False
+    # Where supporting fire's hits may land (Reikhammer, an option): "attackers", only on enemy units in a position
+    # to attack (the text's "directly involved"); "engaged", on every directly engaged unit (as the combat attacks).
+    support_targets: str = "engaged"
 
     def markers_of(self, side: SideName) -> int:
         return self.markers[0 if side is SideName.ATTACKER else 1]

@@ -13,20 +13,32 @@ from rules_core.rolling import roll_each
 
 
 class Saving(Fight):
-    def exchange_saves(self, hits: dict[SideName, Hits], title: str) -> None:
-        """Both sides' hits land together: saves for the defender's units, then the attacker's."""
+    def exchange_saves(
+        self, hits: dict[SideName, Hits], title: str, targets: dict[SideName, list[UnitState]] | None = None
+    ) -> None:
+        """Both sides' hits land together: saves for the defender's units, then the attacker's; ``targets``: the
+        units each side's hits may land on (default: its directly engaged units)."""
         for target in (DEFENDER, ATTACKER):
             if not hits[target.other].total:
                 continue
             rolls: list[Roll] = []
             events: list[Event] = []
-            self.take_hits(self.sides[target], hits[target.other], rolls, events)
+            eligible = None if targets is None else targets[target]
+            self.take_hits(self.sides[target], hits[target.other], rolls, events, eligible)
             self.steps.append(Step(f"{title}: the {target.value}", tuple(rolls), tuple(events)))
 
-    def take_hits(self, target: SideState, hits: Hits, rolls: list[Roll], events: list[Event]) -> None:
+    def take_hits(
+        self,
+        target: SideState,
+        hits: Hits,
+        rolls: list[Roll],
+        events: list[Event],
+        eligible: list[UnitState] | None = None,
+    ) -> None:
         if not hits.total:
             return
-        eligible = target.engaged()
+        if eligible is None:
+            eligible = target.engaged()
         if not eligible:
             events.append(
                 event(

@@ -331,11 +331,17 @@ class FormationSpecParser:
 
     # ------------------------------------------------------------------ sides
 
-    def _read(self, text: str, example: str) -> SideSpec:
-        """The generic reader's split, its errors counting units (stands, vehicles, war engines), not models."""
+    def _read(self, text: str, example: str, part: str = "Formation") -> SideSpec:
+        """The generic reader's split, its errors counting units (stands, vehicles, war engines), not models, and
+        naming what '|' separates: formations (in Epic, formations drawn in that fight as one)."""
         try:
             return parse_side_spec(
-                text, example=example, stats=self.stat_examples, keywords=self.keywords, settings=self.settings
+                text,
+                example=example,
+                stats=self.stat_examples,
+                keywords=self.keywords,
+                settings=self.settings,
+                part=part,
             )
         except RefereeError as error:
             worded = _MODELS.sub(lambda found: "unit" + found.group(1), error.message)
@@ -364,7 +370,7 @@ class FormationSpecParser:
         return Formation(groups, tuple(len(part) for part in parts) if several else ())
 
     def parse_support(self, text: str) -> Support:
-        side = self._read(text, self.support_example)
+        side = self._read(text, self.support_example, "Supporting formation")
         return Support(
             tuple(Formation(tuple(self.parse_group(g, supporting=True) for g in unit.groups)) for unit in side.units)
         )

@@ -66,6 +66,37 @@ class Units:
     def units_alive(self) -> int:
         return sum(1 for unit in self.units if unit.dc > 0)
 
+    def war_engine_capacity(self) -> int:
+        """The damage capacity left on its war engines (the table line shows it beside the units left)."""
+        return sum(unit.dc for unit in self.units if unit.dc > 0 and unit.group.war_engine)
+
+    def strength_text(self) -> str:
+        """Its strength in words: "3 units", "3 damage points" (a war engine's), "2 units and 3 damage points"."""
+        units = sum(1 for unit in self.units if unit.dc > 0 and not unit.group.war_engine)
+        return _units_and_points(units, self.war_engine_capacity())
+
+    def lost_kinds(self) -> str:
+        """What each marker it gains is for: "unit", "damage point" (a war engine's) or "unit or damage point"."""
+        units = any(unit.dc <= 0 for unit in self.units if not unit.group.war_engine)
+        points = any(unit.dc < unit.group.dc for unit in self.units if unit.group.war_engine)
+        return "unit or damage point" if units and points else "damage point" if points else "unit"
+
+    def measure(self, *, one: bool = False) -> str:
+        """What its markers are compared with: its "units", a war engine's "damage points", or "units and damage
+        points" (``one``: "unit", "damage point", "unit or damage point")."""
+        engines = any(unit.group.war_engine for unit in self.units)
+        plain = any(not unit.group.war_engine for unit in self.units)
+        if engines and plain:
+            return "unit or damage point" if one else "units and damage points"
+        return ("damage point" if engines else "unit") + ("" if one else "s")
+
+
+def _units_and_points(units: int, points: int) -> str:
+    said = [plural(units, "unit")] if units or not points else []
+    if points:
+        said.append(plural(points, "damage point"))
+    return " and ".join(said)
+
 
 class Part(Units):
     """One formation of a side of several fighting as one (Reikhammer: '|' between them): it has its own markers
@@ -221,6 +252,14 @@ def check_positions(rules: FormationRules, attacker: Formation, defender: Format
             token=f"{defender.groups[0].count}x {defender.groups[0].name}",
             example=rules.example_group,
         )
+
+
+def attack_value(group: Group, position: Position, contact_lost: bool) -> int | None:
+    """The value a unit of ``group`` attacks with at ``position`` (None: it cannot attack there); units in contact
+    whose every contact partner died (``contact_lost``) shoot as units in range with a line of fire would."""
+    if position is Position.CONTACT:
+        return group.ff if contact_lost else group.cc
+    return group.range_value if position is Position.IN_RANGE else None
 
 
 def plural(count: int, word: str) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rules_core.games.formation.rules import FormationRules
 from rules_core.report import Report, SideName
-from rules_core.table import TableSummary, casualties_by_unit, join_words, side_name, wiped_out
+from rules_core.table import TableSummary, casualties_by_unit, join_words, reads_plural, side_name, wiped_out
 
 
 def _units(count: int) -> str:
@@ -29,14 +29,19 @@ def table_summary(report: Report, rules: FormationRules) -> TableSummary:
             whose = str(ev.get("side"))
             if ev.kind == "withdraw":
                 units = ", ".join(ev.get("units") or ())
-                moves.append(f"{side_name(report, whose)} withdraws ({units}): {rules.withdrawal_move}")
+                name = side_name(report, whose)
+                verb = "withdraw" if reads_plural(name) else "withdraws"
+                moves.append(f"{name} {verb} ({units}): {rules.withdrawal_move}")
             elif ev.kind == "consolidate":
                 moves.append(f"{side_name(report, whose)} {rules.consolidation_move}")
             elif ev.kind == "rally" and rules.rally_test:
                 rally.append(side_name(report, whose))
             elif ev.kind == "instruction" and "hold their ground" in str(ev.get("note")):
                 still = "Neither formation withdraws: both hold their ground."
-    next_step = rules.rally_test.format(name=join_words(rally)) if rally else still or "The assault is over."
+    tests = "each tests" if len(rally) > 1 else "it tests"
+    next_step = (
+        rules.rally_test.format(name=join_words(rally), tests=tests) if rally else still or "The assault is over."
+    )
     notes = tuple(note for side in (SideName.ATTACKER, SideName.DEFENDER) if (note := _formations(report, side, rules)))
     return TableSummary(
         removals=(removals[0], removals[1]),

@@ -69,7 +69,16 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
    enemy"; an attacker "within 4 tiles of a defending unit" keeps the attack
    from stalling) but needs a line of fire to use the firefight value.
    Supporting formations refuse it: they fire only with a line of fire (``ff=N``
-   says how many have one).
+   says how many have one). Supporting fire needs "a line of fire to an enemy
+   unit directly involved in the assault", "directly involved" meaning
+   "belonging to the attacking or defending formation(s) and in a position to
+   attack": an enemy unit that cannot attack where it is (no line of fire, FF-
+   within 4 tiles, CC- in contact) is not, so with no enemy unit able to attack
+   the supporting formations cannot fire (said in the report). Where some can
+   and some cannot, the hits land only on those that can (the text names them
+   as the targets); ``support_targets=engaged`` lets them land on every directly
+   engaged unit, as the combat attacks' hits do ("as though performing shooting
+   attacks").
 8. The immediate outcomes (the text): every defending unit killed and at least
    one attacker alive, the attacker wins (the first sentence comes first, so
    attackers left out of the fight still win it when the defenders are all
@@ -81,9 +90,13 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
    has not ended by this point ... work out the result"), so it never stalls
    the attack. After it the result step's rule applies: "if one side has
    completely wiped the other side out, then it is the winner" (both wiped out:
-   as above), and otherwise the result is rolled even when no directly engaged
+   as above, the report saying "both sides are wiped out by supporting fire"
+   and naming the both-wiped-out decision), and otherwise the result is rolled even when no directly engaged
    attacker is left; a tie then starts a round with no attacker within 4 tiles,
-   in which the attack stalls before anyone rolls. An immediate win is followed
+   in which the attack stalls before anyone rolls (the referee keeps each
+   survivor's position, so that round's words offer no counter-charges:
+   counter-charges that would bring attackers back within 4 tiles are a case it
+   cannot follow). An immediate win is followed
    by steps VI-VII like a won result roll.
 9. The result roll is 2D6 dropping the lowest (the text); ``result_dice=sum``
    adds them.
@@ -117,7 +130,8 @@ Decisions on unclear or unstated points (each also in docs/games/reikhammer.md):
     equal to its units left (never more: decision 13).
 15. War engines (``WE DC=N``) as in Epic: Armageddon: each unsaved hit removes one
     damage capacity; for the result, Shock and breaking they count their
-    remaining DC as units and each DC lost as a unit killed.
+    remaining DC as units and each DC lost as a unit killed (the report calls
+    them damage points, not units, as Epic's decision 14 says).
 16. ``extra-attacks=N`` adds N dice to every attack of the unit.
 17. The withdrawal (the rules for broken formations, not on the assault page) and
     the winner's 1-tile move are instructions, not resolved. The assault page has
@@ -147,6 +161,7 @@ RULES = FormationRules(
     marker_key="shock",
     inspiring_modifier=False,
     engaged_without_line_of_fire=True,
+    support_needs_attacker=True,
     several_formations=True,
     double_means=DoubleMeans.AT_LEAST,
     both_wiped_out="defender",
@@ -173,6 +188,17 @@ OPTIONS = (
         "'Double units remaining': at_least twice as many (>= 2x), or more_than twice (> 2x, as in Epic).",
         choices=("at_least", "more_than"),
         example=example(double_means="more_than"),
+        variant=True,
+    ),
+    OptionSpec(
+        "support_targets",
+        OptionType.CHOICE,
+        "attackers",
+        "Where supporting fire's hits land. attackers: only on enemy units in a position to attack (the text's "
+        "'directly involved'). engaged: on every directly engaged enemy unit, as the combat attacks' hits.",
+        choices=("attackers", "engaged"),
+        brief="Supporting fire hits: attackers (units able to attack: the text) or engaged (any engaged unit).",
+        example=example(support_targets="engaged"),
         variant=True,
     ),
     OptionSpec(
