@@ -35,9 +35,13 @@ def within_limits(embed: dict[str, Any]) -> None:
 
 def long_fight() -> tuple[str, str]:
     """A 40K fight as long as the limits allow (50 units and 200 models a side, each unit against its own): even its
-    one line a step pages."""
+    one line a step pages. One combat (40K decision 22): each Mob but the last splits between its Marines and the
+    next ones."""
     attackers = " | ".join(f"4x Marine {n}: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs={n}" for n in range(1, 51))
-    defenders = " | ".join(f"4x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ vs={n}" for n in range(1, 51))
+    defenders = " | ".join(
+        f"4x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ " + (f"vs={n}:3,{n + 1}:1" if n < 50 else f"vs={n}")
+        for n in range(1, 51)
+    )
     return attackers, defenders
 
 

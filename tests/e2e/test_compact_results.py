@@ -164,7 +164,11 @@ async def test_the_buttons_answer_after_a_restart(fake: FakeDiscord, tmp_path: P
 
 async def test_the_rolls_of_a_long_fight_page_privately_in_place(bot: RefereeBot, fake: FakeDiscord) -> None:
     attackers = " | ".join(f"8x Marine {n}: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs={n}" for n in range(1, 26))
-    defenders = " | ".join(f"8x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ vs={n}" for n in range(1, 26))
+    # One combat (40K decision 22): each Mob but the last splits between its Marines and the next ones.
+    defenders = " | ".join(
+        f"8x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ " + (f"vs={n}:7,{n + 1}:1" if n < 25 else f"vs={n}")
+        for n in range(1, 26)
+    )
     record = await bot.store.records.add(resolve("40k", attackers, defenders, seed=1, charge_distance=3.0),
                                          requested_by=str(PLAYER_ID), guild_id=str(GUILD_ID))  # fmt: skip
     components = [{"type": 1, "components": [{"type": 2, "style": 2, "label": "Show rolls",
