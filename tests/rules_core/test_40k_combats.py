@@ -255,3 +255,46 @@ def test_discord_shows_the_commands_under_their_heading_and_continuing_an_old_re
     with pytest.raises(IllegalDeclarationError) as caught:
         resolve("40k", going_on.attacker, going_on.defender, **going_on.options)
     assert caught.value.one_line(TERMINAL).count("--round 2") == 2
+
+
+# ---------------------------------------------------------------- review C: every offered command runs as given
+
+
+def _offered(attacker: str, defender: str, **options: object) -> list[dict[str, object]]:
+    with pytest.raises(IllegalDeclarationError) as caught:
+        resolve("40k", attacker, defender, seed=7, **options)  # type: ignore[arg-type]
+    example = caught.value.example
+    assert isinstance(example, Commands)
+    return [{setting.name: setting.value for setting in command.settings} for command in example.examples]
+
+
+def _each_resolves(commands: list[dict[str, object]]) -> None:
+    for command in commands:
+        given = dict(command)
+        resolve("40k", str(given.pop("attacker")), str(given.pop("defender")), seed=7, **given)  # type: ignore[arg-type]
+
+
+def test_a_later_round_gives_the_charge_options_only_to_the_combat_a_unit_charges_into() -> None:
+    """Seen failing before the fix: Marine v Ork was offered with --charge-distance 3 --difficult-terrain --round 2,
+    refused as given (no unit of it charged)."""
+    commands = _offered(
+        f"{MARINES} vs=1 | {SCOUTS} vs=2 charged",
+        f"{ORKS} vs=1 in-cover | {GROTS} vs=2",
+        round=2,
+        charge_distance=3,
+        difficult_terrain=True,
+    )
+    assert "charge_distance" not in commands[0] and "difficult_terrain" not in commands[0]
+    assert commands[0]["round"] == 2
+    assert commands[1]["charge_distance"] == 3 and commands[1]["difficult_terrain"] is True
+    _each_resolves(commands)
+
+
+def test_a_round_one_combat_where_nobody_charges_is_offered_as_a_later_round() -> None:
+    """Seen failing before the fix: the Marine command kept not-charged in round 1 and was refused as given."""
+    commands = _offered(
+        f"{MARINES} vs=1 not-charged | {SCOUTS} vs=2", f"{ORKS} vs=1 | {GROTS} vs=2", charge_distance=3
+    )
+    assert commands[0]["round"] == 2 and "charge_distance" not in commands[0]
+    assert "round" not in commands[1] and commands[1]["charge_distance"] == 3
+    _each_resolves(commands)

@@ -146,7 +146,9 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     and is fought by those naming it), directly or through a chain of units, are separate combats, each with its
     own result, morale, sweep and consolidation. One command resolves one combat: sides holding several are
     refused (resolve and odds alike), naming each combat, with one ready-to-copy command per combat (its units,
-    their ``vs=`` renumbered within it, and the options given), fought in the order the player chooses. The
+    their ``vs=`` renumbered within it, and the options given), fought in the order the player chooses. Each
+    command runs as given: a combat no unit charges into this turn has no charge options, and in round 1 (all its
+    attacking units ``not-charged``) it is offered as ``round`` 2. The
     engine itself (``engine.resolve``) still fights what it is given as one, so a stored record of an earlier
     version replays as stored; continuing such a record is refused with one command per combat (``round`` N).
 23. Each losing unit's fate is its own: when the loser's units met different fates (one held its ground, one
