@@ -201,7 +201,8 @@ def oracle(attacker: Side, defender: Side, options: Mapping[str, Any]) -> dict[t
             if group.supporting:
                 attack = attack_of(group, role="supporting")
                 pools.append([side, index, "supporting", attack, (1, -attack.i)])
-    if charged and (options["defender_in_cover"] or defender.units[0].carries("in-cover")):
+    swept = options["round"] > 1 and options["cover_later_round"] == "none"  # no cover after round 1 (the option)
+    if charged and not swept and (options["defender_in_cover"] or defender.units[0].carries("in-cover")):
         kw = set().union(*(g.keywords for g in armies[0].groups))
         grenades = "none"
         if "frag-grenades" in kw and "plasma-grenades" in kw:
@@ -406,6 +407,8 @@ CORNERS = [
       "defender_falling_back": True}),
     ("3x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+", "3x Holder: WS3 S3 T3 W1 I3 A2 Ld6 Sv5+ in-cover", {}),
     ("3x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+", "3x Holder: WS3 S3 T3 W1 I3 A2 Ld6 Sv5+ in-cover", {"round": 2}),
+    ("3x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+ charged", "3x Holder: WS3 S3 T3 W1 I3 A2 Ld6 Sv5+ in-cover",
+     {"round": 2, "cover_later_round": "none"}),
     # Two special weapons (decision 11): one strikes, the other is an additional close combat weapon (+1 attack,
     # never for a single lightning claw).
     ("2x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+ power-fist rending strike-with=power-fist",

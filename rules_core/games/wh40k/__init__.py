@@ -136,7 +136,9 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     and ``shot_this_turn`` then describe their charge (one fact and one roll, as decision 14), and if it fails
     the report says they do not reach the combat (resolve the round again without them); the units already
     fighting get no bonus, and nobody tests to regroup (decision 19 is for round 1). A defending unit in cover
-    strikes first only when a unit that charged this turn is engaged with it; grenades count only for a unit
+    strikes first only when a unit that charged this turn is engaged with it, and in a later round only its models
+    fighting such a unit (at a unit fighting it since before, "the first round ... swept into the cover", they
+    strike in Initiative order); ``cover_later_round=none`` gives no cover advantage after round 1; grenades count only for a unit
     that charged, frag grenades only against a unit in cover. Refused: ``charged`` with ``not-charged``;
     ``charged`` on a defending unit (only the side whose turn it is charges); ``in-cover`` on an attacking unit
     (cover is "of no benefit if the unit charges"); round 1 with every attacking unit ``not-charged`` (a combat
@@ -251,6 +253,18 @@ OPTIONS = (
         choices=("cover", "initiative_1"),
         brief="cover: power fists strike with their unit in the Cover step. initiative_1: always at Initiative 1.",
         example=example(defender_in_cover=True, cover_power_fists="initiative_1"),
+        variant=True,
+    ),
+    OptionSpec(
+        "cover_later_round",
+        OptionType.CHOICE,
+        "chargers",
+        "chargers: in a later round a defending unit in cover strikes first only at the units charging into the "
+        "combat this turn. none: after the first round the fighting has swept into the cover, so it gives no "
+        "advantage at all.",
+        choices=("chargers", "none"),
+        brief="chargers: later rounds, cover counts only against units charging in. none: no cover after round 1.",
+        example=example(round=2, cover_later_round="none"),
         variant=True,
     ),
     OptionSpec(

@@ -56,6 +56,9 @@ def settle(fight: Fight) -> None:
     strike first for cover (``unit_charged``, ``in_cover`` read these)."""
     fight.charges = {id(state): _charged(fight, state) for state in fight.units[SideName.ATTACKER]}
     everyone = bool(fight.options.get("defender_in_cover"))
+    if fight.round > 1 and fight.options.get("cover_later_round") == "none":
+        fight.covered = set()  # "after the first round ... swept into the cover": no advantage (the other reading)
+        return
     fight.covered = {
         id(state)
         for state in fight.units[SideName.DEFENDER]
