@@ -298,3 +298,13 @@ def test_a_round_one_combat_where_nobody_charges_is_offered_as_a_later_round() -
     assert commands[0]["round"] == 2 and "charge_distance" not in commands[0]
     assert "round" not in commands[1] and commands[1]["charge_distance"] == 3
     _each_resolves(commands)
+
+
+def test_the_sweeps_cut_down_count_is_said_on_the_unit_that_lost_them() -> None:
+    """Seen failing before the fix: 'remove all 10 from Ork, all 5 from Grot (5 of them cut down ...)', the Grots
+    having all died in the fight and the five cut down being Orks."""
+    attacker = "10x Marine: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs=1:6,2:4 | 5x Scout: WS3 S4 T4 W1 I4 A1 Ld8 Sv4+ vs=2"
+    defender = f"{ORKS} vs=1 | 5x Grot: WS2 S2 T2 W1 I2 A1 Ld5 Sv- vs=1:3,2:2"
+    report = resolve("40k", attacker, defender, seed=13)
+    table = get_game("40k").table_summary(report)
+    assert table.removals[1] == "all 10 from Ork (5 of them cut down in the sweeping advance), all 5 from Grot"

@@ -129,20 +129,20 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     all gone do the same (a character keeps dividing between those left, or
     fights the one left). With no such
     unit their attacks are lost, and the report says why.
-21. Who charged and who is in cover, per unit (charging.py): by default every attacking unit charges in round 1
-    and none in a later round, and ``defender_in_cover`` puts every defending unit in cover; ``charged`` /
+21. Who charged and who is in cover, per unit (charging.py): by default every attacking unit charges in round 1 and
+    none in a later round, and ``defender_in_cover`` puts every defending unit in cover; ``charged`` /
     ``not-charged`` on a unit and ``in-cover`` on a defending unit say otherwise for that unit. Units marked
-    ``charged`` in a later round join the combat going on this turn: ``charge_distance``, ``difficult_terrain``
-    and ``shot_this_turn`` then describe their charge (one fact and one roll, as decision 14), and if it fails
-    the report says they do not reach the combat (resolve the round again without them); the units already
-    fighting get no bonus, and nobody tests to regroup (decision 19 is for round 1). A defending unit in cover
-    strikes first only when a unit that charged this turn is engaged with it, and in a later round only its models
-    fighting such a unit (at a unit fighting it since before, "the first round ... swept into the cover", they
-    strike in Initiative order); ``cover_later_round=none`` gives no cover advantage after round 1; grenades count only for a unit
-    that charged, frag grenades only against a unit in cover. Refused: ``charged`` with ``not-charged``;
-    ``charged`` on a defending unit (only the side whose turn it is charges); ``in-cover`` on an attacking unit
-    (cover is "of no benefit if the unit charges"); round 1 with every attacking unit ``not-charged`` (a combat
-    going on is round 2 or later). The next round's survivors drop these tokens.
+    ``charged`` in a later round join the combat going on this turn: ``charge_distance``, ``difficult_terrain`` and
+    ``shot_this_turn`` then describe their charge (one fact and one roll, as decision 14), and if it fails the
+    report says they do not reach the combat (resolve the round again without them); the units already fighting get
+    no bonus, and nobody tests to regroup (decision 19 is for round 1). A defending unit in cover strikes first only
+    when a unit that charged this turn is engaged with it, and in a later round only its models fighting such a unit
+    (at a unit fighting it since before, "the first round ... swept into the cover", they strike in Initiative
+    order); ``cover_later_round=none`` gives no cover advantage after round 1; grenades count only for a unit that
+    charged, frag grenades only against a unit in cover. Refused: ``charged`` with ``not-charged``; ``charged`` on a
+    defending unit (only the side whose turn it is charges); ``in-cover`` on an attacking unit (cover is "of no
+    benefit if the unit charges"); round 1 with every attacking unit ``not-charged`` (a combat going on is round 2
+    or later). The next round's survivors drop these tokens.
 22. Separate combats ("there may be several separate assaults ... choose what order to fight the combats in"):
     units that never touch, by their ``vs=`` declarations (either way: a unit fights the units its ``vs=`` names
     and is fought by those naming it), directly or through a chain of units, are separate combats, each with its
@@ -168,7 +168,8 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
 25. The sweeping advance's wounds do not count for the result (it comes after the result): its wounds step says
     so and how many were taken off models, never that they "count"; the table's totals say what the sweep added
     ("inflicted 6 wounds (+4 in the sweeping advance, not counted)", "remove 10 Guards (4 of them cut down in
-    the sweeping advance)"); the result's ``wounds_inflicted`` stays the fight's.
+    the sweeping advance)"), on each unit that lost them when the side has several ("all 10 from Ork (5 of them
+    cut down in the sweeping advance), all 5 from Grot"); the result's ``wounds_inflicted`` stays the fight's.
 """
 
 from __future__ import annotations

@@ -152,7 +152,8 @@ def _swept(fight: Fight, state: UnitState) -> list[UnitState]:
     not charge this turn."""
     if fight.round == 1:
         return []
-    return [target for target in state.targets or [state.target] if target and not unit_charged(fight, target)]
+    found = state.targets or ([state.target] if state.target is not None else [])
+    return [target for target in found if not unit_charged(fight, target)]
 
 
 def _and(states: list[UnitState]) -> str:
