@@ -292,9 +292,7 @@ def test_a_later_round_gives_the_charge_options_only_to_the_combat_a_unit_charge
 
 def test_a_round_one_combat_where_nobody_charges_is_offered_as_a_later_round() -> None:
     """Seen failing before the fix: the Marine command kept not-charged in round 1 and was refused as given."""
-    commands = _offered(
-        f"{MARINES} vs=1 not-charged | {SCOUTS} vs=2", f"{ORKS} vs=1 | {GROTS} vs=2", charge_distance=3
-    )
+    commands = _offered(f"{MARINES} vs=1 not-charged | {SCOUTS} vs=2", f"{ORKS} vs=1 | {GROTS} vs=2", charge_distance=3)
     assert commands[0]["round"] == 2 and "charge_distance" not in commands[0]
     assert "round" not in commands[1] and commands[1]["charge_distance"] == 3
     _each_resolves(commands)

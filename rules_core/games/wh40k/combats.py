@@ -158,9 +158,7 @@ def _charges(attacker: Side, mine: tuple[int, ...], options: Mapping[str, Option
     return any(attacker.units[index].charged for index in mine)
 
 
-def _settings(
-    options: Mapping[str, OptionValue], specs: tuple[OptionSpec, ...], *, charging: bool
-) -> list[Setting]:
+def _settings(options: Mapping[str, OptionValue], specs: tuple[OptionSpec, ...], *, charging: bool) -> list[Setting]:
     """The options given, as one combat's command runs them: a combat nobody charges into this turn has no charge
     options, and in round 1 it is a combat going on (``round`` 2), so every command offered runs as given."""
     given = {
