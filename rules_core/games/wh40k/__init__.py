@@ -59,8 +59,12 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     choice holds for the turn, the sweeping advance included. Rending
     and poisoned are weapons of their own (the text's "Rending weapons", "Poisoned
     Weapons"); ``weapon_traits=traits`` makes them traits of the weapon struck with.
-    A single lightning claw never gets the two-weapon bonus; a pair
-    (``lightning-claws``) does. Supporting models use none of this.
+    A single lightning claw never gets the two-weapon bonus, whichever weapon the model strikes with ("the only
+    weapon that can provide an additional close combat weapon attack bonus for a model with a Lightning Claw is
+    another Lightning Claw", about the model), and the report says so when ``strike-with=`` chose another weapon;
+    ``lone_claw_bonus=as_additional`` reads it as about striking with the claw: beside the weapon struck with, the
+    claw is the additional weapon (+1 attack), and the default choice weighs the attacks too. A pair
+    (``lightning-claws``) gets the bonus. Supporting models use none of this.
 12. Cover (round 1, ``defender_in_cover``): every model of a charged defending unit
     strikes first, power fists included ("regardless of Initiative"). A charging
     unit with frag grenades strikes in that first step too, its power fists included
@@ -317,6 +321,18 @@ OPTIONS = (
         choices=("weapons", "traits"),
         brief="weapons: rending and poisoned are weapons of their own. traits: they add to the weapon struck with.",
         example=example(weapon_traits="traits"),
+        variant=True,
+    ),
+    OptionSpec(
+        "lone_claw_bonus",
+        OptionType.CHOICE,
+        "never",
+        "never: a model with a single lightning claw never gets the additional weapon attack, whichever weapon it "
+        "strikes with (only another claw gives it). as_additional: a claw beside another special weapon struck "
+        "with is the additional close combat weapon, +1 attack.",
+        choices=("never", "as_additional"),
+        brief="never: one lightning claw gives no +1 attack. as_additional: +1 beside the weapon struck with.",
+        example=example(lone_claw_bonus="as_additional"),
         variant=True,
     ),
     OptionSpec(
