@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.render.summary import headline
 from rules_core import IllegalDeclarationError, OptionError, SpecError
 
 from .helpers40k import MARINE, events, rolls, run, strike_titles
@@ -99,6 +100,16 @@ def test_a_joining_charge_follows_the_charge_rules_and_may_fail() -> None:
     assert attacks(report) == [5, 10, 2]
     with pytest.raises(IllegalDeclarationError, match="fired in the shooting phase"):
         run(attacker, ORKS, [], round=2, shot_this_turn=True)
+
+
+def test_a_failed_joining_charge_is_not_headlined_as_no_combat() -> None:
+    """Seen failing before the fix: 'No combat between Marine and Assault Marine and Ork: no charge', while the
+    Marines and the Orks fight on."""
+    attacker = f"5x Marine: {MARINE} | 5x Assault Marine: {MARINE} charged"
+    report = run(attacker, ORKS, [], round=2, charge_distance=8)
+    line = headline(report)
+    assert line.startswith("Assault Marine's charge fails: it does not reach the combat")
+    assert "No combat" not in line
 
 
 def test_charge_facts_in_a_later_round_without_a_unit_marked_charged_are_still_refused() -> None:

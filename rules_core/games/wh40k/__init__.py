@@ -138,15 +138,15 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     ``not-charged`` on a unit and ``in-cover`` on a defending unit say otherwise for that unit. Units marked
     ``charged`` in a later round join the combat going on this turn: ``charge_distance``, ``difficult_terrain`` and
     ``shot_this_turn`` then describe their charge (one fact and one roll, as decision 14), and if it fails the
-    report says they do not reach the combat (resolve the round again without them); the units already fighting get
-    no bonus, and nobody tests to regroup (decision 19 is for round 1). A defending unit in cover strikes first only
-    when a unit that charged this turn is engaged with it, and in a later round only its models fighting such a unit
-    (at a unit fighting it since before, "the first round ... swept into the cover", they strike in Initiative
-    order); ``cover_later_round=none`` gives no cover advantage after round 1; grenades count only for a unit that
-    charged, frag grenades only against a unit in cover. Refused: ``charged`` with ``not-charged``; ``charged`` on a
-    defending unit (only the side whose turn it is charges); ``in-cover`` on an attacking unit (cover is "of no
-    benefit if the unit charges"); round 1 with every attacking unit ``not-charged`` (a combat going on is round 2
-    or later). The next round's survivors drop these tokens.
+    report says they do not reach the combat, its headline whose charge failed, never "no combat" (resolve the round
+    again without them); the units already fighting get no bonus, and nobody tests to regroup (decision 19 is for
+    round 1). A defending unit in cover strikes first only when a unit that charged this turn is engaged with it,
+    and in a later round only its models fighting such a unit (at a unit fighting it since before, "the first round
+    ... swept into the cover", they strike in Initiative order); ``cover_later_round=none`` gives no cover advantage
+    after round 1; grenades count only for a unit that charged, frag grenades only against a unit in cover. Refused:
+    ``charged`` with ``not-charged``; ``charged`` on a defending unit (only the side whose turn it is charges);
+    ``in-cover`` on an attacking unit (cover is "of no benefit if the unit charges"); round 1 with every attacking
+    unit ``not-charged`` (a combat going on is round 2 or later). The next round's survivors drop these tokens.
 22. Separate combats ("there may be several separate assaults ... choose what order to fight the combats in"):
     units that never touch, by their ``vs=`` declarations (either way: a unit fights the units its ``vs=`` names
     and is fought by those naming it), directly or through a chain of units, are separate combats, each with its

@@ -123,11 +123,15 @@ def not_joined(fight: Fight) -> tuple[Event, ...]:
     if not joiners:
         return ()
     names = _names(joiners)
+    one = len(joiners) == 1
     return (
         event(
             "not_joined",
             units=[state.label for state in joiners],
-            note=f"{names} do{'es' if len(joiners) == 1 else ''} not reach the combat: resolve this round again "
+            headline=f"{names}'{'' if names.endswith('s') else 's'} charge fails: it does not reach the combat"
+            if one
+            else f"The charges of {names} fail: they do not reach the combat",
+            note=f"{names} do{'es' if one else ''} not reach the combat: resolve this round again "
             "without them (the units already fighting fight on).",
         ),
     )
