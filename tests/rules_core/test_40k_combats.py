@@ -242,9 +242,11 @@ def test_discord_shows_the_commands_under_their_heading_and_continuing_an_old_re
     with pytest.raises(IllegalDeclarationError) as caught:
         resolve("40k", ISSUE_ATTACKER, ISSUE_DEFENDER, seed=7, charge_distance=4)
     embed = referee_error_embed(caught.value)
-    (field,) = embed.fields
-    assert field.name == "One command per combat, in the order you choose"
-    assert (field.value or "").count("/assault 40k attacker:") == 2
+    assert [field.name for field in embed.fields] == [
+        "One command per combat, in the order you choose (1 of 2)",
+        "One command per combat, in the order you choose (2 of 2)",
+    ]
+    assert all((field.value or "").count("/assault 40k attacker:") == 1 for field in embed.fields)
     # A record of an earlier engine that fought both combats as one: its next round is refused the same way, with
     # one --round 2 command per combat (the engine itself still fights it as stored).
 
@@ -306,3 +308,59 @@ def test_the_sweeps_cut_down_count_is_said_on_the_unit_that_lost_them() -> None:
     report = resolve("40k", attacker, defender, seed=13)
     table = get_game("40k").table_summary(report)
     assert table.removals[1] == "all 10 from Ork (5 of them cut down in the sweeping advance), all 5 from Grot"
+
+
+def _embed_total(embed: object) -> int:
+    fields = embed.fields  # type: ignore[attr-defined]
+    title, description = embed.title or "", embed.description or ""  # type: ignore[attr-defined]
+    return len(title) + len(description) + sum(len(f.name or "") + len(f.value or "") for f in fields)
+
+
+def _many_combats(count: int) -> tuple[str, str]:
+    attacker = " | ".join(
+        f"9x Tactical Marine {n}: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ frag-grenades ; "
+        f"1x Sergeant {n}: WS4 S4 T4 W1 I4 A2 Ld9 Sv3+ power-fist frag-grenades dies-last vs={n}"
+        for n in range(1, count + 1)
+    )
+    defender = " | ".join(
+        f"14x Ork Boy {n}: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+ heavy-ccw two-weapons ; "
+        f"1x Nob {n}: WS4 S4 T4 W2 I3 A3 Ld7 Sv6+ power-fist dies-last vs={n}"
+        for n in range(1, count + 1)
+    )
+    return attacker, defender
+
+
+def test_discord_shows_each_offered_command_whole_in_a_field_of_its_own() -> None:
+    """Seen failing before the fix: four combats of quick-start-sized units, the 4th command cut mid-spec (one
+    field of at most 1,024 characters held them all)."""
+    attacker, defender = _many_combats(4)
+    with pytest.raises(IllegalDeclarationError) as caught:
+        resolve("40k", attacker, defender, seed=1, charge_distance=4)
+    commands = (caught.value.example_of(DISCORD) or "").split("\n")
+    embed = referee_error_embed(caught.value)
+    assert len(embed.fields) == 4
+    for number, (field, command) in enumerate(zip(embed.fields, commands, strict=True), start=1):
+        assert field.name == f"One command per combat, in the order you choose ({number} of 4)"
+        assert command in (field.value or "") and len(field.value or "") <= 1024
+    assert _embed_total(embed) <= 6000
+
+
+def test_discord_says_how_many_commands_more_than_fit_and_how_to_get_them() -> None:
+    attacker = " | ".join(
+        f"1x Veteran Sergeant of the Fourth Company {n}: WS4 S4 T4 W1 I4 A2 Ld9 Sv3+ power-fist frag-grenades vs={n}"
+        for n in range(1, 31)
+    )
+    defender = " | ".join(
+        f"1x Nob of Warboss Grimskull's Waaagh {n}: WS4 S4 T4 W2 I3 A3 Ld7 Sv6+ power-fist dies-last vs={n}"
+        for n in range(1, 31)
+    )
+    with pytest.raises(IllegalDeclarationError) as caught:
+        resolve("40k", attacker, defender, seed=1, charge_distance=4)
+    commands = (caught.value.example_of(DISCORD) or "").split("\n")
+    embed = referee_error_embed(caught.value)
+    assert len(embed.fields) <= 25 and _embed_total(embed) <= 6000
+    *shown, more = embed.fields
+    for field, command in zip(shown, commands, strict=False):
+        assert command in (field.value or "")
+    assert more.name == f"And {30 - len(shown)} more combats"
+    assert "leave out" in (more.value or "")
