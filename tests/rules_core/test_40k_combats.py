@@ -88,6 +88,8 @@ def test_odds_refuse_the_same_way_naming_the_odds_command() -> None:
             odds("40k", ISSUE_ATTACKER, ISSUE_DEFENDER, method=method, trials=100, charge_distance=4)
         lines = caught.value.one_line(TERMINAL).split("\n")
         assert lines[1].startswith("  referee odds 40k --attacker"), (method, lines)
+        # Seen failing before the words were fixed: "one command resolves one combat" over odds commands.
+        assert "resolves" not in caught.value.message and "the odds of one combat" in caught.value.message
         assert (caught.value.example_of(DISCORD) or "").startswith("/odds 40k attacker:")
 
 
@@ -151,6 +153,15 @@ def test_hits_puts_at_most_that_many_on_the_unit_and_the_rest_on_the_others() ->
     (divided,) = events(report, "divide_hits")
     assert divided.get("shares") == {"Ork Boy": 2, "Nob": 1}
     assert "lost" not in divided.fields
+    # Seen failing before the words were fixed: "(hits= as given, the rest in turn)" did not say the capped unit
+    # takes its hits first.
+    assert "(hits= first: up to 1 on Nob, the rest in turn)" in str(divided.get("note"))
+
+
+def test_the_hits_token_help_says_the_capped_unit_takes_its_hits_first() -> None:
+    """Seen failing before the fix: 'puts at most N on unit K' read as a cap only (a single hit went to unit K)."""
+    (doc,) = [token for token in get_game("40k").tokens if token.token == "vs=K,K / hits=K:N"]
+    assert "first" in doc.help and "at most" not in doc.help
 
 
 def test_hits_beyond_every_cap_are_lost_and_said() -> None:

@@ -89,25 +89,21 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
 14. One charge per resolution: ``charge_distance`` and ``difficult_terrain`` are one
     fact for the charging side, and one 2D6-pick-highest roll decides it.
     ``difficult_terrain`` needs ``charge_distance``.
-15. Several units: each unit fights the enemy unit its ``vs=`` names (default the
-    first). Attacks at a unit with no model left in reach are lost. Dividing attacks
-    ("MULTIPLE COMBATS"): a group divides its models in reach between enemy units
-    (``vs=1:6+2,2:2``: 6 in base contact and 2 within 2" fight unit 1, 2 fight unit
-    2; the counts must add up to the group's engaged/supporting); casualties among
-    them are taken in that written order. An independent character divides its
-    hits between the units it is engaged with (``vs=1,2``): it rolls to hit once,
-    against the hardest WS among them (the hits are dealt after the roll), and deals
-    the hits in the order rolled, one at a time in turn in ``vs=`` order (default
-    policy), or ``hits=2:1`` first (at most 1 hit on unit 2), the rest in turn between the units it names no
-    cap for; hits beyond every cap (all its units capped) are lost, and the report says so;
-    each unit's share is wounded and saved against that unit. It may divide only
-    between units some of whose models in base contact fight it (base contact is
-    mutual; refused otherwise). The danger zone stays per unit: a unit's models in
-    base contact or within 2" can be hit by any enemy unit it fights. A winning unit
-    sweeps (one 2D6 against its own target's fall-back roll, or the first fleeing
-    unit it is engaged with) and consolidates only when every enemy unit it is
-    engaged with fell back or was destroyed; in a sweep every model in reach makes
-    its full attacks with its weapons, no charge bonus, hitting automatically.
+15. Several units: each unit fights the enemy unit its ``vs=`` names (default the first). Attacks at a unit with no
+    model left in reach are lost. Dividing attacks ("MULTIPLE COMBATS"): a group divides its models in reach between
+    enemy units (``vs=1:6+2,2:2``: 6 in base contact and 2 within 2" fight unit 1, 2 fight unit 2; the counts must
+    add up to the group's engaged/supporting); casualties among them are taken in that written order. An independent
+    character divides its hits between the units it is engaged with (``vs=1,2``): it rolls to hit once, against the
+    hardest WS among them (the hits are dealt after the roll), and deals the hits in the order rolled, one at a time
+    in turn in ``vs=`` order (default policy), or ``hits=2:1`` first (unit 2 takes the first hit, and never more
+    than 1), the rest in turn between the units it names no cap for (a cap is also a priority: the text leaves the
+    division to the player); hits beyond every cap (all its units capped) are lost, and the report says so; each
+    unit's share is wounded and saved against that unit. It may divide only between units some of whose models in
+    base contact fight it (base contact is mutual; refused otherwise). The danger zone stays per unit: a unit's
+    models in base contact or within 2" can be hit by any enemy unit it fights. A winning unit sweeps (one 2D6
+    against its own target's fall-back roll, or the first fleeing unit it is engaged with) and consolidates only
+    when every enemy unit it is engaged with fell back or was destroyed; in a sweep every model in reach makes its
+    full attacks with its weapons, no charge bonus, hitting automatically.
 16. Independent characters are written as units of their own (one model); they
     fight, are hit and test morale separately. Models with no attacks (A0, in base
     contact and not charging) are not in the strike order; they can still be hit.
@@ -470,8 +466,8 @@ TOKENS = (
     TokenDoc(
         "vs=K,K / hits=K:N",
         "setting",
-        "An independent character divides its hits between these units (in turn; hits=K:N puts at most N on "
-        "unit K, the rest on the others).",
+        "An independent character divides its hits between these units (in turn; hits=K:N deals unit K up to N "
+        "hits first, never more, the rest in turn to the others).",
         "1x Captain: ... independent-character vs=1,2 hits=2:1",
     ),
     TokenDoc(

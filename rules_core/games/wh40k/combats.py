@@ -141,7 +141,8 @@ def check_one_combat(
     raise IllegalDeclarationError(
         f"These sides hold {len(found)} separate combats (units that never touch, by their vs=, directly or "
         f"through other units): {'; '.join(described)}. Each has its own result, morale, sweeping advance and "
-        "consolidation, so one command resolves one combat.",
+        "consolidation, so "
+        + ("one command resolves one combat." if do is Do.RESOLVE else "one command gives the odds of one combat."),
         token="vs=",
         example=Commands("One command per combat, in the order you choose", commands),
     )
