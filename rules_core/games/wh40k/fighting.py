@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 
-from rules_core.games.wh40k.charging import unit_charged
+from rules_core.games.wh40k.charging import named, unit_charged
 from rules_core.games.wh40k.choosing import choice_note, fighting_unit, weapon_traits
 from rules_core.games.wh40k.spec import FRAG, PLASMA, POWER_FIST, Grenades, Unit
 from rules_core.games.wh40k.state import Fight, Pool, UnitState, fights_in_contact
@@ -130,9 +130,9 @@ def apply_cover(fight: Fight, pools: list[Pool]) -> list[Event]:
             )
         elif (swept := _swept(fight, state)) and (charging := [t for t in state.targets if t not in swept]):
             note = (
-                f"{state.label} was charged in cover by {_and(charging)}: its models fighting {_and(charging)} strike "
-                f"first, regardless of Initiative; those fighting {_and(swept)}, who fought it before this turn, "
-                "strike in Initiative order (the fighting there has swept into the cover)."
+                f"{state.label} was charged in cover by {named(charging)}: its models fighting {named(charging)} "
+                f"strike first, regardless of Initiative; those fighting {named(swept)}, who fought it before this "
+                "turn, strike in Initiative order (the fighting there has swept into the cover)."
             )
         else:
             note = f"{state.label} was charged in cover: all its models strike first, regardless of Initiative."
@@ -154,11 +154,6 @@ def _swept(fight: Fight, state: UnitState) -> list[UnitState]:
         return []
     found = state.targets or ([state.target] if state.target is not None else [])
     return [target for target in found if not unit_charged(fight, target)]
-
-
-def _and(states: list[UnitState]) -> str:
-    labels = [state.label for state in states]
-    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
 
 
 def targets_text(state: UnitState, instead: UnitState | None = None) -> str:
