@@ -512,6 +512,11 @@ SAMPLED_DEFENDER = "3x Warrior: WS5 S5 T5 W3 I4 A3 Ld10 Sv4+ rending engaged=2 s
         (SAMPLED_ATTACKER.replace("power-fist", "power-fist power-weapon charged"),
          SAMPLED_DEFENDER.replace("rending", "rending poisoned in-cover"),
          {"round": 2, "charge_distance": 5.0, "difficult_terrain": True}),
+        # Decisions 11 and 21's other readings: a lone claw beside the weapon struck with gives +1 attack, and no
+        # cover after round 1.
+        (SAMPLED_ATTACKER.replace("power-fist", "power-weapon lightning-claw strike-with=power-weapon charged"),
+         SAMPLED_DEFENDER.replace("rending", "rending in-cover"),
+         {"round": 2, "lone_claw_bonus": "as_additional", "cover_later_round": "none"}),
     ],
 )  # fmt: skip
 def test_the_sampled_model_agrees_with_the_exact_odds(attacker: str, defender: str, given: dict[str, Any]) -> None:
