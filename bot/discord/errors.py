@@ -16,7 +16,7 @@ import discord
 from bot.render.colours import ERROR_COLOUR
 from bot.render.markdown import cut, escape
 from rules_core import RefereeError, get_game
-from rules_core.errors import Do, Example, Hint, Setting
+from rules_core.errors import Commands, Do, Example, Hint, Setting
 
 log = logging.getLogger("referee.bot")
 
@@ -125,6 +125,8 @@ def referee_error_embed(error: RefereeError) -> discord.Embed:
     An error in a spec the player gave shows that spec back with the faulty token between ⟦ ⟧ (marks that read on
     a phone, in plain text and without colour), and the spec corrected, to copy, where the fix is certain."""
     given = error.given
+    if isinstance(error.example, Commands) and (given is None or not given.text):
+        return _commands_embed(error, error.example)
     if given is None or not given.text:
         heading = "A correct example" if error.example_heading() == "Example" else error.example_heading()
         return error_embed(error.text_of(DISCORD), error.example_of(DISCORD), escaped=True, heading=heading)
@@ -140,6 +142,42 @@ def referee_error_embed(error: RefereeError) -> discord.Embed:
     elif example := error.example_of(DISCORD):
         embed.add_field(name="A correct example", value=cut(code_block(example), 1024), inline=False)
     return embed
+
+
+FIELD_VALUE, EMBED_TOTAL, FIELDS = 1024, 6000, 25  # Discord's limits: a field's value, a whole embed, its fields
+
+
+def _commands_embed(error: RefereeError, commands: Commands) -> discord.Embed:
+    """Several commands to copy (one per combat), each whole in a field of its own ("(2 of 4)"), within Discord's
+    embed limits; those that do not fit are counted in a last field that says how to get them (room for it is
+    kept while more commands follow)."""
+    embed = error_embed(error.text_of(DISCORD), escaped=True)
+    used = len(embed.title or "") + len(embed.description or "")
+    count = len(commands.examples)
+    for number, each in enumerate(commands.examples, start=1):
+        name, value = f"{commands.heading} ({number} of {count})", code_block(DISCORD.example(each))
+        rest = count - number
+        kept = sum(map(len, _more(rest))) if rest else 0  # room for the last field while more commands follow
+        if (
+            len(value) > FIELD_VALUE
+            or used + len(name) + len(value) + kept > EMBED_TOTAL
+            or len(embed.fields) + 1 + (1 if rest else 0) > FIELDS
+        ):
+            more, how = _more(rest + 1)
+            embed.add_field(name=more, value=how, inline=False)
+            return embed
+        embed.add_field(name=name, value=value, inline=False)
+        used += len(name) + len(value)
+    return embed
+
+
+def _more(count: int) -> tuple[str, str]:
+    """The last field's name and value when ``count`` commands do not fit: how many, and how to get them."""
+    return (
+        f"And {count} more combat{'s' if count != 1 else ''}",
+        "Too many to show whole here. Fight the combats above first, then leave out their units and send the "
+        "command again: the answer gives the commands for the rest.",
+    )
 
 
 # Commands that moved to a top-level command of their own (issue 18), for a client still showing the old ones.

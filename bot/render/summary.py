@@ -131,6 +131,16 @@ def _line_name(report: Report, side: str, parts: str = "") -> str:
     return f"{side_name(report, side)} ({side})" if _mirrored(report) else side_name(report, side)
 
 
+def _no_combat_headline(report: Report) -> str:
+    """A game's own headline for a result with no combat fought here, given by an event's ``headline`` field (40K:
+    a unit's charge into a combat going on failed, while the others fight on); empty when none says one."""
+    for step in report.steps:
+        for ev in step.events:
+            if ev.get("headline"):
+                return str(ev.get("headline"))
+    return ""
+
+
 def headline(report: Report, players: Players | None = None, escape: Callable[[str], str] = _identity) -> str:
     """Who won, by unit name and player: "Tactical Marine (<@1>) beats Ork Boy (<@2>) on wounds (8 to 3); Ork Boy
     fell back". ``escape`` is applied to the words, never to the players' mentions."""
@@ -139,6 +149,9 @@ def headline(report: Report, players: Players | None = None, escape: Callable[[s
     words = _words(report.game)
     attacker, defender = named(report, "attacker", players, escape), named(report, "defender", players, escape)
     if result.winner == "none":
+        failed = _no_combat_headline(report)  # a charge joining a combat going on failed: the combat goes on
+        if failed:
+            return f"{escape(failed)} ({attacker} against {defender})"
         return f"No combat between {attacker} and {defender}: " + escape(
             words.loser_fates.get(outcome, outcome.replace("_", " "))
         )

@@ -141,7 +141,7 @@ def test_a_rules_error_names_options_as_flags(capsys: pytest.CaptureFixture[str]
 def test_a_flag_near_a_known_one_suggests_it(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = referee(*ASSAULT, "--cover", capsys=capsys)
     assert code == 2
-    assert "Did you mean --defender-in-cover or --cover-power-fists?" in err, err
+    assert "Did you mean --defender-in-cover, --cover-power-fists or --cover-later-round?" in err, err
     code, _, err = referee(*ASSAULT, "--charge-distanse", "4", capsys=capsys)
     assert code == 2 and "Did you mean --charge-distance?" in err, err
 

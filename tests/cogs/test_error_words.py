@@ -112,7 +112,9 @@ def test_option_and_game_names_are_written_the_discord_way() -> None:
     text = embed_text(referee_error_embed(error))
     assert "`shot_this_turn`" in text and "charge_distance:4" in text and "charge_distance=4" not in text, text
     error = raised(lambda: validate_options(game.options, {"cover": True}))
-    assert "Did you mean `defender_in_cover` or `cover_power_fists`?" in embed_text(referee_error_embed(error))
+    assert "Did you mean `defender_in_cover`, `cover_power_fists` or `cover_later_round`?" in embed_text(
+        referee_error_embed(error)
+    )
     text = embed_text(referee_error_embed(raised(lambda: rules_core.get_game("warhammer"))))
     assert "40k (/assault 40k), duel (/duel) or reikhammer (/assault reikhammer)" in text, text
     assert not TERMINAL_COMMAND.search(text), text

@@ -256,10 +256,12 @@ async def test_the_option_and_value_autocompletes_follow_the_chosen_game(bot: Re
     wh40k = await complete([opt("game", "40k"), {**opt("option", ""), "focused": True}])
     assert wh40k == [
         "cover_power_fists",
+        "cover_later_round",
         "morale_modifier",
         "double_one_passes",
         "ws_majority",
         "weapon_traits",
+        "lone_claw_bonus",
         "perils",
     ]
     values = await complete([opt("game", "epic"), opt("option", "result_dice"), {**opt("value", ""), "focused": True}])

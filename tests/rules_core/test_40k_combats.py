@@ -88,6 +88,8 @@ def test_odds_refuse_the_same_way_naming_the_odds_command() -> None:
             odds("40k", ISSUE_ATTACKER, ISSUE_DEFENDER, method=method, trials=100, charge_distance=4)
         lines = caught.value.one_line(TERMINAL).split("\n")
         assert lines[1].startswith("  referee odds 40k --attacker"), (method, lines)
+        # Seen failing before the words were fixed: "one command resolves one combat" over odds commands.
+        assert "resolves" not in caught.value.message and "the odds of one combat" in caught.value.message
         assert (caught.value.example_of(DISCORD) or "").startswith("/odds 40k attacker:")
 
 
@@ -151,6 +153,15 @@ def test_hits_puts_at_most_that_many_on_the_unit_and_the_rest_on_the_others() ->
     (divided,) = events(report, "divide_hits")
     assert divided.get("shares") == {"Ork Boy": 2, "Nob": 1}
     assert "lost" not in divided.fields
+    # Seen failing before the words were fixed: "(hits= as given, the rest in turn)" did not say the capped unit
+    # takes its hits first.
+    assert "(hits= first: up to 1 on Nob, the rest in turn)" in str(divided.get("note"))
+
+
+def test_the_hits_token_help_says_the_capped_unit_takes_its_hits_first() -> None:
+    """Seen failing before the fix: 'puts at most N on unit K' read as a cap only (a single hit went to unit K)."""
+    (doc,) = [token for token in get_game("40k").tokens if token.token == "vs=K,K / hits=K:N"]
+    assert "first" in doc.help and "at most" not in doc.help
 
 
 def test_hits_beyond_every_cap_are_lost_and_said() -> None:
@@ -242,9 +253,11 @@ def test_discord_shows_the_commands_under_their_heading_and_continuing_an_old_re
     with pytest.raises(IllegalDeclarationError) as caught:
         resolve("40k", ISSUE_ATTACKER, ISSUE_DEFENDER, seed=7, charge_distance=4)
     embed = referee_error_embed(caught.value)
-    (field,) = embed.fields
-    assert field.name == "One command per combat, in the order you choose"
-    assert (field.value or "").count("/assault 40k attacker:") == 2
+    assert [field.name for field in embed.fields] == [
+        "One command per combat, in the order you choose (1 of 2)",
+        "One command per combat, in the order you choose (2 of 2)",
+    ]
+    assert all((field.value or "").count("/assault 40k attacker:") == 1 for field in embed.fields)
     # A record of an earlier engine that fought both combats as one: its next round is refused the same way, with
     # one --round 2 command per combat (the engine itself still fights it as stored).
 
@@ -255,3 +268,110 @@ def test_discord_shows_the_commands_under_their_heading_and_continuing_an_old_re
     with pytest.raises(IllegalDeclarationError) as caught:
         resolve("40k", going_on.attacker, going_on.defender, **going_on.options)
     assert caught.value.one_line(TERMINAL).count("--round 2") == 2
+
+
+# ---------------------------------------------------------------- review C: every offered command runs as given
+
+
+def _offered(attacker: str, defender: str, **options: object) -> list[dict[str, object]]:
+    with pytest.raises(IllegalDeclarationError) as caught:
+        resolve("40k", attacker, defender, seed=7, **options)  # type: ignore[arg-type]
+    example = caught.value.example
+    assert isinstance(example, Commands)
+    return [{setting.name: setting.value for setting in command.settings} for command in example.examples]
+
+
+def _each_resolves(commands: list[dict[str, object]]) -> None:
+    for command in commands:
+        given = dict(command)
+        resolve("40k", str(given.pop("attacker")), str(given.pop("defender")), seed=7, **given)  # type: ignore[arg-type]
+
+
+def test_a_later_round_gives_the_charge_options_only_to_the_combat_a_unit_charges_into() -> None:
+    """Seen failing before the fix: Marine v Ork was offered with --charge-distance 3 --difficult-terrain --round 2,
+    refused as given (no unit of it charged)."""
+    commands = _offered(
+        f"{MARINES} vs=1 | {SCOUTS} vs=2 charged",
+        f"{ORKS} vs=1 in-cover | {GROTS} vs=2",
+        round=2,
+        charge_distance=3,
+        difficult_terrain=True,
+    )
+    assert "charge_distance" not in commands[0] and "difficult_terrain" not in commands[0]
+    assert commands[0]["round"] == 2
+    assert commands[1]["charge_distance"] == 3 and commands[1]["difficult_terrain"] is True
+    _each_resolves(commands)
+
+
+def test_a_round_one_combat_where_nobody_charges_is_offered_as_a_later_round() -> None:
+    """Seen failing before the fix: the Marine command kept not-charged in round 1 and was refused as given."""
+    commands = _offered(f"{MARINES} vs=1 not-charged | {SCOUTS} vs=2", f"{ORKS} vs=1 | {GROTS} vs=2", charge_distance=3)
+    assert commands[0]["round"] == 2 and "charge_distance" not in commands[0]
+    assert "round" not in commands[1] and commands[1]["charge_distance"] == 3
+    _each_resolves(commands)
+
+
+def test_the_sweeps_cut_down_count_is_said_on_the_unit_that_lost_them() -> None:
+    """Seen failing before the fix: 'remove all 10 from Ork, all 5 from Grot (5 of them cut down ...)', the Grots
+    having all died in the fight and the five cut down being Orks."""
+    attacker = "10x Marine: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs=1:6,2:4 | 5x Scout: WS3 S4 T4 W1 I4 A1 Ld8 Sv4+ vs=2"
+    defender = f"{ORKS} vs=1 | 5x Grot: WS2 S2 T2 W1 I2 A1 Ld5 Sv- vs=1:3,2:2"
+    report = resolve("40k", attacker, defender, seed=13)
+    table = get_game("40k").table_summary(report)
+    assert table.removals[1] == "all 10 from Ork (5 of them cut down in the sweeping advance), all 5 from Grot"
+
+
+def _embed_total(embed: object) -> int:
+    fields = embed.fields  # type: ignore[attr-defined]
+    title, description = embed.title or "", embed.description or ""  # type: ignore[attr-defined]
+    return len(title) + len(description) + sum(len(f.name or "") + len(f.value or "") for f in fields)
+
+
+def _many_combats(count: int) -> tuple[str, str]:
+    attacker = " | ".join(
+        f"9x Tactical Marine {n}: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ frag-grenades ; "
+        f"1x Sergeant {n}: WS4 S4 T4 W1 I4 A2 Ld9 Sv3+ power-fist frag-grenades dies-last vs={n}"
+        for n in range(1, count + 1)
+    )
+    defender = " | ".join(
+        f"14x Ork Boy {n}: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+ heavy-ccw two-weapons ; "
+        f"1x Nob {n}: WS4 S4 T4 W2 I3 A3 Ld7 Sv6+ power-fist dies-last vs={n}"
+        for n in range(1, count + 1)
+    )
+    return attacker, defender
+
+
+def test_discord_shows_each_offered_command_whole_in_a_field_of_its_own() -> None:
+    """Seen failing before the fix: four combats of quick-start-sized units, the 4th command cut mid-spec (one
+    field of at most 1,024 characters held them all)."""
+    attacker, defender = _many_combats(4)
+    with pytest.raises(IllegalDeclarationError) as caught:
+        resolve("40k", attacker, defender, seed=1, charge_distance=4)
+    commands = (caught.value.example_of(DISCORD) or "").split("\n")
+    embed = referee_error_embed(caught.value)
+    assert len(embed.fields) == 4
+    for number, (field, command) in enumerate(zip(embed.fields, commands, strict=True), start=1):
+        assert field.name == f"One command per combat, in the order you choose ({number} of 4)"
+        assert command in (field.value or "") and len(field.value or "") <= 1024
+    assert _embed_total(embed) <= 6000
+
+
+def test_discord_says_how_many_commands_more_than_fit_and_how_to_get_them() -> None:
+    attacker = " | ".join(
+        f"1x Veteran Sergeant of the Fourth Company {n}: WS4 S4 T4 W1 I4 A2 Ld9 Sv3+ power-fist frag-grenades vs={n}"
+        for n in range(1, 31)
+    )
+    defender = " | ".join(
+        f"1x Nob of Warboss Grimskull's Waaagh {n}: WS4 S4 T4 W2 I3 A3 Ld7 Sv6+ power-fist dies-last vs={n}"
+        for n in range(1, 31)
+    )
+    with pytest.raises(IllegalDeclarationError) as caught:
+        resolve("40k", attacker, defender, seed=1, charge_distance=4)
+    commands = (caught.value.example_of(DISCORD) or "").split("\n")
+    embed = referee_error_embed(caught.value)
+    assert len(embed.fields) <= 25 and _embed_total(embed) <= 6000
+    *shown, more = embed.fields
+    for field, command in zip(shown, commands, strict=False):
+        assert command in (field.value or "")
+    assert more.name == f"And {30 - len(shown)} more combats"
+    assert "leave out" in (more.value or "")

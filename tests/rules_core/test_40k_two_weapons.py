@@ -81,3 +81,27 @@ def test_used_psychic_power_without_a_force_weapon_is_refused_with_an_example() 
         run("1x Librarian: WS5 S4 T4 W2 I5 A2 Ld10 Sv3+ power-weapon used-psychic-power", WRAITHS, [], round=2)
     assert refused.value.token == "used-psychic-power"
     assert "force-weapon used-psychic-power" in str(refused.value)
+
+
+def fighting(report: object) -> str:
+    return " ".join(str(e.get("note")) for e in events(report, "fighting") + events(report, "policy"))  # type: ignore[arg-type]
+
+
+def test_a_lightning_claw_beside_the_weapon_struck_with_gives_no_attack_and_the_report_says_why() -> None:
+    """Seen failing before the fix: 'A1 with force-weapon', no +1 for the claw and no word why."""
+    report = run(LIBRARIAN + " strike-with=force-weapon", MARINES, [1], round=2)
+    note = fighting(report)
+    assert "no extra attack for the lightning claw" in note
+    assert "for a model with a Lightning Claw is another Lightning Claw" in note
+
+
+def test_lone_claw_bonus_as_additional_counts_the_claw_as_the_additional_weapon() -> None:
+    """Seen failing before the fix (no such option): the claw, as the additional weapon, gives the force-weapon
+    strike +1 attack (the other reading of the lightning claw's sentence)."""
+    report = run(LIBRARIAN + " strike-with=force-weapon", MARINES, [1, 1], round=2, lone_claw_bonus="as_additional")
+    (hit,) = rolls(report, "to hit")
+    assert len(hit.dice) == 2
+    assert "+1 two weapons" in fighting(report)
+    # Striking with the claw itself, only another claw would give the bonus.
+    report = run(LIBRARIAN + " strike-with=lightning-claw", MARINES, [1], round=2, lone_claw_bonus="as_additional")
+    assert len(rolls(report, "to hit")[0].dice) == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.render.summary import headline
 from rules_core import IllegalDeclarationError, OptionError, SpecError
 
 from .helpers40k import MARINE, events, rolls, run, strike_titles
@@ -62,6 +63,26 @@ def test_cover_needs_a_unit_charging_it_this_turn() -> None:
     assert not events(report, "cover")
 
 
+def test_in_a_later_round_cover_counts_only_against_the_unit_charging_in() -> None:
+    """Seen failing before the fix: the Orks struck first at the Marines too, who have fought them since round 1
+    ("after the first round of close combat fighting is assumed to have swept into the cover")."""
+    attacker = f"5x Marine: {MARINE} | 5x Scout: {MARINE} charged"
+    report = run(attacker, f"{ORKS} in-cover vs=1:1,2:1", [1] * 17, round=2)
+    titles = strike_titles(report)
+    assert titles[0] == "Cover: Ork ×1 → Scout"
+    assert "Initiative 2: Ork ×1 → Marine" in titles
+    (cover,) = events(report, "cover")
+    assert "its models fighting Scout strike first" in str(cover.get("note"))
+    assert "Marine" in str(cover.get("note")) and "swept into the cover" in str(cover.get("note"))
+
+
+def test_cover_later_round_none_gives_no_cover_after_round_one() -> None:
+    attacker = f"5x Marine: {MARINE} | 5x Scout: {MARINE} charged"
+    report = run(attacker, f"{ORKS} in-cover vs=1:1,2:1", [1] * 17, round=2, cover_later_round="none")
+    assert not any(title.startswith("Cover") for title in strike_titles(report))
+    assert not events(report, "cover")
+
+
 def test_frag_grenades_of_a_unit_that_did_not_charge_do_not_count() -> None:
     attacker = f"5x Marine: {MARINE} frag-grenades not-charged | 5x Scout: {MARINE}"
     report = run(attacker, ORKS, [1] * 17, defender_in_cover=True)
@@ -79,6 +100,16 @@ def test_a_joining_charge_follows_the_charge_rules_and_may_fail() -> None:
     assert attacks(report) == [5, 10, 2]
     with pytest.raises(IllegalDeclarationError, match="fired in the shooting phase"):
         run(attacker, ORKS, [], round=2, shot_this_turn=True)
+
+
+def test_a_failed_joining_charge_is_not_headlined_as_no_combat() -> None:
+    """Seen failing before the fix: 'No combat between Marine and Assault Marine and Ork: no charge', while the
+    Marines and the Orks fight on."""
+    attacker = f"5x Marine: {MARINE} | 5x Assault Marine: {MARINE} charged"
+    report = run(attacker, ORKS, [], round=2, charge_distance=8)
+    line = headline(report)
+    assert line.startswith("Assault Marine's charge fails: it does not reach the combat")
+    assert "No combat" not in line
 
 
 def test_charge_facts_in_a_later_round_without_a_unit_marked_charged_are_still_refused() -> None:

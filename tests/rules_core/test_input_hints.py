@@ -109,7 +109,9 @@ def test_an_unknown_option_suggests_the_one_it_is_near() -> None:
     with pytest.raises(RefereeError) as error:
         validate_options(game.options, {"cover": True})
     assert OptionName("defender_in_cover") in error.value.parts, error.value.parts
-    assert "Did you mean defender_in_cover or cover_power_fists?" in error.value.message, error.value.message
+    assert "Did you mean defender_in_cover, cover_power_fists or cover_later_round?" in error.value.message, (
+        error.value.message
+    )
 
 
 def test_a_name_that_fits_several_games_lists_them_all_with_their_commands() -> None:

@@ -45,8 +45,9 @@ class Attack:
     reroll: bool
 
 
-def attack_of(group: Group, *, role: str, charged: bool = False) -> Attack:
-    """The attack profile as docs/games/40k.md states it (decisions 4, 9, 11)."""
+def attack_of(group: Group, *, role: str, charged: bool = False, claw_extra: bool = False) -> Attack:
+    """The attack profile as docs/games/40k.md states it (decisions 4, 9, 11; ``claw_extra``: lone_claw_bonus=
+    as_additional, a lone lightning claw beside the weapon struck with gives +1 attack)."""
     p, kw = group.profile, group.keywords
     if role == "supporting":
         return Attack(p.ws, p.s, p.i, 1, False, False, False, None, False)
@@ -56,9 +57,9 @@ def attack_of(group: Group, *, role: str, charged: bool = False) -> Attack:
         assert group.strike_with in special, "the oracle takes two special weapons only with strike-with="
         kw = (kw - special) | {group.strike_with}
     fist = "power-fist" in kw
-    bonus = (
-        0 if "lightning-claw" in group.keywords else 1 if ("two-weapons" in kw or "lightning-claws" in kw or two) else 0
-    )
+    as_additional = claw_extra and two and group.strike_with != "lightning-claw"
+    lone_claw = "lightning-claw" in group.keywords and not as_additional
+    bonus = 0 if lone_claw else 1 if ("two-weapons" in kw or "lightning-claws" in kw or two) else 0
     no_armour = bool(
         kw & {"power-fist", "power-weapon", "lightning-claw", "lightning-claws", "monstrous", "force-weapon"}
     )
@@ -170,6 +171,7 @@ class Army:
 def oracle(attacker: Side, defender: Side, options: Mapping[str, Any]) -> dict[tuple[Any, ...], float]:
     """{(winner, outcome, attacker lost, defender lost, loser breaks): probability}."""
     over_half = options["ws_majority"] == "over_half"
+    claw_extra = options["lone_claw_bonus"] == "as_additional"
     armies = (Army(attacker, over_half=over_half), Army(defender, over_half=over_half))
     ends: dict[tuple[Any, ...], float] = defaultdict(float)
     fight, charged = 1.0, False
@@ -195,13 +197,14 @@ def oracle(attacker: Side, defender: Side, options: Mapping[str, Any]) -> dict[t
     pools = []
     for side, army in enumerate(armies):
         for index, group in enumerate(army.groups):
-            attack = attack_of(group, role="engaged", charged=charged and side == 0)
+            attack = attack_of(group, role="engaged", charged=charged and side == 0, claw_extra=claw_extra)
             if group.engaged and attack.a:  # models with no attacks are only targets (not in the strike order)
                 pools.append([side, index, "engaged", attack, (1, -attack.i)])
             if group.supporting:
                 attack = attack_of(group, role="supporting")
                 pools.append([side, index, "supporting", attack, (1, -attack.i)])
-    if charged and (options["defender_in_cover"] or defender.units[0].carries("in-cover")):
+    swept = options["round"] > 1 and options["cover_later_round"] == "none"  # no cover after round 1 (the option)
+    if charged and not swept and (options["defender_in_cover"] or defender.units[0].carries("in-cover")):
         kw = set().union(*(g.keywords for g in armies[0].groups))
         grenades = "none"
         if "frag-grenades" in kw and "plasma-grenades" in kw:
@@ -286,7 +289,7 @@ def oracle(attacker: Side, defender: Side, options: Mapping[str, Any]) -> dict[t
         victims = {losing: 1.0}
         for index, group in enumerate(winner_army.groups):
             reach = sum(1 for m in winning if m.group == index and m.left > 0 and m.role != "out")
-            attack = attack_of(group, role="engaged")
+            attack = attack_of(group, role="engaged", claw_extra=claw_extra)
             if not reach or not attack.a:
                 continue
             save = min(saves, key=lambda s: 7 if save_against(s, attack) is None else save_against(s, attack))
@@ -406,12 +409,20 @@ CORNERS = [
       "defender_falling_back": True}),
     ("3x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+", "3x Holder: WS3 S3 T3 W1 I3 A2 Ld6 Sv5+ in-cover", {}),
     ("3x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+", "3x Holder: WS3 S3 T3 W1 I3 A2 Ld6 Sv5+ in-cover", {"round": 2}),
+    ("3x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+ charged", "3x Holder: WS3 S3 T3 W1 I3 A2 Ld6 Sv5+ in-cover",
+     {"round": 2, "cover_later_round": "none"}),
     # Two special weapons (decision 11): one strikes, the other is an additional close combat weapon (+1 attack,
     # never for a single lightning claw).
     ("2x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+ power-fist rending strike-with=power-fist",
      "3x Holder: WS3 S3 T3 W1 I3 A2 Ld6 Sv3+ power-weapon lightning-claw strike-with=lightning-claw", {}),
     ("2x Raider: WS4 S4 T4 W1 I4 A2 Ld8 Sv4+ power-fist rending strike-with=rending",
      "3x Holder: WS3 S3 T3 W1 I3 A2 Ld6 Sv3+ heavy-ccw power-weapon strike-with=heavy-ccw", {"round": 2}),
+    # A lone lightning claw beside the weapon struck with (decision 11): no attack by default, +1 with
+    # lone_claw_bonus=as_additional (in the fight and the sweeping advance).
+    ("2x Raider: WS4 S4 T4 W1 I4 A1 Ld8 Sv4+ power-weapon lightning-claw strike-with=power-weapon",
+     "3x Holder: WS3 S3 T3 W1 I3 A1 Ld6 Sv3+", {"round": 2, "lone_claw_bonus": "as_additional"}),
+    ("2x Raider: WS4 S4 T4 W1 I4 A1 Ld8 Sv4+ power-weapon lightning-claw strike-with=power-weapon",
+     "3x Holder: WS3 S3 T3 W1 I3 A1 Ld6 Sv3+", {"round": 2}),
     # A psyker that used a psychic power this turn: its force weapon is a power weapon, with no psychic test.
     ("1x Librarian: WS5 S4 T4 W2 I5 A2 Ld10 Sv3+ force-weapon used-psychic-power", "3x Wraith: WS4 S4 T6 W3 I1 A1 Ld5 "
      "Sv3+", {"round": 2}),
@@ -501,6 +512,11 @@ SAMPLED_DEFENDER = "3x Warrior: WS5 S5 T5 W3 I4 A3 Ld10 Sv4+ rending engaged=2 s
         (SAMPLED_ATTACKER.replace("power-fist", "power-fist power-weapon charged"),
          SAMPLED_DEFENDER.replace("rending", "rending poisoned in-cover"),
          {"round": 2, "charge_distance": 5.0, "difficult_terrain": True}),
+        # Decisions 11 and 21's other readings: a lone claw beside the weapon struck with gives +1 attack, and no
+        # cover after round 1.
+        (SAMPLED_ATTACKER.replace("power-fist", "power-weapon lightning-claw strike-with=power-weapon charged"),
+         SAMPLED_DEFENDER.replace("rending", "rending in-cover"),
+         {"round": 2, "lone_claw_bonus": "as_additional", "cover_later_round": "none"}),
     ],
 )  # fmt: skip
 def test_the_sampled_model_agrees_with_the_exact_odds(attacker: str, defender: str, given: dict[str, Any]) -> None:

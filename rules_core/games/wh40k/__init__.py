@@ -59,8 +59,12 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     choice holds for the turn, the sweeping advance included. Rending
     and poisoned are weapons of their own (the text's "Rending weapons", "Poisoned
     Weapons"); ``weapon_traits=traits`` makes them traits of the weapon struck with.
-    A single lightning claw never gets the two-weapon bonus; a pair
-    (``lightning-claws``) does. Supporting models use none of this.
+    A single lightning claw never gets the two-weapon bonus, whichever weapon the model strikes with ("the only
+    weapon that can provide an additional close combat weapon attack bonus for a model with a Lightning Claw is
+    another Lightning Claw", about the model), and the report says so when ``strike-with=`` chose another weapon;
+    ``lone_claw_bonus=as_additional`` reads it as about striking with the claw: beside the weapon struck with, the
+    claw is the additional weapon (+1 attack), and the default choice weighs the attacks too. A pair
+    (``lightning-claws``) gets the bonus. Supporting models use none of this.
 12. Cover (round 1, ``defender_in_cover``): every model of a charged defending unit
     strikes first, power fists included ("regardless of Initiative"). A charging
     unit with frag grenades strikes in that first step too, its power fists included
@@ -85,25 +89,21 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
 14. One charge per resolution: ``charge_distance`` and ``difficult_terrain`` are one
     fact for the charging side, and one 2D6-pick-highest roll decides it.
     ``difficult_terrain`` needs ``charge_distance``.
-15. Several units: each unit fights the enemy unit its ``vs=`` names (default the
-    first). Attacks at a unit with no model left in reach are lost. Dividing attacks
-    ("MULTIPLE COMBATS"): a group divides its models in reach between enemy units
-    (``vs=1:6+2,2:2``: 6 in base contact and 2 within 2" fight unit 1, 2 fight unit
-    2; the counts must add up to the group's engaged/supporting); casualties among
-    them are taken in that written order. An independent character divides its
-    hits between the units it is engaged with (``vs=1,2``): it rolls to hit once,
-    against the hardest WS among them (the hits are dealt after the roll), and deals
-    the hits in the order rolled, one at a time in turn in ``vs=`` order (default
-    policy), or ``hits=2:1`` first (at most 1 hit on unit 2), the rest in turn between the units it names no
-    cap for; hits beyond every cap (all its units capped) are lost, and the report says so;
-    each unit's share is wounded and saved against that unit. It may divide only
-    between units some of whose models in base contact fight it (base contact is
-    mutual; refused otherwise). The danger zone stays per unit: a unit's models in
-    base contact or within 2" can be hit by any enemy unit it fights. A winning unit
-    sweeps (one 2D6 against its own target's fall-back roll, or the first fleeing
-    unit it is engaged with) and consolidates only when every enemy unit it is
-    engaged with fell back or was destroyed; in a sweep every model in reach makes
-    its full attacks with its weapons, no charge bonus, hitting automatically.
+15. Several units: each unit fights the enemy unit its ``vs=`` names (default the first). Attacks at a unit with no
+    model left in reach are lost. Dividing attacks ("MULTIPLE COMBATS"): a group divides its models in reach between
+    enemy units (``vs=1:6+2,2:2``: 6 in base contact and 2 within 2" fight unit 1, 2 fight unit 2; the counts must
+    add up to the group's engaged/supporting); casualties among them are taken in that written order. An independent
+    character divides its hits between the units it is engaged with (``vs=1,2``): it rolls to hit once, against the
+    hardest WS among them (the hits are dealt after the roll), and deals the hits in the order rolled, one at a time
+    in turn in ``vs=`` order (default policy), or ``hits=2:1`` first (unit 2 takes the first hit, and never more
+    than 1), the rest in turn between the units it names no cap for (a cap is also a priority: the text leaves the
+    division to the player); hits beyond every cap (all its units capped) are lost, and the report says so; each
+    unit's share is wounded and saved against that unit. It may divide only between units some of whose models in
+    base contact fight it (base contact is mutual; refused otherwise). The danger zone stays per unit: a unit's
+    models in base contact or within 2" can be hit by any enemy unit it fights. A winning unit sweeps (one 2D6
+    against its own target's fall-back roll, or the first fleeing unit it is engaged with) and consolidates only
+    when every enemy unit it is engaged with fell back or was destroyed; in a sweep every model in reach makes its
+    full attacks with its weapons, no charge bonus, hitting automatically.
 16. Independent characters are written as units of their own (one model); they
     fight, are hit and test morale separately. Models with no attacks (A0, in base
     contact and not charging) are not in the strike order; they can still be hit.
@@ -129,24 +129,28 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     all gone do the same (a character keeps dividing between those left, or
     fights the one left). With no such
     unit their attacks are lost, and the report says why.
-21. Who charged and who is in cover, per unit (charging.py): by default every attacking unit charges in round 1
-    and none in a later round, and ``defender_in_cover`` puts every defending unit in cover; ``charged`` /
+21. Who charged and who is in cover, per unit (charging.py): by default every attacking unit charges in round 1 and
+    none in a later round, and ``defender_in_cover`` puts every defending unit in cover; ``charged`` /
     ``not-charged`` on a unit and ``in-cover`` on a defending unit say otherwise for that unit. Units marked
-    ``charged`` in a later round join the combat going on this turn: ``charge_distance``, ``difficult_terrain``
-    and ``shot_this_turn`` then describe their charge (one fact and one roll, as decision 14), and if it fails
-    the report says they do not reach the combat (resolve the round again without them); the units already
-    fighting get no bonus, and nobody tests to regroup (decision 19 is for round 1). A defending unit in cover
-    strikes first only when a unit that charged this turn is engaged with it; grenades count only for a unit
-    that charged, frag grenades only against a unit in cover. Refused: ``charged`` with ``not-charged``;
-    ``charged`` on a defending unit (only the side whose turn it is charges); ``in-cover`` on an attacking unit
-    (cover is "of no benefit if the unit charges"); round 1 with every attacking unit ``not-charged`` (a combat
-    going on is round 2 or later). The next round's survivors drop these tokens.
+    ``charged`` in a later round join the combat going on this turn: ``charge_distance``, ``difficult_terrain`` and
+    ``shot_this_turn`` then describe their charge (one fact and one roll, as decision 14), and if it fails the
+    report says they do not reach the combat, its headline whose charge failed, never "no combat" (resolve the round
+    again without them); the units already fighting get no bonus, and nobody tests to regroup (decision 19 is for
+    round 1). A defending unit in cover strikes first only when a unit that charged this turn is engaged with it,
+    and in a later round only its models fighting such a unit (at a unit fighting it since before, "the first round
+    ... swept into the cover", they strike in Initiative order); ``cover_later_round=none`` gives no cover advantage
+    after round 1; grenades count only for a unit that charged, frag grenades only against a unit in cover. Refused:
+    ``charged`` with ``not-charged``; ``charged`` on a defending unit (only the side whose turn it is charges);
+    ``in-cover`` on an attacking unit (cover is "of no benefit if the unit charges"); round 1 with every attacking
+    unit ``not-charged`` (a combat going on is round 2 or later). The next round's survivors drop these tokens.
 22. Separate combats ("there may be several separate assaults ... choose what order to fight the combats in"):
     units that never touch, by their ``vs=`` declarations (either way: a unit fights the units its ``vs=`` names
     and is fought by those naming it), directly or through a chain of units, are separate combats, each with its
     own result, morale, sweep and consolidation. One command resolves one combat: sides holding several are
     refused (resolve and odds alike), naming each combat, with one ready-to-copy command per combat (its units,
-    their ``vs=`` renumbered within it, and the options given), fought in the order the player chooses. The
+    their ``vs=`` renumbered within it, and the options given), fought in the order the player chooses. Each
+    command runs as given: a combat no unit charges into this turn has no charge options, and in round 1 (all its
+    attacking units ``not-charged``) it is offered as ``round`` 2. The
     engine itself (``engine.resolve``) still fights what it is given as one, so a stored record of an earlier
     version replays as stored; continuing such a record is refused with one command per combat (``round`` N).
 23. Each losing unit's fate is its own: when the loser's units met different fates (one held its ground, one
@@ -164,7 +168,8 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
 25. The sweeping advance's wounds do not count for the result (it comes after the result): its wounds step says
     so and how many were taken off models, never that they "count"; the table's totals say what the sweep added
     ("inflicted 6 wounds (+4 in the sweeping advance, not counted)", "remove 10 Guards (4 of them cut down in
-    the sweeping advance)"); the result's ``wounds_inflicted`` stays the fight's.
+    the sweeping advance)"), on each unit that lost them when the side has several ("all 10 from Ork (5 of them
+    cut down in the sweeping advance), all 5 from Grot"); the result's ``wounds_inflicted`` stays the fight's.
 """
 
 from __future__ import annotations
@@ -252,6 +257,18 @@ OPTIONS = (
         variant=True,
     ),
     OptionSpec(
+        "cover_later_round",
+        OptionType.CHOICE,
+        "chargers",
+        "chargers: in a later round a defending unit in cover strikes first only at the units charging into the "
+        "combat this turn. none: after the first round the fighting has swept into the cover, so it gives no "
+        "advantage at all.",
+        choices=("chargers", "none"),
+        brief="chargers: later rounds, cover counts only against units charging in. none: no cover after round 1.",
+        example=example(round=2, cover_later_round="none"),
+        variant=True,
+    ),
+    OptionSpec(
         "round",
         OptionType.INT,
         1,
@@ -300,6 +317,18 @@ OPTIONS = (
         choices=("weapons", "traits"),
         brief="weapons: rending and poisoned are weapons of their own. traits: they add to the weapon struck with.",
         example=example(weapon_traits="traits"),
+        variant=True,
+    ),
+    OptionSpec(
+        "lone_claw_bonus",
+        OptionType.CHOICE,
+        "never",
+        "never: a model with a single lightning claw never gets the additional weapon attack, whichever weapon it "
+        "strikes with (only another claw gives it). as_additional: a claw beside another special weapon struck "
+        "with is the additional close combat weapon, +1 attack.",
+        choices=("never", "as_additional"),
+        brief="never: one lightning claw gives no +1 attack. as_additional: +1 beside the weapon struck with.",
+        example=example(lone_claw_bonus="as_additional"),
         variant=True,
     ),
     OptionSpec(
@@ -437,8 +466,8 @@ TOKENS = (
     TokenDoc(
         "vs=K,K / hits=K:N",
         "setting",
-        "An independent character divides its hits between these units (in turn; hits=K:N puts at most N on "
-        "unit K, the rest on the others).",
+        "An independent character divides its hits between these units (in turn; hits=K:N deals unit K up to N "
+        "hits first, never more, the rest in turn to the others).",
         "1x Captain: ... independent-character vs=1,2 hits=2:1",
     ),
     TokenDoc(

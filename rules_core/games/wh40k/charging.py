@@ -56,6 +56,9 @@ def settle(fight: Fight) -> None:
     strike first for cover (``unit_charged``, ``in_cover`` read these)."""
     fight.charges = {id(state): _charged(fight, state) for state in fight.units[SideName.ATTACKER]}
     everyone = bool(fight.options.get("defender_in_cover"))
+    if fight.round > 1 and fight.options.get("cover_later_round") == "none":
+        fight.covered = set()  # "after the first round ... swept into the cover": no advantage (the other reading)
+        return
     fight.covered = {
         id(state)
         for state in fight.units[SideName.DEFENDER]
@@ -91,14 +94,15 @@ def in_cover(fight: Fight, state: UnitState) -> bool:
     return id(state) in fight.covered
 
 
-def _names(states: list[UnitState]) -> str:
+def named(states: list[UnitState]) -> str:
+    """Units by their labels: 'Marine', 'Marine and Scout', 'Marine, Scout and Ork'."""
     labels = [state.label for state in states]
     return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
 
 
 def join_step(fight: Fight, joiners: list[UnitState], positions: Event) -> Step:
     """A later round that units join by charging: the combat goes on, and their charge is made this turn."""
-    names = _names(joiners)
+    names = named(joiners)
     return Step(
         f"Round {fight.round}: the combat continues",
         events=(
@@ -119,12 +123,16 @@ def not_joined(fight: Fight) -> tuple[Event, ...]:
     joiners = joining(fight)
     if not joiners:
         return ()
-    names = _names(joiners)
+    names = named(joiners)
+    one = len(joiners) == 1
     return (
         event(
             "not_joined",
             units=[state.label for state in joiners],
-            note=f"{names} do{'es' if len(joiners) == 1 else ''} not reach the combat: resolve this round again "
+            headline=f"{names}'{'' if names.endswith('s') else 's'} charge fails: it does not reach the combat"
+            if one
+            else f"The charges of {names} fail: they do not reach the combat",
+            note=f"{names} do{'es' if one else ''} not reach the combat: resolve this round again "
             "without them (the units already fighting fight on).",
         ),
     )
@@ -145,6 +153,6 @@ def charged_event(fight: Fight) -> Event:
         "charged",
         side=SideName.ATTACKER.value,
         units=[state.label for state in chargers],
-        note=f"{_names(chargers)} charged: {'its' if len(chargers) == 1 else 'their'} models in base contact get "
-        f"+1 attack this turn; {_names(others)} did not charge this turn (no +1 attack).",
+        note=f"{named(chargers)} charged: {'its' if len(chargers) == 1 else 'their'} models in base contact get "
+        f"+1 attack this turn; {named(others)} did not charge this turn (no +1 attack).",
     )

@@ -14,11 +14,11 @@ from dataclasses import dataclass, replace
 
 from rules_core.charts import to_hit_by_weapon_skill, to_wound
 from rules_core.games.wh40k.majorities import choose_save_type, snapshot
-from rules_core.games.wh40k.spec import WEAPONS, Group, Unit
+from rules_core.games.wh40k.spec import LIGHTNING_CLAW, TWO_WEAPONS, WEAPONS, Group, Unit
 from rules_core.games.wh40k.state import Fight, GroupState, UnitState
 from rules_core.games.wh40k.weapons import AttackProfile, SaveType, candidates, effective_save, engaged_profile
 from rules_core.odds.laws import p_at_least
-from rules_core.report import SideName
+from rules_core.report import Event, SideName, event
 
 WEAPON_SET = frozenset(WEAPONS)
 # Each weapon keyword in words, for the report ("counting the rending weapon as an additional ...").
@@ -56,16 +56,35 @@ def weapon_traits(fight: Fight) -> bool:
     return fight.options.get("weapon_traits") == "traits"
 
 
+def claw_as_additional(fight: Fight) -> bool:
+    """Option lone_claw_bonus=as_additional: a lightning claw beside the weapon struck with gives +1 attack."""
+    return fight.options.get("lone_claw_bonus") == "as_additional"
+
+
+def armed(group: Group, claw_extra: bool) -> Group:
+    """The group as it strikes with its ``strike_with``: with ``claw_extra`` (lone_claw_bonus=as_additional), a
+    lone lightning claw beside another special weapon struck with is the additional close combat weapon, written
+    as the two-weapons bonus it gives (the claw does not strike); otherwise the group as it is."""
+    if not claw_extra or LIGHTNING_CLAW not in group.keywords or group.strike_with in (None, "none", LIGHTNING_CLAW):
+        return group
+    return replace(group, keywords=(group.keywords - {LIGHTNING_CLAW}) | {TWO_WEAPONS})
+
+
 def choose_weapons(fight: Fight) -> None:
     """Each group with several special weapons and no ``strike-with=`` gets the referee's choice, as if written:
-    its state's group strikes with it from now on (the unit as written stays for the report and the next round)."""
+    its state's group strikes with it from now on (the unit as written stays for the report and the next round).
+    With lone_claw_bonus=as_additional the choice weighs the attacks each weapon gets too."""
     traits = weapon_traits(fight)
+    claw_extra = claw_as_additional(fight)
     for side in SideName:
         for state in fight.units[side]:
             for group_state in state.groups:
                 group = group_state.group
-                if group.strike_with is not None or len(group.keywords & WEAPON_SET) < 2:
-                    continue  # the common case: one special weapon or none, or the player's own choice
+                if len(group.keywords & WEAPON_SET) < 2:
+                    continue  # the common case: one special weapon or none
+                if group.strike_with is not None:  # the player's own choice
+                    group_state.group = armed(group, claw_extra)
+                    continue
                 found = candidates(group, traits)
                 if len(found) < 2:
                     continue
@@ -75,14 +94,39 @@ def choose_weapons(fight: Fight) -> None:
                 snap = snapshot(target)
                 chances = []
                 for weapon in found:
-                    profile = engaged_profile(replace(group, strike_with=weapon), charged=False, traits=traits)
+                    striking = armed(replace(group, strike_with=weapon), claw_extra)
+                    profile = engaged_profile(striking, charged=False, traits=traits)
                     save_type, _ = choose_save_type(snap, target, profile)
-                    chances.append((weapon, p_unsaved(profile, snap.ws, snap.t, save_type, sweep=False), profile))
-                best = max(chances, key=lambda c: (round(c[1], 12), c[2].initiative, -found.index(c[0])))
+                    chance = p_unsaved(profile, snap.ws, snap.t, save_type, sweep=False)
+                    chances.append(
+                        (weapon, chance, profile, striking, chance * profile.attacks if claw_extra else chance)
+                    )
+                best = max(chances, key=lambda c: (round(c[4], 12), c[2].initiative, -found.index(c[0])))
                 fight.weapon_choices[id(group_state)] = Choice(
-                    best[0], tuple((w, p) for w, p, _ in chances), target.label
+                    best[0], tuple((c[0], c[1]) for c in chances), target.label
                 )
-                group_state.group = replace(group, strike_with=best[0])
+                group_state.group = best[3]
+
+
+def lone_claw_event(fight: Fight, state: UnitState, group_state: GroupState) -> Event | None:
+    """A group striking with the weapon the player chose (``strike-with=``) beside a lone lightning claw: the report
+    says why the claw adds no attack (decision 11; the referee's own choice says it in its note)."""
+    group = group_state.group
+    if (
+        LIGHTNING_CLAW not in group.keywords
+        or group.strike_with in (None, "none", LIGHTNING_CLAW)
+        or id(group_state) in fight.weapon_choices
+    ):
+        return None
+    return event(
+        "policy",
+        choice="lone_claw",
+        side=state.side.value,
+        unit=state.label,
+        note=f"{group.name} strikes with the {_words(group.strike_with)}, with no extra attack for the lightning "
+        'claw: "the only weapon that can provide an additional close combat weapon attack bonus for a model with a '
+        'Lightning Claw is another Lightning Claw" (decision 11).',
+    )
 
 
 def _target(fight: Fight, state: UnitState, group: Group) -> UnitState:

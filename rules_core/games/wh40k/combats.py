@@ -126,16 +126,13 @@ def check_one_combat(
         f"{number}. " + " and ".join(names[0][i] for i in a) + " against " + " and ".join(names[1][j] for j in d)
         for number, (a, d) in enumerate(found, start=1)
     ]
-    given = [
-        Setting(spec.name, int(value) if isinstance(value, float) and value.is_integer() else value)
-        for spec in specs
-        if (value := options.get(spec.name)) is not None
-        and value != spec.default
-        and isinstance(value, bool | int | float | str)
-    ]
     commands = tuple(
         Example(
-            (Setting("attacker", _side_text(attacker, a, d)), Setting("defender", _side_text(defender, d, a)), *given),
+            (
+                Setting("attacker", _side_text(attacker, a, d)),
+                Setting("defender", _side_text(defender, d, a)),
+                *_settings(options, specs, charging=_charges(attacker, a, options)),
+            ),
             Do.RESOLVE if do is Do.RESOLVE else Do.ODDS,
             GAME_ID,
         )
@@ -144,10 +141,38 @@ def check_one_combat(
     raise IllegalDeclarationError(
         f"These sides hold {len(found)} separate combats (units that never touch, by their vs=, directly or "
         f"through other units): {'; '.join(described)}. Each has its own result, morale, sweeping advance and "
-        "consolidation, so one command resolves one combat.",
+        "consolidation, so "
+        + ("one command resolves one combat." if do is Do.RESOLVE else "one command gives the odds of one combat."),
         token="vs=",
         example=Commands("One command per combat, in the order you choose", commands),
     )
+
+
+CHARGE_OPTIONS = frozenset({"charge_distance", "difficult_terrain", "shot_this_turn"})
+
+
+def _charges(attacker: Side, mine: tuple[int, ...], options: Mapping[str, OptionValue]) -> bool:
+    """Whether some attacking unit of one combat charges this turn (decision 21's defaults): in round 1 any unit
+    not marked not-charged, in a later round a unit marked charged."""
+    if options.get("round", 1) == 1:
+        return any(attacker.units[index].charged is not False for index in mine)
+    return any(attacker.units[index].charged for index in mine)
+
+
+def _settings(options: Mapping[str, OptionValue], specs: tuple[OptionSpec, ...], *, charging: bool) -> list[Setting]:
+    """The options given, as one combat's command runs them: a combat nobody charges into this turn has no charge
+    options, and in round 1 it is a combat going on (``round`` 2), so every command offered runs as given."""
+    given = {
+        spec.name: Setting(spec.name, int(value) if isinstance(value, float) and value.is_integer() else value)
+        for spec in specs
+        if (value := options.get(spec.name)) is not None
+        and value != spec.default
+        and isinstance(value, bool | int | float | str)
+        and (charging or spec.name not in CHARGE_OPTIONS)
+    }
+    if not charging and "round" not in given:
+        given["round"] = Setting("round", 2)
+    return [given[spec.name] for spec in specs if spec.name in given]
 
 
 def _labels(side: Side) -> list[str]:

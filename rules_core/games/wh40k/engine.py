@@ -37,7 +37,13 @@ from rules_core.games.wh40k.charging import (
     settle,
     unit_charged,
 )
-from rules_core.games.wh40k.choosing import choice_note, choose_weapons, fighting_unit, weapon_traits
+from rules_core.games.wh40k.choosing import (
+    choice_note,
+    choose_weapons,
+    fighting_unit,
+    lone_claw_event,
+    weapon_traits,
+)
 from rules_core.games.wh40k.combats import unopposed
 from rules_core.games.wh40k.fighting import (
     apply_cover,
@@ -346,6 +352,9 @@ class Assault(Fight):
                     used_power = used_power_event(state, group_state, traits=traits) if group.engaged else None
                     if used_power is not None:
                         events.append(used_power)
+                    lone_claw = lone_claw_event(self, state, group_state) if group.engaged else None
+                    if lone_claw is not None:
+                        events.append(lone_claw)
                     if group.engaged:
                         choice = self.weapon_choices.get(id(group_state))
                         if choice is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 
-from rules_core.games.wh40k.charging import unit_charged
+from rules_core.games.wh40k.charging import named, unit_charged
 from rules_core.games.wh40k.choosing import choice_note, fighting_unit, weapon_traits
 from rules_core.games.wh40k.spec import FRAG, PLASMA, POWER_FIST, Grenades, Unit
 from rules_core.games.wh40k.state import Fight, Pool, UnitState, fights_in_contact
@@ -109,7 +109,7 @@ def apply_cover(fight: Fight, pools: list[Pool]) -> list[Event]:
         if fists_at_1 and POWER_FIST in pool.profile.weapons:
             continue  # cover_power_fists=initiative_1: a power fist strikes at Initiative 1 even then
         if pool.unit.side is SideName.DEFENDER:
-            if id(pool.unit) in covered and grenades[id(pool.target)] is not Grenades.PLASMA:
+            if id(pool.unit) in covered and grenades[id(pool.target)] is not Grenades.PLASMA and _first_at(fight, pool):
                 pool.priority, pool.phase = (0, 0), "Cover"
         elif grenades[id(pool.unit)] is Grenades.FRAG and id(pool.target) in covered:
             pool.priority, pool.phase = (0, 0), "Cover"
@@ -128,10 +128,32 @@ def apply_cover(fight: Fight, pools: list[Pool]) -> list[Event]:
                 f"{state.label} is in cover and strikes first, but {state.target.label} throws frag grenades "
                 "and strikes simultaneously with them."
             )
+        elif (swept := _swept(fight, state)) and (charging := [t for t in state.targets if t not in swept]):
+            note = (
+                f"{state.label} was charged in cover by {named(charging)}: its models fighting {named(charging)} "
+                f"strike first, regardless of Initiative; those fighting {named(swept)}, who fought it before this "
+                "turn, strike in Initiative order (the fighting there has swept into the cover)."
+            )
         else:
             note = f"{state.label} was charged in cover: all its models strike first, regardless of Initiative."
         events.append(event("cover", side="defender", unit=state.label, grenades=used.value, note=note))
     return events
+
+
+def _first_at(fight: Fight, pool: Pool) -> bool:
+    """Whether a defending unit in cover strikes first at this pool's target: in round 1 at every unit it fights (it
+    is being charged); in a later round only at a unit charging in this turn ("after the first round of close combat
+    fighting is assumed to have swept into the cover", decision 21)."""
+    return fight.round == 1 or unit_charged(fight, pool.target)
+
+
+def _swept(fight: Fight, state: UnitState) -> list[UnitState]:
+    """The units a defending unit in cover fights without its cover advantage: in a later round, those that did
+    not charge this turn."""
+    if fight.round == 1:
+        return []
+    found = state.targets or ([state.target] if state.target is not None else [])
+    return [target for target in found if not unit_charged(fight, target)]
 
 
 def targets_text(state: UnitState, instead: UnitState | None = None) -> str:

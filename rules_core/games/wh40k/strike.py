@@ -297,11 +297,11 @@ def strike_divided(fight: Fight, pool: Pool, models: int, snapshots: dict[int, T
     shares = []
     for target, faces in zip(targets, dealt, strict=True):
         shares.append(f"{len(faces)} on {target.label}")
-    how = (
-        "hits= as given, the rest in turn"
-        if pool.unit.unit.hits
-        else "default policy: one at a time in turn, in vs= order; hits= chooses"
-    )
+    how = "default policy: one at a time in turn, in vs= order; hits= chooses"
+    if pool.unit.unit.hits:  # the capped units take their hits first, up to their caps (decision 15)
+        labels = {t.index + 1: t.label for t in targets}
+        firsts = [f"up to {most} on {labels[n]}" for n, most in pool.unit.unit.hits if n in labels]
+        how = "hits= first: " + ", ".join(firsts) + ", the rest in turn"
     why = (
         f" (against WS{ws}, the hardest of the units it divides between: the hits are dealt after the roll)"
         if len({snapshots[id(t)].ws for t in targets}) > 1

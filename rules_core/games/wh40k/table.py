@@ -30,12 +30,20 @@ from rules_core.table import (
 def table_summary(report: Report, options: tuple[OptionSpec, ...]) -> TableSummary:
     sides = (SideName.ATTACKER, SideName.DEFENDER)
     groups = _groups_at_end(report, options)
-    removals = tuple(_removal(groups[side]) if groups is not None else default_removal(report, side) for side in sides)
+    swept = _swept(report)
+    cut = swept[2] if swept is not None else {}
+    removals = tuple(
+        _removal(groups[side], cut if swept and side is swept[0] else {})
+        if groups is not None
+        else default_removal(report, side)
+        for side in sides
+    )
     # A unit that fell back and was then cut down by the sweeping advance makes no move and has nothing to regroup.
     gone = {(side, label) for side in sides for label, found in (groups or {}).get(side, []) if not _alive(found)}
     gone |= {(side, str(ev.get("unit"))) for side, out in zip(sides, wiped_out(report), strict=True) if out
              for step in report.steps for ev in step.events if ev.get("side") == side}  # fmt: skip
-    removed, added = _with_sweep(report, list(removals))
+    said = groups is not None and swept is not None and len(groups[swept[0]]) > 1  # by _removal, on each unit
+    removed, added = _with_sweep(swept, list(removals), said=said)
     return TableSummary(
         removals=(removed[0], removed[1]),
         destroyed=wiped_out(report),
@@ -46,28 +54,36 @@ def table_summary(report: Report, options: tuple[OptionSpec, ...]) -> TableSumma
     )
 
 
-def _with_sweep(report: Report, removals: list[str]) -> tuple[list[str], list[str]]:
-    """The removals with the models the sweeping advance cut down said, and the words after each side's tallies
+def _with_sweep(
+    swept: tuple[SideName, int, dict[str, int]] | None, removals: list[str], *, said: bool
+) -> tuple[list[str], list[str]]:
+    """The removals with the models the sweeping advance cut down said (``said``: already on each unit of a side of
+    several, by ``_removal``; an older record's fallback names the units), and the words after each side's tallies
     saying what the sweep added (its wounds do not count for the result, which the tallies are)."""
     added = ["", ""]
-    swept = _swept(report)
     if swept is None:
         return removals, added
     victim, wounds, models = swept
     striker = 0 if victim is SideName.DEFENDER else 1
     if wounds:
         added[striker] = f" (+{wounds} in the sweeping advance, not counted)"
-    if models:
+    if models and not said:
         removed, mark, marks = removals[1 - striker].partition("; mark ")
-        removals[1 - striker] = f"{removed} ({models} of them cut down in the sweeping advance){mark}{marks}"
+        whose = "" if len(models) == 1 else ": " + join_words([counted(unit, n) for unit, n in models.items()])
+        removals[1 - striker] = f"{removed} ({sum(models.values())} of them{whose} {CUT_DOWN}){mark}{marks}"
     return removals, added
 
 
-def _swept(report: Report) -> tuple[SideName, int, int] | None:
-    """The side cut down in sweeping advances, the wounds taken off its models there and the models it lost there
-    (none of them count for the result, which came before); None when nobody struck in a sweeping advance."""
+CUT_DOWN = "cut down in the sweeping advance"
+
+
+def _swept(report: Report) -> tuple[SideName, int, dict[str, int]] | None:
+    """The side cut down in sweeping advances, the wounds taken off its models there and the models each of its
+    units lost there (none of them count for the result, which came before); None when nobody struck in a sweeping
+    advance."""
     victim: SideName | None = None
-    wounds = models = 0
+    wounds = 0
+    models: dict[str, int] = {}
     for step in report.steps:
         if not step.title.startswith("Sweeping advance: ") or "→" not in step.title:
             continue
@@ -76,8 +92,9 @@ def _swept(report: Report) -> tuple[SideName, int, int] | None:
                 victim = SideName(str(ev.get("side"))).other
             elif ev.kind == "wounds" and ev.get("side") == victim:
                 wounds += int(ev.get("inflicted") or 0)
-            elif ev.kind == "casualty" and ev.get("side") == victim:
-                models += int(ev.get("models") or 0)
+            elif ev.kind == "casualty" and ev.get("side") == victim and int(ev.get("models") or 0):
+                unit = str(ev.get("unit"))
+                models[unit] = models.get(unit, 0) + int(ev.get("models") or 0)
     return None if victim is None else (victim, wounds, models)
 
 
@@ -162,15 +179,17 @@ def _groups_of(fight: Assault) -> dict[SideName, Groups]:
     return found
 
 
-def _removal(units: Groups) -> str:
+def _removal(units: Groups, cut: Mapping[str, int]) -> str:
     """'2 Tactical Marines and the Sergeant' (one unit); with several units, each named: '3 from Ork Mob 1, all 6 from
-    Ork Mob 3; Tactical Squad: 2 Tactical Marines and the Sergeant'."""
+    Ork Mob 3; Tactical Squad: 2 Tactical Marines and the Sergeant', with the models each unit lost in the sweeping
+    advance (``cut``) said on it: 'all 10 from Ork (5 of them cut down in the sweeping advance)'."""
     parts: list[str] = []
     for label, groups in units:
+        swept = f" ({cut[label]} of them {CUT_DOWN})" if len(units) > 1 and cut.get(label) else ""
         if len(units) > 1 and len(groups) == 1 and groups[0][0] == label:  # a unit of one group, named as it
             _, start, left, hurt = groups[0]
             if start > left:
-                parts.append(f"{'all ' if not left else ''}{start - left} from {label}")
+                parts.append(f"{'all ' if not left else ''}{start - left} from {label}{swept}")
             if left and hurt:
                 parts.append(f"mark {hurt} wound{'s' if hurt != 1 else ''} on a model of {label}")
             continue
@@ -188,6 +207,7 @@ def _removal(units: Groups) -> str:
             rest = [start - left for _, start, left, _ in groups if start > left][MOST_NAMED - 1 :]
             dead = [*dead[: MOST_NAMED - 1], f"{sum(rest)} more from {len(rest)} other groups"]
         text = join_words(dead)
+        text += swept if text else ""
         if marks:
             text = (text + "; " if text else "") + "mark " + join_words(marks)
         if text:

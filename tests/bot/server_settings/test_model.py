@@ -105,7 +105,7 @@ def test_only_rules_variants_are_house_rules_and_a_stored_one_on_another_option_
         "The option round describes one combat (1 = the charge turn; 2 or more = the combat continues): its "
     )
     assert (
-        "A house rule sets one of 40K's rules variants: cover_power_fists, morale_modifier, double_one_passes, " in text
+        "A house rule sets one of 40K's rules variants: cover_power_fists, cover_later_round, morale_modifier, " in text
     )
     assert [spec.name for spec in variants(epic)] == ["reinforced_vs_macro", "both_wiped_out", "lost_contact",
                                                       "result_dice", "max_rounds"]  # fmt: skip
