@@ -20,7 +20,7 @@ ATTACKER = (
     "4x Genestealer: WS6 S4 T4 W1 I6 A2 Ld10 Sv5+ rending vs=2 | "
     "1x Librarian: WS5 S4 T4 W2 I4 A2 Ld10 Sv3+ Inv4+ force-weapon independent-character"
 )
-# One combat (decision 21): 4 Wyches fight the Genestealers and 1 the Terminators. Until issue 33 all 5 fought the
+# One combat (decision 22): 4 Wyches fight the Genestealers and 1 the Terminators. Until issue 33 all 5 fought the
 # Genestealers (vs=3), a second combat the referee then totalled with the first; it now refuses that.
 DEFENDER = (
     "14x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+ heavy-ccw two-weapons supporting=4 ; "

@@ -262,7 +262,8 @@ def _parse_group(text: str, vocabulary: Vocabulary) -> GroupSpec:
             fix=f"{spaced.group(1)}={spaced.group(3)}",
         )
     words = rest.split()
-    refuse_commas(words, rest, example)
+    if "," in rest:  # the happy path reads no hint: a comma is the only sign of this slip
+        refuse_commas(words, rest, example)
     tokens: list[Token] = []
     for position, word in enumerate(words):
         token = _classify_cached(word, stats, keywords)
@@ -273,7 +274,11 @@ def _parse_group(text: str, vocabulary: Vocabulary) -> GroupSpec:
             if not (before.isalpha() and before.lower() not in vocabulary.lower_keywords):  # 'XX 4': XX is its key
                 refuse_keyless(word, name, _stat_keys(words, stats), vocabulary)
             _raise_unreadable(word, vocabulary)
-        if token.kind is TokenKind.KEYWORD and position + 1 < len(words):
+        if (
+            token.kind is TokenKind.KEYWORD
+            and position + 1 < len(words)
+            and token.text.lower() not in vocabulary.lower_keywords  # a keyword the game knows stands alone
+        ):
             refuse_two_words(token.text, words[position + 1], name, vocabulary)  # as typed: Power Sword
         tokens.append(token)
     return GroupSpec(count=count, name=name, tokens=tuple(tokens), text=text.strip())
@@ -326,7 +331,9 @@ def parse_side_spec(
     list: ``{"high-ground": "1,3"}``). See :func:`classify_token`. ``part``: what the game calls what '|'
     separates, for the errors of an empty one ("Formation 2 is empty"; default "Unit").
     """
-    vocabulary = Vocabulary(example, _examples(stats), frozenset(keywords), _examples(settings))
+    vocabulary = _vocabulary(
+        example, tuple(_examples(stats).items()), frozenset(keywords), tuple(_examples(settings).items())
+    )
     if not isinstance(text, str):
         raise SpecError(f"A side must be spec text, not {type(text).__name__}.", example=example)
     if len(text) > MAX_SPEC_CHARS and not _CANONICAL.get():
@@ -381,6 +388,14 @@ def parse_side_spec(
             example=example,
         )
     return side
+
+
+@functools.lru_cache(maxsize=64)
+def _vocabulary(
+    example: str, stats: tuple[tuple[str, str], ...], keywords: frozenset[str], settings: tuple[tuple[str, str], ...]
+) -> Vocabulary:
+    """A game's vocabulary, made once: every side of every combat is read with the same few."""
+    return Vocabulary(example, dict(stats), keywords, dict(settings))
 
 
 def _examples(keys: Iterable[str]) -> dict[str, str]:

@@ -129,10 +129,11 @@ class Vocabulary:
     keywords: frozenset[str]
     # Its setting keys with an example value each; a value with a comma (``high-ground``: ``1,3``) takes a list.
     settings: Mapping[str, str] = field(default_factory=dict)
+    # Its keywords in lower case, made once: every keyword a spec gives is looked up in it.
+    lower_keywords: frozenset[str] = field(init=False, repr=False, compare=False)
 
-    @property
-    def lower_keywords(self) -> frozenset[str]:
-        return frozenset(keyword.lower() for keyword in self.keywords)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lower_keywords", frozenset(keyword.lower() for keyword in self.keywords))
 
     def example_tokens(self) -> list[str]:
         """The tokens of the example spec, in order (the text after each group's colon)."""

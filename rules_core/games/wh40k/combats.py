@@ -109,8 +109,21 @@ def check_declarations(
     """What the game refuses before a resolution or its odds (decisions 22 and 24): several separate combats, and
     models within 2" attacking a unit their unit does not touch. The engine itself fights what it is given, so a
     stored record of an earlier version re-runs as it was fought (its table summary reads its groups so)."""
+    if _declared_well(attacker, defender):
+        return
     check_one_combat(attacker, defender, options, specs, do=do)
     check_support(attacker, defender)
+
+
+@functools.lru_cache(maxsize=256)
+def _declared_well(attacker: Side, defender: Side) -> bool:
+    """True for sides of one combat whose support is declared as the text allows (the usual case, and the same
+    sides come again and again); False when they hold several combats (refused above, with the options); raises
+    the support's refusal itself."""
+    if not (len(attacker.units) == 1 or len(defender.units) == 1 or _one_combat(attacker, defender)):
+        return False
+    check_support(attacker, defender)
+    return True
 
 
 def check_one_combat(
