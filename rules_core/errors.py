@@ -265,17 +265,13 @@ class RefereeError(Exception):
             return "\n".join(words.example(each) for each in self.example.examples)
         return words.example(self.example)
 
-    def example_heading(self) -> str:
-        """What the example is called: "Example", or the heading of several commands to copy."""
-        return self.example.heading if isinstance(self.example, Commands) else "Example"
-
     def one_line(self, words: Words = PLAIN) -> str:
         """The message, what to do next and a correct example, on one line (several commands to copy follow it,
         one a line)."""
         text = self.text_of(words)
         example_text = self.example_of(words)
         if example_text and isinstance(self.example, Commands):
-            text += f" {self.example_heading()}:" + "".join(f"\n  {line}" for line in example_text.split("\n"))
+            text += f" {self.example.heading}:" + "".join(f"\n  {line}" for line in example_text.split("\n"))
         elif example_text:
             text += f" Example: {example_text}"
         return text

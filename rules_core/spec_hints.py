@@ -78,12 +78,12 @@ def fixed_stat(key: str, value: str, stats: Mapping[str, str]) -> str | None:
 
 def _ranked_stats(key: str, value: str, stats: Mapping[str, str]) -> list[tuple[int, int, int, int, str]]:
     wanted = key.lower()
-    rolled = value.endswith("+") or value == "-"
+    is_roll = rolled(value)
     ranked = []
     for position, (candidate, example) in enumerate(stats.items()):
         distance = _edit_distance(wanted, candidate.lower())
         if distance <= 1:
-            shape = 0 if (example.endswith("+") or example == "-") == rolled else 1
+            shape = 0 if rolled(example) == is_roll else 1
             ranked.append((distance, shape, abs(len(candidate) - len(key)), position, candidate))
     return sorted(ranked)
 
@@ -113,7 +113,7 @@ _KEYLESS_VALUE = re.compile(r"^(?:\d{1,2}\+?|-)$")
 _LIST_ITEM = re.compile(r"^[0-9][0-9:+]*(?:,[0-9][0-9:+]*)*$")
 
 
-def _rolled(value: str) -> bool:
+def rolled(value: str) -> bool:
     """A roll (3+) or '-' for none, as a save is written; else a plain number (a characteristic)."""
     return value.endswith("+") or value == "-"
 
@@ -151,8 +151,8 @@ class Vocabulary:
         stats = stats or [key + (value or "1") for key, value in self.stats.items()]
         if stats:
             # The first stat and a save (the first roll) where the first is a number, else the second stat.
-            roll = next((stat for stat in stats if _rolled(stat)), None)
-            other = roll if not _rolled(stats[0]) and roll else (stats[1] if len(stats) > 1 else None)
+            roll = next((stat for stat in stats if rolled(stat)), None)
+            other = roll if not rolled(stats[0]) and roll else (stats[1] if len(stats) > 1 else None)
             phrases.append(f"stats as KEYvalue ({', '.join([stats[0], other] if other else [stats[0]])})")
         setting = next((word for word in words if "=" in word), None)
         phrases.append(f"settings as key=value ({setting})" if setting else "settings as key=value")
@@ -178,7 +178,7 @@ class Vocabulary:
         return [
             key
             for key, example in self.stats.items()
-            if example and key.lower() not in taken and _rolled(example) == _rolled(value)
+            if example and key.lower() not in taken and rolled(example) == rolled(value)
         ]
 
     def setting_apart(self, before: str, value: str) -> tuple[str, str] | None:

@@ -8,7 +8,7 @@ these when a token cannot be read, before its general error; :mod:`rules_core.sp
 from __future__ import annotations
 
 from rules_core.errors import SpecError
-from rules_core.spec_hints import Vocabulary, without_commas
+from rules_core.spec_hints import Vocabulary, rolled, without_commas
 
 
 def refuse_commas(words: list[str], rest: str, example: str) -> None:
@@ -29,7 +29,7 @@ def refuse_keyless(word: str, name: str, given: list[str], vocabulary: Vocabular
     if keys:
         # A roll is the first missing roll (Sv3+ before Inv3+, a decision); a number is certain only when one stat
         # alone may have lost its key (else M3 or BS3 is named, never corrected).
-        certain = word.endswith("+") or word == "-" or len(keys) == 1
+        certain = rolled(word) or len(keys) == 1
         others = "".join(f" (or {key}{word})" for key in keys[1:2])
         which = "" if certain else ": which stat is it?"
         raise SpecError(

@@ -101,13 +101,11 @@ def _command(do: Do, subject: str) -> str:
 DISCORD = DiscordWords()
 
 
-def error_embed(
-    message: str, example: str | None = None, *, escaped: bool = False, heading: str = "A correct example"
-) -> discord.Embed:
+def error_embed(message: str, example: str | None = None, *, escaped: bool = False) -> discord.Embed:
     description = cut(message if escaped else escape(message), 3000)
     embed = discord.Embed(title="That did not work", description=description, colour=ERROR_COLOUR)
     if example:
-        embed.add_field(name=heading, value=cut(f"```\n{example}\n```", 1024), inline=False)
+        embed.add_field(name="A correct example", value=cut(f"```\n{example}\n```", 1024), inline=False)
     return embed
 
 
@@ -128,8 +126,7 @@ def referee_error_embed(error: RefereeError) -> discord.Embed:
     if isinstance(error.example, Commands) and (given is None or not given.text):
         return _commands_embed(error, error.example)
     if given is None or not given.text:
-        heading = "A correct example" if error.example_heading() == "Example" else error.example_heading()
-        return error_embed(error.text_of(DISCORD), error.example_of(DISCORD), escaped=True, heading=heading)
+        return error_embed(error.text_of(DISCORD), error.example_of(DISCORD), escaped=True)
     embed = error_embed(error.text_of(DISCORD), escaped=True)
     marked = given.span is not None
     embed.add_field(

@@ -98,18 +98,13 @@ def named(report: Report, side: str, players: Players | None = None, escape: Cal
     return f"{name} ({side})" if _mirrored(report) else name
 
 
-def _reads_plural(name: str) -> bool:
-    """Whether a unit's name reads as a plural ("Grenadiers", "Ork Boyz", "Marines and Scouts"), for its verb."""
-    return reads_plural(name)
-
-
 _PLURAL_VERBS = {"was": "were", "is": "are", "has": "have", "its": "their"}
 
 
 def _agreeing(subject: str, words: str) -> str:
     """A game's words about a side (``was destroyed``, ``held its ground``) in agreement with the side's name:
     "Grenadiers were destroyed", "Ork Boyz are Broken and must withdraw"."""
-    if not _reads_plural(subject):
+    if not reads_plural(subject):
         return words
     return " ".join(_PLURAL_VERBS.get(word, word) for word in words.split(" "))
 
@@ -163,7 +158,7 @@ def headline(report: Report, players: Players | None = None, escape: Callable[[s
         return f"{escape(drawn)} ({attacker} against {defender})"
     winner = str(result.winner)
     loser = "defender" if winner == "attacker" else "attacker"
-    verb = "beat" if _reads_plural(side_name(report, winner)) else "beats"
+    verb = "beat" if reads_plural(side_name(report, winner)) else "beats"
     beats = f"{named(report, winner, players, escape)} {verb} {named(report, loser, players, escape)}"
     whole = words.decided.get((outcome, winner))
     if whole is not None:

@@ -105,6 +105,7 @@ KEYWORDS = (
     *TURN_FACTS,
 )
 _KEYWORD_SET = frozenset(KEYWORDS)
+_NOT_FACTS = tuple(keyword for keyword in KEYWORDS if keyword not in TURN_FACTS)
 # Keyword order in the canonical form.
 _KEYWORD_ORDER = {keyword: position for position, keyword in enumerate(KEYWORDS)}
 
@@ -285,7 +286,9 @@ def _parse_group(spec: GroupSpec) -> tuple[Group, dict[str, Token]]:
                     example=EXAMPLE_GROUP,
                 )
             if token.key not in KEYWORDS:
-                hint = did_you_mean(token.key, KEYWORDS)
+                # A turn's facts (charged, in-cover...) are guessed only one letter off: 'chainswrd' is no charge.
+                fact = closest(token.key, TURN_FACTS)
+                hint = f" Did you mean '{fact}'?" if fact else did_you_mean(token.key, _NOT_FACTS)
                 raise SpecError(
                     f"Unknown keyword '{token.text}' on '{spec.name}'.{hint}",
                     token=token.text,
