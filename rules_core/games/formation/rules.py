@@ -57,12 +57,12 @@ class FormationRules:
     rally: str | None  # the end phase's rally test for a Broken formation, as an instruction ({side}); None: no rule
     example_group: str  # a correct group, for error messages
     example_side: str
-    # The summary's short words: the winner's move (after its name), how the loser withdraws (after "D withdraws
-    # (3x D): "), and the rally test, said once for every Broken formation (``{name}``: "A", or "A and B").
     # What the text calls units touching the enemy: Epic "base contact", Reikhammer "close contact".
     contact: str = "base contact"
     # Where the result_dice=sum reading comes from, in the option's help.
     sum_reading: str = "the published rulebook"
+    # The summary's short words: the winner's move (after its name), how the loser withdraws (after "D withdraws
+    # (3x D): "), and the rally test, said once for every Broken formation (``{name}``: "A", or "A and B").
     consolidation_move: str = "may consolidate"
     withdrawal_move: str = "as the rules for broken formations explain"
     rally_test: str = ""  # {name}: the Broken formations; {tests}: "it tests" for one, "each tests" for several

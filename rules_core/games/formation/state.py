@@ -57,9 +57,6 @@ class Units:
         """Units remaining as the result counts them: a war engine counts its remaining damage capacity."""
         return sum(unit.dc for unit in self.units if unit.dc > 0)
 
-    def initial_strength(self) -> int:
-        return self.initial
-
     def lost_strength(self) -> int:
         return self.initial - self.strength()
 
@@ -102,12 +99,11 @@ class Part(Units):
     """One formation of a side of several fighting as one (Reikhammer: '|' between them): it has its own markers
     before and after the assault, and breaks on its own."""
 
-    __slots__ = ("broken_at_start", "broken_by_markers", "groups", "markers_at_start", "name")
+    __slots__ = ("broken_at_start", "broken_by_markers", "markers_at_start", "name")
 
     def __init__(self, name: str, groups: tuple[int, ...], units: list[UnitState], markers: int, flag: bool) -> None:
         super().__init__([unit for unit in units if unit.group_index in groups])
         self.name = name
-        self.groups = groups
         self.markers_at_start = markers
         # A formation is Broken when its markers are at least its units (a war engine counting its DC), whether
         # or not the players say so (REFERENCE.md 001 and 004).
@@ -119,7 +115,6 @@ class SideState(Units):
     __slots__ = (
         "broken_at_start",
         "broken_by_markers",
-        "broken_flag",
         "formation",
         "kills",
         "markers_at_start",
@@ -146,7 +141,7 @@ class SideState(Units):
         self.name = name
         self.formation = formation
         self.support = support
-        self.broken_flag = settings.broken_at_start(name)
+        broken = settings.broken_at_start(name)
         # Each formation's markers: its own setting (shock=N), else the side's option (a side of one formation).
         parts = formation.parts()
         given = [
@@ -155,7 +150,7 @@ class SideState(Units):
         if all(markers is None for markers in given):
             given = [settings.markers_of(name), *[0] * (len(parts) - 1)]
         self.parts = [
-            Part(formation.groups[part[0]].name, part, self.units, markers or 0, self.broken_flag)
+            Part(formation.groups[part[0]].name, part, self.units, markers or 0, broken)
             for part, markers in zip(parts, given, strict=True)
         ]
         self.markers_at_start = sum(part.markers_at_start for part in self.parts)
