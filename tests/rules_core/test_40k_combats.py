@@ -124,10 +124,11 @@ def test_a_fallen_back_unit_cut_down_is_destroyed_and_the_others_fate_is_its_own
 
 
 def test_units_sharing_a_fate_are_said_together_as_before() -> None:
-    attacker = f"{MARINES} | {SCOUTS}"
-    report = resolve("40k", attacker, ORKS, seed=1, charge_distance=3)
-    table = get_game("40k").table_summary(report)
-    assert table.fates == ()  # one losing unit (or all alike): the outcome word says it
+    # Two losing units that both held (seed 8): one outcome word says it for both, no per-unit fates.
+    report = resolve("40k", f"{MARINES} | {SCOUTS} vs=2", CHAINED_DEFENDER, seed=8, charge_distance=3)
+    assert report.result.winner == "attacker" and report.result.outcome == "held"
+    assert get_game("40k").table_summary(report).fates == ()
+    assert summary_lines(report)[0] == "Marine and Scout beat Ork and Grot; Ork and Grot held their ground"
 
 
 # ---------------------------------------------------------------- hits= caps what a unit takes (item 3)

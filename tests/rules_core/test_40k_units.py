@@ -83,11 +83,13 @@ def test_cover_later_round_none_gives_no_cover_after_round_one() -> None:
     assert not events(report, "cover")
 
 
-def test_frag_grenades_of_a_unit_that_did_not_charge_do_not_count() -> None:
+def test_a_unit_that_did_not_charge_meets_no_cover_advantage_frag_grenades_or_not() -> None:
+    # The Orks in cover fight the Marines, who did not charge: no cover advantage, so the Marines' frag grenades
+    # have nothing to cancel and the Orks strike in Initiative order.
     attacker = f"5x Marine: {MARINE} frag-grenades not-charged | 5x Scout: {MARINE}"
     report = run(attacker, ORKS, [1] * 17, defender_in_cover=True)
     titles = strike_titles(report)
-    assert titles[0] == "Cover: Ork ×2 → Marine" and titles[1].startswith("Initiative 4: Marine ×5")
+    assert not any(title.startswith("Cover") for title in titles) and titles[0].startswith("Initiative 4: Marine ×5")
 
 
 def test_a_joining_charge_follows_the_charge_rules_and_may_fail() -> None:
@@ -143,3 +145,14 @@ def test_contradictions_are_refused_with_an_example(
         run(attacker, defender, [], **options)
     assert raised.value.token == token  # type: ignore[attr-defined]
     assert "Example:" in str(raised.value)
+
+
+def test_in_round_one_cover_counts_only_against_the_units_that_charged() -> None:
+    # "Cover advantage applies only to models in cover that are being charged": the Scouts, marked not-charged,
+    # are struck in Initiative order even in round 1 (an Ork fights each unit: one combat).
+    attacker = f"5x Marine: {MARINE} | 5x Scout: {MARINE} not-charged vs=1"
+    defender = f"{ORKS} vs=1:1,2:1 in-cover"
+    report = run(attacker, defender, [1] * 17, charge_distance=3)
+    titles = strike_titles(report)
+    assert titles[0] == "Cover: Ork ×1 → Marine"
+    assert not any(title.startswith("Cover") and "Scout" in title for title in titles)

@@ -136,10 +136,11 @@ Decisions on unclear or unstated points (each also in docs/games/40k.md):
     ``shot_this_turn`` then describe their charge (one fact and one roll, as decision 14), and if it fails the
     report says they do not reach the combat, its headline whose charge failed, never "no combat" (resolve the round
     again without them); the units already fighting get no bonus, and nobody tests to regroup (decision 19 is for
-    round 1). A defending unit in cover strikes first only when a unit that charged this turn is engaged with it,
-    and in a later round only its models fighting such a unit (at a unit fighting it since before, "the first round
-    ... swept into the cover", they strike in Initiative order); ``cover_later_round=none`` gives no cover advantage
-    after round 1; grenades count only for a unit that charged, frag grenades only against a unit in cover. Refused:
+    round 1). A defending unit in cover strikes first only with its models fighting a unit that charged this turn
+    ("cover advantage applies only to models in cover that are being charged"): at a unit marked not-charged, or
+    fighting it since before ("the first round ... swept into the cover"), they strike in Initiative order;
+    ``cover_later_round=none`` gives no cover advantage after round 1; grenades count only for a unit that charged,
+    frag grenades only against a unit in cover. Refused:
     ``charged`` with ``not-charged``; ``charged`` on a defending unit (only the side whose turn it is charges);
     ``in-cover`` on an attacking unit (cover is "of no benefit if the unit charges"); round 1 with every attacking
     unit ``not-charged`` (a combat going on is round 2 or later). The next round's survivors drop these tokens.

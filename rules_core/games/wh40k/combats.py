@@ -109,10 +109,8 @@ def check_declarations(
     """What the game refuses before a resolution or its odds (decisions 22 and 24): several separate combats, and
     models within 2" attacking a unit their unit does not touch. The engine itself fights what it is given, so a
     stored record of an earlier version re-runs as it was fought (its table summary reads its groups so)."""
-    if _declared_well(attacker, defender):
-        return
-    check_one_combat(attacker, defender, options, specs, do=do)
-    check_support(attacker, defender)
+    if not _declared_well(attacker, defender):  # raises the support's refusal itself
+        check_one_combat(attacker, defender, options, specs, do=do)  # several combats: refused, with the options
 
 
 @functools.lru_cache(maxsize=256)

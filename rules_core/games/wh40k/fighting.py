@@ -141,17 +141,15 @@ def apply_cover(fight: Fight, pools: list[Pool]) -> list[Event]:
 
 
 def _first_at(fight: Fight, pool: Pool) -> bool:
-    """Whether a defending unit in cover strikes first at this pool's target: in round 1 at every unit it fights (it
-    is being charged); in a later round only at a unit charging in this turn ("after the first round of close combat
-    fighting is assumed to have swept into the cover", decision 21)."""
-    return fight.round == 1 or unit_charged(fight, pool.target)
+    """Whether a defending unit in cover strikes first at this pool's target: only at a unit that charged this turn
+    ("cover advantage applies only to models in cover that are being charged"; in a later round, "the first round
+    of close combat fighting is assumed to have swept into the cover", decision 21)."""
+    return unit_charged(fight, pool.target)
 
 
 def _swept(fight: Fight, state: UnitState) -> list[UnitState]:
-    """The units a defending unit in cover fights without its cover advantage: in a later round, those that did
-    not charge this turn."""
-    if fight.round == 1:
-        return []
+    """The units a defending unit in cover fights without its cover advantage: those that did not charge this turn
+    (a unit marked not-charged in round 1, the units fighting on in a later round)."""
     found = state.targets or ([state.target] if state.target is not None else [])
     return [target for target in found if not unit_charged(fight, target)]
 
