@@ -574,7 +574,7 @@ def test_every_roll_says_its_kind_and_the_side_it_is_rolled_for() -> None:
     )
     tagged = [(roll.kind, roll.side) for step in report.steps for roll in step.rolls]
     assert tagged == [("attack_dice", a), ("attack_dice", d), ("to_wound", a), ("save", d), ("damage", a)]
-    # The defender wins at WS 0 against A breaking off, its hits cannot wound, and A escapes 2D6".
+    # The attacker wins against B breaking off at WS 0, its hits cannot wound, and B escapes 2D6".
     report = duel(f"A: WS4 I4 A1 {HARMLESS}", f"B: WS4 I4 A1 {HARMLESS} breaking-off", [3, 3, 3, 4])
     tagged = [(roll.kind, roll.side) for step in report.steps for roll in step.rolls]
     assert tagged == [("attack_dice", a), ("attack_dice", d), ("break_off_distance", d)]

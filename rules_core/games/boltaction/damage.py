@@ -3,8 +3,9 @@ Fighters' extra rolls, exceptional damage, and the men removed in the owner's or
 
 from __future__ import annotations
 
+from rules_core.compact import plural
 from rules_core.games.boltaction.spec import NCO
-from rules_core.games.boltaction.state import ATTACKER, DEFENDER, EXCEPTIONAL_DAMAGE, Damage, Fight, UnitState, plural
+from rules_core.games.boltaction.state import ATTACKER, DEFENDER, EXCEPTIONAL_DAMAGE, Damage, Fight, UnitState
 from rules_core.report import Event, Op, Roll, Target, event
 from rules_core.roll_kinds import DAMAGE
 from rules_core.rolling import roll_each

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 
+from rules_core.compact import plural
 from rules_core.dice import DiceSource
 from rules_core.games.boltaction.reaction import contact, reaction_fire
 from rules_core.games.boltaction.rounds import fight_round, round_result
@@ -27,7 +28,6 @@ from rules_core.games.boltaction.state import (
     Outcome,
     UnitState,
     check_terrain,
-    plural,
     surrender_words,
     unit_men,
 )

@@ -3,6 +3,7 @@ assaulters' morale check under that fire."""
 
 from __future__ import annotations
 
+from rules_core.compact import plural
 from rules_core.games.boltaction.damage import roll_damage, take_casualties
 from rules_core.games.boltaction.spec import FANATICS
 from rules_core.games.boltaction.state import (
@@ -13,7 +14,6 @@ from rules_core.games.boltaction.state import (
     Outcome,
     UnitState,
     declared_close,
-    plural,
 )
 from rules_core.report import Event, Op, Roll, Step, Target, event
 from rules_core.roll_kinds import LEADERSHIP, REACTION_FIRE

@@ -156,7 +156,3 @@ def surrender_words(survivors: int) -> str:
     """What a destroyed unit's survivors do, its verbs agreeing with their number: "surrenders, flees or plays
     dead" for one man."""
     return "surrenders, flees or plays dead" if survivors == 1 else "surrender, flee or play dead"
-
-
-def plural(count: int, word: str, plural: str | None = None) -> str:
-    return f"{count} {word if count == 1 else plural or word + 's'}"

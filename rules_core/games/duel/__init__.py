@@ -149,7 +149,7 @@ OPTIONS = (
         OptionType.CHOICE,
         "escape",
         'A model breaking off that kills all its opponents: escape (default: it still moves 2D6" away, its squad '
-        "Broken, decision 10) or follow_up (nothing left to escape from: not Broken, it may make the Follow-Up Move).",
+        "Broken) or follow_up (nothing left to escape from: not Broken, it may make the Follow-Up Move).",
         choices=("escape", "follow_up"),
         brief="A breaking-off model that kills all its opponents: escape (default) or follow_up.",
         example=example(breaking_off_kill="follow_up"),
