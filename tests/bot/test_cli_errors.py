@@ -116,13 +116,21 @@ def test_the_odds_show_a_typo_the_same_way(capsys: pytest.CaptureFixture[str]) -
     ]
 
 
-def test_input_slips_get_the_right_hint_in_the_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("typed", "corrected"),
+    [
+        ("5x M: WS4 S4 T4 W1 I4 A1 Ld8 3+", "5x M: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"),
+        ("5x M: WS4, S4, T4, W1, I4, A1, Ld8, Sv3+", "5x M: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"),
+        ("5x M: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ power fist", "5x M: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ power-fist"),
+    ],
+)
+def test_input_slips_get_the_right_hint_in_the_terminal(
+    typed: str, corrected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Issue 33: 'Ld8 3+' is a save with its key missing; commas are no separators; 'power fist' is power-fist."""
-    for typed in ("5x M: WS4 S4 T4 W1 I4 A1 Ld8 3+", "5x M: WS4, S4, T4, W1, I4, A1, Ld8, Sv3+",
-                  "5x M: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ power fist"):  # fmt: skip
-        code, _, err = referee("assault", "40k", "--attacker", typed, "--defender", ORKS, capsys=capsys)
-        assert code == 2 and "Ld83+" not in err and "Weapon Skill" not in err, err
-        assert err.splitlines()[-1].startswith("Corrected, to copy: --attacker '5x M: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"), err
+    code, _, err = referee("assault", "40k", "--attacker", typed, "--defender", ORKS, capsys=capsys)
+    assert code == 2 and "Ld83+" not in err and "Weapon Skill" not in err, err
+    assert err.splitlines()[-1] == f"Corrected, to copy: --attacker '{corrected}'", err
 
 
 def test_a_rules_error_names_options_as_flags(capsys: pytest.CaptureFixture[str]) -> None:
