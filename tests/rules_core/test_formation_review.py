@@ -236,3 +236,16 @@ def test_one_broken_formation_tests_to_rally_and_two_each_test() -> None:
     )
     assert "Broken A: it tests to rally" in table_summary(one).next_step
     assert "each tests" not in table_summary(one).next_step
+
+
+def test_the_setup_line_says_a_unit_without_a_line_of_fire_has_none() -> None:
+    """Read-through: it said 'within 4 tiles (FF4)' of a unit that cannot shoot (Reikhammer decision 7)."""
+    report = resolve(
+        "reikhammer",
+        "2x A: CC4 FF4 Sv- INF contact=1 ff=1",
+        "2x E: CC4 FF4 Sv- INF contact=1 ff=1 no-line-of-fire",
+        seed=1,
+    )
+    notes = [str(e.get("note")) for step in report.steps for e in step.events if e.kind == "engagement"]
+    assert any("1 within 4 tiles (no line of fire)" in note for note in notes), notes
+    assert any("1 within 4 tiles (FF4)" in note for note in notes), notes

@@ -119,7 +119,8 @@ class FormationAssault(Aftermath):
                 if group.contact:
                     parts.append(f"{group.contact} in {rules.contact} (CC{self.value(group.cc)})")
                 if group.in_range:
-                    parts.append(f"{group.in_range} within {rules.engagement_range} (FF{self.value(group.ff)})")
+                    shoots = "no line of fire" if NO_LINE_OF_FIRE in group.specials else f"FF{self.value(group.ff)}"
+                    parts.append(f"{group.in_range} within {rules.engagement_range} ({shoots})")
                 if group.out_of_fight:
                     parts.append(f"{group.out_of_fight} not directly engaged")
                 events.append(
