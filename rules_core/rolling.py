@@ -12,7 +12,7 @@ Every helper takes what the roll is for as data: ``kind`` (one of the game's ``r
 from __future__ import annotations
 
 from rules_core.dice import DiceSource
-from rules_core.report import Combine, Op, Reroll, Roll, SideName, Target
+from rules_core.report import Combine, Op, Reroll, Roll, SideName, Target, new_roll
 
 
 def roll_each(
@@ -36,7 +36,7 @@ def roll_each(
                 rerolls.append(Reroll(index, faces[index], face))
                 faces[index] = face
     success = tuple(map(value.__le__ if at_least else value.__ge__, faces))  # face >= value, or face <= value
-    return Roll(purpose, tuple(faces), target, success, sum(success), tuple(rerolls), Combine.EACH, kind, side)
+    return new_roll(purpose, tuple(faces), target, success, sum(success), tuple(rerolls), Combine.EACH, kind, side)
 
 
 def roll_combined_test(
@@ -54,7 +54,7 @@ def roll_combined_test(
     faces = dice.d6(count)
     total = sum(faces) if combine is Combine.SUM else max(faces)
     passed = target.met_by(total) or (double_one_passes and count == 2 and faces == [1, 1])
-    return Roll(purpose, tuple(faces), target, (passed,), int(passed), (), combine, kind, side)
+    return new_roll(purpose, tuple(faces), target, (passed,), int(passed), (), combine, kind, side)
 
 
 def roll_unchecked(
@@ -67,7 +67,7 @@ def roll_unchecked(
     side: SideName | None = None,
 ) -> Roll:
     """Dice with no target (a fall-back distance, an assault result roll), read as ``combine`` says."""
-    return Roll(purpose, tuple(dice.d6(count)), None, (), 0, (), combine, kind, side)
+    return new_roll(purpose, tuple(dice.d6(count)), None, (), 0, (), combine, kind, side)
 
 
 def combined_total(roll: Roll) -> int:

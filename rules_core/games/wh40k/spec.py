@@ -194,7 +194,10 @@ class Unit:
         return any(INDEPENDENT_CHARACTER in group.keywords for group in self.groups)
 
     def carries(self, keyword: str) -> bool:
-        return any(keyword in group.keywords for group in self.groups)
+        for group in self.groups:  # noqa: SIM110 (a loop, not any(): asked many times a resolution)
+            if keyword in group.keywords:
+                return True
+        return False
 
     @property
     def charged(self) -> bool | None:

@@ -93,10 +93,18 @@ class UnitState:
         self.ws_over_half = False  # option ws_majority=over_half: the majority WS type needs over half the models
 
     def alive(self) -> int:
-        return sum(group.alive() for group in self.groups)
+        total = 0
+        for group in self.groups:  # a loop, not sum() of a generator: the most asked question of a fight
+            by_role = group.alive_by_role
+            total += by_role[0] + by_role[1] + by_role[2]
+        return total
 
     def alive_in_zone(self) -> int:
-        return sum(group.alive(Role.ENGAGED) + group.alive(Role.SUPPORTING) for group in self.groups)
+        total = 0
+        for group in self.groups:
+            by_role = group.alive_by_role
+            total += by_role[Role.ENGAGED] + by_role[Role.SUPPORTING]
+        return total
 
     def highest_leadership(self) -> int:
         return max(g.group.profile.ld for g in self.groups if g.alive())
