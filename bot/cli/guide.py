@@ -7,6 +7,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bot.cli.common import command_path, example_command
+from bot.cli.docs import pointer
 from bot.data import catalogue, load_samples
 from rules_core import all_games, get_game
 from rules_core.options import OptionType
@@ -63,7 +64,7 @@ def help_command(game: str | None) -> None:
     console.print("  [cyan]--seed N[/cyan]: replay a resolution exactly (default: a fresh seed).", soft_wrap=True)
     console.print("  [cyan]--json[/cyan]: print the report as JSON.", soft_wrap=True)
     console.print(f"\n[bold]Example[/bold]\n  {example_command(chosen)}", soft_wrap=True)
-    console.print(f"\nEvery rule decision is written down in {chosen.docs_page}.")
+    console.print(f"\nEvery rule decision is written down in its page ({pointer(chosen.docs_page)}).")
 
 
 @click.command("samples")
