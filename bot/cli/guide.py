@@ -8,7 +8,7 @@ from rich.table import Table
 
 from bot.cli.common import command_path, example_command
 from bot.cli.docs import pointer
-from bot.data import catalogue, load_samples
+from bot.data import catalogue
 from rules_core import all_games, get_game
 from rules_core.options import OptionType
 from rules_core.registry import games_named, names_of
@@ -70,12 +70,17 @@ def help_command(game: str | None) -> None:
 @click.command("samples")
 @click.argument("game", required=False)
 def samples_command(game: str | None) -> None:
-    """Sample units shipped with the referee, ready to paste after --attacker or --defender."""
+    """Sample units shipped with the referee, ready to paste after --attacker or --defender, or to import as rosters
+    by their names ('referee roster import --samples GAME')."""
+    from bot.rosters import shipped_rosters  # noqa: PLC0415 (checks each sample with its game's parser)
+
     wanted = {known.id for known in games_named(game) or (get_game(game),)} if game else None
     console = Console(highlight=False)
-    for sample_file in load_samples():
-        if wanted and get_game(sample_file.game).id not in wanted:
+    shown = None
+    for sample in shipped_rosters():
+        if wanted and sample.game not in wanted:
             continue
-        console.print(f"[bold]{sample_file.game}[/bold]")
-        for sample in sample_file.samples:
-            console.print(f"  {sample.key}: {sample.description}\n    [cyan]{sample.spec}[/cyan]")
+        if sample.game != shown:
+            console.print(f"[bold]{sample.game}[/bold]")
+            shown = sample.game
+        console.print(f"  {sample.name}: {sample.description}\n    [cyan]{sample.spec}[/cyan]")
