@@ -254,7 +254,8 @@ def test_a_combat_resolved_under_house_rules_carries_them_on_in_the_terminal(
     assert continued.report.inputs.options["morale_modifier"] == "per_wound"
     assert continued.house_rules == ("morale_modifier",)
     code, out, _ = referee("replay", "2", capsys=capsys)
-    assert "House rules: morale modifier: per wound (its server's house rules when it was resolved)" in out
+    flat = " ".join(out.split())  # wrapped at the terminal's width
+    assert "House rules: morale modifier: per wound (its server's house rules when it was resolved)" in flat
     referee(*DUEL, "--seed", "1", capsys=capsys)  # the terminal's own combats: none
     assert with_store(lambda store: store.records.get(3, actor=OPERATOR)).house_rules == ()
     code, out, _ = referee("replay", "3", capsys=capsys)
