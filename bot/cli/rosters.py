@@ -8,7 +8,9 @@ from pathlib import Path
 import click
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
+from bot.cli.wrapping import print_wrapped
 from bot.recording import with_store
 from bot.rosters import (
     MAX_ROSTER_FILE_BYTES,
@@ -107,7 +109,7 @@ def roster_import(path: str | None, samples_of: str | None, replace: bool) -> No
     except RosterExists as error:  # nothing was imported: the file is imported whole or not at all
         raise RosterExists(f"{error.message} Nothing was imported; 'referee roster import {path} --replace' "
                            "overwrites yours with the file's.") from None  # fmt: skip
-    click.echo(f"Imported {len(saved)} roster{'s' if len(saved) != 1 else ''}: {named(saved)}.")
+    say(f"Imported {len(saved)} roster{'s' if len(saved) != 1 else ''}: {named(saved)}.")
 
 
 def import_samples(game: str, *, replace: bool) -> None:
@@ -122,10 +124,15 @@ def import_samples(game: str, *, replace: bool) -> None:
         return await store.rosters.save_many(LOCAL_USER, new, replace=replace), kept
 
     saved, kept = with_store(save)
-    click.echo(f"Imported {len(saved)} roster{'s' if len(saved) != 1 else ''}{': ' + named(saved) if saved else ''}.")
+    say(f"Imported {len(saved)} roster{'s' if len(saved) != 1 else ''}{': ' + named(saved) if saved else ''}.")
     if kept:
-        click.echo(f"Skipped {len(kept)} you already have: {named(kept)} (yours are kept; 'referee roster import "
-                   f"--samples {game} --replace' overwrites them with the samples).")  # fmt: skip
+        say(f"Skipped {len(kept)} you already have: {named(kept)} (yours are kept; 'referee roster import --samples "
+            f"{game} --replace' overwrites them with the samples).")  # fmt: skip
+
+
+def say(line: str) -> None:
+    """A line that may hold many rosters' names, wrapped at the terminal's width between words."""
+    print_wrapped(Console(highlight=False), Text(line))
 
 
 def named(rosters: Sequence[RosterInput | SavedRoster]) -> str:

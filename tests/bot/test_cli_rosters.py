@@ -112,7 +112,7 @@ def test_roster_errors_are_one_line(args: tuple[str, ...], fragment: str, capsys
 
 def test_the_shipped_samples_import_by_game_or_all(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = referee("roster", "import", "--samples", "bolt-action", capsys=capsys)
-    assert code == 0 and "us-rifle-platoon (boltaction)" in out
+    assert code == 0 and "us-rifle-platoon (boltaction)" in " ".join(out.split())
     code, out, _ = referee("roster", "import", "--samples", "all", "--replace", capsys=capsys)
     assert code == 0 and f"Imported {len(shipped_rosters())} rosters" in out
     code, _, err = referee("roster", "import", capsys=capsys)
@@ -133,7 +133,7 @@ def test_every_sample_shown_is_a_roster_by_its_name_and_no_other(game: str, caps
     assert len(names) >= 2
     code, out, err = referee("roster", "import", "--samples", game, capsys=capsys)
     assert code == 0, err
-    imported = re.findall(r"Imported \d+ rosters?: (.*)\.", out)[0]
+    imported = re.findall(r"Imported \d+ rosters?: (.*)\.", " ".join(out.split()))[0]  # wrapped at the width
     assert sorted(name.split(" (")[0] for name in imported.split(", ")) == sorted(names)
     for name in names:
         code, _, err = referee("roster", "show", name, "--game", game, capsys=capsys)
@@ -151,6 +151,7 @@ def test_samples_all_imports_what_is_new_and_says_what_it_skipped(capsys: pytest
     assert referee("roster", "save", "tactical-squad", "--game", "40k", "--spec", mine, capsys=capsys)[0] == 0
     code, out, err = referee("roster", "import", "--samples", "all", capsys=capsys)
     assert code == 0, err
+    out = " ".join(out.split())  # wrapped at the terminal's width
     assert f"Imported {total - 1} rosters" in out
     assert "Skipped 1 you already have: tactical-squad (40k)" in out and "--replace" in out
     _, shown, _ = referee("roster", "show", "tactical-squad", "--game", "40k", capsys=capsys)
