@@ -166,5 +166,6 @@ def test_the_wheel_carries_the_docs_but_no_web_address(wheel: Path) -> None:
     for page in [*(ROOT / "docs").rglob("*.md"), ROOT / "README.md"]:
         shipped = "bot/shipped_docs/" + page.relative_to(ROOT).as_posix()
         assert shipped in names, f"{shipped} is not shipped"
+    assert "bot/shipped_docs/env.example" in names  # .env.example, for `referee docs env > .env`
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert "urls" not in project, "the project has no public home yet: no address in its metadata"

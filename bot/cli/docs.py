@@ -2,8 +2,9 @@
 (bot/shipped_docs: README.md and docs/), so every pointer the terminal gives (``referee docs 40k``,
 ``referee docs web``) works after a plain ``pip install .``, with no checkout and no network.
 
-A topic is a page's name: ``readme`` for the README, a file of docs/ by its name (``web``, ``adding-a-game``), a
-game's rules page by its name (``40k``) or by any name of the game (``wh40k``, ``bolt-action``)."""
+A topic is a page's name: ``readme`` for the README, ``env`` for .env.example (the bot's settings, to copy), a
+file of docs/ by its name (``web``, ``adding-a-game``), a game's rules page by its name (``40k``) or by any name of
+the game (``wh40k``, ``bolt-action``)."""
 
 from __future__ import annotations
 
@@ -16,12 +17,13 @@ from rules_core import RefereeError, all_games
 from rules_core.registry import games_like, games_named
 
 README = "README.md"
+ENV_EXAMPLE = "env.example"  # .env.example, the bot's settings to copy: `referee docs env > .env`
 
 
 def pages() -> dict[str, Traversable]:
     """Every shipped page by its topic, in the order ``referee docs`` lists them."""
     root = resources.files("bot.shipped_docs")
-    found = {"readme": root / README}
+    found = {"readme": root / README, "env": root / ENV_EXAMPLE}
     folders = (root / "docs", root / "docs" / "games")
     for folder in folders:
         for page in sorted(folder.iterdir(), key=lambda page: page.name.lower()):

@@ -33,6 +33,11 @@ def test_a_game_page_opens_by_any_name_of_the_game(capsys: pytest.CaptureFixture
         assert (code, out) == (0, page), name
 
 
+def test_the_settings_to_copy_are_env_example(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = referee("docs", "env", capsys=capsys)
+    assert (code, out) == (0, (ROOT / ".env.example").read_text(encoding="utf-8"))
+
+
 def test_an_unknown_topic_names_the_known_ones_and_an_example(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = referee("docs", "installing", capsys=capsys)
     assert code == 2 and not out
