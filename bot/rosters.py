@@ -12,7 +12,7 @@ import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.data import catalogue, data_root
+from bot.data import catalogue, data_root, load_samples
 from rules_core import RefereeError, all_games, get_game, resolve
 from rules_core.errors import given_in
 from rules_core.options import OptionType
@@ -122,17 +122,29 @@ def parse_roster_file(text: str, *, source: str = "the file") -> list[RosterInpu
 
 
 def shipped_rosters(game: str | None = None) -> list[RosterInput]:
-    """The sample rosters shipped in data/rosters/ (every game's, or ``game``'s): what ``referee roster import
-    --samples`` and Discord's ``/roster samples`` save."""
+    """The samples shipped for every game (or ``game``), each a roster by its own name: what ``referee samples``
+    shows, ``referee roster import --samples`` imports and Discord's ``/roster samples`` saves, one set. They are
+    the sample units of data/samples/ (named by their key), then the sample rosters of data/rosters/ (several
+    units, in the roster file format) but those that are a sample already; a name of one game is never given to
+    two different rosters (tests/bot/test_cli_rosters.py), else one would be shown and another imported."""
     wanted = None if game is None else get_game(game).id
-    shipped = sorted((data_root() / "rosters").iterdir(), key=lambda f: f.name)
-    return [
+    from_samples = [
+        check_roster(sample_file.game, sample.key, sample.spec, sample.description)
+        for sample_file in load_samples()
+        for sample in sample_file.samples
+    ]
+    roster_files = sorted((data_root() / "rosters").iterdir(), key=lambda f: f.name)
+    from_files = [
         roster
-        for f in shipped
+        for f in roster_files
         if f.name.endswith(".yaml")
         for roster in parse_roster_file(f.read_text(encoding="utf-8"), source=f.name)
-        if wanted is None or roster.game == wanted
     ]
+    units = {(roster.game, roster.name, roster.spec) for roster in from_samples}
+    from_files = [roster for roster in from_files if (roster.game, roster.name, roster.spec) not in units]
+    order = {known.id: position for position, known in enumerate(all_games())}
+    every = sorted([*from_samples, *from_files], key=lambda roster: order.get(roster.game, len(order)))
+    return [roster for roster in every if wanted is None or roster.game == wanted]
 
 
 def fighting_pair(game: str, attacker: RosterInput, defender: RosterInput) -> tuple[str, str]:

@@ -176,7 +176,7 @@ def test_the_cli_fights_explains_and_gives_the_odds_of_the_new_game(copy: Path) 
                   "--bouts", "1", "--ties", "both_out", "--home-bench")  # fmt: skip
     assert " beat" in out or "Draw between" in out
     out = referee(copy, "help", GAME_ID)
-    assert "Tavern arm-wrestle" in out and "--home-bench" in out and "docs/games/armwrestle.md" in out
+    assert "Tavern arm-wrestle" in out and "--home-bench" in out and "referee docs armwrestle" in out
     out = referee(copy, "samples", "arm-wrestle")
     assert "dockers:" in out and "3x Smiths: S4" in out
     out = referee(copy, "odds", GAME_ID, "--attacker", strong, "--defender", weak, "--method", "monte-carlo",

@@ -3,7 +3,9 @@ package (a sixth game) ships with no edit to pyproject.toml."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -94,3 +96,76 @@ def test_an_installed_copy_finds_its_data_away_from_the_source_tree(wheel: Path,
     assert int(count) >= 1
     assert int(weapons) >= 10  # the duel's weapon table, read from the installed data package
     assert migrated == "True"  # the migrations ship inside the package and create the SQLite store
+
+
+# Every pointer the terminal gives to a page (``referee docs TOPIC``) must work from a plain install, away from the
+# checkout: the pages ship inside the package (bot/shipped_docs). The help of every command and of every game, and
+# the errors that point at a page, are gathered from the installed copy.
+POINTERS_SCRIPT = """
+import json, sys
+from click.testing import CliRunner
+import click
+from bot.cli import cli
+from bot.discord.settings import TOKEN_HELP
+from rules_core import all_games
+
+texts = [TOKEN_HELP]
+def walk(command, path):
+    ctx = click.Context(command, info_name=" ".join(path))
+    texts.append(command.get_help(ctx))
+    if isinstance(command, click.Group):
+        for name in command.list_commands(ctx):
+            walk(command.get_command(ctx, name), [*path, name])
+walk(cli, ["referee"])
+runner = CliRunner()
+for game in all_games():
+    texts.append(runner.invoke(cli, ["help", game.id]).output)
+print(json.dumps(texts))
+"""
+
+
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("installed") / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)], check=True
+    )
+    return target
+
+
+def run_installed(target: Path, code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``code`` run by this Python with only the installed copy on its path (-I: not the checkout)."""
+    return subprocess.run(
+        [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(target)!r}); {code}"],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "COLUMNS": "200"},
+        check=False,
+    )
+
+
+def test_every_pointer_of_the_help_opens_a_shipped_page(installed: Path, tmp_path: Path) -> None:
+    gathered = run_installed(installed, POINTERS_SCRIPT, tmp_path)
+    assert gathered.returncode == 0, gathered.stderr
+    texts = "\n".join(json.loads(gathered.stdout))
+    unreachable = sorted(set(re.findall(r"docs/[\w/]+\.md|README", texts)))
+    assert not unreachable, f"pointers into a checkout that a plain install has not: {unreachable}"
+    topics = set(re.findall(r"referee docs ([\w-]+)", texts))
+    assert {"40k", "duel", "epic", "boltaction", "reikhammer", "web", "readme", "privacy"} <= topics
+    for topic in sorted(topics):
+        shown = run_installed(installed, f"from bot.cli import main; main(['docs', {topic!r}])", tmp_path)
+        assert shown.returncode == 0, (topic, shown.stderr)
+        assert shown.stdout.startswith("#"), (topic, shown.stdout[:200])
+    page = run_installed(installed, "from bot.cli import main; main(['docs', '40k'])", tmp_path).stdout
+    assert page == (ROOT / "docs" / "games" / "40k.md").read_text(encoding="utf-8")
+
+
+def test_the_wheel_carries_the_docs_but_no_web_address(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for page in [*(ROOT / "docs").rglob("*.md"), ROOT / "README.md"]:
+        shipped = "bot/shipped_docs/" + page.relative_to(ROOT).as_posix()
+        assert shipped in names, f"{shipped} is not shipped"
+    assert "bot/shipped_docs/env.example" in names  # .env.example, for `referee docs env > .env`
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert "urls" not in project, "the project has no public home yet: no address in its metadata"

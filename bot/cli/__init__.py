@@ -55,19 +55,21 @@ LAZY: tuple[tuple[GameGroup, str, str, str], ...] = (
     (cli, "roster", "bot.cli.rosters:roster_group", "Saved rosters: named units for one game, used anywhere a spec "
      "goes as @name or @name/unit."),
     (cli, "data", "bot.cli.privacy:data_group", "Everything stored about one user or one guild: export it, or delete "
-     "it (docs/privacy.md)."),
+     "it (referee docs privacy)."),
     (cli, "league", "bot.cli.leagues:league_group", "Leagues kept by the Discord bot: list them; read standings, "
      "match history and the audit log; export."),
     (cli, "settings", "bot.cli.settings:settings_group", "A Discord server's settings (house rules, visibility, "
      "threads, channels) and every change of them, offline."),
     (cli, "web", "bot.cli.web:web_command", "Serve the web pages: league standings, matches and ratings, and combat "
      "records, of the servers that publish them (settings from the environment or .env: DATABASE_URL, WEB_BASE_URL, "
-     "WEB_HOST, WEB_PORT; docs/web.md)."),
+     "WEB_HOST, WEB_PORT; referee docs web)."),
     (cli, "challenge", "bot.cli.challenges:challenge_group", "Challenge to a combat both players agree to, its "
      "dice drawn and committed to in advance: writes a file for your opponent ('referee accept FILE' resolves it; "
-     "docs/challenges.md)."),
+     "referee docs challenges)."),
     (cli, "accept", "bot.cli.challenges:accept_command", "Accept a challenge from its file: resolve it with the "
      "dice committed in advance, record it and reveal the seed and salt that prove it."),
+    (cli, "docs", "bot.cli.docs:docs_command", "The documentation, offline: TOPIC's page (a game's rules, web, deploy, "
+     "settings...); no TOPIC lists them."),
     (cli, "odds", "bot.cli.odds:odds_group", "Odds before you commit: exact where the game allows, otherwise Monte "
      "Carlo through the referee itself."),
 )  # fmt: skip

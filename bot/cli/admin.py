@@ -52,7 +52,7 @@ def unreachable(error: BaseException) -> str:
 
 @click.command("bot")
 @click.option("--web", is_flag=True, help="Serve the web pages from this process too (WEB_HOST, WEB_PORT; "
-              "docs/web.md).")  # fmt: skip
+              "referee docs web).")  # fmt: skip
 def bot_command(web: bool) -> None:
     """Run the Discord bot (settings from the environment or .env: DISCORD_TOKEN, DATABASE_URL, DEV_GUILD_ID...)."""
     _discord("run_bot", **({"serve_web": True} if web else {}))

@@ -100,7 +100,7 @@ def _challenge_command(game: Game) -> click.Command:
 @click.group("challenge", cls=GameGroup)
 def challenge_group() -> None:
     """Challenge to a combat both players agree to, its dice drawn and committed to in advance: writes a file for
-    your opponent ('referee accept FILE' resolves it; docs/challenges.md)."""
+    your opponent ('referee accept FILE' resolves it; referee docs challenges)."""
 
 
 for _game in all_games():

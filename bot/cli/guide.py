@@ -5,9 +5,12 @@ from __future__ import annotations
 import click
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from bot.cli.common import command_path, example_command
-from bot.data import catalogue, load_samples
+from bot.cli.docs import pointer
+from bot.cli.wrapping import print_wrapped
+from bot.data import catalogue
 from rules_core import all_games, get_game
 from rules_core.options import OptionType
 from rules_core.registry import games_named, names_of
@@ -40,14 +43,15 @@ def help_command(game: str | None) -> None:
         return
     chosen = catalogue().game(game)
     also = ", ".join(name for name in names_of(chosen) if name != chosen.id)  # aliases, then its command
-    console.print(f"[bold]{chosen.title}[/bold] ({chosen.id}; also: {also})")
-    console.print(chosen.summary)
-    console.print(f"\n[bold]Spec shape[/bold]: {chosen.spec_shape}", soft_wrap=True)
+    print_wrapped(console, Text.assemble((chosen.title, "bold"), f" ({chosen.id}; also: {also})"))
+    print_wrapped(console, Text(chosen.summary))
+    console.print()
+    print_wrapped(console, Text.assemble(("Spec shape", "bold"), f": {chosen.spec_shape}"))
     console.print("\n[bold]Tokens[/bold]")
     for token in chosen.tokens:
-        console.print(f"  [cyan]{token.token}[/cyan] ({token.kind}): {token.help}", soft_wrap=True)
+        print_wrapped(console, Text.assemble("  ", (token.token, "cyan"), f" ({token.kind}): {token.help}"))
         if token.example:
-            console.print(f"      e.g. {token.example}", soft_wrap=True)
+            print_wrapped(console, Text(f"      e.g. {token.example}"))
     console.print("\n[bold]Options[/bold]")
     for spec in chosen.options:
         flag = spec.flag
@@ -59,22 +63,32 @@ def help_command(game: str | None) -> None:
             shown = f"{spec.describe_range()}; not given by default"
         else:
             shown = f"{spec.describe_range()}; default {spec.default}"
-        console.print(f"  [cyan]{flag}[/cyan] ({shown}): {spec.help}", soft_wrap=True)
-    console.print("  [cyan]--seed N[/cyan]: replay a resolution exactly (default: a fresh seed).", soft_wrap=True)
-    console.print("  [cyan]--json[/cyan]: print the report as JSON.", soft_wrap=True)
-    console.print(f"\n[bold]Example[/bold]\n  {example_command(chosen)}", soft_wrap=True)
-    console.print(f"\nEvery rule decision is written down in {chosen.docs_page}.")
+        print_wrapped(console, Text.assemble("  ", (flag, "cyan"), f" ({shown}): {spec.help}"))
+    print_wrapped(
+        console, Text.assemble("  ", ("--seed N", "cyan"), ": replay a resolution exactly (default: a fresh seed).")
+    )
+    print_wrapped(console, Text.assemble("  ", ("--json", "cyan"), ": print the report as JSON."))
+    console.print("\n[bold]Example[/bold]")
+    console.print(Text(f"  {example_command(chosen)}"), soft_wrap=True)  # one line, to paste whole
+    console.print()
+    print_wrapped(console, Text(f"Every rule decision is written down in its page ({pointer(chosen.docs_page)})."))
 
 
 @click.command("samples")
 @click.argument("game", required=False)
 def samples_command(game: str | None) -> None:
-    """Sample units shipped with the referee, ready to paste after --attacker or --defender."""
+    """Sample units shipped with the referee, ready to paste after --attacker or --defender, or to import as rosters
+    by their names ('referee roster import --samples GAME')."""
+    from bot.rosters import shipped_rosters  # noqa: PLC0415 (checks each sample with its game's parser)
+
     wanted = {known.id for known in games_named(game) or (get_game(game),)} if game else None
     console = Console(highlight=False)
-    for sample_file in load_samples():
-        if wanted and get_game(sample_file.game).id not in wanted:
+    shown = None
+    for sample in shipped_rosters():
+        if wanted and sample.game not in wanted:
             continue
-        console.print(f"[bold]{sample_file.game}[/bold]")
-        for sample in sample_file.samples:
-            console.print(f"  {sample.key}: {sample.description}\n    [cyan]{sample.spec}[/cyan]")
+        if sample.game != shown:
+            console.print(f"[bold]{sample.game}[/bold]")
+            shown = sample.game
+        print_wrapped(console, Text(f"  {sample.name}: {sample.description}"), hanging=4)
+        console.print(Text(f"    {sample.spec}", style="cyan"), soft_wrap=True)  # one line, to paste whole

@@ -10,8 +10,11 @@ import json
 from typing import Any
 
 import click
+from rich.console import Console
+from rich.text import Text
 
 from bot.cli.common import GameGroup, expand_references, option_param
+from bot.cli.wrapping import print_wrapped
 from bot.data import catalogue
 from bot.render.odds import odds_lines
 from rules_core import all_games
@@ -31,11 +34,12 @@ def _odds_command(game: Game) -> click.Command:
         if as_json:
             click.echo(json.dumps(result.to_dict(), indent=2))
             return
+        console = Console(highlight=False)
         for line in odds_lines(result, game.title):
-            click.echo(line)
+            print_wrapped(console, Text(line))
         if result.time_limit is not None:
-            click.echo(f"  The same answer again: --trials {result.trials} --seed {seed}. A longer --time-limit, or "
-                       "more --trials, narrows the intervals.")  # fmt: skip
+            print_wrapped(console, Text(f"  The same answer again: --trials {result.trials} --seed {seed}. A longer "
+                                        "--time-limit, or more --trials, narrows the intervals."))  # fmt: skip
 
     params: list[click.Parameter] = [
         click.Option(["--attacker"], required=True, metavar="SPEC", help="The attacking side's units (or @roster)."),

@@ -13,7 +13,7 @@ from bot.storage import LOCAL_USER
 
 @click.group("data")
 def data_group() -> None:
-    """Everything stored about one user or one guild: export it, or delete it (docs/privacy.md)."""
+    """Everything stored about one user or one guild: export it, or delete it (referee docs privacy)."""
 
 
 def _subject(user: str | None, guild: str | None) -> dict[str, str | None]:

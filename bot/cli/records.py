@@ -8,10 +8,11 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.table import Table
+from rich.text import Text
 
 from bot.access import OPERATOR
 from bot.cli.common import parse_seed, show_and_record
+from bot.cli.wrapping import print_wrapped
 from bot.continuing import POSITIONS_HELP, next_round
 from bot.data import catalogue
 from bot.recording import with_store
@@ -48,13 +49,18 @@ def history_command(  # noqa: PLR0917 (click passes every option positionally by
     if not rows:
         click.echo("No combat records match.")
         return
-    table = Table("#", "when (UTC)", "game", "attacker v defender", "outcome", "winner", "by")
+    # Two lines a record, wrapped at the terminal's width (80 columns included) under their own start: no column
+    # is cut, so a Discord user's id (18 digits) and the time stay whole.
+    console = Console(highlight=False)
     for row in rows:
-        outcome = row.outcome + (" [VOID]" if row.voided else "")
-        when = row.created_at.strftime("%Y-%m-%d %H:%M")
-        table.add_row(str(row.id), when, row.game, f"{row.attacker} v {row.defender}", outcome, row.winner,
-                      row.requested_by)  # fmt: skip
-    Console(highlight=False).print(table)
+        won = {"attacker": "the attacker won", "defender": "the defender won", "draw": "a draw"}.get(row.winner, "")
+        result = ", ".join(part for part in (row.outcome.replace("_", " "), won) if part)
+        head = Text.assemble((f"#{row.id}", "bold"), f"  {row.created_at:%Y-%m-%d %H:%M} UTC  {row.game}  by "
+                             f"{row.requested_by}")  # fmt: skip
+        if row.voided:
+            head.append("  VOID", style="bold")
+        print_wrapped(console, head, hanging=4)
+        print_wrapped(console, Text(f"    {row.attacker} v {row.defender}: {result}"))
 
 
 def _load(record_id: int) -> Any:
@@ -75,10 +81,10 @@ def replay_command(record_id: int, as_json: bool) -> None:
     console.print(f"Record #{stored.id}, {stored.created_at:%Y-%m-%d %H:%M} UTC, requested by {stored.requested_by}.")
     if house := house_rules_text(stored.report.inputs.options, stored.house_rules):
         # Which options came from its Discord server's house rules, as they were when it was resolved.
-        console.print(f"{house} (its server's house rules when it was resolved)", soft_wrap=True)
+        print_wrapped(console, Text(f"{house} (its server's house rules when it was resolved)"))
     for note in stored.history:
         label = "VOIDED" if note.kind == "void" else "Note"
-        console.print(f"{label} by {note.actor} at {note.at:%Y-%m-%d %H:%M} UTC: {note.reason}", soft_wrap=True)
+        print_wrapped(console, Text(f"{label} by {note.actor} at {note.at:%Y-%m-%d %H:%M} UTC: {note.reason}"))
 
 
 @click.command("verify")

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
+from bot.cli.wrapping import print_wrapped
 from bot.recording import with_store
 from bot.rosters import (
     MAX_ROSTER_FILE_BYTES,
@@ -17,7 +20,8 @@ from bot.rosters import (
     parse_roster_file,
     shipped_rosters,
 )
-from bot.storage import LOCAL_USER
+from bot.storage import LOCAL_USER, Store
+from bot.storage.rosters import RosterExists, RosterInput, RosterNotFound, SavedRoster
 from rules_core import get_game
 from rules_core.spec import split_units
 
@@ -42,10 +46,14 @@ def roster_save(name: str, game: str, spec: str, description: str) -> None:
 
 @roster_group.command("show")
 @click.argument("name")
-@click.option("--game", required=True, help="The game the roster is for.")
-def roster_show(name: str, game: str) -> None:
+@click.option("--game", default=None, help="The game the roster is for (needed only when rosters of several games "
+              "have that name).")  # fmt: skip
+def roster_show(name: str, game: str | None) -> None:
     """Print a roster's units."""
-    roster = with_store(lambda store: store.rosters.get(LOCAL_USER, get_game(game).id, name))
+    if game is not None:
+        roster = with_store(lambda store: store.rosters.get(LOCAL_USER, get_game(game).id, name))
+    else:
+        roster = only_roster_named(name)
     click.echo(f"{roster.name} ({roster.game}){': ' + roster.description if roster.description else ''}")
     for number, unit in enumerate(split_units(roster.spec), start=1):
         click.echo(f"  {number}. {unit.strip()}")
@@ -58,7 +66,10 @@ def roster_list(game: str | None) -> None:
     game_id = get_game(game).id if game else None
     rosters = with_store(lambda store: store.rosters.visible_to(LOCAL_USER, game=game_id))
     if not rosters:
-        click.echo("No saved rosters. 'referee roster import' loads the samples in data/rosters/.")
+        click.echo(
+            "No saved rosters. 'referee roster import --samples GAME' (or --samples all) imports the samples "
+            "'referee samples' shows."
+        )
         return
     table = Table("game", "name", "units", "description")
     for roster in rosters:
@@ -91,10 +102,53 @@ def roster_import(path: str | None, samples_of: str | None, replace: bool) -> No
             raise RosterError(f"{file.name} is over {MAX_ROSTER_FILE_BYTES // 1024} KiB.", token=file.name)
         rosters = parse_roster_file(file.read_text(encoding="utf-8", errors="replace"), source=file.name)
     else:
-        rosters = shipped_rosters(None if samples_of == "all" else str(samples_of))
-    saved = with_store(lambda store: store.rosters.save_many(LOCAL_USER, rosters, replace=replace))
-    click.echo(f"Imported {len(saved)} roster{'s' if len(saved) != 1 else ''}: "
-               + ", ".join(f"{r.name} ({r.game})" for r in saved) + ".")  # fmt: skip
+        import_samples(str(samples_of), replace=replace)
+        return
+    try:
+        saved = with_store(lambda store: store.rosters.save_many(LOCAL_USER, rosters, replace=replace))
+    except RosterExists as error:  # nothing was imported: the file is imported whole or not at all
+        raise RosterExists(f"{error.message} Nothing was imported; 'referee roster import {path} --replace' "
+                           "overwrites yours with the file's.") from None  # fmt: skip
+    say(f"Imported {len(saved)} roster{'s' if len(saved) != 1 else ''}: {named(saved)}.")
+
+
+def import_samples(game: str, *, replace: bool) -> None:
+    """The shipped samples of ``game`` (or 'all') saved as rosters: each that is new, every one with ``replace``;
+    a roster of the same name is kept otherwise, and named."""
+    samples = shipped_rosters(None if game == "all" else game)
+
+    async def save(store: Store) -> tuple[list[SavedRoster], list[RosterInput]]:
+        mine = {(r.game, r.name) for r in await store.rosters.visible_to(LOCAL_USER)}
+        kept = [] if replace else [s for s in samples if (s.game, s.name) in mine]
+        new = [s for s in samples if s not in kept]
+        return await store.rosters.save_many(LOCAL_USER, new, replace=replace), kept
+
+    saved, kept = with_store(save)
+    say(f"Imported {len(saved)} roster{'s' if len(saved) != 1 else ''}{': ' + named(saved) if saved else ''}.")
+    if kept:
+        say(f"Skipped {len(kept)} you already have: {named(kept)} (yours are kept; 'referee roster import --samples "
+            f"{game} --replace' overwrites them with the samples).")  # fmt: skip
+
+
+def say(line: str) -> None:
+    """A line that may hold many rosters' names, wrapped at the terminal's width between words."""
+    print_wrapped(Console(highlight=False), Text(line))
+
+
+def named(rosters: Sequence[RosterInput | SavedRoster]) -> str:
+    return ", ".join(f"{roster.name} ({roster.game})" for roster in rosters)
+
+
+def only_roster_named(name: str) -> SavedRoster:
+    """The one roster of yours named ``name``, whatever its game; an error naming the games when several are."""
+    found = [r for r in with_store(lambda store: store.rosters.visible_to(LOCAL_USER)) if r.name == name]
+    if not found:
+        raise RosterNotFound(f"You have no roster named '{name}'. 'referee roster list' lists yours.")
+    if len(found) > 1:
+        games = [r.game for r in found]
+        raise RosterNotFound(f"You have rosters named '{name}' for {', '.join(games[:-1])} and {games[-1]}: say "
+                             f"which, e.g. 'referee roster show {name} --game {games[0]}'.")  # fmt: skip
+    return found[0]
 
 
 @roster_group.command("export")

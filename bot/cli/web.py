@@ -16,7 +16,7 @@ from bot.cli.common import EXIT_BAD_INPUT
 @click.option("--port", type=click.IntRange(1, 65535), default=None, help="Port (default WEB_PORT, else 8080).")
 def web_command(host: str | None, port: int | None) -> None:
     """Serve the web pages: league standings, matches and ratings, and combat records, of the servers that publish
-    them (settings from the environment or .env: DATABASE_URL, WEB_BASE_URL, WEB_HOST, WEB_PORT; docs/web.md)."""
+    them (settings from the environment or .env: DATABASE_URL, WEB_BASE_URL, WEB_HOST, WEB_PORT; referee docs web)."""
     from bot.web.app import run_web  # noqa: PLC0415 (aiohttp's server and Jinja2 only for this command)
     from bot.web.config import WebConfig  # noqa: PLC0415
 

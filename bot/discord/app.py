@@ -40,6 +40,11 @@ from bot.storage import StorageError, Store
 from rules_core import RefereeError
 
 log = logging.getLogger("referee.bot")
+# The referee never joins a voice channel. discord.py warns once per process, when its first client is made, that
+# voice's libraries (PyNaCl, davey) are missing: two WARNING lines in every start's log that ask nothing of an
+# operator. Its own once-only flags are turned off; its loggers, and every other warning, are left as they are.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
 SHUTDOWN_GRACE = 10.0  # seconds given to answers still being recorded when the bot stops
 RESTARTING = "The referee is restarting: try again in a few seconds."
 EXTENSIONS = (

@@ -11,8 +11,8 @@ from bot.storage.db import DEFAULT_URL
 
 TOKEN_HELP = (
     "Create an application at https://discord.com/developers/applications, open Bot, press Reset Token, and put the "
-    "token in a .env file as DISCORD_TOKEN=... (or in the environment). The README's 'Running the Discord bot' "
-    "section walks through it."
+    "token in a .env file as DISCORD_TOKEN=... (or in the environment). 'Running the Discord bot' "
+    "(referee docs readme) walks through it."
 )
 
 

@@ -60,9 +60,23 @@ def rowcount(result: Any) -> int:
 
 
 def database_url(environ: Mapping[str, str] | None = None) -> str:
-    """``DATABASE_URL`` when set, else the SQLite file in the working directory."""
+    """``DATABASE_URL`` when set (with its driver, see :func:`with_driver`), else the SQLite file in the working
+    directory."""
     env = os.environ if environ is None else environ
-    return env.get("DATABASE_URL") or DEFAULT_URL
+    return with_driver(env.get("DATABASE_URL") or DEFAULT_URL)
+
+
+# A URL that names its database but no driver (SQLAlchemy's own ``sqlite:///referee.db``, or ``postgresql://...``
+# as PostgreSQL's tools write it) means the referee's driver for that database.
+DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg"}
+POSTGRESQL_EXAMPLE = "postgresql+asyncpg://referee:secret@localhost:5432/referee"
+
+
+def with_driver(url: str) -> str:
+    """``url`` with the referee's driver when it names none (``sqlite:///x.db`` -> ``sqlite+aiosqlite:///x.db``);
+    any other URL as it is."""
+    scheme, colon, rest = url.partition(":")
+    return DRIVERS[scheme] + colon + rest if colon and scheme in DRIVERS else url
 
 
 def is_sqlite(url: str) -> bool:
@@ -70,6 +84,7 @@ def is_sqlite(url: str) -> bool:
 
 
 def create_engine(url: str) -> AsyncEngine:
+    url = with_driver(url)
     try:
         parsed = make_url(url)
     except ArgumentError as error:
@@ -77,9 +92,12 @@ def create_engine(url: str) -> AsyncEngine:
             f"DATABASE_URL is not a database URL: {error}. Example: {DEFAULT_URL}", Fault.CONFIG
         ) from None
     if parsed.drivername not in SUPPORTED:
+        backend = parsed.get_backend_name()
+        examples = {"sqlite": DEFAULT_URL, "postgresql": POSTGRESQL_EXAMPLE}
+        example = examples.get(backend) or f"{DEFAULT_URL} (a SQLite file) or {POSTGRESQL_EXAMPLE}"
         raise StorageError(
             f"DATABASE_URL uses '{parsed.drivername}'; the referee supports {' and '.join(SUPPORTED)}. "
-            "Example: postgresql+asyncpg://referee:secret@localhost:5432/referee",
+            f"Example: {example}",
             Fault.CONFIG,
         )
     if is_sqlite(url):
@@ -259,5 +277,5 @@ async def ensure_schema(engine: AsyncEngine, url: str) -> None:
 __all__ = [  # DEFAULT_URL and StorageError live in bot.storage.failures (no SQLAlchemy) and are re-exported here
     "DEFAULT_URL", "MIGRATIONS", "SUPPORTED", "StorageError", "alembic_config", "aware", "create_engine",
     "current_revision", "database_url", "dispose_after_failure", "ensure_schema", "head_revision", "is_sqlite",
-    "now", "rowcount", "sqlite_upgrade_lock", "upgrade",
+    "now", "rowcount", "sqlite_upgrade_lock", "upgrade", "with_driver",
 ]  # fmt: skip

@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from bot.access import LOCAL_USER
-from bot.storage.db import create_engine, database_url, dispose_after_failure, ensure_schema
+from bot.storage.db import create_engine, database_url, dispose_after_failure, ensure_schema, with_driver
 from bot.storage.failures import is_storage_failure, storage_error
 from bot.storage.records import Records
 from bot.storage.rosters import Rosters
@@ -85,7 +85,7 @@ class Store:
 
     @classmethod
     async def open(cls, url: str | None = None) -> Store:
-        chosen = url or database_url()
+        chosen = with_driver(url) if url else database_url()
         threads = set(threading.enumerate())
         engine = create_engine(chosen)
         try:

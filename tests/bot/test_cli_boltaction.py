@@ -48,7 +48,7 @@ def test_help_lists_tokens_and_options(capsys: pytest.CaptureFixture[str]) -> No
     code, out, _ = referee("help", "boltaction", capsys=capsys)
     assert code == 0
     flat = " ".join(out.split())
-    for word in ("tough-fighters", "smg=N", "--reaction-shots", "--no-morale-check", "docs/games/boltaction.md"):
+    for word in ("tough-fighters", "smg=N", "--reaction-shots", "--no-morale-check", "referee docs boltaction"):
         assert word in flat
 
 

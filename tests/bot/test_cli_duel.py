@@ -43,7 +43,7 @@ def test_help_lists_tokens_options_and_the_weapon_table(capsys: pytest.CaptureFi
     code, out, _ = referee("help", "duel", capsys=capsys)
     assert code == 0
     flat = " ".join(out.split())
-    for word in ("breaking-off", "weapon=NAME/fields", "--strength-save-table", "power-sword", "docs/games/duel.md"):
+    for word in ("breaking-off", "weapon=NAME/fields", "--strength-save-table", "power-sword", "referee docs duel"):
         assert word in flat
     assert "One side holds a single model" in flat
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -97,6 +98,43 @@ def test_an_unusable_database_url_is_a_clear_error(monkeypatch: pytest.MonkeyPat
     code, _, err = referee("history", capsys=capsys)
     assert code == 3
     assert "supports sqlite+aiosqlite and postgresql+asyncpg" in err
+
+
+def test_a_plain_sqlite_url_is_understood(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """``sqlite:///path`` (SQLAlchemy's own form, no driver) is read as the aiosqlite file it names."""
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'plain.db'}")
+    code, _, err = referee("assault", "40k", "--attacker", ATTACKER, "--defender", DEFENDER, capsys=capsys)
+    assert code == 0, err
+    assert "Recorded as #1" in err
+    assert (tmp_path / "plain.db").exists()
+
+
+def test_the_readme_and_env_example_give_both_forms_of_database_url() -> None:
+    """A new user copies DATABASE_URL from .env.example or the README: the SQLite form is there beside PostgreSQL's,
+    and every example given is one the referee takes."""
+    from sqlalchemy import make_url
+
+    from bot.storage.db import SUPPORTED, with_driver
+
+    root = Path(__file__).resolve().parents[2]
+    for name in (".env.example", "README.md"):
+        text = (root / name).read_text(encoding="utf-8")
+        examples = re.findall(r"DATABASE_URL=([^\s`]+)", text)
+        assert any(url.startswith("sqlite+aiosqlite:///") for url in examples), name
+        assert any(url.startswith("postgresql+asyncpg://") for url in examples), name
+        assert all(make_url(with_driver(url)).drivername in SUPPORTED for url in examples), (name, examples)
+
+
+@pytest.mark.parametrize("url", ["sqlite+pysqlite:///referee.db", "sqlite+pysqlcipher:///referee.db"])
+def test_a_sqlite_url_with_another_driver_gets_the_sqlite_example(
+    url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", url)
+    code, _, err = referee("history", capsys=capsys)
+    assert code == 3
+    assert "Example: sqlite+aiosqlite:///referee.db" in err
+    assert "postgresql" not in err.split("Example:", 1)[1]
 
 
 def test_db_upgrade_reports_the_schema(private_database: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -216,7 +254,8 @@ def test_a_combat_resolved_under_house_rules_carries_them_on_in_the_terminal(
     assert continued.report.inputs.options["morale_modifier"] == "per_wound"
     assert continued.house_rules == ("morale_modifier",)
     code, out, _ = referee("replay", "2", capsys=capsys)
-    assert "House rules: morale modifier: per wound (its server's house rules when it was resolved)" in out
+    flat = " ".join(out.split())  # wrapped at the terminal's width
+    assert "House rules: morale modifier: per wound (its server's house rules when it was resolved)" in flat
     referee(*DUEL, "--seed", "1", capsys=capsys)  # the terminal's own combats: none
     assert with_store(lambda store: store.records.get(3, actor=OPERATOR)).house_rules == ()
     code, out, _ = referee("replay", "3", capsys=capsys)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from bot.data import data_root
-from bot.rosters import ROSTER_SCHEMA, parse_roster_file
+from bot.rosters import ROSTER_SCHEMA, parse_roster_file, shipped_rosters
 from rules_core import all_games
 from tests.bot.test_cli import error_lines, referee
 
@@ -58,6 +59,7 @@ def test_export_then_import_round_trips(tmp_path: Path, capsys: pytest.CaptureFi
     assert exported == parse_roster_file((ROSTERS / "duel.yaml").read_text(encoding="utf-8"))
     code, _, err = referee("roster", "import", str(out_file), capsys=capsys)
     assert code == 2 and "already have a duel roster" in err
+    assert "--replace" in err  # what to do about it, in the terminal's words
     assert referee("roster", "import", str(out_file), "--replace", capsys=capsys)[0] == 0
 
 
@@ -110,11 +112,69 @@ def test_roster_errors_are_one_line(args: tuple[str, ...], fragment: str, capsys
 
 def test_the_shipped_samples_import_by_game_or_all(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = referee("roster", "import", "--samples", "bolt-action", capsys=capsys)
-    assert code == 0 and "us-rifle-platoon (boltaction)" in out
+    assert code == 0 and "us-rifle-platoon (boltaction)" in " ".join(out.split())
     code, out, _ = referee("roster", "import", "--samples", "all", "--replace", capsys=capsys)
-    assert code == 0 and "Imported 10 rosters" in out
+    assert code == 0 and f"Imported {len(shipped_rosters())} rosters" in out
     code, _, err = referee("roster", "import", capsys=capsys)
     assert code == 2 and "--samples GAME" in err
+
+
+def sample_names(out: str) -> list[str]:
+    """The names ``referee samples`` prints, one a line as ``  name: description``."""
+    return re.findall(r"^  ([a-z0-9-]+): ", out, flags=re.MULTILINE)
+
+
+@pytest.mark.parametrize("game", [game.id for game in all_games()])
+def test_every_sample_shown_is_a_roster_by_its_name_and_no_other(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`referee samples GAME` and `referee roster import --samples GAME` are one set, by the same names."""
+    code, shown, _ = referee("samples", game, capsys=capsys)
+    assert code == 0
+    names = sample_names(shown)
+    assert len(names) >= 2
+    code, out, err = referee("roster", "import", "--samples", game, capsys=capsys)
+    assert code == 0, err
+    imported = re.findall(r"Imported \d+ rosters?: (.*)\.", " ".join(out.split()))[0]  # wrapped at the width
+    assert sorted(name.split(" (")[0] for name in imported.split(", ")) == sorted(names)
+    for name in names:
+        code, _, err = referee("roster", "show", name, "--game", game, capsys=capsys)
+        assert code == 0, (name, err)
+
+
+def test_no_shipped_name_is_given_to_two_different_rosters() -> None:
+    names = [(roster.game, roster.name) for roster in shipped_rosters()]
+    assert len(names) == len(set(names)), sorted(name for name in names if names.count(name) > 1)
+
+
+def test_samples_all_imports_what_is_new_and_says_what_it_skipped(capsys: pytest.CaptureFixture[str]) -> None:
+    total = len(shipped_rosters())
+    mine = "5x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
+    assert referee("roster", "save", "tactical-squad", "--game", "40k", "--spec", mine, capsys=capsys)[0] == 0
+    code, out, err = referee("roster", "import", "--samples", "all", capsys=capsys)
+    assert code == 0, err
+    out = " ".join(out.split())  # wrapped at the terminal's width
+    assert f"Imported {total - 1} rosters" in out
+    assert "Skipped 1 you already have: tactical-squad (40k)" in out and "--replace" in out
+    _, shown, _ = referee("roster", "show", "tactical-squad", "--game", "40k", capsys=capsys)
+    assert "5x Tactical Marine" in shown  # theirs is kept
+    code, out, _ = referee("roster", "import", "--samples", "all", capsys=capsys)
+    assert code == 0 and "Imported 0 rosters" in out and f"Skipped {total} you already have" in out
+
+
+def test_roster_show_needs_the_game_only_when_the_name_is_ambiguous(capsys: pytest.CaptureFixture[str]) -> None:
+    assert referee("roster", "save", "mine", "--game", "40k", "--spec", ORKS, capsys=capsys)[0] == 0
+    code, out, err = referee("roster", "show", "mine", capsys=capsys)
+    assert code == 0, err
+    assert out.startswith("mine (40k)") and "1. 5x Ork Boy" in out
+    duel = "Ork: WS4 S3 T4 W1 I2 A2 Sv6+"
+    assert referee("roster", "save", "mine", "--game", "duel", "--spec", duel, capsys=capsys)[0] == 0
+    code, out, err = referee("roster", "show", "mine", capsys=capsys)
+    assert code == 2 and not out
+    assert "You have rosters named 'mine' for 40k and duel" in err
+    assert "referee roster show mine --game 40k" in err
+    code, out, _ = referee("roster", "show", "mine", "--game", "duel", capsys=capsys)
+    assert code == 0 and out.startswith("mine (duel)")
+    code, _, err = referee("roster", "show", "nobody", capsys=capsys)
+    assert code == 2 and "no roster named 'nobody'" in err and "referee roster list" in err
 
 
 def test_a_unit_is_picked_by_its_name_however_its_count_is_written() -> None:
