@@ -16,6 +16,10 @@ TOKEN_HELP = (
 )
 
 
+# A held result's answer is edited when it is written: well inside the 15 minutes an interaction's token lives.
+MAX_RECORD_RETRY_SECONDS = 300.0
+
+
 class SettingsError(Exception):
     """Settings that cannot start the bot, with what to do about it."""
 
@@ -37,6 +41,11 @@ class Settings(BaseSettings):
     web_base_url: str | None = Field(
         default=None, description="Where the web pages are reached (referee web, docs/web.md): a result of a server "
         "that publishes its pages links to its page there. Unset: no links."
+    )  # fmt: skip
+    record_retry_seconds: float = Field(
+        default=60.0, ge=0, le=MAX_RECORD_RETRY_SECONDS, description="How long a result whose write failed for a "
+        "reason that passes (the database restarting) is held and tried again before its answer says it is not "
+        "recorded. At most 300: the answer must still be editable (Discord's interaction token lives 15 minutes)."
     )  # fmt: skip
     serve_web: bool = Field(default=False, description="Serve the web pages from this process (referee bot --web).")
 
