@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 import time
@@ -72,6 +73,13 @@ def footer(fake: FakeDiscord, token: str) -> str:
     return str(fake.answers[token][-1].payload["embeds"][0]["footer"]["text"])
 
 
+def health_total(caplog: pytest.LogCaptureFixture, key: str) -> int:
+    """A count summed over the health lines the bot wrote (the last as it stopped)."""
+    lines = [json.loads(r.getMessage())["health"] for r in caplog.records if r.getMessage().startswith('{"health"')]
+    assert lines, "the bot wrote its health lines"
+    return sum(int(line[key]) for line in lines)
+
+
 def tracebacks(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [f"{r.name}: {r.getMessage()}" for r in caplog.records if r.exc_info or "Traceback" in r.getMessage()]
 
@@ -126,6 +134,7 @@ async def test_200_combats_through_a_restart_are_all_answered_and_each_recorded_
     assert all(len(fake.answers[token]) == 2 for token in tokens), "each answered once and edited once"
     assert "the database failed" in caplog.text and "the database is back" in caplog.text
     assert tracebacks(caplog) == [], "the restart is ridden out without a traceback"
+    assert (health_total(caplog, "recorded"), health_total(caplog, "not_recorded")) == (200, 0)
 
 
 async def test_a_server_away_longer_than_the_bound_tells_each_player_once_and_records_nothing_later(
@@ -152,4 +161,32 @@ async def test_a_server_away_longer_than_the_bound_tells_each_player_once_and_re
     print(figures)  # the figures the issue asks for
     assert told_once == 20, figures
     assert stored == [], figures
+    assert (health_total(caplog, "recorded"), health_total(caplog, "not_recorded")) == (0, 20)
     assert all("cannot be reached" in c[1].payload["embeds"][0]["description"] for c in calls), "the reason is said"
+
+
+@pytest.mark.parametrize("back_during_the_stop", [False, True])
+async def test_a_clean_stop_writes_what_it_holds_or_tells_each_player_once(
+    fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch, back_during_the_stop: bool
+) -> None:
+    """The bot stops (SIGTERM's path, ``close()``) holding ten results: a server back within the grace period gets
+    them written (each edited with its record id); one still away gets each player told once, before the bot goes."""
+    monkeypatch.setattr("bot.discord.app.SHUTDOWN_GRACE", 10.0 if back_during_the_stop else 3.0)
+    with own_cluster() as cluster:
+        await migrated(cluster)
+        async with running_bot(fake, cluster.url, record_retry_seconds=60) as referee:
+            await cluster.stopped()
+            tokens = await burst(fake, 10)
+            await eventually(lambda: referee.writer.holding == 10, "ten results held")
+            coming_back = asyncio.create_task(cluster.started()) if back_during_the_stop else None
+        await (coming_back or cluster.started())  # the bot is gone: nothing it held can be written now
+        stored = await rows(cluster)
+    calls = [fake.answers[token] for token in tokens]
+    assert all(len(c) == 2 for c in calls), [len(c) for c in calls]
+    footers = [str(c[1].payload["embeds"][0]["footer"]["text"]) for c in calls]
+    if back_during_the_stop:
+        shown = sorted(int(found[1]) for f in footers if (found := RECORD.search(f)))
+        assert shown == [record_id for record_id, _ in stored] and len(shown) == 10, footers
+    else:
+        assert all("Not recorded" in c[1].payload["embeds"][0]["description"] for c in calls)
+        assert stored == []
