@@ -411,6 +411,7 @@ __all__ = [
     "ShowRollsButton",
     "VerifyButton",
     "WhyButton",
+    "button_error_embed",
     "player_mentions",
     "result_view",
     "send_result",

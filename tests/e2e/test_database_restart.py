@@ -24,8 +24,9 @@ import pytest
 from sqlalchemy import text
 
 from bot.storage.db import create_engine, upgrade
+from tests.e2e import test_leagues as leagues
 from tests.e2e.conftest import running_bot
-from tests.e2e.fake_discord import FakeDiscord, command_interaction
+from tests.e2e.fake_discord import FakeDiscord, command_interaction, component_interaction
 from tests.e2e.own_postgresql import Cluster, free_port, own_cluster
 from tests.e2e.test_shards import eventually
 
@@ -190,3 +191,31 @@ async def test_a_clean_stop_writes_what_it_holds_or_tells_each_player_once(
     else:
         assert all("Not recorded" in c[1].payload["embeds"][0]["description"] for c in calls)
         assert stored == []
+
+
+async def test_a_button_or_a_league_report_while_the_server_is_away_is_answered_never_silent(
+    fake: FakeDiscord,
+) -> None:
+    """A league match's Confirm pressed while the database is away is answered privately (not confirmed, try
+    again), as a /league report sent then is; once the server is back the same press confirms it."""
+    with own_cluster() as cluster:
+        await migrated(cluster)
+        async with running_bot(fake, cluster.url):
+            created = [leagues.option("name", "Autumn"), leagues.option("game", "40k")]
+            await leagues.answer(fake, leagues.admin("create", created, by=leagues.ORGANISER))
+            for player in (leagues.ANN, leagues.BOB, leagues.CID):
+                await leagues.answer(fake, leagues.league("join", [], by=player))
+            shown = (await leagues.report(fake, leagues.ANN, leagues.BOB, "win"))["data"]
+            await cluster.stopped()
+            press = component_interaction("referee:league:confirm:1", shown["components"], user_id=leagues.BOB)
+            pressed = await leagues.answer(fake, press)
+            options = [leagues.option("opponent", str(leagues.CID), 6), leagues.option("result", "win")]
+            reported = await leagues.answer(fake, leagues.league("report", options, by=leagues.ANN,
+                                                                 users=(leagues.CID,)))  # fmt: skip
+            await cluster.started()
+            confirmed = await leagues.click(fake, "referee:league:confirm:1", shown, leagues.BOB)
+    for (answer,) in (pressed, reported):
+        data = answer["data"]
+        assert data["flags"] & leagues.EPHEMERAL, data
+        assert "cannot use its database right now" in data["embeds"][0]["description"], data
+    assert confirmed["data"]["embeds"][0]["title"] == "Match #1: confirmed", confirmed
