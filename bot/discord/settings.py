@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.storage.db import DEFAULT_URL
@@ -18,6 +20,10 @@ TOKEN_HELP = (
 
 # A held result's answer is edited when it is written: well inside the 15 minutes an interaction's token lives.
 MAX_RECORD_RETRY_SECONDS = 300.0
+RETRY_HELP = (
+    "how long a result is held and tried again while the database restarts, in seconds from 0 to 300 (a Discord "
+    "answer stays editable 15 minutes), not '{value}'. Example: RECORD_RETRY_SECONDS=60"
+)
 
 
 class SettingsError(Exception):
@@ -48,6 +54,17 @@ class Settings(BaseSettings):
         "recorded. At most 300: the answer must still be editable (Discord's interaction token lives 15 minutes)."
     )  # fmt: skip
     serve_web: bool = Field(default=False, description="Serve the web pages from this process (referee bot --web).")
+
+    @field_validator("record_retry_seconds", mode="before")
+    @classmethod
+    def _record_retry_seconds(cls, value: object) -> float:
+        try:
+            seconds = float(str(value).strip())
+        except ValueError:
+            seconds = math.nan
+        if not 0 <= seconds <= MAX_RECORD_RETRY_SECONDS:  # NaN fails this too
+            raise PydanticCustomError("record_retry_seconds", RETRY_HELP.format(value=str(value)[:40]))
+        return seconds
 
     @field_validator("web_base_url")
     @classmethod
