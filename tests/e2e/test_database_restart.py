@@ -24,6 +24,7 @@ import pytest
 from sqlalchemy import text
 
 from bot.storage.db import create_engine, upgrade
+from tests.e2e import test_challenges as challenges
 from tests.e2e import test_leagues as leagues
 from tests.e2e.conftest import running_bot
 from tests.e2e.fake_discord import FakeDiscord, command_interaction, component_interaction
@@ -197,10 +198,12 @@ async def test_a_button_or_a_league_report_while_the_server_is_away_is_answered_
     fake: FakeDiscord,
 ) -> None:
     """A league match's Confirm pressed while the database is away is answered privately (not confirmed, try
-    again), as a /league report sent then is; once the server is back the same press confirms it."""
+    again), as a /league report sent then is, and a challenge's Accept (still open); once the server is back the
+    same presses confirm the match and resolve the challenge."""
     with own_cluster() as cluster:
         await migrated(cluster)
-        async with running_bot(fake, cluster.url):
+        async with running_bot(fake, cluster.url) as referee:
+            posted = await challenges.challenge(referee, fake)
             created = [leagues.option("name", "Autumn"), leagues.option("game", "40k")]
             await leagues.answer(fake, leagues.admin("create", created, by=leagues.ORGANISER))
             for player in (leagues.ANN, leagues.BOB, leagues.CID):
@@ -212,10 +215,15 @@ async def test_a_button_or_a_league_report_while_the_server_is_away_is_answered_
             options = [leagues.option("opponent", str(leagues.CID), 6), leagues.option("result", "win")]
             reported = await leagues.answer(fake, leagues.league("report", options, by=leagues.ANN,
                                                                  users=(leagues.CID,)))  # fmt: skip
+            refused = await challenges.press(fake, posted, "accept", challenges.OPPONENT_ID)
             await cluster.started()
             confirmed = await leagues.click(fake, "referee:league:confirm:1", shown, leagues.BOB)
+            _, record_id = await challenges.accepted(referee, fake, posted, challenges.OPPONENT_ID)
     for (answer,) in (pressed, reported):
         data = answer["data"]
         assert data["flags"] & leagues.EPHEMERAL, data
         assert "cannot use its database right now" in data["embeds"][0]["description"], data
     assert confirmed["data"]["embeds"][0]["title"] == "Match #1: confirmed", confirmed
+    said = challenges.private_text(refused[-1])
+    assert "cannot use its database right now" in said and "The challenge is still open: try again." in said, said
+    assert record_id == 1
