@@ -59,6 +59,7 @@ class RecordWriter:
         self.stop_at: float | None = None  # the bot is stopping: nothing is held past this moment
         self.backoff = FIRST_BACKOFF
         self.outage_logged = False
+        self.found_written = 0  # results a retry found already written (by their write keys), since the start
 
     @property
     def holding(self) -> int:
@@ -113,6 +114,10 @@ class RecordWriter:
         except Exception as error:
             self.failed(batch, error)
             return
+        if written:  # attempts that committed but whose acknowledgement was lost: found, not written again
+            self.found_written += len(written)
+            log.info("%d results held were written already (their acknowledgement was lost): found by their keys",
+                     len(written))  # fmt: skip
         for held in batch:
             held.tried = True
         todo = [h for h in batch if not self.settle(h, written.get(h.request.write_key))]
