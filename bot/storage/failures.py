@@ -151,12 +151,15 @@ _UNREACHABLE_NAMES = {"CannotConnectNowError", "ConnectionDoesNotExistError", "C
 
 # Failures that pass by themselves (a server restarting, a connection dropped, a transaction that lost a race): a
 # write that met one may be tried again. SQLSTATE classes 08 (connection), 57P0x (shutting down, cannot connect
-# now), 40001 (serialization failure), 40P01 (deadlock detected).
-_TRANSIENT_NAMES = _UNREACHABLE_NAMES - {"gaierror"} | {
+# now), 40001 (serialization failure), 40P01 (deadlock detected), 53300 (too many connections). A host that cannot
+# be found or routed to counts too: the bot checked its database at start, so later it is a container or host
+# restarting (its name gone from DNS for a moment), and the cost of a wrong guess is a wait, not a lost result.
+_TRANSIENT_NAMES = _UNREACHABLE_NAMES | {
     "AdminShutdownError", "CrashShutdownError", "SerializationError", "DeadlockDetectedError",
     "ConnectionRejectionError", "TooManyConnectionsError",
 }  # fmt: skip
-_TRANSIENT_ERRNOS = {errno.ECONNREFUSED, errno.ECONNRESET, errno.ECONNABORTED, errno.EPIPE, errno.ETIMEDOUT}
+_TRANSIENT_ERRNOS = {errno.ECONNREFUSED, errno.ECONNRESET, errno.ECONNABORTED, errno.EPIPE, errno.ETIMEDOUT,
+                     errno.EHOSTUNREACH, errno.ENETUNREACH}  # fmt: skip
 _TRANSIENT_STATES = ("08", "57P01", "57P02", "57P03", "40001", "40P01", "53300")
 
 

@@ -5,6 +5,7 @@ pass (``is_transient``): the one place that decides what is held and tried again
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -130,6 +131,8 @@ def wrapped(cause: BaseException) -> OperationalError:
         (wrapped(_PostgresError("40001")), True),  # serialization failure
         (wrapped(_PostgresError("40P01")), True),  # deadlock detected
         (wrapped(_PostgresError("57P03")), True),  # the database system is starting up
+        (wrapped(socket.gaierror(-3, "Temporary failure in name resolution")), True),  # a container restarting
+        (OSError(113, "No route to host"), True),
         (wrapped(_PostgresError("23505")), False),  # a unique violation is no passing failure
         (wrapped(Exception("database is locked")), False),  # SQLite waited its busy timeout already
         (StorageError("Cannot write to the SQLite file x: it is read-only", Fault.READ_ONLY), False),
