@@ -1,23 +1,31 @@
 """Recording resolutions from synchronous callers (the `referee` command), never losing what was shown.
 
-The report is always shown first; only then is it written. A failed write is reported as "not recorded" and
-logged, and the result the user saw stands.
+The report is always shown first; only then is it written. A write that fails for a reason that passes (the
+database restarting: ``bot.storage.failures.is_transient``) is tried again for a few seconds at most
+(``CLI_RETRY_SECONDS``: a person is waiting at the prompt), each retry first looking for the row an unacknowledged
+attempt wrote (the result's write key). A write that still fails is reported as "not recorded" and logged, and the
+result the user saw stands.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
 from bot.storage import LOCAL_USER, StorageError, Store
+from bot.storage.failures import is_transient
 from bot.storage.records import AlreadyContinued
 from rules_core.report import Report
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+CLI_RETRY_SECONDS = 5.0  # how long the terminal tries again through a database restart before it says "not recorded"
+FIRST_BACKOFF = 0.25  # seconds before the first retry; doubled for each next one
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,15 +56,28 @@ def record_report(
     url: str | None = None,
     house_rules: tuple[str, ...] = (),
 ) -> Recorded:
-    """Store a report that has already been shown; any storage failure becomes a 'not recorded' answer."""
-    try:
-        record_id = with_store(
-            lambda store: store.records.add(
-                report, requested_by=requested_by, opponent=opponent, continues=continues, house_rules=house_rules
-            ),
-            url,
-        )
-    except (StorageError, AlreadyContinued) as error:  # the store turns every failure under it into StorageError
-        log.info("combat not recorded", exc_info=True)  # the caller shows the one line; nothing more on stderr
-        return Recorded(None, str(error))
-    return Recorded(record_id)
+    """Store a report that has already been shown; any storage failure becomes a 'not recorded' answer, after a
+    few seconds of retries when it may pass."""
+    write_key = secrets.token_urlsafe(16)  # made before the first attempt: a retry finds what that one wrote
+    give_up_at = time.monotonic() + CLI_RETRY_SECONDS
+    delay, tried = FIRST_BACKOFF, False
+
+    async def add_once(store: Store) -> int:
+        if tried:
+            written = await store.records.find_written([write_key])
+            if write_key in written:
+                return written[write_key]
+        return await store.records.add(report, requested_by=requested_by, opponent=opponent, continues=continues,
+                                       house_rules=house_rules, write_key=write_key)  # fmt: skip
+
+    while True:
+        try:
+            return Recorded(with_store(add_once, url))
+        except (StorageError, AlreadyContinued) as error:  # the store turns every failure under it into StorageError
+            if isinstance(error, StorageError) and is_transient(error) and time.monotonic() + delay < give_up_at:
+                log.info("combat not recorded yet, trying again in %g s", delay, exc_info=True)
+                time.sleep(delay)
+                delay, tried = delay * 2, True
+                continue
+            log.info("combat not recorded", exc_info=True)  # the caller shows the one line; nothing more on stderr
+            return Recorded(None, str(error))

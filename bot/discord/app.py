@@ -165,7 +165,7 @@ class RefereeBot(commands.AutoShardedBot):
     @property
     def writer(self) -> RecordWriter:
         if self._writer is None:
-            self._writer = RecordWriter(self.store)
+            self._writer = RecordWriter(self.store, retry_seconds=self.settings.record_retry_seconds)
         return self._writer
 
     async def setup_hook(self) -> None:
@@ -204,6 +204,8 @@ class RefereeBot(commands.AutoShardedBot):
         # writer writes what it still holds, then the cogs (a league sweep in progress finishes), Discord, the store.
         self.stopping = True
         deadline = time.monotonic() + SHUTDOWN_GRACE
+        if self._writer is not None:  # results held through a database outage: tried until a second before the end,
+            self._writer.stop_retrying(deadline - 1.0)  # then their answers say they are not recorded
         await asyncio.sleep(0)  # commands scheduled before the flag take their first step: they are tracked now
         while (running := (self.in_flight | self.answering) - {asyncio.current_task()}) and (
             left := deadline - time.monotonic()

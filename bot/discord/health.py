@@ -7,9 +7,12 @@
   message goes out (before it is recorded); any other command's when it completes (an upper bound: most answer
   once, at the end).
 - ``recorded`` / ``not_recorded``: results written, and results shown but not written because the database failed
-  (each also logged with its error id and traceback). A ``not_recorded`` above 0 means players are getting results
-  the referee cannot replay or verify: look at the database (docs/deploy.md, "What to watch").
-- ``in_flight``: results shown and still being recorded when the line was written.
+  (each also logged with its error id; a failure that could pass, the database restarting, counts only once the
+  result's ``RECORD_RETRY_SECONDS`` of retries are spent: bot/discord/record_writer.py). A ``not_recorded`` above
+  0 means players are getting results the referee cannot replay or verify: look at the database (docs/deploy.md,
+  "What to watch").
+- ``in_flight``: results shown and still being recorded when the line was written (those held through a database
+  restart among them).
 
 Every process writes its own line; a deployment's totals are the sum over its processes.
 """

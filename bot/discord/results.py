@@ -28,7 +28,7 @@ from bot.render.colours import ERROR_COLOUR, GREEN, YELLOW
 from bot.render.embeds import history_lines, render_pages, roll_pages, why_embed
 from bot.render.markdown import cut, report_markdown
 from bot.render.summary import Players
-from bot.storage.failures import StorageError, is_storage_failure, storage_error
+from bot.storage.failures import StorageError, is_storage_failure, is_transient, storage_error
 from bot.storage.records import AlreadyContinued, RecordRequest, StoredCombat, new_slug
 from bot.verification import Verdict, verify
 from rules_core import RefereeError
@@ -309,7 +309,9 @@ async def record(
         bot.health.record(recorded=False)  # operators watch this count (docs/deploy.md, "What to watch")
         failure = storage_error(error, bot.store.url)
         error_id = new_error_id()
-        log.error("error %s: combat not recorded: %s", error_id, failure, exc_info=error)
+        # A failure that passes was held and tried for RECORD_RETRY_SECONDS: its cause is known, no traceback.
+        log.error("error %s: combat not recorded: %s", error_id, failure,
+                  exc_info=None if is_transient(error) else error)  # fmt: skip
         return None, f"{failure.reason}; error id {error_id}"
     bot.health.record(recorded=True)
     return record_id, None
@@ -409,6 +411,7 @@ __all__ = [
     "ShowRollsButton",
     "VerifyButton",
     "WhyButton",
+    "button_error_embed",
     "player_mentions",
     "result_view",
     "send_result",

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.storage.db import DEFAULT_URL
@@ -13,6 +15,14 @@ TOKEN_HELP = (
     "Create an application at https://discord.com/developers/applications, open Bot, press Reset Token, and put the "
     "token in a .env file as DISCORD_TOKEN=... (or in the environment). 'Running the Discord bot' "
     "(referee docs readme) walks through it."
+)
+
+
+# A held result's answer is edited when it is written: well inside the 15 minutes an interaction's token lives.
+MAX_RECORD_RETRY_SECONDS = 300.0
+RETRY_HELP = (
+    "how long a result is held and tried again while the database restarts, in seconds from 0 to 300 (a Discord "
+    "answer stays editable 15 minutes), not '{value}'. Example: RECORD_RETRY_SECONDS=60"
 )
 
 
@@ -38,7 +48,23 @@ class Settings(BaseSettings):
         default=None, description="Where the web pages are reached (referee web, docs/web.md): a result of a server "
         "that publishes its pages links to its page there. Unset: no links."
     )  # fmt: skip
+    record_retry_seconds: float = Field(
+        default=60.0, ge=0, le=MAX_RECORD_RETRY_SECONDS, description="How long a result whose write failed for a "
+        "reason that passes (the database restarting) is held and tried again before its answer says it is not "
+        "recorded. At most 300: the answer must still be editable (Discord's interaction token lives 15 minutes)."
+    )  # fmt: skip
     serve_web: bool = Field(default=False, description="Serve the web pages from this process (referee bot --web).")
+
+    @field_validator("record_retry_seconds", mode="before")
+    @classmethod
+    def _record_retry_seconds(cls, value: object) -> float:
+        try:
+            seconds = float(str(value).strip())
+        except ValueError:
+            seconds = math.nan
+        if not 0 <= seconds <= MAX_RECORD_RETRY_SECONDS:  # NaN fails this too
+            raise PydanticCustomError("record_retry_seconds", RETRY_HELP.format(value=str(value)[:40]))
+        return seconds
 
     @field_validator("web_base_url")
     @classmethod

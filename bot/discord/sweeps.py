@@ -12,6 +12,8 @@ from collections.abc import Awaitable, Callable
 
 from discord.ext import tasks
 
+from bot.storage.failures import is_transient
+
 log = logging.getLogger("referee.bot")
 
 
@@ -25,7 +27,11 @@ class Sweeper:
         async with self.running:
             try:
                 await self.work()
-            except Exception:  # the next sweep tries again
+            except Exception as error:  # the next sweep tries again
+                if is_transient(error):  # the database restarting: known, passing, one line without a traceback
+                    log.warning("the %s failed (%s); retrying in %s s", self.name, " ".join(str(error).split())[:300],
+                                self.seconds)  # fmt: skip
+                    return
                 log.exception("the %s failed; retrying in %s s", self.name, self.seconds)
 
     def start(self) -> None:

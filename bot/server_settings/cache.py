@@ -168,10 +168,13 @@ class SettingsCache:
             await asyncio.sleep(every)
             try:
                 await self.refresh(store)
-            except Exception:
+            except Exception as error:
                 if not self._failing:
-                    log.exception("the settings could not be refreshed: kept as they were, tried again every %gs",
-                                  every)  # fmt: skip
+                    # The database restarting is known and passes (the store's StorageError says so): one line;
+                    # anything else keeps its traceback.
+                    log.warning("the settings could not be refreshed (%s): kept as they were, tried again every %gs",
+                                " ".join(str(error).split())[:300], every,
+                                exc_info=None if getattr(error, "transient", False) else error)  # fmt: skip
                 self._failing = True
             else:
                 if self._failing:

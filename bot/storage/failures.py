@@ -49,6 +49,12 @@ class StorageError(Exception):
         self.fault = fault
 
     @property
+    def transient(self) -> bool:
+        """Whether it may pass if tried again in a few seconds (see :func:`is_transient`): for callers that cannot
+        import this module (the settings cache, which storage itself imports)."""
+        return is_transient(self)
+
+    @property
     def reason(self) -> str:
         """A short phrase for a player ("the referee's disk is full"), e.g. after "Not recorded"."""
         return self.fault.value
@@ -143,6 +149,43 @@ def storage_error(error: BaseException, url: str) -> StorageError:
 
 _UNREACHABLE_NAMES = {"CannotConnectNowError", "ConnectionDoesNotExistError", "ConnectionFailureError", "gaierror"}
 
+# Failures that pass by themselves (a server restarting, a connection dropped, a transaction that lost a race): a
+# write that met one may be tried again. SQLSTATE classes 08 (connection), 57P0x (shutting down, cannot connect
+# now), 40001 (serialization failure), 40P01 (deadlock detected), 53300 (too many connections). A host that cannot
+# be found or routed to counts too: the bot checked its database at start, so later it is a container or host
+# restarting (its name gone from DNS for a moment), and the cost of a wrong guess is a wait, not a lost result.
+_TRANSIENT_NAMES = _UNREACHABLE_NAMES | {
+    "AdminShutdownError", "CrashShutdownError", "SerializationError", "DeadlockDetectedError",
+    "ConnectionRejectionError", "TooManyConnectionsError",
+}  # fmt: skip
+_TRANSIENT_ERRNOS = {errno.ECONNREFUSED, errno.ECONNRESET, errno.ECONNABORTED, errno.EPIPE, errno.ETIMEDOUT,
+                     errno.EHOSTUNREACH, errno.ENETUNREACH}  # fmt: skip
+_TRANSIENT_STATES = ("08", "57P01", "57P02", "57P03", "40001", "40P01", "53300")
+
+
+def is_transient(error: BaseException) -> bool:
+    """Whether a storage failure may pass if tried again in a few seconds: the connection refused or dropped, the
+    server shutting down or starting up, a serialization failure or deadlock. The one place that decides it (the
+    bot's record writer and the terminal both ask here); a full disk, a read-only file, a bad URL or schema never
+    pass by themselves, nor does SQLite's "database is locked" (its own busy timeout has already waited)."""
+    if isinstance(error, RefereeError):
+        return False
+    for cause in _chain(error):
+        if getattr(cause, "connection_invalidated", False):  # SQLAlchemy saw the connection die under it
+            return True
+        if type(cause).__name__ in _TRANSIENT_NAMES:
+            return True
+        state = getattr(cause, "sqlstate", None)
+        if isinstance(state, str) and state.startswith(_TRANSIENT_STATES):
+            return True
+        if isinstance(cause, (ConnectionError, TimeoutError)):
+            return True
+        if isinstance(cause, OSError) and cause.errno in _TRANSIENT_ERRNOS:
+            return True
+        if type(cause).__name__ == "InterfaceError" and "connection is closed" in str(cause):
+            return True
+    return False
+
 
 def _chain(error: BaseException) -> list[BaseException]:
     """The error, the driver's error SQLAlchemy wraps (``.orig``) and their causes, outermost first."""
@@ -220,4 +263,13 @@ def _why_unopenable(url: str) -> str | None:
     return None
 
 
-__all__ = ["Fault", "StorageError", "is_storage_failure", "sqlite_path", "storage_error", "upper_first", "where"]
+__all__ = [
+    "Fault",
+    "StorageError",
+    "is_storage_failure",
+    "is_transient",
+    "sqlite_path",
+    "storage_error",
+    "upper_first",
+    "where",
+]

@@ -65,6 +65,10 @@ class CombatRecord(Base):
     house_rules: Mapped[str | None] = mapped_column(Text)
     # Its web page's unguessable address (``/c/{slug}``, bot/web/combats.py): made before the insert, never the id.
     slug: Mapped[str] = mapped_column(String(32), default=new_slug)
+    # The result's own key, made before its first write (``new_slug``'s kind of random): a retry after a write whose
+    # acknowledgement was lost finds the row by it instead of storing the result twice (bot/discord/record_writer.py).
+    # NULL on records stored before migration 0012.
+    write_key: Mapped[str | None] = mapped_column(String(32))
     # Resolved from a challenge (bot/challenges): the commitment shown before the inputs were agreed, the salt
     # revealed with the seed, and what was agreed (JSON: who, when each accepted, the inputs, the challenge id).
     commitment: Mapped[str | None] = mapped_column(String(64))
@@ -81,6 +85,7 @@ class CombatRecord(Base):
         Index("ix_combat_records_game_id", "game", "id"),
         UniqueConstraint("continues_id", name="uq_combat_records_continues_id"),
         UniqueConstraint("slug", name="uq_combat_records_slug"),
+        UniqueConstraint("write_key", name="uq_combat_records_write_key"),
     )
 
 

@@ -161,14 +161,18 @@ class RecordRequest:
     private: bool = False
     house_rules: tuple[str, ...] = ()  # the options that came from house rules (the report keeps their values)
     slug: str = field(default_factory=new_slug)  # its web page's address, known before it is written
+    # Its own key, made before its first write: a retry finds the row an unacknowledged attempt wrote (find_written)
+    write_key: str = field(default_factory=new_slug)
 
 
 def _record_row(
     report: Report, *, requested_by: str, opponent: str | None, guild_id: str | None, channel_id: str | None,
     at: datetime | None, continues: int | None, private: bool, house_rules: Sequence[str] = (), slug: str | None = None,
+    write_key: str | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     return {
         "slug": slug or new_slug(),
+        "write_key": write_key,
         "game": report.game,
         "attacker_spec": report.inputs.attacker,
         "defender_spec": report.inputs.defender,
@@ -253,14 +257,16 @@ class Records:
         private: bool = False,
         house_rules: Sequence[str] = (),
         slug: str | None = None,
+        write_key: str | None = None,
     ) -> int:
         """Store one resolution; returns its record id. ``continues``: the record whose combat it carries on;
         ``private``: only its requester and named opponent see it; ``house_rules``: options from house rules;
-        ``slug``: its web page's address (a new random one when not given)."""
+        ``slug``: its web page's address (a new random one when not given); ``write_key``: its unique key, made
+        before its first attempt (see :meth:`find_written`)."""
         # One Core INSERT ... RETURNING in its own transaction: the hot path of every combat, kept lean.
         row = _record_row(report, requested_by=requested_by, opponent=opponent, guild_id=guild_id,
                           channel_id=channel_id, at=at, continues=continues, private=private,
-                          house_rules=house_rules, slug=slug)  # fmt: skip
+                          house_rules=house_rules, slug=slug, write_key=write_key)  # fmt: skip
         try:
             async with self.engine.begin() as connection:
                 result = await connection.execute(insert(CombatRecord).values(**row).returning(CombatRecord.id))
@@ -275,11 +281,24 @@ class Records:
         """Store several resolutions in one transaction (all or none); their ids, in order."""
         rows = [_record_row(r.report, requested_by=r.requested_by, opponent=r.opponent, guild_id=r.guild_id,
                             channel_id=r.channel_id, at=r.at, continues=r.continues, private=r.private,
-                            house_rules=r.house_rules, slug=r.slug) for r in requests]  # fmt: skip
+                            house_rules=r.house_rules, slug=r.slug, write_key=r.write_key)
+                for r in requests]  # fmt: skip
         statement = insert(CombatRecord).returning(CombatRecord.id, sort_by_parameter_order=True)
         async with self.engine.begin() as connection:
             result = await connection.execute(statement, rows)
             return [int(row[0]) for row in result.all()]
+
+    async def find_written(self, write_keys: Iterable[str]) -> dict[str, int]:
+        """The records already stored under these write keys (key -> record id): what an attempt whose
+        acknowledgement was lost (the connection dropped as it committed) wrote after all. One indexed query."""
+        keys = list(write_keys)
+        if not keys:
+            return {}
+        async with self.engine.connect() as connection:
+            rows = await connection.execute(
+                select(CombatRecord.write_key, CombatRecord.id).where(CombatRecord.write_key.in_(keys))
+            )
+            return {str(key): int(record_id) for key, record_id in rows}
 
     async def add_roll(
         self, expression: str, result: str, total: int, *, requested_by: str, guild_id: str | None = None,

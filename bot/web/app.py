@@ -21,6 +21,7 @@ from aiohttp import web
 
 from bot.server_settings.cache import SettingsCache
 from bot.storage import Store
+from bot.storage.failures import is_transient
 from bot.web import combats, leagues
 from bot.web.config import WebConfig
 from bot.web.keys import CONFIG, LIMIT, SETTINGS, STORE
@@ -29,6 +30,7 @@ from bot.web.security import Handler, RateLimit, client_address, security_header
 
 log = logging.getLogger("referee.web")
 STATIC = Path(__file__).with_name("static")
+RETRY_AFTER_SECONDS = 5  # what a page asked for while the database restarts tells the browser to wait
 
 
 def make_app(store: Store, settings: SettingsCache, config: WebConfig) -> web.Application:
@@ -91,7 +93,14 @@ async def failures(request: web.Request, handler: Handler) -> web.StreamResponse
         raise not_found() from None  # aiohttp's own 404 (no route) gets the site's page
     except web.HTTPException:
         raise
-    except Exception:
+    except Exception as error:
+        if is_transient(error):  # the database restarting: it passes, so the visitor is asked to come back
+            log.warning("the database failed on %r (%s): answered 503", request.path,
+                        " ".join(str(error).split())[:300])  # fmt: skip
+            body = html("error.html", status=503, title="Back in a moment",
+                        message="The referee's database is restarting: try again in a few seconds.")  # fmt: skip
+            body.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+            return body
         error_id = secrets.token_hex(4)
         log.exception("error %s on %s", error_id, request.path)
         return html("error.html", status=500, title="Something went wrong",

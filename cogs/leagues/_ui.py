@@ -10,13 +10,15 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.errors import referee_error_embed
+from bot.discord.errors import error_embed, new_error_id, referee_error_embed
 from bot.discord.interactions import actor_of
+from bot.discord.results import button_error_embed
 from bot.leagues.export import matches_csv, settings_csv, standings_csv
 from bot.leagues.model import AuditEntry, LeagueInfo, MatchInfo, Standings
 from bot.leagues.standings import TIE_BREAKERS
 from bot.render.colours import AUDIT_COLOUR, INFO_COLOUR, MATCH_STATUS_COLOURS
 from bot.render.markdown import cut, escape
+from bot.storage.failures import StorageError
 from rules_core import RefereeError
 
 if TYPE_CHECKING:
@@ -157,9 +159,20 @@ class MatchButton(
         except RefereeError as error:  # a second click, or not the opponent (a button has no command tree's handler)
             await interaction.response.send_message(embed=referee_error_embed(error), ephemeral=True)
             return
-        league = await bot.store.leagues.get(changed.league_id, actor=actor)
-        await interaction.response.edit_message(embed=await match_card(bot, changed, league), view=None)
+        except StorageError as error:  # nothing changed: the presser is told so (discord.py would say nothing)
+            await interaction.response.send_message(embed=button_error_embed(error), ephemeral=True)
+            return
         what = "confirmed" if self.action == "confirm" else "disputed"
+        try:
+            league = await bot.store.leagues.get(changed.league_id, actor=actor)
+        except StorageError as error:  # done, but the card cannot be drawn now: said, never silence
+            error_id = new_error_id()
+            log.error("error %s redrawing match #%d: %s", error_id, changed.id, error, exc_info=error)
+            await interaction.response.send_message(embed=error_embed(
+                f"Match #{changed.id} is {what}, but its message could not be updated: {error.reason}. "
+                f"If it persists, give the bot's operator this error id: {error_id}."), ephemeral=True)  # fmt: skip
+            return
+        await interaction.response.edit_message(embed=await match_card(bot, changed, league), view=None)
         await announce(bot, league, changed, what, actor.user, origin=interaction.channel_id)
 
 

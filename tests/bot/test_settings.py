@@ -66,3 +66,19 @@ def test_docs_url_is_optional_and_a_web_address(tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\nDOCS_URL=docs/\n")
     with pytest.raises(SettingsError, match=r"DOCS_URL: .*web address"):
         load_settings()
+
+
+@pytest.mark.parametrize("value", ["1000", "-1", "a minute", "nan", "inf"])
+def test_record_retry_seconds_is_a_bounded_number_and_a_bad_one_shows_an_example(tmp_path: Path, value: str) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\n")
+    assert load_settings().record_retry_seconds == 60  # held up to a minute through a database restart by default
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\nRECORD_RETRY_SECONDS=2.5\n")
+    assert load_settings().record_retry_seconds == 2.5
+    (tmp_path / ".env").write_text(f"DISCORD_TOKEN=abc\nRECORD_RETRY_SECONDS={value}\n")
+    with pytest.raises(SettingsError) as refused:
+        load_settings()
+    assert str(refused.value) == (
+        "Bad settings: RECORD_RETRY_SECONDS: how long a result is held and tried again while the database "
+        f"restarts, in seconds from 0 to 300 (a Discord answer stays editable 15 minutes), not '{value}'. "
+        "Example: RECORD_RETRY_SECONDS=60"
+    )

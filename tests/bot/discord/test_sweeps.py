@@ -17,7 +17,7 @@ async def test_a_failing_sweep_is_logged_and_the_next_run_tries_again(caplog: py
     async def work() -> None:
         runs.append(len(runs))
         if len(runs) == 1:
-            raise ConnectionError("the database is away")
+            raise RuntimeError("a bug in the sweep")
 
     sweeper = Sweeper("test sweep", work, seconds=0.01, grace=1.0)
     with caplog.at_level(logging.ERROR, logger="referee.bot"):
@@ -29,6 +29,31 @@ async def test_a_failing_sweep_is_logged_and_the_next_run_tries_again(caplog: py
         await sweeper.stop()
     assert len(runs) >= 3  # went on after the failure
     assert [r.getMessage() for r in caplog.records] == ["the test sweep failed; retrying in 0.01 s"]
+
+
+async def test_a_sweep_failing_while_the_database_restarts_logs_one_line_without_a_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    runs: list[int] = []
+
+    async def work() -> None:
+        runs.append(len(runs))
+        if len(runs) == 1:
+            raise ConnectionRefusedError(111, "Connect call failed ('127.0.0.1', 5432)")
+
+    sweeper = Sweeper("test sweep", work, seconds=0.01, grace=1.0)
+    with caplog.at_level(logging.WARNING, logger="referee.bot"):
+        sweeper.start()
+        for _ in range(500):
+            if len(runs) >= 3:
+                break
+            await asyncio.sleep(0.01)
+        await sweeper.stop()
+    assert len(runs) >= 3
+    (line,) = caplog.records
+    assert line.levelno == logging.WARNING and line.exc_info is None, line
+    assert line.getMessage() == ("the test sweep failed ([Errno 111] Connect call failed ('127.0.0.1', 5432)); "
+                                 "retrying in 0.01 s")  # fmt: skip
 
 
 async def test_stop_waits_for_a_sweep_in_progress_and_starts_none_after() -> None:
