@@ -303,18 +303,20 @@ async def accept_again(interaction: discord.Interaction[Any], challenge_id: int,
 
 
 async def resolve_now(interaction: discord.Interaction[Any], challenge: StoredChallenge, last: str) -> None:
-    """Resolve with the committed seed, record it (the challenger asked for it, against the opponent; the house
-    rules kept) and show the result with its reveal in place of the challenge (deferred already)."""
+    """Resolve with the committed seed, record it (the attacker's player and the defender's: the challenger and the
+    opponent, or a next round's players as its record had them, whichever asked; the house rules kept) and show the
+    result with its reveal in place of the challenge (deferred already)."""
     bot: BotServices = interaction.client
     report = resolution(challenge.game, challenge.inputs, challenge.seed)
     moment = now()
     house = tuple(challenge.inputs.get("house_rules") or ())
     slug = new_slug()
     record = continued(challenge)
+    attacker_player, defender_player = players_of(challenge)  # a next round's: its record's, whoever asked
     try:
         record_id = await bot.store.challenges.resolve(
             challenge, report, agreed=agreement(challenge, last=last, at=moment, by="discord"),
-            requested_by=challenge.challenger_id, opponent=challenge.opponent_id, house_rules=house, at=moment,
+            requested_by=attacker_player, opponent=defender_player, house_rules=house, at=moment,
             by=last, slug=slug, continues=record,
         )  # fmt: skip
     except AlreadyContinued as error:  # another round of the same record was recorded first: this one is moot

@@ -133,7 +133,8 @@ class CombatCog(commands.Cog):
                 # The record's options carry on (today's house rules are not applied), and so do their origins.
                 await send_result(interaction, report, private=hidden or stored.personal, opponent=other,
                                   continues=record, hold=hold, note=positions, house_rules=stored.house_rules,
-                                  players=player_mentions(stored.requested_by, stored.opponent))  # fmt: skip
+                                  players=player_mentions(stored.requested_by, stored.opponent),
+                                  sides=(stored.requested_by, stored.opponent))  # fmt: skip
 
         per_user_check(self.limit)(continue_round)
         return continue_round
