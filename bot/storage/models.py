@@ -19,10 +19,29 @@ from sqlalchemy import (
     text,
     true,
 )
+from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+from bot.ids import ID_MAX
 
 NAME = 100  # names and ids people type or Discord gives (snowflakes are 20 digits)
 PENDING_ONLY = "status = 'pending'"  # the partial unique index on league matches: one pending match per pair
+
+
+class Id(TypeDecorator[int]):
+    """An id or a season number: an integer column that a lookup by any number may use. A number beyond what the
+    column holds (over ``bot.ids.ID_MAX``, or below 1) is bound as 0, which no row has: it is not found, on
+    PostgreSQL exactly as on SQLite, instead of the driver's out-of-range error. Every id a player, a button or an
+    address gives (``/replay record:``, ``league:#N``, ``combats:``, ``referee:page:N``) meets this one bound."""
+
+    impl = Integer
+    cache_ok = True
+
+    def process_bind_param(self, value: int | None, dialect: Dialect) -> int | None:  # noqa: ARG002
+        if value is None:
+            return None
+        return value if 1 <= value <= ID_MAX else 0
 
 
 class Base(DeclarativeBase):
@@ -39,7 +58,7 @@ class CombatRecord(Base):
 
     __tablename__ = "combat_records"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     game: Mapped[str] = mapped_column(String(32))
     attacker_spec: Mapped[str] = mapped_column(Text)
     defender_spec: Mapped[str] = mapped_column(Text)
@@ -90,7 +109,7 @@ class Challenge(Base):
 
     __tablename__ = "challenges"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     guild_id: Mapped[str | None] = mapped_column(String(NAME))  # None: the terminal's, or direct messages
     channel_id: Mapped[str | None] = mapped_column(String(NAME))
     message_id: Mapped[str | None] = mapped_column(String(NAME))
@@ -127,7 +146,7 @@ class RecordEvent(Base):
 
     __tablename__ = "record_events"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     record_id: Mapped[int] = mapped_column(ForeignKey("combat_records.id", ondelete="CASCADE"), index=True)
     kind: Mapped[str] = mapped_column(String(16))  # "void" or "note"
     actor: Mapped[str] = mapped_column(String(NAME))
@@ -142,7 +161,7 @@ class Roster(Base):
 
     __tablename__ = "rosters"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     owner: Mapped[str] = mapped_column(String(NAME))
     game: Mapped[str] = mapped_column(String(32))
     name: Mapped[str] = mapped_column(String(NAME))
@@ -163,7 +182,7 @@ class DiceRoll(Base):
 
     __tablename__ = "dice_rolls"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     expression: Mapped[str] = mapped_column(String(200))
     result: Mapped[str] = mapped_column(Text)  # d20's rendering: every die, and the total
     total: Mapped[int] = mapped_column(BigInteger)
@@ -183,7 +202,7 @@ class League(Base):
 
     __tablename__ = "leagues"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     guild_id: Mapped[str] = mapped_column(String(NAME))
     name: Mapped[str] = mapped_column(String(NAME))
     name_key: Mapped[str] = mapped_column(String(NAME))  # the name folded for comparison: one per guild
@@ -224,7 +243,7 @@ class LeagueSeason(Base):
     __tablename__ = "league_seasons"
 
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True)
-    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    number: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=False)
     started_by: Mapped[str] = mapped_column(String(NAME))
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     ended_by: Mapped[str | None] = mapped_column(String(NAME))
@@ -236,9 +255,9 @@ class LeagueMatch(Base):
 
     __tablename__ = "league_matches"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
-    season: Mapped[int] = mapped_column(Integer)
+    season: Mapped[int] = mapped_column(Id)
     reporter_id: Mapped[str] = mapped_column(String(NAME))
     opponent_id: Mapped[str] = mapped_column(String(NAME))
     result: Mapped[str] = mapped_column(String(8))  # the reporter's: win, draw or loss
@@ -277,9 +296,9 @@ class LeagueEvent(Base):
 
     __tablename__ = "league_events"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
-    match_id: Mapped[int | None] = mapped_column(Integer)
+    match_id: Mapped[int | None] = mapped_column(Id)
     kind: Mapped[str] = mapped_column(String(32))
     actor: Mapped[str] = mapped_column(String(NAME))
     reason: Mapped[str] = mapped_column(Text)
@@ -299,7 +318,7 @@ class LeagueSnapshot(Base):
     __tablename__ = "league_snapshots"
 
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True)
-    season: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    season: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=False)
     version: Mapped[int] = mapped_column(Integer)
     data_json: Mapped[str] = mapped_column(Text)
     computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -327,7 +346,7 @@ class SettingValue(Base):
 
     __tablename__ = "settings"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     scope: Mapped[str] = mapped_column(String(16))  # server, channel or user
     scope_id: Mapped[str] = mapped_column(String(NAME))  # the server's, the channel's or the user's id
     guild_id: Mapped[str | None] = mapped_column(String(NAME))  # the server it belongs to; None for a user's
@@ -348,7 +367,7 @@ class SettingChange(Base):
 
     __tablename__ = "settings_changes"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     scope: Mapped[str] = mapped_column(String(16))
     scope_id: Mapped[str] = mapped_column(String(NAME))
     guild_id: Mapped[str | None] = mapped_column(String(NAME))

@@ -26,6 +26,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.interactions import actor_of
+from bot.discord.options import ID
 from bot.discord.sweeps import Sweeper
 from bot.leagues.chart import chart_title, legend_labels, rating_chart
 from bot.leagues.errors import LeagueError, LeagueNotFound
@@ -60,7 +61,7 @@ LEAGUE = "The league (needed only when the server has several)."
 AGREED = "Count only combats both players agreed to (a challenge with agree:true) in reports (false)."
 POINTS = app_commands.Range[int, 0, 100]
 HOURS = app_commands.Range[int, 1, 720]
-MATCH = app_commands.Range[int, 1]
+MATCH = ID
 SHORT = app_commands.Range[str, 1, 300]
 IN_SERVERS = app_commands.AppCommandContext(guild=True)  # what @app_commands.guild_only() sets
 
@@ -311,7 +312,7 @@ class LeagueCog(commands.Cog):
     @everyone.command(name="standings", description="The table: points, W-D-L and Elo, with a rating chart.")
     @app_commands.describe(season="A past season (default: the current one).", league=LEAGUE)
     async def standings(
-        self, interaction: discord.Interaction[Any], season: app_commands.Range[int, 1] | None = None,
+        self, interaction: discord.Interaction[Any], season: ID | None = None,
         league: str | None = None,
     ) -> None:  # fmt: skip
         found = await self.league(interaction, league)
@@ -352,7 +353,7 @@ class LeagueCog(commands.Cog):
     @everyone.command(name="export", description="The matches and standings as CSV files (only you see them).")
     @app_commands.describe(season="The standings' season (default: the current one).", league=LEAGUE)
     async def export(
-        self, interaction: discord.Interaction[Any], season: app_commands.Range[int, 1] | None = None,
+        self, interaction: discord.Interaction[Any], season: ID | None = None,
         league: str | None = None,
     ) -> None:  # fmt: skip
         found = await self.league(interaction, league)
