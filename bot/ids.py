@@ -21,6 +21,16 @@ def id_in_text(text: str) -> int | None:
     return int(text)
 
 
-def is_digits(text: str) -> bool:
-    """Whether ``text`` is written in ASCII digits alone (a number, however large), as a player writes an id."""
-    return text.isascii() and text.isdigit()
+def looks_like_a_number(text: str) -> bool:
+    """Whether ``text`` is meant as a number: digits of any script ("7", "²", "٣"), maybe signed ("-3")."""
+    unsigned = text[1:] if text[:1] in "+-" else text
+    return unsigned.isdigit()
+
+
+def why_not_an_id(text: str) -> str | None:
+    """Why ``text`` (meant as an id) is none, in words for any front end; None when it is one."""
+    if id_in_text(text) is not None:
+        return None
+    if text.isascii() and text.isdigit():
+        return f"{text!r} is larger than any id (at most {ID_MAX:,})" if int(text) else f"{text!r} is no id"
+    return f"{text!r} is not a whole number written in the digits 0 to 9"
