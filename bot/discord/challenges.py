@@ -18,6 +18,7 @@ any database work, then the message edited or the presser answered by a follow-u
 
 from __future__ import annotations
 
+import io
 import logging
 import re
 from datetime import timedelta
@@ -34,7 +35,7 @@ from bot.discord.errors import error_embed, new_error_id, referee_error_embed
 from bot.discord.interactions import guild_of, settings_channel
 from bot.discord.results import player_mentions, show_recorded
 from bot.discord.sides import sides_and_options
-from bot.render.challenges import challenge_embed, continued, mention, reveal_text, state_of
+from bot.render.challenges import challenge_embed, challenge_file, continued, mention, reveal_text, state_of
 from bot.render.markdown import cut
 from bot.storage.challenges import ChallengeClosed, StoredChallenge
 from bot.storage.db import now
@@ -134,15 +135,27 @@ async def open_challenge(
         channel_id=str(interaction.channel_id), expires_at=now() + timedelta(minutes=minutes),
     )  # fmt: skip
     interaction.extras["outcome"] = "challenge"
-    sent = await interaction.response.send_message(content=content, embed=challenge_embed(stored, game),
-                                                   view=challenge_view(stored),
-                                                   allowed_mentions=mentions_of(opponent))  # fmt: skip
+    try:
+        sent = await interaction.response.send_message(content=content, embed=challenge_embed(stored, game),
+                                                       view=challenge_view(stored), files=attached(stored),
+                                                       allowed_mentions=mentions_of(opponent))  # fmt: skip
+    except discord.HTTPException:  # nobody saw it: it is not kept open (the error handler tells the challenger)
+        await bot.store.challenges.discard(stored.id)
+        raise
     bot.health.answer(interaction.id)
     if hold is not None:
         hold.release()
     if sent.message_id is not None:
         await bot.store.challenges.set_message(stored.id, str(sent.message_id))
     return stored
+
+
+def attached(challenge: StoredChallenge) -> list[discord.File]:
+    """What the challenge's message cuts, whole, as its attached file (none when nothing is cut)."""
+    if (whole := challenge_file(challenge)) is None:
+        return []
+    name, text = whole
+    return [discord.File(io.BytesIO(text.encode("utf-8")), filename=name, description="The challenge in full")]
 
 
 def what_became(challenge: StoredChallenge) -> str:

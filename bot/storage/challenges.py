@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, insert, or_, select, update
+from sqlalchemy import ColumnElement, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -254,6 +254,15 @@ class Challenges:
                 update(Challenge)
                 .where(Challenge.id == challenge_id, Challenge.status == "open", Challenge.expires_at > moment)
                 .values(status=status)
+            )
+            return rowcount(result) == 1
+
+    async def discard(self, challenge_id: int) -> bool:
+        """Remove an open challenge whose message never reached anyone (Discord refused it): a challenge nobody can
+        see is not kept, to expire unseen. Whether this call removed it."""
+        async with self.sessions.begin() as session:
+            result = await session.execute(
+                delete(Challenge).where(Challenge.id == challenge_id, Challenge.status == "open")
             )
             return rowcount(result) == 1
 
