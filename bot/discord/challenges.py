@@ -192,12 +192,30 @@ async def storage_failed(interaction: discord.Interaction[Any], error: StorageEr
     await tell(interaction, "", error_embed(error.for_player(error_id) + " The challenge is still open: try again."))
 
 
-async def edit(interaction: discord.Interaction[Any], **changes: Any) -> None:
-    """Edit the pressed challenge's message: in the answer, or after the interaction was deferred."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**changes)
-    else:
-        await interaction.response.edit_message(**changes)
+async def show_challenge(
+    interaction: discord.Interaction[Any], challenge: StoredChallenge, *, view: discord.ui.View | None,
+    content: Any = discord.utils.MISSING,
+) -> None:  # fmt: skip
+    """Every edit of a challenge's message (the pressed one, or the one a form was sent from): shown as
+    ``challenge`` now stands, with ``view`` (its buttons, or None), ``content`` (None drops the text; unsaid keeps
+    it) and, when it cuts a side, its whole text attached.
+    A message deleted meanwhile (Discord's 404 Unknown Message) is answered by a follow-up below it, in the channel
+    for both players: what was stored is always said."""
+    embed = challenge_embed(challenge, get_game(challenge.game))
+    files = attached(challenge)
+    changes: dict[str, Any] = {"content": content, "embed": embed, "view": view}
+    if files:
+        changes["attachments"] = files
+    try:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**changes)
+        else:
+            await interaction.response.edit_message(**changes)
+    except discord.NotFound:
+        again = attached(challenge)  # a file is read once: a fresh one for the follow-up
+        said = content if isinstance(content, str) else discord.utils.MISSING
+        await interaction.followup.send(content=said, embed=embed, files=again,
+                                        view=view or discord.utils.MISSING, allowed_mentions=mentions_of())  # fmt: skip
 
 
 async def load(interaction: discord.Interaction[Any], challenge_id: int) -> StoredChallenge | None:
@@ -271,8 +289,7 @@ async def accept(
     other = "opponent" if mine == "challenger" else "challenger"
     if version != challenge.inputs_version:
         # The message is shown as it stands, with buttons of its version, and the presser told to read it.
-        await edit(interaction, embed=challenge_embed(challenge, get_game(challenge.game)),
-                   view=challenge_view(challenge))  # fmt: skip
+        await show_challenge(interaction, challenge, view=challenge_view(challenge))
         await tell(interaction, stale(challenge, version))
         return
     if challenge.accepted_by(mine):
@@ -439,7 +456,7 @@ async def close(interaction: discord.Interaction[Any], challenge: StoredChalleng
 
 async def show_closed(interaction: discord.Interaction[Any], challenge: StoredChallenge) -> None:
     """The pressed challenge's message shows what became of it (declined, cancelled, expired), its buttons gone."""
-    await edit(interaction, content=None, embed=challenge_embed(challenge, get_game(challenge.game)), view=None)
+    await show_challenge(interaction, challenge, view=None, content=None)
 
 
 async def on_modal(interaction: discord.Interaction[Any]) -> None:
@@ -500,7 +517,7 @@ async def submit(interaction: discord.Interaction[Any], challenge: StoredChallen
         await tell(interaction, what_became(again) if again.status != "open" or again.expired() else
                    f"Challenge #{challenge.id} changed meanwhile: read it again.")  # fmt: skip
         return
-    await edit(interaction, content=None, embed=challenge_embed(changed, game), view=challenge_view(changed))
+    await show_challenge(interaction, changed, view=challenge_view(changed), content=None)
     await interaction.followup.send(
         f"<@{changed.challenger_id}>: {mention(changed.opponent_id)} changed their side of challenge "
         f"#{changed.id}. Accept it or Cancel.", allowed_mentions=mentions_of(changed.challenger_id),
@@ -510,14 +527,18 @@ async def submit(interaction: discord.Interaction[Any], challenge: StoredChallen
 async def show_expired(client: discord.Client, challenge: StoredChallenge) -> None:
     """The expiry sweep's edit (bot/challenges/expiry.py ``sweep_expired(store, partial(show_expired, bot))``): the
     challenge's message shown expired, its buttons gone. Nothing to edit for a challenge whose message was never
-    stored; Discord refusing the edit (the message deleted) raises, and the sweep logs it."""
+    stored, nor for one whose message was deleted (nobody is waiting on it: a line in the log, no traceback); any
+    other refusal raises, and the sweep logs it."""
     if challenge.message_id is None or challenge.channel_id is None:
         return
     guild = None if challenge.guild_id is None else int(challenge.guild_id)
     channel = client.get_partial_messageable(int(challenge.channel_id), guild_id=guild)
-    await channel.get_partial_message(int(challenge.message_id)).edit(
-        content=None, embed=challenge_embed(challenge, get_game(challenge.game)), view=None
-    )
+    try:
+        await channel.get_partial_message(int(challenge.message_id)).edit(
+            content=None, embed=challenge_embed(challenge, get_game(challenge.game)), view=None
+        )
+    except discord.NotFound:
+        log.info("challenge #%d expired; its message was deleted", challenge.id)
 
 
 __all__ = [
