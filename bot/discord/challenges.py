@@ -392,9 +392,14 @@ async def post_next_round(
     """The next round of an agreed combat (``record``, its ``agreed_json`` set) is agreed too: its player who
     asks challenges the other with the survivors and ``options`` (``positions``: which positions applied, said on
     the challenge), the seed drawn and committed; the other accepts or declines. A third member is refused
-    privately (None)."""
+    privately (None), and so is anyone when one of its players erased their data (nobody could accept)."""
     asker = str(interaction.user.id)
     players = (record.requested_by, record.opponent)
+    if not all(player and player.isdigit() for player in players):  # a pseudonym: that player erased their data
+        await tell(interaction, f"Combat #{record.id} was agreed with a player who has since erased their data: "
+                   "nobody is left to agree its next round with, so it cannot go on.")  # fmt: skip
+        bot.health.answer(interaction.id)
+        return None
     if asker not in players or record.opponent is None:
         await tell(interaction, f"Combat #{record.id} was agreed between {mention(players[0])} and "
                    f"{mention(players[1])}: only they can continue it, and its next round is a challenge between "

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from bot.access import OPERATOR
@@ -17,6 +18,7 @@ from tests.e2e.test_challenge_flow import (
     goes_on,
     next_round_challenge,
 )
+from tests.e2e.test_challenge_limits import open_challenges
 from tests.e2e.test_challenges import MARINES, bot, option, url
 
 __all__ = ["bot", "url"]  # the fixtures (both backends)
@@ -58,3 +60,18 @@ async def test_an_agreed_next_round_asked_by_the_defender_keeps_the_sides_player
     _, record_id = await accepted(bot, fake, posted, PLAYER_ID)
     stored = await bot.store.records.get(record_id, actor=OPERATOR)
     assert (stored.requested_by, stored.opponent) == (str(PLAYER_ID), str(OPPONENT_ID))
+
+
+async def test_an_agreed_combat_whose_opponent_erased_their_data_is_not_continued(
+    bot: RefereeBot, fake: FakeDiscord
+) -> None:
+    first = await agreed_combat_that_goes_on(bot, fake)
+    await bot.store.privacy.delete(user=str(OPPONENT_ID))
+    before = await open_challenges(bot)
+    (call,) = await fake.ask(continue_command(first, PLAYER_ID))
+    data = call.payload["data"]
+    assert data["flags"] & 64, data  # refused privately
+    words = data["embeds"][0]["description"]
+    assert "erased their data" in words and "<@deleted" not in json.dumps(data), words
+    assert await open_challenges(bot) == before
+    assert not any("deleted-" in json.dumps(c.payload) for c in fake.calls if c.method in ("POST", "PATCH"))
