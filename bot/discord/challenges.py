@@ -158,8 +158,8 @@ def attached(challenge: StoredChallenge) -> list[discord.File]:
     return [discord.File(io.BytesIO(text.encode("utf-8")), filename=name, description="The challenge in full")]
 
 
-def what_became(challenge: StoredChallenge) -> str:
-    """One line for a press on a challenge that is no longer open."""
+def what_became(challenge: StoredChallenge, replaced_by: int | None = None) -> str:
+    """One line for a press on a challenge that is no longer open (``replaced_by``: the next round's newer one)."""
     state = state_of(challenge)
     number = f"Challenge #{challenge.id}"
     if state == "resolved":
@@ -172,6 +172,9 @@ def what_became(challenge: StoredChallenge) -> str:
         return f"{number} was declined by {mention(challenge.opponent_id)}: nothing was rolled."
     if state == "cancelled":
         return f"{number} was cancelled by {mention(challenge.challenger_id)}: nothing was rolled."
+    if state == "replaced":
+        newer = "a newer challenge" if replaced_by is None else f"challenge #{replaced_by}"
+        return f"{number} was replaced by {newer}, for the same next round: answer that one. Nothing was rolled."
     return (f"{number} expired <t:{int(challenge.expires_at.timestamp())}:R>, before both accepted: nothing was "
             "rolled. Challenge again with the same command.")  # fmt: skip
 
@@ -238,7 +241,8 @@ async def load(interaction: discord.Interaction[Any], challenge_id: int) -> Stor
         await tell(interaction, what_became(closed))
         return None
     if challenge.status != "open":
-        await tell(interaction, what_became(challenge))
+        newer = await bot.store.challenges.replaced_by(challenge) if challenge.status == "replaced" else None
+        await tell(interaction, what_became(challenge, newer))
         return None
     return challenge
 
@@ -413,10 +417,17 @@ async def post_next_round(
     inputs = inputs_as_read(report, options, record.house_rules) | {
         "continues": record.id, "players": list(players), "positions": positions,
     }  # fmt: skip
-    return await open_challenge(bot, interaction, game, inputs=inputs, seed=seed, salt=salt, challenger=asker,
-                                opponent=other, hold=hold,
-                                content=f"<@{other}>: {mention(asker)} asks you to fight the next round of combat "
-                                f"#{record.id}.")  # fmt: skip
+    posted = await open_challenge(bot, interaction, game, inputs=inputs, seed=seed, salt=salt, challenger=asker,
+                                  opponent=other, hold=hold,
+                                  content=f"<@{other}>: {mention(asker)} asks you to fight the next round of combat "
+                                  f"#{record.id}.")  # fmt: skip
+    # One next round challenged at a time: an older challenge of it (the other player's, or an earlier one) closes.
+    for older in await bot.store.challenges.replace_next_rounds(posted):
+        try:
+            await show_in_channel(bot, older, replaced_by=posted.id)
+        except discord.HTTPException:
+            log.warning("challenge #%d was replaced by #%d; its message could not be edited", older.id, posted.id)
+    return posted
 
 
 async def change(interaction: discord.Interaction[Any], challenge: StoredChallenge, mine: str) -> None:
@@ -529,21 +540,28 @@ async def submit(interaction: discord.Interaction[Any], challenge: StoredChallen
     )  # fmt: skip
 
 
-async def show_expired(client: discord.Client, challenge: StoredChallenge) -> None:
-    """The expiry sweep's edit (bot/challenges/expiry.py ``sweep_expired(store, partial(show_expired, bot))``): the
-    challenge's message shown expired, its buttons gone. Nothing to edit for a challenge whose message was never
-    stored, nor for one whose message was deleted (nobody is waiting on it: a line in the log, no traceback); any
-    other refusal raises, and the sweep logs it."""
+async def show_in_channel(
+    client: discord.Client, challenge: StoredChallenge, *, replaced_by: int | None = None
+) -> None:  # fmt: skip
+    """A challenge's message edited by the bot on its own (no press to answer): shown as it now stands (expired,
+    replaced by ``replaced_by``), its buttons gone. Nothing to edit for a challenge whose message was never stored,
+    nor for one whose message was deleted (nobody is waiting on it: a line in the log, no traceback); any other
+    refusal raises."""
     if challenge.message_id is None or challenge.channel_id is None:
         return
     guild = None if challenge.guild_id is None else int(challenge.guild_id)
     channel = client.get_partial_messageable(int(challenge.channel_id), guild_id=guild)
+    embed = challenge_embed(challenge, get_game(challenge.game), replaced_by=replaced_by)
     try:
-        await channel.get_partial_message(int(challenge.message_id)).edit(
-            content=None, embed=challenge_embed(challenge, get_game(challenge.game)), view=None
-        )
+        await channel.get_partial_message(int(challenge.message_id)).edit(content=None, embed=embed, view=None)
     except discord.NotFound:
-        log.info("challenge #%d expired; its message was deleted", challenge.id)
+        log.info("challenge #%d is %s; its message was deleted", challenge.id, challenge.status)
+
+
+async def show_expired(client: discord.Client, challenge: StoredChallenge) -> None:
+    """The expiry sweep's edit (bot/challenges/expiry.py ``sweep_expired(store, partial(show_expired, bot))``): the
+    challenge's message shown expired (:func:`show_in_channel`); the sweep logs any refusal."""
+    await show_in_channel(client, challenge)
 
 
 __all__ = [

@@ -117,8 +117,9 @@ def options_text(inputs: dict[str, Any], game: Game | None = None) -> str:
     return cut("\n".join(lines), FIELD_VALUE) if lines else "None: the rules' defaults."
 
 
-def challenge_embed(challenge: StoredChallenge, game: Game) -> discord.Embed:
-    """The challenge's message in its current state (:func:`state_of`)."""
+def challenge_embed(challenge: StoredChallenge, game: Game, *, replaced_by: int | None = None) -> discord.Embed:
+    """The challenge's message in its current state (:func:`state_of`); ``replaced_by``: the challenge that
+    replaced a next round's (state ``replaced``)."""
     state = state_of(challenge)
     challenger, opponent = mention(challenge.challenger_id), mention(challenge.opponent_id)
     title = f"Challenge #{challenge.id}: {game.heading}"
@@ -156,6 +157,11 @@ def challenge_embed(challenge: StoredChallenge, game: Game) -> discord.Embed:
     elif state == "cancelled":
         title += " · cancelled"
         text = f"{challenger} cancelled the challenge to {opponent}. Nothing was rolled."
+    elif state == "replaced":
+        title += " · replaced"
+        newer = "a newer challenge" if replaced_by is None else f"challenge #{replaced_by}"
+        text = (f"Replaced by {newer}, for the same next round of combat #{record}: one next round is "
+                "challenged at a time. Nothing was rolled.")  # fmt: skip
     else:
         title += " · expired"
         text = (f"{challenger}'s challenge to {opponent} expired {when} before both accepted. Nothing was rolled: "

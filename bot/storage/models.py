@@ -122,7 +122,7 @@ class Challenge(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     salt: Mapped[str] = mapped_column(String(64))
     commitment: Mapped[str] = mapped_column(String(64))
-    status: Mapped[str] = mapped_column(String(16))  # open, resolved, declined, cancelled or expired
+    status: Mapped[str] = mapped_column(String(16))  # open, resolved, declined, cancelled, expired, replaced
     challenger_ok_version: Mapped[int | None] = mapped_column(Integer)
     challenger_ok_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     opponent_ok_version: Mapped[int | None] = mapped_column(Integer)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -19,9 +20,18 @@ from tests.e2e.test_challenge_flow import (
     next_round_challenge,
 )
 from tests.e2e.test_challenge_limits import open_challenges
-from tests.e2e.test_challenges import MARINES, bot, option, url
+from tests.e2e.test_challenges import MARINES, Posted, bot, option, press, private_text, status_of, url
 
 __all__ = ["bot", "url"]  # the fixtures (both backends)
+
+
+async def wait_for_message_id(bot: RefereeBot, posted: Posted) -> None:
+    """The challenge's message id is stored just after its answer goes out."""
+    for _ in range(400):
+        if (await status_of(bot, posted)).message_id is not None:
+            return
+        await asyncio.sleep(0.025)
+    raise AssertionError(f"challenge #{posted.id}'s message id was never stored")
 
 
 async def replay_description(fake: FakeDiscord, record_id: int) -> str:
@@ -75,3 +85,21 @@ async def test_an_agreed_combat_whose_opponent_erased_their_data_is_not_continue
     assert "erased their data" in words and "<@deleted" not in json.dumps(data), words
     assert await open_challenges(bot) == before
     assert not any("deleted-" in json.dumps(c.payload) for c in fake.calls if c.method in ("POST", "PATCH"))
+
+
+async def test_a_second_next_round_challenge_closes_the_first(bot: RefereeBot, fake: FakeDiscord) -> None:
+    """Each player asked for the next round: the second challenge replaces the first, whose message says so (no
+    buttons left); the first pressed is refused privately, the second accepted is the continuation."""
+    first = await agreed_combat_that_goes_on(bot, fake)
+    mine = await next_round_challenge(bot, fake, continue_command(first, PLAYER_ID))
+    await wait_for_message_id(bot, mine)
+    theirs = await next_round_challenge(bot, fake, continue_command(first, OPPONENT_ID))
+    (edited,) = await fake.wait_calls(lambda c: c.method == "PATCH" and c.path.endswith(f"/{mine.message_id}"))
+    assert (await status_of(bot, mine)).status == "replaced" and (await status_of(bot, theirs)).status == "open"
+    assert f"challenge #{theirs.id}" in edited.payload["embeds"][0]["description"]
+    assert not edited.payload.get("components")
+    late = await press(fake, mine, "accept", OPPONENT_ID)
+    assert f"replaced by challenge #{theirs.id}" in private_text(late[1])
+    _, record_id = await accepted(bot, fake, theirs, PLAYER_ID)
+    assert (await bot.store.records.get(record_id, actor=OPERATOR)).continues_id == first
+    assert len(await bot.store.records.history(actor=OPERATOR)) == 2
