@@ -424,7 +424,7 @@ async def post_next_round(
     # One next round challenged at a time: an older challenge of it (the other player's, or an earlier one) closes.
     for older in await bot.store.challenges.replace_next_rounds(posted):
         try:
-            await show_in_channel(bot, older, replaced_by=posted.id)
+            await show_in_channel(interaction.client, older, replaced_by=posted.id)
         except discord.HTTPException:
             log.warning("challenge #%d was replaced by #%d; its message could not be edited", older.id, posted.id)
     return posted

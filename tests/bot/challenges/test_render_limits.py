@@ -23,9 +23,10 @@ def size(embed: dict[str, Any]) -> int:
 
 def made(status: str = "open", **inputs: Any) -> StoredChallenge:
     attackers, defenders = long_fight()
+    placed = "; ".join(f'Marine {n}: 4 in base contact, 0 within 2"' for n in range(1, 51)) * 3
     every = {"attacker": attackers, "defender": defenders, "options": {"round": 2, "charge_distance": 3.0},
-             "continues": 7, "players": ["1", "2"], "positions": "Positions for round 2: attacker: as given, "
-             + "; ".join(f"Marine {n}: 4 in base contact, 0 within 2\"" for n in range(1, 51)) * 3} | inputs  # fmt: skip
+             "continues": 7, "players": ["1", "2"],
+             "positions": f"Positions for round 2: attacker: as given, {placed}"} | inputs  # fmt: skip
     moment = now()
     return StoredChallenge(id=3, game="40k", kind="assault", inputs=every, inputs_version=1, seed=1, salt="s" * 32,
                            commitment="c" * 64, status=status, challenger_id="1", opponent_id="2", guild_id="9",
