@@ -21,6 +21,12 @@ def id_in_text(text: str) -> int | None:
     return int(text)
 
 
+def id_value(text: str) -> int:
+    """The number an id written in ASCII digits stands for; a longer one than any bound (Python reads at most
+    4,300 digits) stands for one past the bound, which no row has."""
+    return int(text) if len(text) <= 18 else ID_MAX + 1
+
+
 def looks_like_a_number(text: str) -> bool:
     """Whether ``text`` is meant as a number: digits of any script ("7", "²", "٣"), maybe signed ("-3")."""
     unsigned = text[1:] if text[:1] in "+-" else text
@@ -28,9 +34,9 @@ def looks_like_a_number(text: str) -> bool:
 
 
 def why_not_an_id(text: str) -> str | None:
-    """Why ``text`` (meant as an id) is none, in words for any front end; None when it is one."""
-    if id_in_text(text) is not None:
-        return None
+    """Why ``text`` (meant as an id) cannot be one, in words for any front end; None when it is written as one.
+    A number in ASCII digits beyond the bound is written as an id: the store finds no such row, and says "There is
+    no ...", as for any id that does not exist."""
     if text.isascii() and text.isdigit():
-        return f"{text!r} is larger than any id (at most {ID_MAX:,})" if int(text) else f"{text!r} is no id"
+        return None if text.strip("0") else f"{text!r} is no id: ids start at 1"  # no int(): 5,000 digits fail
     return f"{text!r} is not a whole number written in the digits 0 to 9"

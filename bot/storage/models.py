@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import (
     BigInteger,
@@ -38,9 +39,9 @@ class Id(TypeDecorator[int]):
     impl = Integer
     cache_ok = True
 
-    def process_bind_param(self, value: int | None, dialect: Dialect) -> int | None:  # noqa: ARG002
-        if value is None:
-            return None
+    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:  # noqa: ARG002
+        if not isinstance(value, int):  # None, or what the driver itself should judge
+            return value
         return value if 1 <= value <= ID_MAX else 0
 
 

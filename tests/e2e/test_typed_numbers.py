@@ -33,7 +33,13 @@ async def test_a_league_typed_oddly_is_answered_with_what_to_type(
         said = words(await one(fake, group("league", "standings", [option("league", typed)], user_id=ANN,
                                            guild_id=G1)))  # fmt: skip
         assert "went wrong" not in said, (typed, said)
-        assert "such as 1 or #1" in said and "/league list" in said, (typed, said)  # what to type, and where to look
+        if typed.lstrip("#").isascii() and typed.lstrip("#").isdigit():  # an id no league has: as any unknown id
+            assert f"There is no league '{typed}' here." in said and "/league list" in said, (typed, said)
+        else:  # what to type, and where to look
+            assert "such as 1 or #1" in said and "/league list" in said, (typed, said)
+    longest = "9" * 5000  # more digits than Python reads as a number
+    said = words(await one(fake, group("league", "standings", [option("league", longest)], user_id=ANN, guild_id=G1)))
+    assert "There is no league" in said, said
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
 
 
@@ -42,7 +48,7 @@ async def test_combats_typed_oddly_are_answered_with_what_to_type(
 ) -> None:
     ids = await first_server(bot)
     users = {"users": {str(BOB): user(BOB, "bob")}}
-    for typed in (*TYPED, "3.5", "0", f"{ids['public']}, ²"):
+    for typed in (*TYPED, "3.5", "0", "9" * 5000, f"{ids['public']}, ²"):
         report = group("league", "report", [option("opponent", str(BOB), 6), option("result", "win"),
                                             option("combats", typed)], user_id=ANN, guild_id=G1,
                        resolved=users)  # fmt: skip
