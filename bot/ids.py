@@ -3,7 +3,7 @@
 The tables hold ids as 32-bit integers on PostgreSQL: a larger number is no id at all. The slash options declare this
 range (Discord refuses more as it is typed), the web pages and text options (``league:#7``, ``combats:12, 15``)
 read ids through :func:`id_in_text`, and the store binds any number beyond it as one no row has
-(``bot.storage.models.Id``), so an id out of range is "not found" on PostgreSQL exactly as on SQLite.
+(``bot.storage.id_column.Id``), so an id out of range is "not found" on PostgreSQL exactly as on SQLite.
 """
 
 from __future__ import annotations

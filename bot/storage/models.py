@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import (
     BigInteger,
@@ -20,29 +19,12 @@ from sqlalchemy import (
     text,
     true,
 )
-from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
-from sqlalchemy.types import TypeDecorator
 
-from bot.ids import ID_MAX
+from bot.storage.id_column import Id
 
 NAME = 100  # names and ids people type or Discord gives (snowflakes are 20 digits)
 PENDING_ONLY = "status = 'pending'"  # the partial unique index on league matches: one pending match per pair
-
-
-class Id(TypeDecorator[int]):
-    """An id or a season number: an integer column that a lookup by any number may use. A number beyond what the
-    column holds (over ``bot.ids.ID_MAX``, or below 1) is bound as 0, which no row has: it is not found, on
-    PostgreSQL exactly as on SQLite, instead of the driver's out-of-range error. Every id a player, a button or an
-    address gives (``/replay record:``, ``league:#N``, ``combats:``, ``referee:page:N``) meets this one bound."""
-
-    impl = Integer
-    cache_ok = True
-
-    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:  # noqa: ARG002
-        if not isinstance(value, int):  # None, or what the driver itself should judge
-            return value
-        return value if 1 <= value <= ID_MAX else 0
 
 
 class Base(DeclarativeBase):
