@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Any
 
@@ -19,7 +20,7 @@ from bot.recording import with_store
 from bot.render.summary import house_rules_text
 from bot.render.terminal import print_report
 from bot.verification import Verdict, verify
-from rules_core import get_game, resolve
+from rules_core import RefereeError, get_game, resolve
 from rules_core.spec import reading_canonical
 
 
@@ -125,6 +126,24 @@ def annotate_command(record_id: int, text: str) -> None:
     click.echo(f"Note added to record #{record_id}.")
 
 
+def agreed_elsewhere(record_id: int, agreed_json: str) -> str:
+    """Why the terminal does not roll an agreed record's next round (both players must agree it again), and what
+    to do instead, where the record was agreed."""
+    try:
+        agreed = json.loads(agreed_json)
+    except ValueError:
+        agreed = {}
+    where = agreed.get("by") if isinstance(agreed, dict) else None
+    instead = (
+        "its players continue it in Discord, where it was agreed, and the other player accepts the next round"
+        if where == "discord"
+        else f"challenge its survivors with 'referee challenge' ('referee replay {record_id}' shows them), and "
+        "the other player accepts with 'referee accept'"
+    )
+    return (f"Record #{record_id} was agreed by both of its players, so its next round must be agreed by both "
+            f"again: {instead}. Nothing was rolled.")  # fmt: skip
+
+
 @click.command("continue")
 @click.argument("record_id", type=int)
 @click.option("--seed", default=None, metavar="N", help="Replay with this seed (default: a fresh one).")
@@ -146,6 +165,8 @@ def assault_continue(
         )
 
     stored, continued = with_store(load)
+    if stored.agreed_json is not None:
+        raise RefereeError(agreed_elsewhere(stored.id, stored.agreed_json), token=str(record_id))
     # The stored combat and its survivors are in the canonical form, which may be longer than what the player gave.
     with reading_canonical():
         attacker, defender, options, positions = next_round(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 
 import click
@@ -17,6 +18,7 @@ from bot.cli.common import EXIT_BAD_INPUT
 def web_command(host: str | None, port: int | None) -> None:
     """Serve the web pages: league standings, matches and ratings, and combat records, of the servers that publish
     them (settings from the environment or .env: DATABASE_URL, WEB_BASE_URL, WEB_HOST, WEB_PORT; referee docs web)."""
+    from bot.log_lines import configure  # noqa: PLC0415
     from bot.web.app import run_web  # noqa: PLC0415 (aiohttp's server and Jinja2 only for this command)
     from bot.web.config import WebConfig  # noqa: PLC0415
 
@@ -28,6 +30,7 @@ def web_command(host: str | None, port: int | None) -> None:
         sys.exit(EXIT_BAD_INPUT)
     changes = {key: value for key, value in (("web_host", host), ("web_port", port)) if value is not None}
     config = config.model_copy(update=changes)
+    configure(logging.INFO)  # one escaped line a record, as the bot's (bot/log_lines.py)
     click.echo(f"Serving the web pages on http://{config.web_host}:{config.web_port} (Ctrl+C stops).")
     try:
         asyncio.run(run_web(config))

@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import log_lines
 from bot.data import catalogue
 from bot.discord.challenges import ChallengeButton, on_modal
 from bot.discord.collector import Collector
@@ -307,7 +308,7 @@ class RefereeBot(commands.AutoShardedBot):
 
 
 def configure_logging(level: str) -> None:
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    log_lines.configure(level)  # one escaped line a record (bot/log_lines.py)
     logging.getLogger("discord.gateway").setLevel(max(logging.INFO, logging.getLevelName(level)))
 
 

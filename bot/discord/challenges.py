@@ -18,6 +18,7 @@ any database work, then the message edited or the presser answered by a follow-u
 
 from __future__ import annotations
 
+import io
 import logging
 import re
 from datetime import timedelta
@@ -34,7 +35,7 @@ from bot.discord.errors import error_embed, new_error_id, referee_error_embed
 from bot.discord.interactions import guild_of, settings_channel
 from bot.discord.results import player_mentions, show_recorded
 from bot.discord.sides import sides_and_options
-from bot.render.challenges import challenge_embed, continued, mention, reveal_text, state_of
+from bot.render.challenges import challenge_embed, challenge_file, continued, mention, reveal_text, state_of
 from bot.render.markdown import cut
 from bot.storage.challenges import ChallengeClosed, StoredChallenge
 from bot.storage.db import now
@@ -134,9 +135,13 @@ async def open_challenge(
         channel_id=str(interaction.channel_id), expires_at=now() + timedelta(minutes=minutes),
     )  # fmt: skip
     interaction.extras["outcome"] = "challenge"
-    sent = await interaction.response.send_message(content=content, embed=challenge_embed(stored, game),
-                                                   view=challenge_view(stored),
-                                                   allowed_mentions=mentions_of(opponent))  # fmt: skip
+    try:
+        sent = await interaction.response.send_message(content=content, embed=challenge_embed(stored, game),
+                                                       view=challenge_view(stored), files=attached(stored),
+                                                       allowed_mentions=mentions_of(opponent))  # fmt: skip
+    except discord.HTTPException:  # nobody saw it: it is not kept open (the error handler tells the challenger)
+        await bot.store.challenges.discard(stored.id)
+        raise
     bot.health.answer(interaction.id)
     if hold is not None:
         hold.release()
@@ -145,8 +150,16 @@ async def open_challenge(
     return stored
 
 
-def what_became(challenge: StoredChallenge) -> str:
-    """One line for a press on a challenge that is no longer open."""
+def attached(challenge: StoredChallenge) -> list[discord.File]:
+    """What the challenge's message cuts, whole, as its attached file (none when nothing is cut)."""
+    if (whole := challenge_file(challenge)) is None:
+        return []
+    name, text = whole
+    return [discord.File(io.BytesIO(text.encode("utf-8")), filename=name, description="The challenge in full")]
+
+
+def what_became(challenge: StoredChallenge, replaced_by: int | None = None) -> str:
+    """One line for a press on a challenge that is no longer open (``replaced_by``: the next round's newer one)."""
     state = state_of(challenge)
     number = f"Challenge #{challenge.id}"
     if state == "resolved":
@@ -159,6 +172,9 @@ def what_became(challenge: StoredChallenge) -> str:
         return f"{number} was declined by {mention(challenge.opponent_id)}: nothing was rolled."
     if state == "cancelled":
         return f"{number} was cancelled by {mention(challenge.challenger_id)}: nothing was rolled."
+    if state == "replaced":
+        newer = "a newer challenge" if replaced_by is None else f"challenge #{replaced_by}"
+        return f"{number} was replaced by {newer}, for the same next round: answer that one. Nothing was rolled."
     return (f"{number} expired <t:{int(challenge.expires_at.timestamp())}:R>, before both accepted: nothing was "
             "rolled. Challenge again with the same command.")  # fmt: skip
 
@@ -179,12 +195,30 @@ async def storage_failed(interaction: discord.Interaction[Any], error: StorageEr
     await tell(interaction, "", error_embed(error.for_player(error_id) + " The challenge is still open: try again."))
 
 
-async def edit(interaction: discord.Interaction[Any], **changes: Any) -> None:
-    """Edit the pressed challenge's message: in the answer, or after the interaction was deferred."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**changes)
-    else:
-        await interaction.response.edit_message(**changes)
+async def show_challenge(
+    interaction: discord.Interaction[Any], challenge: StoredChallenge, *, view: discord.ui.View | None,
+    content: Any = discord.utils.MISSING,
+) -> None:  # fmt: skip
+    """Every edit of a challenge's message (the pressed one, or the one a form was sent from): shown as
+    ``challenge`` now stands, with ``view`` (its buttons, or None), ``content`` (None drops the text; unsaid keeps
+    it) and, when it cuts a side, its whole text attached.
+    A message deleted meanwhile (Discord's 404 Unknown Message) is answered by a follow-up below it, in the channel
+    for both players: what was stored is always said."""
+    embed = challenge_embed(challenge, get_game(challenge.game))
+    files = attached(challenge)
+    changes: dict[str, Any] = {"content": content, "embed": embed, "view": view}
+    if files:
+        changes["attachments"] = files
+    try:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**changes)
+        else:
+            await interaction.response.edit_message(**changes)
+    except discord.NotFound:
+        again = attached(challenge)  # a file is read once: a fresh one for the follow-up
+        said = content if isinstance(content, str) else discord.utils.MISSING
+        await interaction.followup.send(content=said, embed=embed, files=again,
+                                        view=view or discord.utils.MISSING, allowed_mentions=mentions_of())  # fmt: skip
 
 
 async def load(interaction: discord.Interaction[Any], challenge_id: int) -> StoredChallenge | None:
@@ -207,7 +241,8 @@ async def load(interaction: discord.Interaction[Any], challenge_id: int) -> Stor
         await tell(interaction, what_became(closed))
         return None
     if challenge.status != "open":
-        await tell(interaction, what_became(challenge))
+        newer = await bot.store.challenges.replaced_by(challenge) if challenge.status == "replaced" else None
+        await tell(interaction, what_became(challenge, newer))
         return None
     return challenge
 
@@ -258,8 +293,7 @@ async def accept(
     other = "opponent" if mine == "challenger" else "challenger"
     if version != challenge.inputs_version:
         # The message is shown as it stands, with buttons of its version, and the presser told to read it.
-        await edit(interaction, embed=challenge_embed(challenge, get_game(challenge.game)),
-                   view=challenge_view(challenge))  # fmt: skip
+        await show_challenge(interaction, challenge, view=challenge_view(challenge))
         await tell(interaction, stale(challenge, version))
         return
     if challenge.accepted_by(mine):
@@ -303,18 +337,20 @@ async def accept_again(interaction: discord.Interaction[Any], challenge_id: int,
 
 
 async def resolve_now(interaction: discord.Interaction[Any], challenge: StoredChallenge, last: str) -> None:
-    """Resolve with the committed seed, record it (the challenger asked for it, against the opponent; the house
-    rules kept) and show the result with its reveal in place of the challenge (deferred already)."""
+    """Resolve with the committed seed, record it (the attacker's player and the defender's: the challenger and the
+    opponent, or a next round's players as its record had them, whichever asked; the house rules kept) and show the
+    result with its reveal in place of the challenge (deferred already)."""
     bot: BotServices = interaction.client
     report = resolution(challenge.game, challenge.inputs, challenge.seed)
     moment = now()
     house = tuple(challenge.inputs.get("house_rules") or ())
     slug = new_slug()
     record = continued(challenge)
+    attacker_player, defender_player = players_of(challenge)  # a next round's: its record's, whoever asked
     try:
         record_id = await bot.store.challenges.resolve(
             challenge, report, agreed=agreement(challenge, last=last, at=moment, by="discord"),
-            requested_by=challenge.challenger_id, opponent=challenge.opponent_id, house_rules=house, at=moment,
+            requested_by=attacker_player, opponent=defender_player, house_rules=house, at=moment,
             by=last, slug=slug, continues=record,
         )  # fmt: skip
     except AlreadyContinued as error:  # another round of the same record was recorded first: this one is moot
@@ -360,9 +396,14 @@ async def post_next_round(
     """The next round of an agreed combat (``record``, its ``agreed_json`` set) is agreed too: its player who
     asks challenges the other with the survivors and ``options`` (``positions``: which positions applied, said on
     the challenge), the seed drawn and committed; the other accepts or declines. A third member is refused
-    privately (None)."""
+    privately (None), and so is anyone when one of its players erased their data (nobody could accept)."""
     asker = str(interaction.user.id)
     players = (record.requested_by, record.opponent)
+    if not all(player and player.isdigit() for player in players):  # a pseudonym: that player erased their data
+        await tell(interaction, f"Combat #{record.id} was agreed with a player who has since erased their data: "
+                   "nobody is left to agree its next round with, so it cannot go on.")  # fmt: skip
+        bot.health.answer(interaction.id)
+        return None
     if asker not in players or record.opponent is None:
         await tell(interaction, f"Combat #{record.id} was agreed between {mention(players[0])} and "
                    f"{mention(players[1])}: only they can continue it, and its next round is a challenge between "
@@ -376,10 +417,17 @@ async def post_next_round(
     inputs = inputs_as_read(report, options, record.house_rules) | {
         "continues": record.id, "players": list(players), "positions": positions,
     }  # fmt: skip
-    return await open_challenge(bot, interaction, game, inputs=inputs, seed=seed, salt=salt, challenger=asker,
-                                opponent=other, hold=hold,
-                                content=f"<@{other}>: {mention(asker)} asks you to fight the next round of combat "
-                                f"#{record.id}.")  # fmt: skip
+    posted = await open_challenge(bot, interaction, game, inputs=inputs, seed=seed, salt=salt, challenger=asker,
+                                  opponent=other, hold=hold,
+                                  content=f"<@{other}>: {mention(asker)} asks you to fight the next round of combat "
+                                  f"#{record.id}.")  # fmt: skip
+    # One next round challenged at a time: an older challenge of it (the other player's, or an earlier one) closes.
+    for older in await bot.store.challenges.replace_next_rounds(posted):
+        try:
+            await show_in_channel(interaction.client, older, replaced_by=posted.id)
+        except discord.HTTPException:
+            log.warning("challenge #%d was replaced by #%d; its message could not be edited", older.id, posted.id)
+    return posted
 
 
 async def change(interaction: discord.Interaction[Any], challenge: StoredChallenge, mine: str) -> None:
@@ -424,7 +472,7 @@ async def close(interaction: discord.Interaction[Any], challenge: StoredChalleng
 
 async def show_closed(interaction: discord.Interaction[Any], challenge: StoredChallenge) -> None:
     """The pressed challenge's message shows what became of it (declined, cancelled, expired), its buttons gone."""
-    await edit(interaction, content=None, embed=challenge_embed(challenge, get_game(challenge.game)), view=None)
+    await show_challenge(interaction, challenge, view=None, content=None)
 
 
 async def on_modal(interaction: discord.Interaction[Any]) -> None:
@@ -485,24 +533,35 @@ async def submit(interaction: discord.Interaction[Any], challenge: StoredChallen
         await tell(interaction, what_became(again) if again.status != "open" or again.expired() else
                    f"Challenge #{challenge.id} changed meanwhile: read it again.")  # fmt: skip
         return
-    await edit(interaction, content=None, embed=challenge_embed(changed, game), view=challenge_view(changed))
+    await show_challenge(interaction, changed, view=challenge_view(changed), content=None)
     await interaction.followup.send(
         f"<@{changed.challenger_id}>: {mention(changed.opponent_id)} changed their side of challenge "
         f"#{changed.id}. Accept it or Cancel.", allowed_mentions=mentions_of(changed.challenger_id),
     )  # fmt: skip
 
 
-async def show_expired(client: discord.Client, challenge: StoredChallenge) -> None:
-    """The expiry sweep's edit (bot/challenges/expiry.py ``sweep_expired(store, partial(show_expired, bot))``): the
-    challenge's message shown expired, its buttons gone. Nothing to edit for a challenge whose message was never
-    stored; Discord refusing the edit (the message deleted) raises, and the sweep logs it."""
+async def show_in_channel(
+    client: discord.Client, challenge: StoredChallenge, *, replaced_by: int | None = None
+) -> None:  # fmt: skip
+    """A challenge's message edited by the bot on its own (no press to answer): shown as it now stands (expired,
+    replaced by ``replaced_by``), its buttons gone. Nothing to edit for a challenge whose message was never stored,
+    nor for one whose message was deleted (nobody is waiting on it: a line in the log, no traceback); any other
+    refusal raises."""
     if challenge.message_id is None or challenge.channel_id is None:
         return
     guild = None if challenge.guild_id is None else int(challenge.guild_id)
     channel = client.get_partial_messageable(int(challenge.channel_id), guild_id=guild)
-    await channel.get_partial_message(int(challenge.message_id)).edit(
-        content=None, embed=challenge_embed(challenge, get_game(challenge.game)), view=None
-    )
+    embed = challenge_embed(challenge, get_game(challenge.game), replaced_by=replaced_by)
+    try:
+        await channel.get_partial_message(int(challenge.message_id)).edit(content=None, embed=embed, view=None)
+    except discord.NotFound:
+        log.info("challenge #%d is %s; its message was deleted", challenge.id, challenge.status)
+
+
+async def show_expired(client: discord.Client, challenge: StoredChallenge) -> None:
+    """The expiry sweep's edit (bot/challenges/expiry.py ``sweep_expired(store, partial(show_expired, bot))``): the
+    challenge's message shown expired (:func:`show_in_channel`); the sweep logs any refusal."""
+    await show_in_channel(client, challenge)
 
 
 __all__ = [

@@ -10,6 +10,7 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
+from bot.ids import ID_MAX
 from bot.render.markdown import cut
 from rules_core import all_games
 from rules_core.options import OptionSpec, OptionType
@@ -17,6 +18,9 @@ from rules_core.registry import Game, command_path, names_of
 
 DESCRIPTION = 100  # Discord's limit for command and option descriptions
 SPEC_MAX = 4000  # the engine's spec limit
+# Every id option (a record, a match, a season): Discord refuses a number the tables cannot hold as it is typed; one
+# sent anyway is not found by the store (bot/ids.py).
+ID = app_commands.Range[int, 1, ID_MAX]
 
 
 def annotation(spec: OptionSpec) -> Any:

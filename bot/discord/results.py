@@ -285,13 +285,17 @@ def result_view(
 async def record(
     bot: BotServices, report: Report, interaction: discord.Interaction[Any], *, opponent: str | None,
     private: bool, continues: int | None = None, house_rules: tuple[str, ...] = (), slug: str | None = None,
+    sides: tuple[str, str | None] | None = None,
 ) -> tuple[int | None, str | None]:  # fmt: skip
     """Store the result; any storage failure is logged (traceback and error id) and returned as the reason it is
-    'not recorded' (what failed, in a player's words, and the error id), never raised."""
+    'not recorded' (what failed, in a player's words, and the error id), never raised. ``sides``: the attacker's
+    and the defender's players to record (a continued combat's, whichever of them asked); by default the asker and
+    the ``opponent``."""
+    attacker_player, defender_player = sides or (str(interaction.user.id), opponent)
     request = RecordRequest(
         report,
-        requested_by=str(interaction.user.id),
-        opponent=opponent,
+        requested_by=attacker_player,
+        opponent=defender_player,
         guild_id=guild_of(interaction),
         channel_id=None if interaction.channel_id is None else str(interaction.channel_id),
         continues=continues,
@@ -320,13 +324,14 @@ async def record(
 async def send_result(
     interaction: discord.Interaction[Any], report: Report, *, private: bool, opponent: str | None,
     continues: int | None = None, hold: CollectorHold | None = None, note: str | None = None,
-    players: Players | None = None, house_rules: tuple[str, ...] = (),
+    players: Players | None = None, house_rules: tuple[str, ...] = (), sides: tuple[str, str | None] | None = None,
 ) -> int | None:  # fmt: skip
     """Show the (already valid) result at once, then store it and edit in its record id and buttons.
 
     The summary names the players (``players``: the attacker's and the defender's mentions; by default the
     requester and the ``opponent``); a public result pings the opponent once, in its content, and nobody else.
     ``house_rules``: the names of the options that came from house rules, said in the summary and kept on the record.
+    ``sides``: the players recorded as the attacker's and the defender's (see ``record``).
 
     Shown first, stored second, as on the command line: the answer never waits on the database, so Discord's
     3-second deadline is never at risk, and a failed write only changes the footer to "not recorded".
@@ -354,7 +359,8 @@ async def send_result(
         hold.release()  # the first answer is out: the collector may catch up
     slug = new_slug()  # its web address, known before it is written
     record_id, problem = await record(bot, report, interaction, opponent=opponent, private=private,
-                                      continues=continues, house_rules=house_rules, slug=slug)  # fmt: skip
+                                      continues=continues, house_rules=house_rules, slug=slug,
+                                      sides=sides)  # fmt: skip
     await show_recorded(interaction, report, record_id=record_id, problem=problem, players=players,
                         house_rules=house_rules, private=private, message_id=sent.message_id, slug=slug)  # fmt: skip
     return record_id

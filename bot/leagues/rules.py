@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from bot.ids import id_value, looks_like_a_number, why_not_an_id
 from bot.leagues.errors import LeagueError
 from bot.leagues.model import Agreement
 from bot.leagues.standings import RESULTS, Points
@@ -73,6 +74,20 @@ def check_notes(notes: str, correct: Example) -> str:
     return check_text(notes, NOTES_MAX, "note", correct) or ""
 
 
+def league_id(reference: str) -> int | None:
+    """The id a league reference gives ("7" of "#7"), None for a name; a number that is no id (Unicode digits, a
+    sign, 0) is refused with what to type (league names are never digits alone: ``check_name``). One too large for
+    any id is not found, as any id no league has."""
+    if not looks_like_a_number(reference):
+        return None
+    if (problem := why_not_an_id(reference)) is not None:
+        raise LeagueError(  # the option is a flag in Discord and an argument in the terminal: no example of either
+            f"A league is given by its id, such as 1 or #1, or by its name, such as Autumn Crusade: {problem}.",
+            hint=Hint(Do.LIST_LEAGUES),
+        )
+    return id_value(reference)
+
+
 def parse_combats(text: str | Sequence[int] | None) -> tuple[int, ...]:
     """Combat record ids from "12, 15" (or #12 #15), distinct, at most COMBATS_MAX."""
     if text is None:
@@ -82,12 +97,11 @@ def parse_combats(text: str | Sequence[int] | None) -> tuple[int, ...]:
         ids: list[int] = []
         for part in parts:
             digits = part.lstrip("#")
-            if not digits.isdigit() or int(digits) < 1:
+            if (problem := why_not_an_id(digits)) is not None:
                 raise LeagueError(
-                    f"Combats are record ids (in each result's footer), not {part!r}.",
-                    example=example(combats="12, 15"),
+                    f"Combats are record ids (in each result's footer): {problem}.", example=example(combats="12, 15")
                 )
-            ids.append(int(digits))
+            ids.append(id_value(digits))
     else:
         ids = [int(value) for value in text]
     unique = tuple(dict.fromkeys(ids))

@@ -4,8 +4,9 @@ cancelled, expired.
 An open challenge shows both sides exactly as the referee read them (the result's own "Read" line, then every unit's
 profile as the engine wrote it), the options and which of them came from house rules, who plays which side, the
 commitment in full, when it expires (Discord's relative timestamp) and what each player can do. A closed one says
-what became of it. Every embed keeps Discord's limits: a side too long for its field is cut with a note (the whole
-side is stored and resolved).
+what became of it. Every embed keeps Discord's limits: a side too long for its field, or a next round's positions
+too long for the description, is cut with a note; the whole text is in the file attached to the message
+(:func:`challenge_file`), one tap away, and the whole side is stored and resolved.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.render.colours import CHALLENGE_COLOURS
-from bot.render.embeds import FIELD_VALUE
+from bot.render.embeds import EMBED_TOTAL, FIELD_VALUE
 from bot.render.markdown import cut, escape
 from bot.server_settings.model import house_rules_line
 from rules_core.errors import RefereeError
@@ -56,6 +57,8 @@ class StoredChallenge(Protocol):
 
 
 READ = 300  # characters of a side's "Read" line in its field; its profile text takes the rest of the 1,024
+POSITIONS = 800  # characters of a next round's positions in the description: 4 fields of 1,024 take the most room
+ATTACHED = "the whole text is in the attached file"
 
 
 def state_of(challenge: StoredChallenge) -> str:
@@ -88,7 +91,7 @@ def _side_field(text: str) -> str:
     room = FIELD_VALUE - len(head) - len("\n```")
     if len(profile) <= room:
         return f"{head}{profile}\n```"
-    note = f"\n… cut here: {len(profile):,} characters in all (the whole side is kept and resolved)"
+    note = f"\n… cut here: {len(profile):,} characters in all (the whole side is kept and resolved; {ATTACHED})"
     kept = profile[: room - len(note) - 1] + "…"
     return f"{head}{kept}\n```{note}"
 
@@ -114,8 +117,9 @@ def options_text(inputs: dict[str, Any], game: Game | None = None) -> str:
     return cut("\n".join(lines), FIELD_VALUE) if lines else "None: the rules' defaults."
 
 
-def challenge_embed(challenge: StoredChallenge, game: Game) -> discord.Embed:
-    """The challenge's message in its current state (:func:`state_of`)."""
+def challenge_embed(challenge: StoredChallenge, game: Game, *, replaced_by: int | None = None) -> discord.Embed:
+    """The challenge's message in its current state (:func:`state_of`); ``replaced_by``: the challenge that
+    replaced a next round's (state ``replaced``)."""
     state = state_of(challenge)
     challenger, opponent = mention(challenge.challenger_id), mention(challenge.opponent_id)
     title = f"Challenge #{challenge.id}: {game.heading}"
@@ -125,7 +129,7 @@ def challenge_embed(challenge: StoredChallenge, game: Game) -> discord.Embed:
         title = f"Challenge #{challenge.id}: {game.heading}, next round of combat #{record}"
     if state == "open" and record is not None:
         title += " · waiting for the opponent"
-        positions = escape(str(challenge.inputs.get("positions") or ""))
+        positions = _positions(challenge)
         text = (f"{challenger} asks {opponent} to fight the next round of agreed combat #{record}: the survivors "
                 f"as the record left them, below. {positions}\n\nNothing is rolled until both accept: the dice are "
                 f"already drawn, and their commitment is below.\n\n**{opponent}**: **Accept** or **Decline** (to "
@@ -153,6 +157,11 @@ def challenge_embed(challenge: StoredChallenge, game: Game) -> discord.Embed:
     elif state == "cancelled":
         title += " · cancelled"
         text = f"{challenger} cancelled the challenge to {opponent}. Nothing was rolled."
+    elif state == "replaced":
+        title += " · replaced"
+        newer = "a newer challenge" if replaced_by is None else f"challenge #{replaced_by}"
+        text = (f"Replaced by {newer}, for the same next round of combat #{record}: one next round is "
+                "challenged at a time. Nothing was rolled.")  # fmt: skip
     else:
         title += " · expired"
         text = (f"{challenger}'s challenge to {opponent} expired {when} before both accepted. Nothing was rolled: "
@@ -165,7 +174,42 @@ def challenge_embed(challenge: StoredChallenge, game: Game) -> discord.Embed:
     embed.add_field(name="Options", value=options_text(inputs, game), inline=False)
     embed.add_field(name="Dice committed in advance", value=commitment_text(challenge, state), inline=False)
     embed.set_footer(text=f"Challenge #{challenge.id} · sides version {challenge.inputs_version}")
+    if len(embed) > EMBED_TOTAL:  # a last guard: the description gives way, the sides and the commitment stay
+        embed.description = cut(text, max(0, len(text) - (len(embed) - EMBED_TOTAL)))
     return embed
+
+
+def _positions(challenge: StoredChallenge) -> str:
+    """A next round's positions for the description, cut (with where the rest is) when too long."""
+    positions = str(challenge.inputs.get("positions") or "")
+    if len(positions) <= POSITIONS:
+        return escape(positions)
+    return escape(cut(positions, POSITIONS)) + f" ({len(positions):,} characters: {ATTACHED}.)"
+
+
+def cut_anything(challenge: StoredChallenge) -> bool:
+    """Whether the message cuts a side or the positions (then its file holds them whole)."""
+    inputs = challenge.inputs
+    sides = (str(inputs.get("attacker", "")), str(inputs.get("defender", "")))
+    return any(ATTACHED in _side_field(side) for side in sides) or (
+        continued(challenge) is not None and len(str(inputs.get("positions") or "")) > POSITIONS
+    )
+
+
+def challenge_file(challenge: StoredChallenge) -> tuple[str, str] | None:
+    """(file name, Markdown) of what the message cuts, whole: the sides as read, a next round's positions and the
+    options; None when nothing is cut."""
+    if not cut_anything(challenge):
+        return None
+    inputs = challenge.inputs
+    parts = [f"# Challenge #{challenge.id}, sides version {challenge.inputs_version}", ""]
+    for name in ("attacker", "defender"):
+        parts += [f"## {name.capitalize()}", "", "```", str(inputs.get(name, "")), "```", ""]
+    if positions := inputs.get("positions"):
+        parts += ["## Positions", "", str(positions), ""]
+    options = inputs.get("options") or {}
+    parts += ["## Options", "", " ".join(f"{key}:{value}" for key, value in options.items()) or "none", ""]
+    return f"challenge-{challenge.id}.md", "\n".join(parts)
 
 
 def commitment_text(challenge: StoredChallenge, state: str) -> str:
@@ -194,4 +238,13 @@ def reveal_text(challenge: StoredChallenge, record_id: int | None) -> str:
             f"salt `{challenge.salt}`; SHA-256 commitment `{challenge.commitment}`. {check}").strip()  # fmt: skip
 
 
-__all__ = ["challenge_embed", "commitment_text", "continued", "options_text", "reveal_text", "state_of"]
+__all__ = [
+    "challenge_embed",
+    "challenge_file",
+    "commitment_text",
+    "continued",
+    "cut_anything",
+    "options_text",
+    "reveal_text",
+    "state_of",
+]

@@ -40,7 +40,7 @@ MATCH_STATUS_COLOURS = {"pending": YELLOW, "confirmed": GREEN, "disputed": ORANG
 AUDIT_COLOUR = GREY  # a league's audit log
 # A challenge (issue 24): open in blurple, changed (the challenger's turn) yellow, accepted green, closed grey.
 CHALLENGE_COLOURS = {"open": BLUE, "changed": YELLOW, "resolved": GREEN, "declined": GREY, "cancelled": GREY,
-                     "expired": GREY}  # fmt: skip
+                     "expired": GREY, "replaced": GREY}  # fmt: skip
 ATTACKER_CHART = ATTACKER_COLOUR  # the attacker's bars in the odds chart: the same blue as the result embeds
 DEFENDER_CHART = DEFENDER_COLOUR
 DRAW_CHART = DRAW_COLOUR

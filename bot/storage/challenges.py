@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, insert, or_, select, update
+from sqlalchemy import ColumnElement, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -254,6 +254,45 @@ class Challenges:
                 update(Challenge)
                 .where(Challenge.id == challenge_id, Challenge.status == "open", Challenge.expires_at > moment)
                 .values(status=status)
+            )
+            return rowcount(result) == 1
+
+    async def replace_next_rounds(self, newest: StoredChallenge) -> list[StoredChallenge]:
+        """Close, as ``replaced``, every other open challenge of the next round of the record ``newest`` continues
+        (one record, one next-round challenge open: the newest); those closed by this call, as they now stand."""
+        record = newest.inputs.get("continues")
+        async with self.sessions.begin() as session:
+            query = select(Challenge).where(Challenge.status == "open", Challenge.id != newest.id,
+                                            Challenge.guild_id == newest.guild_id)  # fmt: skip
+            older = [row for row in (await session.scalars(query)).all()
+                     if json.loads(row.inputs_json).get("continues") == record]  # fmt: skip
+            closed = []
+            for row in older:
+                result = await session.execute(
+                    update(Challenge)
+                    .where(Challenge.id == row.id, Challenge.status == "open")
+                    .values(status="replaced")
+                )
+                if rowcount(result) == 1:
+                    await session.refresh(row)
+                    closed.append(_stored(row))
+            return closed
+
+    async def replaced_by(self, challenge: StoredChallenge) -> int | None:
+        """The challenge that replaced ``challenge`` (a newer one of the same record's next round), if any."""
+        record = challenge.inputs.get("continues")
+        async with self.sessions() as session:
+            query = select(Challenge).where(Challenge.id > challenge.id, Challenge.guild_id == challenge.guild_id)
+            newer = [row.id for row in (await session.scalars(query.order_by(Challenge.id))).all()
+                     if json.loads(row.inputs_json).get("continues") == record]  # fmt: skip
+            return newer[0] if newer and record is not None else None
+
+    async def discard(self, challenge_id: int) -> bool:
+        """Remove an open challenge whose message never reached anyone (Discord refused it): a challenge nobody can
+        see is not kept, to expire unseen. Whether this call removed it."""
+        async with self.sessions.begin() as session:
+            result = await session.execute(
+                delete(Challenge).where(Challenge.id == challenge_id, Challenge.status == "open")
             )
             return rowcount(result) == 1
 

@@ -62,8 +62,8 @@ class Leagues:
         text = reference.strip().lstrip("#")
         guild = _guild_scope(actor, guild_id)
         async with self.sessions() as session:
-            if text.isdigit():
-                row = await session.get(League, int(text))
+            if (league_id := rules.league_id(text)) is not None:
+                row = await session.get(League, league_id)
                 found = [] if row is None else [row]
             else:
                 query = select(League).where(League.name_key == " ".join(text.split()).casefold())

@@ -21,6 +21,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from bot.storage.id_column import Id
+
 NAME = 100  # names and ids people type or Discord gives (snowflakes are 20 digits)
 PENDING_ONLY = "status = 'pending'"  # the partial unique index on league matches: one pending match per pair
 
@@ -39,7 +41,7 @@ class CombatRecord(Base):
 
     __tablename__ = "combat_records"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     game: Mapped[str] = mapped_column(String(32))
     attacker_spec: Mapped[str] = mapped_column(Text)
     defender_spec: Mapped[str] = mapped_column(Text)
@@ -95,7 +97,7 @@ class Challenge(Base):
 
     __tablename__ = "challenges"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     guild_id: Mapped[str | None] = mapped_column(String(NAME))  # None: the terminal's, or direct messages
     channel_id: Mapped[str | None] = mapped_column(String(NAME))
     message_id: Mapped[str | None] = mapped_column(String(NAME))
@@ -108,7 +110,7 @@ class Challenge(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     salt: Mapped[str] = mapped_column(String(64))
     commitment: Mapped[str] = mapped_column(String(64))
-    status: Mapped[str] = mapped_column(String(16))  # open, resolved, declined, cancelled or expired
+    status: Mapped[str] = mapped_column(String(16))  # open, resolved, declined, cancelled, expired, replaced
     challenger_ok_version: Mapped[int | None] = mapped_column(Integer)
     challenger_ok_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     opponent_ok_version: Mapped[int | None] = mapped_column(Integer)
@@ -132,7 +134,7 @@ class RecordEvent(Base):
 
     __tablename__ = "record_events"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     record_id: Mapped[int] = mapped_column(ForeignKey("combat_records.id", ondelete="CASCADE"), index=True)
     kind: Mapped[str] = mapped_column(String(16))  # "void" or "note"
     actor: Mapped[str] = mapped_column(String(NAME))
@@ -147,7 +149,7 @@ class Roster(Base):
 
     __tablename__ = "rosters"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     owner: Mapped[str] = mapped_column(String(NAME))
     game: Mapped[str] = mapped_column(String(32))
     name: Mapped[str] = mapped_column(String(NAME))
@@ -168,7 +170,7 @@ class DiceRoll(Base):
 
     __tablename__ = "dice_rolls"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     expression: Mapped[str] = mapped_column(String(200))
     result: Mapped[str] = mapped_column(Text)  # d20's rendering: every die, and the total
     total: Mapped[int] = mapped_column(BigInteger)
@@ -188,7 +190,7 @@ class League(Base):
 
     __tablename__ = "leagues"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     guild_id: Mapped[str] = mapped_column(String(NAME))
     name: Mapped[str] = mapped_column(String(NAME))
     name_key: Mapped[str] = mapped_column(String(NAME))  # the name folded for comparison: one per guild
@@ -229,7 +231,7 @@ class LeagueSeason(Base):
     __tablename__ = "league_seasons"
 
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True)
-    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    number: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=False)
     started_by: Mapped[str] = mapped_column(String(NAME))
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     ended_by: Mapped[str | None] = mapped_column(String(NAME))
@@ -241,9 +243,9 @@ class LeagueMatch(Base):
 
     __tablename__ = "league_matches"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
-    season: Mapped[int] = mapped_column(Integer)
+    season: Mapped[int] = mapped_column(Id)
     reporter_id: Mapped[str] = mapped_column(String(NAME))
     opponent_id: Mapped[str] = mapped_column(String(NAME))
     result: Mapped[str] = mapped_column(String(8))  # the reporter's: win, draw or loss
@@ -282,9 +284,9 @@ class LeagueEvent(Base):
 
     __tablename__ = "league_events"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
-    match_id: Mapped[int | None] = mapped_column(Integer)
+    match_id: Mapped[int | None] = mapped_column(Id)
     kind: Mapped[str] = mapped_column(String(32))
     actor: Mapped[str] = mapped_column(String(NAME))
     reason: Mapped[str] = mapped_column(Text)
@@ -304,7 +306,7 @@ class LeagueSnapshot(Base):
     __tablename__ = "league_snapshots"
 
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True)
-    season: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    season: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=False)
     version: Mapped[int] = mapped_column(Integer)
     data_json: Mapped[str] = mapped_column(Text)
     computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -332,7 +334,7 @@ class SettingValue(Base):
 
     __tablename__ = "settings"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     scope: Mapped[str] = mapped_column(String(16))  # server, channel or user
     scope_id: Mapped[str] = mapped_column(String(NAME))  # the server's, the channel's or the user's id
     guild_id: Mapped[str | None] = mapped_column(String(NAME))  # the server it belongs to; None for a user's
@@ -353,7 +355,7 @@ class SettingChange(Base):
 
     __tablename__ = "settings_changes"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     scope: Mapped[str] = mapped_column(String(16))
     scope_id: Mapped[str] = mapped_column(String(NAME))
     guild_id: Mapped[str | None] = mapped_column(String(NAME))

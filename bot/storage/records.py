@@ -8,7 +8,7 @@ Every write is one transaction; reads return plain frozen records, never ORM obj
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -329,13 +329,26 @@ class Records:
                 raise RecordNotFound(record_id)
             return await _stored(session, row)
 
-    async def by_slug(self, slug: str) -> StoredCombat | None:
-        """The record with this web slug (one indexed query, and one for its history), whoever may see it: the web
-        pages decide what is public (bot/web/combats.py). None when there is none."""
+    async def by_slug(
+        self, slug: str, *, shown: Callable[[bool, str | None], bool] | None = None
+    ) -> StoredCombat | None:
+        """The record with this web slug, whoever may see it: the web pages decide what is public
+        (bot/web/combats.py), through ``shown(private, guild_id)``, asked of the row's visibility alone before its
+        report and history are read (a hidden record costs what an unknown slug does). None when there is none, or
+        ``shown`` says no."""
         if not slug or len(slug) > 32:
             return None
         async with self.sessions() as session:
-            row = await session.scalar(select(CombatRecord).where(CombatRecord.slug == slug))
+            head = (
+                await session.execute(
+                    select(CombatRecord.id, CombatRecord.private, CombatRecord.guild_id).where(
+                        CombatRecord.slug == slug
+                    )
+                )
+            ).first()
+            if head is None or (shown is not None and not shown(bool(head.private), head.guild_id)):
+                return None
+            row = await session.get(CombatRecord, head.id)
             return None if row is None else await _stored(session, row)
 
     async def public_slugs(self, record_ids: Iterable[int], guild_id: str) -> dict[int, str]:

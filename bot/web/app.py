@@ -19,6 +19,7 @@ from pathlib import Path
 
 from aiohttp import web
 
+from bot.log_lines import has_control
 from bot.server_settings.cache import SettingsCache
 from bot.storage import Store
 from bot.storage.failures import is_transient
@@ -35,7 +36,7 @@ RETRY_AFTER_SECONDS = 5  # what a page asked for while the database restarts tel
 
 def make_app(store: Store, settings: SettingsCache, config: WebConfig) -> web.Application:
     """The pages over ``store``, with ``settings`` (kept current by whoever owns it) saying who opted in."""
-    app = web.Application(middlewares=[security_headers, rate_limited, failures])
+    app = web.Application(middlewares=[security_headers, malformed, rate_limited, failures])
     app[STORE] = store
     app[SETTINGS] = settings
     app[CONFIG] = config
@@ -66,6 +67,15 @@ async def static_file(request: web.Request) -> web.StreamResponse:
 
 async def healthz(_request: web.Request) -> web.Response:
     return web.Response(text="ok")
+
+
+@web.middleware
+async def malformed(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """An address holding a control character (a NUL, a newline, an escape) is no page: the one 404, before any
+    route reads it (PostgreSQL refuses a NUL in text, and a newline has no business in a log)."""
+    if has_control(request.path):
+        raise not_found()
+    return await handler(request)
 
 
 @web.middleware

@@ -54,10 +54,13 @@ def add_routes(app: web.Application) -> None:
 
 async def published(request: web.Request) -> StoredCombat:
     """The record the slug names, if it may be shown on the web; else the one 404, whatever the reason."""
-    stored = await request.app[STORE].records.by_slug(request.match_info["slug"])
-    if stored is None or stored.personal or stored.guild_id is None:
-        raise not_found()
-    if not request.app[SETTINGS].effective(stored.guild_id, None).web_public:
+    settings = request.app[SETTINGS]
+
+    def shown(private: bool, guild_id: str | None) -> bool:  # decided before the report is loaded
+        return not private and guild_id is not None and settings.effective(guild_id, None).web_public
+
+    stored = await request.app[STORE].records.by_slug(request.match_info["slug"], shown=shown)
+    if stored is None or stored.personal:
         raise not_found()
     return stored
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-import re
 from collections import OrderedDict
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.access import OPERATOR, Actor
+from bot.ids import id_in_text
 from bot.leagues.chart import chart_summary, chart_title, rating_svg
 from bot.leagues.export import matches_csv, standings_csv
 from bot.leagues.model import LeagueInfo, MatchInfo, Standings
@@ -77,20 +77,16 @@ def _public(request: web.Request, guild_id: str) -> bool:
     return request.app[SETTINGS].effective(guild_id, None).web_public
 
 
-ID_MAX = 2**31 - 1  # the largest id the tables hold (a 32-bit integer on PostgreSQL)
-_DIGITS = re.compile(r"[0-9]{1,18}")  # ASCII digits only: str.isdigit() takes "²" (int() refuses) and "٣" (3)
-
-
-def whole(text: str, largest: int) -> int:
-    """``text`` as a number from 1 to ``largest``, written in ASCII digits (at most 18); else not found."""
-    if _DIGITS.fullmatch(text) is None or not 0 < int(text) <= largest:
+def whole(text: str) -> int:
+    """``text`` as an id or a page number (bot/ids.py: ASCII digits, within the tables' bound); else not found."""
+    if (number := id_in_text(text)) is None:
         raise not_found()
-    return int(text)
+    return number
 
 
 def _number(request: web.Request, name: str) -> int | None:
     text = request.query.get(name)
-    return None if text is None else whole(text, 10**9 - 1)
+    return None if text is None else whole(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +101,7 @@ class Shown:
 
 async def _league(request: web.Request) -> tuple[LeagueInfo, Actor]:
     """The league of the address, if its server has opted in; else not found."""
-    league_id = whole(request.match_info["league_id"], ID_MAX)
+    league_id = whole(request.match_info["league_id"])
     try:
         league = await _store(request).leagues.get(league_id, actor=OPERATOR)
     except RefereeError:

@@ -15,7 +15,7 @@ from bot.discord import challenges
 from bot.discord.cooldown import RateLimit, per_user_check
 from bot.discord.delivery import is_private
 from bot.discord.interactions import actor_of
-from bot.discord.options import DESCRIPTION, command_callback
+from bot.discord.options import DESCRIPTION, ID, command_callback
 from bot.discord.results import player_mentions, send_result
 from bot.discord.sides import roster_choices, sides_and_options
 from bot.render.markdown import cut
@@ -96,7 +96,7 @@ class CombatCog(commands.Cog):
             private="Only you see the answer.",
         )
         async def continue_round(
-            interaction: discord.Interaction[Any], record: app_commands.Range[int, 1],
+            interaction: discord.Interaction[Any], record: ID,
             attacker_positions: app_commands.Range[str, 1, 1000] | None = None,
             defender_positions: app_commands.Range[str, 1, 1000] | None = None,
             private: bool | None = None,
@@ -133,7 +133,8 @@ class CombatCog(commands.Cog):
                 # The record's options carry on (today's house rules are not applied), and so do their origins.
                 await send_result(interaction, report, private=hidden or stored.personal, opponent=other,
                                   continues=record, hold=hold, note=positions, house_rules=stored.house_rules,
-                                  players=player_mentions(stored.requested_by, stored.opponent))  # fmt: skip
+                                  players=player_mentions(stored.requested_by, stored.opponent),
+                                  sides=(stored.requested_by, stored.opponent))  # fmt: skip
 
         per_user_check(self.limit)(continue_round)
         return continue_round

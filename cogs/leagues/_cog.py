@@ -26,11 +26,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.interactions import actor_of
+from bot.discord.options import ID
 from bot.discord.sweeps import Sweeper
 from bot.leagues.chart import chart_title, legend_labels, rating_chart
 from bot.leagues.errors import LeagueError, LeagueNotFound
 from bot.leagues.model import LeagueInfo, MatchInfo, Standings
 from bot.leagues.standings import Points
+from bot.render.markdown import escape
 from cogs.leagues._follow import refresh_posts, sweep
 from cogs.leagues._names import NameBook
 from cogs.leagues._ui import (
@@ -60,7 +62,7 @@ LEAGUE = "The league (needed only when the server has several)."
 AGREED = "Count only combats both players agreed to (a challenge with agree:true) in reports (false)."
 POINTS = app_commands.Range[int, 0, 100]
 HOURS = app_commands.Range[int, 1, 720]
-MATCH = app_commands.Range[int, 1]
+MATCH = ID
 SHORT = app_commands.Range[str, 1, 300]
 IN_SERVERS = app_commands.AppCommandContext(guild=True)  # what @app_commands.guild_only() sets
 
@@ -147,13 +149,13 @@ class LeagueCog(commands.Cog):
             str(interaction.guild_id), name, game, actor=actor_of(interaction), points=Points(win, draw, loss),
             confirm_hours=confirm_hours, require_agreed=require_agreed,
         )  # fmt: skip
-        await self.say(interaction, f"League **{league.name}** ({league.game}) is open: players join with "
+        await self.say(interaction, f"League **{escape(league.name)}** ({league.game}) is open: players join with "
                                     f"`/league join`. {settings_line(league)}")  # fmt: skip
 
     @everyone.command(name="list", description="This server's leagues.")
     async def list_leagues(self, interaction: discord.Interaction[Any]) -> None:
         leagues = await self.bot.store.leagues.all(actor=actor_of(interaction))
-        lines = [f"**{league.name}** · {league.game} · season {league.season} · {len(league.players)} players"
+        lines = [f"**{escape(league.name)}** · {league.game} · season {league.season} · {len(league.players)} players"
                  + (" · agreed combats only" if league.require_agreed else "") for league in leagues]  # fmt: skip
         lines = lines or ["No leagues yet: an organiser starts one with `/league-admin create`."]
         await self.say(interaction, "\n".join(lines)[:2000], private=True)
@@ -163,14 +165,14 @@ class LeagueCog(commands.Cog):
     async def join(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self.league(interaction, league)
         await self.bot.store.leagues.join(found.id, actor=actor_of(interaction))
-        await self.say(interaction, f"{who(str(interaction.user.id))} joined **{found.name}**.")
+        await self.say(interaction, f"{who(str(interaction.user.id))} joined **{escape(found.name)}**.")
 
     @everyone.command(name="leave", description="Leave a league (your games stay in its records).")
     @app_commands.describe(league=LEAGUE)
     async def leave(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self.league(interaction, league)
         await self.bot.store.leagues.leave(found.id, actor=actor_of(interaction))
-        await self.say(interaction, f"{who(str(interaction.user.id))} left **{found.name}**.")
+        await self.say(interaction, f"{who(str(interaction.user.id))} left **{escape(found.name)}**.")
 
     @organisers.command(name="settings", description="Change a league's name, points or window (organisers).")
     @app_commands.describe(
@@ -189,7 +191,7 @@ class LeagueCog(commands.Cog):
                             found.points.loss if loss is None else loss)  # fmt: skip
         changed = await self.bot.store.leagues.update_settings(found.id, actor=actor_of(interaction), points=points,
             confirm_hours=confirm_hours, name=name, require_agreed=require_agreed)  # fmt: skip
-        await self.say(interaction, f"**{changed.name}**: {settings_line(changed)}")
+        await self.say(interaction, f"**{escape(changed.name)}**: {settings_line(changed)}")
 
     @organisers.command(name="organiser", description="Add a co-organiser (organisers).")
     @app_commands.describe(user="Who to add.", league=LEAGUE)
@@ -198,14 +200,14 @@ class LeagueCog(commands.Cog):
     ) -> None:
         found = await self.league(interaction, league)
         await self.bot.store.leagues.add_organiser(found.id, str(user.id), actor=actor_of(interaction))
-        await self.say(interaction, f"{who(str(user.id))} now organises **{found.name}**.")
+        await self.say(interaction, f"{who(str(user.id))} now organises **{escape(found.name)}**.")
 
     @season.command(name="start", description="End the current season and start the next (organisers).")
     @app_commands.describe(league=LEAGUE)
     async def season_start(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self.league(interaction, league)
         started = await self.bot.store.leagues.start_season(found.id, actor=actor_of(interaction))
-        await self.say(interaction, f"**{started.name}**: season {started.season} has begun. Same players, "
+        await self.say(interaction, f"**{escape(started.name)}**: season {started.season} has begun. Same players, "
                                     "fresh standings; `/league standings season:N` shows past seasons.")  # fmt: skip
 
     @season.command(name="end", description="End the current season (organisers).")
@@ -213,8 +215,8 @@ class LeagueCog(commands.Cog):
     async def season_end(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self.league(interaction, league)
         ended = await self.bot.store.leagues.end_season(found.id, actor=actor_of(interaction))
-        await self.say(interaction, f"**{ended.name}**: season {ended.season} has ended. `/league standings` shows "
-                                    "the final table.")  # fmt: skip
+        await self.say(interaction, f"**{escape(ended.name)}**: season {ended.season} has ended. `/league standings` "
+                                    "shows the final table.")  # fmt: skip
 
     # --- matches -----------------------------------------------------------------------------------------------
 
@@ -311,7 +313,7 @@ class LeagueCog(commands.Cog):
     @everyone.command(name="standings", description="The table: points, W-D-L and Elo, with a rating chart.")
     @app_commands.describe(season="A past season (default: the current one).", league=LEAGUE)
     async def standings(
-        self, interaction: discord.Interaction[Any], season: app_commands.Range[int, 1] | None = None,
+        self, interaction: discord.Interaction[Any], season: ID | None = None,
         league: str | None = None,
     ) -> None:  # fmt: skip
         found = await self.league(interaction, league)
@@ -352,7 +354,7 @@ class LeagueCog(commands.Cog):
     @everyone.command(name="export", description="The matches and standings as CSV files (only you see them).")
     @app_commands.describe(season="The standings' season (default: the current one).", league=LEAGUE)
     async def export(
-        self, interaction: discord.Interaction[Any], season: app_commands.Range[int, 1] | None = None,
+        self, interaction: discord.Interaction[Any], season: ID | None = None,
         league: str | None = None,
     ) -> None:  # fmt: skip
         found = await self.league(interaction, league)
@@ -362,7 +364,8 @@ class LeagueCog(commands.Cog):
         names = await self.names.names(found.guild_id, players)  # beside the ids
         agreed = await self.bot.store.matches.agreements(c for m in matches for c in m.combats)
         await interaction.response.send_message(
-            f"**{found.name}**: {len(matches)} matches, season {table.season}'s standings and the league's settings.",
+            f"**{escape(found.name)}**: {len(matches)} matches, season {table.season}'s standings and the league's "
+            "settings.",
             files=export_files(found, table, matches, names, agreed), ephemeral=True,
         )  # fmt: skip
 

@@ -203,7 +203,7 @@ def standings_embed(standings: Standings) -> discord.Embed:
         lines.append(line)
         used += len(line) + 1
     embed = discord.Embed(
-        title=cut(f"{league.name}: season {standings.season} ({state})", 256),
+        title=cut(f"{escape(league.name)}: season {standings.season} ({state})", 256),
         description="\n".join(lines) or "Nobody has joined yet: `/league join`.",
         colour=INFO_COLOUR,
     )
@@ -215,7 +215,7 @@ def history_embed(league: LeagueInfo, matches: Sequence[MatchInfo], player: str 
     lines = [f"`#{m.id}` <t:{int(m.created_at.timestamp())}:d> {match_summary(m)} · {m.status}" for m in matches] or [
         "No matches yet."
     ]
-    title = f"{league.name}: matches" + ("" if player is None else " of one player")
+    title = f"{escape(league.name)}: matches" + ("" if player is None else " of one player")
     return discord.Embed(title=cut(title, 256), description=cut("\n".join(lines), 4096), colour=INFO_COLOUR)
 
 
@@ -257,7 +257,7 @@ def audit_line(entry: AuditEntry) -> str:
 
 def audit_embed(league: LeagueInfo, entries: Sequence[AuditEntry]) -> discord.Embed:
     lines = [audit_line(entry) for entry in entries] or ["Nothing yet."]
-    return discord.Embed(title=cut(f"{league.name}: audit log", 256), description=cut("\n".join(lines), 4096),
+    return discord.Embed(title=cut(f"{escape(league.name)}: audit log", 256), description=cut("\n".join(lines), 4096),
                          colour=AUDIT_COLOUR)  # fmt: skip
 
 

@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.discord.delivery import full_steps, is_private
 from bot.discord.errors import error_embed
 from bot.discord.interactions import actor_of
-from bot.discord.options import game_matches
+from bot.discord.options import ID, game_matches
 from bot.discord.results import player_mentions, result_view, stored_web_page, verify_embed
 from bot.render.colours import INFO_COLOUR, VOID_COLOUR
 from bot.render.embeds import history_lines, render_pages
@@ -29,9 +29,7 @@ class RecordsCog(commands.Cog):
 
     @app_commands.command(name="replay", description="Show a stored combat again, exactly as it was resolved.")
     @app_commands.describe(record="The record id (in a result's footer).", private="Only you see the answer.")
-    async def replay(
-        self, interaction: discord.Interaction[Any], record: app_commands.Range[int, 1], private: bool | None = None
-    ) -> None:
+    async def replay(self, interaction: discord.Interaction[Any], record: ID, private: bool | None = None) -> None:
         stored = await self.bot.store.records.get(record, actor=actor_of(interaction))
         # The void and note lines open page 1 and are sized with it (the page buttons render the same pages).
         # In the asker's preference: one line a step, or every step in full.
@@ -48,7 +46,7 @@ class RecordsCog(commands.Cog):
 
     @app_commands.command(name="verify", description="Re-run a stored combat from its seed: identical, or altered.")
     @app_commands.describe(record="The record id (in a result's footer).")
-    async def verify(self, interaction: discord.Interaction[Any], record: app_commands.Range[int, 1]) -> None:
+    async def verify(self, interaction: discord.Interaction[Any], record: ID) -> None:
         await interaction.response.send_message(
             embed=await verify_embed(self.bot, record, actor_of(interaction)), ephemeral=True
         )
@@ -89,7 +87,7 @@ class RecordsCog(commands.Cog):
     @app_commands.command(name="void", description="Void a mistaken combat: kept on record, marked void, with why.")
     @app_commands.describe(record="The record id.", reason="Why it does not count (kept in its history).")
     async def void(
-        self, interaction: discord.Interaction[Any], record: app_commands.Range[int, 1],
+        self, interaction: discord.Interaction[Any], record: ID,
         reason: app_commands.Range[str, 3, MAX_VOID_REASON_CHARS],
     ) -> None:  # fmt: skip
         embed = discord.Embed(title=f"Record #{record} is void", description=escape(reason), colour=VOID_COLOUR)
@@ -99,7 +97,7 @@ class RecordsCog(commands.Cog):
     @app_commands.describe(record="The record id (in a result's footer).",
                            text="The note, e.g. 'Re-rolled on the table by agreement' (shown on /replay).")  # fmt: skip
     async def note(
-        self, interaction: discord.Interaction[Any], record: app_commands.Range[int, 1],
+        self, interaction: discord.Interaction[Any], record: ID,
         text: app_commands.Range[str, 1, MAX_NOTE_CHARS],
     ) -> None:  # fmt: skip
         # Discord holds the text to MAX_NOTE_CHARS, and the store refuses a longer one whole, naming the limit.

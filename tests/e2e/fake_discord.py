@@ -76,6 +76,25 @@ class Connection:
     sequence: int = 0
 
 
+def embeds_of(payload: Any) -> list[dict[str, Any]]:
+    """The embeds a request carries: a callback's (in its data) or a message's."""
+    if not isinstance(payload, dict):
+        return []
+    body = payload.get("data") if isinstance(payload.get("data"), dict) else payload
+    return list(body.get("embeds") or [])
+
+
+def oversized(embed: dict[str, Any]) -> bool:
+    """Whether Discord refuses ``embed``: a description over 4,096, a field over 1,024, more than 25 fields, or
+    over 6,000 characters in all (title, description, footer, author, field names and values)."""
+    fields = embed.get("fields") or []
+    total = sum(len(embed.get(key) or "") for key in ("title", "description"))
+    total += len((embed.get("footer") or {}).get("text") or "") + len((embed.get("author") or {}).get("name") or "")
+    total += sum(len(f.get("name") or "") + len(f.get("value") or "") for f in fields)
+    return (len(embed.get("description") or "") > 4096 or len(fields) > 25 or total > 6000
+            or any(len(f.get("value") or "") > 1024 for f in fields))  # fmt: skip
+
+
 def channel_of(guild_id: int) -> int:
     """Each server's one channel (the first server's is CHANNEL_ID)."""
     return CHANNEL_ID if guild_id == GUILD_ID else guild_id + 1
@@ -146,6 +165,9 @@ class FakeDiscord:
         # A channel in ``closed_threads`` starts threads that refuse messages (403, as without Send Messages in
         # Threads): each thread started there is added to ``closed_channels``.
         self.closed_threads: set[int] = set()
+        # With ``strict_embeds``, a message whose embed passes one of Discord's limits is refused as Discord does
+        # (400 Invalid Form Body, code 50035), whatever route carries it.
+        self.strict_embeds = False
         self.runner: web.AppRunner | None = None
         self.port = 0
 
@@ -217,6 +239,8 @@ class FakeDiscord:
         parts = path.strip("/").split("/")
         if authorization == f"Bot {REJECTED_TOKEN}":
             return reply({"message": "401: Unauthorized", "code": 0}, status=401)
+        if self.strict_embeds and method in ("POST", "PATCH") and any(map(oversized, embeds_of(call.payload))):
+            return reply({"message": "Invalid Form Body", "code": 50035}, status=400)
         if path == "/gateway/bot":
             return reply({"url": self.gateway_url, "shards": self.recommended_shards,
                                       "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0,

@@ -279,17 +279,3 @@ async def test_the_fake_refuses_an_edit_of_a_deleted_message(bot: RefereeBot, fa
     with pytest.raises(discord.NotFound) as refused:
         await channel.get_partial_message(int(posted.message_id)).edit(content="x")
     assert refused.value.code == 10008
-
-
-async def test_two_next_round_challenges_of_one_record_resolve_once(bot: RefereeBot, fake: FakeDiscord) -> None:
-    """Each player asked for the next round: the first accepted is the continuation; accepting the other is refused
-    privately (the record continues once), nothing more recorded, that challenge left as it was."""
-    first = await agreed_combat_that_goes_on(bot, fake)
-    mine = await next_round_challenge(bot, fake, continue_command(first, PLAYER_ID))
-    theirs = await next_round_challenge(bot, fake, continue_command(first, OPPONENT_ID))
-    _, record_id = await accepted(bot, fake, mine, OPPONENT_ID)
-    late = await press(fake, theirs, "accept", PLAYER_ID)
-    words = private_text(late[1])
-    assert f"already been continued as #{record_id}" in words and "Nothing was rolled" in words
-    assert len(await bot.store.records.history(actor=OPERATOR)) == 2
-    assert (await status_of(bot, theirs)).status == "open" and (await status_of(bot, mine)).status == "resolved"
