@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import waits
+
 
 def worker_database_url(url: str, worker: str) -> str:
     """``url`` with the worker's id appended to its database name (``referee_test`` -> ``referee_test_gw0``)."""
@@ -51,6 +53,10 @@ async def create_database_if_missing(base_url: str, url: str) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    try:  # a TEST_TIME_FACTOR that is not a number is said once, before any test waits on it
+        waits.factor()
+    except waits.BadFactor as error:
+        raise pytest.UsageError(str(error)) from None
     # A worker is known by the input xdist gives it, never by PYTEST_XDIST_WORKER alone: a pytest that a test starts
     # in a subprocess inherits that variable (and the worker's database already).
     worker = getattr(config, "workerinput", {}).get("workerid")
@@ -60,6 +66,10 @@ def pytest_configure(config: pytest.Config) -> None:
     own = worker_database_url(url, worker)
     asyncio.run(create_database_if_missing(url, own))
     os.environ["TEST_DATABASE_URL"] = own
+
+
+def pytest_report_header() -> str:
+    return waits.describe()
 
 
 @pytest.fixture(autouse=True)
