@@ -224,3 +224,25 @@ async def test_referee_sync_publishes_the_global_commands(fake: FakeDiscord, tmp
     assert count == len(fake.synced["global"]) >= 12
     for command in fake.synced["global"]:
         check_command(command)
+
+
+async def test_referee_sync_stops_the_cogs_sweeps_before_its_store_closes(fake: FakeDiscord, tmp_path: Path) -> None:
+    """`referee sync` loads the cogs, and the league's sweep starts on the store at once. It used to be left running
+    after the store closed: its next query opened a connection on the closed store's engine, so an aiosqlite thread
+    outlived the event loop, and one with a query in flight as the loop closed died with "Event loop is closed"."""
+    from pydantic import SecretStr
+
+    from bot.discord.app import sync_commands
+    from bot.discord.settings import Settings
+
+    before = set(threading.enumerate())
+    settings = Settings(discord_token=SecretStr("fake-token"), database_url=f"sqlite+aiosqlite:///{tmp_path / 's.db'}",
+                        _env_file=None)  # type: ignore[call-arg]  # fmt: skip
+    await sync_commands(settings)
+    sweeps = [task.get_name() for task in asyncio.all_tasks() if task.get_name().startswith("discord-ext-tasks")]
+    assert sweeps == [], "a sweep outlived `referee sync`"
+    workers = [thread for thread in threading.enumerate()
+               if thread not in before and thread.name.endswith("(_connection_worker_thread)")]  # fmt: skip
+    for thread in workers:  # a connection being closed: its thread ends at once
+        await asyncio.to_thread(thread.join, scaled(5))
+    assert not [thread.name for thread in workers if thread.is_alive()], "a database connection outlived its store"
