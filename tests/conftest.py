@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -77,3 +79,24 @@ def private_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     url = f"sqlite+aiosqlite:///{tmp_path / 'referee.db'}"
     monkeypatch.setenv("DATABASE_URL", url)
     return url
+
+
+def sqlite_threads() -> set[threading.Thread]:
+    """The threads of open SQLite connections (aiosqlite runs each connection in one)."""
+    return {thread for thread in threading.enumerate() if thread.name.endswith("(_connection_worker_thread)")}
+
+
+@pytest.fixture(autouse=True)
+def no_connection_outlives_its_test() -> Iterator[None]:
+    """A SQLite connection a test opened is closed when the test ends (torn down after its event loop closed). One
+    left open, or used by a task still running, outlives the loop: when its thread next hands the loop a result it
+    dies with "Event loop is closed", reported under whichever test runs then. Here it fails the test that left it."""
+    before = sqlite_threads()
+    yield
+    left = sqlite_threads() - before
+    for thread in left:  # a connection being closed ends its thread at once
+        thread.join(waits.scaled(2))
+    assert not [thread for thread in left if thread.is_alive()], (
+        "a SQLite connection opened by this test is still open after it: close every store the test opens (and "
+        "stop every task using one) before the test ends"
+    )
