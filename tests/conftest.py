@@ -54,11 +54,20 @@ async def create_database_if_missing(base_url: str, url: str) -> None:
         await connection.close()
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-timeout reads its setting
 def pytest_configure(config: pytest.Config) -> None:
     try:  # a TEST_TIME_FACTOR that is not a number is said once, before any test waits on it
-        waits.factor()
+        factor = waits.factor()
     except waits.BadFactor as error:
         raise pytest.UsageError(str(error)) from None
+    # The hang guard of every test (pyproject.toml's `timeout`) is a wait too: scaled as the run starts, unless
+    # --timeout or PYTEST_TIMEOUT says otherwise.
+    try:
+        hang_guard = config.getini("timeout")
+    except ValueError:  # pytest-timeout is not installed
+        hang_guard = None
+    if hang_guard and config.getoption("timeout", None) is None and not os.environ.get("PYTEST_TIMEOUT"):
+        config.option.timeout = float(hang_guard) * factor
     # A worker is known by the input xdist gives it, never by PYTEST_XDIST_WORKER alone: a pytest that a test starts
     # in a subprocess inherits that variable (and the worker's database already).
     worker = getattr(config, "workerinput", {}).get("workerid")

@@ -99,3 +99,16 @@ async def test_eventually_returns_once_the_check_holds_sync_or_async(load: list[
 async def test_eventually_says_what_never_happened(load: list[float]) -> None:
     with pytest.raises(AssertionError, match=r"^never happened: the moon turned blue$"):
         await waits.eventually(lambda: False, "the moon turned blue", timeout=0, every=0)
+
+
+@pytest.mark.parametrize(
+    ("factor", "given", "shown"), [("3", [], "timeout: 1800.0s"), ("3", ["--timeout", "5"], "timeout: 5.0s")]
+)
+def test_each_tests_hang_guard_is_scaled_unless_given(factor: str, given: list[str], shown: str) -> None:
+    """pyproject.toml's 600 s for any one test, times the factor; --timeout (or PYTEST_TIMEOUT) as given."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTEST_TIMEOUT"} | {waits.VARIABLE: factor}
+    command = [sys.executable, "-m", "pytest", "-n", "0", "--co", "tests/test_waits.py", *given]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=waits.scaled(120),
+                          check=False)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert shown in done.stdout.splitlines()
