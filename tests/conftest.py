@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests import waits
 
 
 def worker_database_url(url: str, worker: str) -> str:
@@ -50,7 +54,20 @@ async def create_database_if_missing(base_url: str, url: str) -> None:
         await connection.close()
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-timeout reads its setting
 def pytest_configure(config: pytest.Config) -> None:
+    try:  # a TEST_TIME_FACTOR that is not a number is said once, before any test waits on it
+        factor = waits.factor()
+    except waits.BadFactor as error:
+        raise pytest.UsageError(str(error)) from None
+    # The hang guard of every test (pyproject.toml's `timeout`) is a wait too: scaled as the run starts, unless
+    # --timeout or PYTEST_TIMEOUT says otherwise.
+    try:
+        hang_guard = config.getini("timeout")
+    except ValueError:  # pytest-timeout is not installed
+        hang_guard = None
+    if hang_guard and config.getoption("timeout", None) is None and not os.environ.get("PYTEST_TIMEOUT"):
+        config.option.timeout = float(hang_guard) * factor
     # A worker is known by the input xdist gives it, never by PYTEST_XDIST_WORKER alone: a pytest that a test starts
     # in a subprocess inherits that variable (and the worker's database already).
     worker = getattr(config, "workerinput", {}).get("workerid")
@@ -62,8 +79,33 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["TEST_DATABASE_URL"] = own
 
 
+def pytest_report_header() -> str:
+    return waits.describe()
+
+
 @pytest.fixture(autouse=True)
 def private_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     url = f"sqlite+aiosqlite:///{tmp_path / 'referee.db'}"
     monkeypatch.setenv("DATABASE_URL", url)
     return url
+
+
+def sqlite_threads() -> set[threading.Thread]:
+    """The threads of open SQLite connections (aiosqlite runs each connection in one)."""
+    return {thread for thread in threading.enumerate() if thread.name.endswith("(_connection_worker_thread)")}
+
+
+@pytest.fixture(autouse=True)
+def no_connection_outlives_its_test() -> Iterator[None]:
+    """A SQLite connection a test opened is closed when the test ends (torn down after its event loop closed). One
+    left open, or used by a task still running, outlives the loop: when its thread next hands the loop a result it
+    dies with "Event loop is closed", reported under whichever test runs then. Here it fails the test that left it."""
+    before = sqlite_threads()
+    yield
+    left = sqlite_threads() - before
+    for thread in left:  # a connection being closed ends its thread at once
+        thread.join(waits.scaled(2))
+    assert not [thread for thread in left if thread.is_alive()], (
+        "a SQLite connection opened by this test is still open after it: close every store the test opens (and "
+        "stop every task using one) before the test ends"
+    )

@@ -30,6 +30,7 @@ from pathlib import Path
 import pytest
 
 from rules_core import all_games
+from tests.waits import scaled
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "docs" / "ADDING_A_GAME.md"
@@ -148,7 +149,7 @@ def run(copy: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(copy)}
     env["DATABASE_URL"] = f"sqlite+aiosqlite:///{copy.parent / 'walkthrough.db'}"
     return subprocess.run(
-        [sys.executable, *args], check=False, cwd=copy, env=env, capture_output=True, text=True, timeout=300
+        [sys.executable, *args], check=False, cwd=copy, env=env, capture_output=True, text=True, timeout=scaled(300)
     )
 
 

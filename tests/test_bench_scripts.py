@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.waits import scaled
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = sorted((ROOT / "bench").glob("*.py"))
 
@@ -25,7 +27,7 @@ def test_every_bench_script_can_be_imported_without_running() -> None:
     # bench/ on the path, as when a script is run: some import their sibling timing.py.
     env = {"PYTHONPATH": f"{ROOT}:{ROOT / 'bench'}", "PATH": "/usr/bin:/bin"}
     result = subprocess.run([sys.executable, "-c", IMPORT_EACH, *map(str, SCRIPTS)], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+                            capture_output=True, text=True, timeout=scaled(120), check=False)  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stdout == "", "a bench script did something on import:\n" + result.stdout
 
@@ -35,7 +37,7 @@ def test_the_challenge_bench_quick_run_prints_each_case_with_its_ratio() -> None
     the fake Discord on SQLite, and prints p50, p99 and the ratio to the floor for each, alone and in bursts."""
     env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
     result = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_challenges.py"), "--quick"], cwd=ROOT,
-                            env=env, capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
+                            env=env, capture_output=True, text=True, timeout=scaled(300), check=False)  # fmt: skip
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert "SQLite" in lines[0]

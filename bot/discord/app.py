@@ -352,8 +352,7 @@ async def sync_commands(settings: Settings) -> int:
         await bot.login(settings.discord_token.get_secret_value())  # runs setup_hook: store, cogs, dev guild
         return len(await bot.tree.sync())
     finally:
-        await bot.stop_settings_poll()
         await bot.stop_health_lines(last_line=False)  # `referee sync` answers nobody: no health line
-        if bot._store is not None:
-            await bot._store.close()
-        await bot.http.close()
+        # Stopped as the bot stops: the cogs (the league sweep started on the store at login) before the store, so
+        # no connection outlives it, nor the event loop (an aiosqlite thread answering a closed loop dies loudly).
+        await bot.close()

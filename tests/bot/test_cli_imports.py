@@ -23,6 +23,7 @@ from bot.cli import LAZY, cli
 from bot.cli.common import LazyCommand
 from bot.storage.db import head_revision, scripts_head
 from rules_core import get_game
+from tests.waits import scaled
 
 ATTACKER = "10x Tactical Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ frag-grenades"
 DEFENDER = "12x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"
@@ -59,7 +60,7 @@ def run(tmp_path: Path, *args: str) -> tuple[set[str], str, str]:
     out_file = tmp_path / "modules.json"
     env = dict(os.environ, MODULES_OUT=str(out_file), PYTHONPATH=str(ROOT), COLUMNS="100")
     result = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, env=env,
-                            cwd=tmp_path, timeout=120, check=False)  # fmt: skip
+                            cwd=tmp_path, timeout=scaled(120), check=False)  # fmt: skip
     assert result.returncode == 0, result.stderr
     collecting, modules = json.loads(out_file.read_text())
     assert collecting, "the garbage collector was left paused"

@@ -31,6 +31,7 @@ from bot.storage import Store
 from bot.storage.db import create_engine, current_revision, head_revision, upgrade
 from tests.bot.storage.conftest import NO_SERVER, reset_postgresql
 from tests.bot.test_cli import referee
+from tests.waits import scaled
 
 # A thread that dies under the one line (aiosqlite's "Event loop is closed") fails the test that caused it.
 pytestmark = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
@@ -56,7 +57,7 @@ def run(*args: str, url: str, cwd: Path | None = None, fsize: int | None = None)
         limit = lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))  # noqa: E731
     env = {**os.environ, "DATABASE_URL": url}
     return subprocess.run([sys.executable, "-m", "bot.cli", *args], env=env, cwd=cwd, capture_output=True, text=True,
-                          timeout=180, preexec_fn=limit, check=False)  # fmt: skip
+                          timeout=scaled(180), preexec_fn=limit, check=False)  # fmt: skip
 
 
 def one_line(stderr: str) -> str:

@@ -17,6 +17,7 @@ from bot.discord.settings import Settings
 from bot.render.embeds import DESCRIPTION, EMBED_TOTAL, FIELD_VALUE, FIELDS
 from tests.e2e.discord_view import Browser, browser, chromium_missing
 from tests.e2e.fake_discord import GUILD_ID, FakeDiscord
+from tests.waits import scaled
 
 
 def size(embed: dict[str, Any]) -> int:
@@ -68,8 +69,8 @@ async def running_bot(fake: FakeDiscord, url: str, **more: Any) -> AsyncIterator
     referee._connection.guild_ready_timeout = 0.1
     task = asyncio.create_task(referee.start("fake-token"))
     try:
-        await asyncio.wait_for(fake.identified.wait(), 15)
-        await asyncio.wait_for(referee.wait_until_ready(), 15)
+        await asyncio.wait_for(fake.identified.wait(), scaled(15))
+        await asyncio.wait_for(referee.wait_until_ready(), scaled(15))
         yield referee
     finally:
         await referee.close()

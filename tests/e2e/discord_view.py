@@ -36,12 +36,16 @@ from bot.render.colours import (
     chart,
 )
 from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, command_interaction
+from tests.waits import scaled
 
 PHONE = 390  # px: the viewport of a common phone (iPhone 12 to 15)
 DESKTOP = 820
 EPHEMERAL = 64
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
+# Selenium's own bounds, in seconds on an idle machine (its defaults), scaled by the load whenever a page is loaded
+# or a script run (tests/waits.py): on a loaded machine axe-core on a long page takes longer than 30 s
+SCRIPT_TIMEOUT, PAGE_LOAD_TIMEOUT = 30.0, 300.0
 
 
 @dataclass
@@ -380,6 +384,12 @@ class Browser:
         self.driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
         self.folder = folder
         self.loaded = 0
+        self.pace()
+
+    def pace(self) -> None:
+        """Set Selenium's bounds for a page load and a script from the machine's load now (tests/waits.py)."""
+        self.driver.set_script_timeout(scaled(SCRIPT_TIMEOUT))
+        self.driver.set_page_load_timeout(scaled(PAGE_LOAD_TIMEOUT))
 
     def close(self) -> None:
         self.driver.quit()
@@ -389,6 +399,7 @@ class Browser:
         path = self.folder / f"page-{self.loaded}.html"
         path.write_text(html_text, encoding="utf-8")
         self.resize(width, height)
+        self.pace()
         self.driver.get(path.as_uri())
         self.driver.execute_script("return document.fonts.ready.then(() => true)")
 

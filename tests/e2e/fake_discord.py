@@ -27,6 +27,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.waits import scaled
+
 APPLICATION_ID = 900000000000000001
 BOT_ID = 900000000000000002
 GUILD_ID = 900000000000000003
@@ -470,7 +472,7 @@ class FakeDiscord:
             async with self.shards_changed:
                 await self.shards_changed.wait_for(lambda: all((s, count) in self.live() for s in shards))
 
-        await asyncio.wait_for(connected(), timeout)
+        await asyncio.wait_for(connected(), scaled(timeout))
 
     async def send(self, connection: Connection, event: str, data: Any) -> None:
         connection.sequence += 1
@@ -537,7 +539,7 @@ class FakeDiscord:
                 await self.answered.wait_for(lambda: len([c for c in self.calls if wanted(c)]) >= count)
                 return [c for c in self.calls if wanted(c)]
 
-        return await asyncio.wait_for(enough(), timeout)
+        return await asyncio.wait_for(enough(), scaled(timeout))
 
     async def wait_answers(self, token: str, count: int = 1, timeout: float = 10.0) -> list[Call]:
         async def enough() -> list[Call]:
@@ -545,7 +547,7 @@ class FakeDiscord:
                 await self.answered.wait_for(lambda: len(self.answers[token]) >= count)
                 return self.answers[token]
 
-        return await asyncio.wait_for(enough(), timeout)
+        return await asyncio.wait_for(enough(), scaled(timeout))
 
 
 @dataclass

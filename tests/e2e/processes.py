@@ -26,6 +26,7 @@ from discord.gateway import DiscordWebSocket
 
 from bot.cli import main
 from tests.e2e.fake_discord import FakeDiscord
+from tests.waits import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,7 +71,7 @@ class BotProcess:
                     sys.executable, "-m", "bot.cli", "db", "upgrade", cwd=workdir, env=self.env(),
                     stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log,
                 )  # fmt: skip
-            if await asyncio.wait_for(upgrading.wait(), timeout) != 0:
+            if await asyncio.wait_for(upgrading.wait(), scaled(timeout)) != 0:
                 raise RuntimeError(f"referee db upgrade failed ({upgrading.returncode}):\n{self.log()}")
         with self.log_path.open("ab") as log:
             self.process = await asyncio.create_subprocess_exec(
@@ -99,7 +100,7 @@ class BotProcess:
         if self.process.returncode is None:
             self.process.send_signal(signal.SIGTERM)
             try:
-                await asyncio.wait_for(self.process.wait(), timeout)
+                await asyncio.wait_for(self.process.wait(), scaled(timeout))
             except TimeoutError:
                 self.process.kill()
                 await self.process.wait()

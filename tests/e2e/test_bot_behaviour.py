@@ -9,6 +9,7 @@ import re
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -27,6 +28,7 @@ from tests.e2e.fake_discord import (
     final_answer,
     snowflake,
 )  # fmt: skip
+from tests.waits import eventually, scaled
 
 DUEL = [
     {"type": 3, "name": "attacker", "value": "A: WS4 S4 T4 W1 I4 A1 Sv3+"},
@@ -101,9 +103,13 @@ async def test_each_command_logs_one_structured_line(
     payload = command_interaction("duel", DUEL)
     await fake.interaction(payload)
     await final_answer(fake, payload["token"])
-    await asyncio.sleep(0.1)
-    lines = [json.loads(r.getMessage()) for r in caplog.records if r.getMessage().startswith("{")]
-    (line,) = [entry for entry in lines if entry["command"] == "duel"]
+
+    def duel_lines() -> list[dict[str, Any]]:
+        lines = [json.loads(r.getMessage()) for r in caplog.records if r.getMessage().startswith("{")]
+        return [entry for entry in lines if entry["command"] == "duel"]
+
+    await eventually(duel_lines, "the duel's command line logged", 5)  # written just after the answer
+    (line,) = duel_lines()
     assert line["guild"] == GUILD_ID and line["latency_ms"] is not None and line["outcome"]
 
 
@@ -144,7 +150,7 @@ def test_a_rejected_token_is_one_clear_line(
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
-    assert ready.wait(10)
+    assert ready.wait(scaled(10))
     try:
         monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
         monkeypatch.chdir(tmp_path)
@@ -152,7 +158,7 @@ def test_a_rejected_token_is_one_clear_line(
         code, _, err = referee("bot", capsys=capsys)
     finally:
         stop.set()
-        thread.join(10)
+        thread.join(scaled(10))
     assert code == 2
     assert err.startswith("error: Discord rejected DISCORD_TOKEN")
     assert "Traceback" not in err and REJECTED_TOKEN not in err
@@ -218,3 +224,25 @@ async def test_referee_sync_publishes_the_global_commands(fake: FakeDiscord, tmp
     assert count == len(fake.synced["global"]) >= 12
     for command in fake.synced["global"]:
         check_command(command)
+
+
+async def test_referee_sync_stops_the_cogs_sweeps_before_its_store_closes(fake: FakeDiscord, tmp_path: Path) -> None:
+    """`referee sync` loads the cogs, and the league's sweep starts on the store at once. It used to be left running
+    after the store closed: its next query opened a connection on the closed store's engine, so an aiosqlite thread
+    outlived the event loop, and one with a query in flight as the loop closed died with "Event loop is closed"."""
+    from pydantic import SecretStr
+
+    from bot.discord.app import sync_commands
+    from bot.discord.settings import Settings
+
+    before = set(threading.enumerate())
+    settings = Settings(discord_token=SecretStr("fake-token"), database_url=f"sqlite+aiosqlite:///{tmp_path / 's.db'}",
+                        _env_file=None)  # type: ignore[call-arg]  # fmt: skip
+    await sync_commands(settings)
+    sweeps = [task.get_name() for task in asyncio.all_tasks() if task.get_name().startswith("discord-ext-tasks")]
+    assert sweeps == [], "a sweep outlived `referee sync`"
+    workers = [thread for thread in threading.enumerate()
+               if thread not in before and thread.name.endswith("(_connection_worker_thread)")]  # fmt: skip
+    for thread in workers:  # a connection being closed: its thread ends at once
+        await asyncio.to_thread(thread.join, scaled(5))
+    assert not [thread.name for thread in workers if thread.is_alive()], "a database connection outlived its store"

@@ -7,7 +7,6 @@ commitment."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from collections.abc import AsyncIterator
@@ -46,6 +45,7 @@ from tests.e2e.fake_discord import (
     modal_submit_interaction,
     user,
 )
+from tests.waits import eventually
 
 THIRD_ID = 900000000000000077
 MARINES = "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
@@ -103,12 +103,14 @@ async def challenge(bot: RefereeBot, fake: FakeDiscord, **given: Any) -> Posted:
     assert call.payload["type"] == 4 and not (data.get("flags") or 0) & 64, data  # public
     number = int(re.search(r"Challenge #(\d+)", data["embeds"][0]["title"])[1])  # type: ignore[index]
     message_id = fake.responses[payload["token"]]
-    for _ in range(400):  # the message's id is stored just after the answer goes out
+
+    async def message_id_stored() -> bool:  # just after the answer goes out
         stored = await bot.store.challenges.get(number)
-        assert stored is not None
-        if stored.message_id is not None:
-            break
-        await asyncio.sleep(0.025)
+        return stored is not None and stored.message_id is not None
+
+    await eventually(message_id_stored, "the challenge's message id stored", 10, every=0.025)
+    stored = await bot.store.challenges.get(number)
+    assert stored is not None
     return Posted(data, message_id, stored)
 
 

@@ -39,7 +39,8 @@ from tests.e2e.fake_discord import (
     component_interaction,
 )
 from tests.e2e.processes import BotProcess
-from tests.e2e.test_shards import DUEL, EPHEMERAL, eventually, fake_discord, holding_inserts, query, record_id
+from tests.e2e.test_shards import DUEL, EPHEMERAL, fake_discord, holding_inserts, query, record_id
+from tests.waits import eventually, scaled
 
 
 def health_lines(process: BotProcess) -> list[dict[str, Any]]:
@@ -68,7 +69,7 @@ async def test_an_interaction_arriving_while_the_bot_stops_is_refused_privately_
                 (refused,) = await fake.wait_answers(during["token"], 1)
                 await held.rollback()
             assert process.process is not None
-            assert await asyncio.wait_for(process.process.wait(), 30) == 0
+            assert await asyncio.wait_for(process.process.wait(), scaled(30)) == 0
         finally:
             await process.kill()
     data = refused.payload["data"]
@@ -102,7 +103,7 @@ async def test_a_second_sigterm_while_the_first_waits_exits_at_once(tmp_path: Pa
                 process.process.send_signal(15)
                 # Still inside the lock. Before, the second signal was ignored: the process waited out its grace period
                 # and exited 0 as if clean; now it exits at once with the status that says it was forced.
-                status = await asyncio.wait_for(process.process.wait(), 30)
+                status = await asyncio.wait_for(process.process.wait(), scaled(30))
         finally:
             await process.kill()
     assert status == 128 + 15  # forced, as a shell reports death by SIGTERM: systemd and scripts see it was
@@ -145,7 +146,7 @@ async def test_a_league_sweep_in_progress_when_the_bot_stops_edits_and_announces
     monkeypatch.setattr(fake, "route", slow_edits)  # the fake's, not the bot's
     cog: Any = bot.get_cog("LeagueCog")
     sweeping = asyncio.create_task(cog.sweeper.run())  # one iteration, as the loop runs it each minute
-    await asyncio.wait_for(edited.wait(), 10)
+    await asyncio.wait_for(edited.wait(), scaled(10))
     await bot.close()
     await sweeping
     edits = [
@@ -182,7 +183,7 @@ async def test_a_button_pressed_just_before_the_bot_stops_is_finished(
 
     monkeypatch.setattr(fake, "route", slow_answer)  # the fake's, not the bot's
     await fake.interaction(press)
-    await asyncio.wait_for(answering.wait(), 10)
+    await asyncio.wait_for(answering.wait(), scaled(10))
     await bot.close()
     assert [news["embeds"][0]["title"] for news in fake.in_channel(LEAGUE_CHANNEL_ID)] == ["Match #1 confirmed"]
     [edit] = [call.payload for call in fake.answers[press["token"]]]

@@ -35,6 +35,7 @@ from tests.e2e.fake_discord import (
     final_answer,
 )
 from tests.e2e.test_commands import MARINES, ORK_MOB
+from tests.waits import scaled
 
 EPHEMERAL = 64
 GUILD = str(GUILD_ID)
@@ -103,7 +104,7 @@ def links(data: dict[str, Any]) -> list[dict[str, Any]]:
 async def settle(bot: RefereeBot) -> None:
     """Wait for every result still being placed (its thread, its copy) to finish: the answer's own task."""
     if bot.in_flight:
-        await asyncio.wait(set(bot.in_flight), timeout=20)
+        await asyncio.wait(set(bot.in_flight), timeout=scaled(20))
 
 
 # --- threads -------------------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from bot.storage import Store
 from rules_core import resolve
 from tests.e2e.conftest import running_bot
 from tests.e2e.fake_discord import PLAYER_ID, FakeDiscord, command_interaction, final_answer
+from tests.waits import scaled
 
 DUEL = [
     {"type": 3, "name": "attacker", "value": "A: WS4 S4 T4 W1 I4 A1 Sv3+"},
@@ -54,7 +55,7 @@ async def test_after_the_gateway_drops_the_bot_resumes_and_keeps_answering(bot: 
     await fake.interaction(first)
     await final_answer(fake, first["token"])
     await fake.drop_gateway()
-    await asyncio.wait_for(fake.identified.wait(), 30)
+    await asyncio.wait_for(fake.identified.wait(), scaled(30))
     assert fake.resumed + fake.ready_count >= 2  # it came back: resumed (or identified anew)
     second = command_interaction("duel", DUEL)
     await fake.interaction(second)
@@ -131,7 +132,7 @@ async def test_referee_bot_with_an_unreachable_database_stops_with_one_line_and_
         sys.executable, "-c", code, env=env, cwd=tmp_path, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
-    _, err = await asyncio.wait_for(process.communicate(), 120)
+    _, err = await asyncio.wait_for(process.communicate(), scaled(120))
     stderr = err.decode()
     assert process.returncode == 3, stderr
     assert "Traceback" not in stderr
@@ -150,7 +151,7 @@ async def test_500_interactions_in_bursts_of_50_are_each_answered_exactly_once(
         await asyncio.gather(*(fake.interaction(p) for p in payloads))
         tokens += [p["token"] for p in payloads]
         await asyncio.gather(*(final_answer(fake, p["token"], 60) for p in payloads))
-    await asyncio.sleep(0.5)  # anything answered twice would have arrived by now
+    await asyncio.sleep(scaled(0.5))  # anything answered twice would have arrived by now
     for token in tokens:
         answers = fake.answers[token]
         # Exactly one answer, edited once: the result shown, then its record id and buttons added.
@@ -188,7 +189,7 @@ async def test_stopping_the_bot_lets_answers_being_recorded_finish(bot: RefereeB
         await fake.interaction(payload)
         await fake.wait_answers(payload["token"], 1)  # shown; the record and its edit may still be on their way
         tokens.append(payload["token"])
-    await asyncio.wait_for(bot.close(), 15)
+    await asyncio.wait_for(bot.close(), scaled(15))
     footers = []
     for token in tokens:
         assert [call.method for call in fake.answers[token]] == ["POST", "PATCH"]

@@ -18,6 +18,7 @@ from bot.discord.settings import Settings
 from bot.storage import Store
 from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, command_interaction, final_answer
 from tests.e2e.processes import BotProcess
+from tests.waits import scaled
 
 DUEL = [
     {"type": 3, "name": "attacker", "value": "A: WS4 S4 T4 W1 I4 A1 Sv3+"},
@@ -47,7 +48,7 @@ class HealthLines(logging.Handler):
     async def next(self) -> dict[str, Any]:
         """The next line logged from now on."""
         self.arrived.clear()
-        await asyncio.wait_for(self.arrived.wait(), 20)
+        await asyncio.wait_for(self.arrived.wait(), scaled(20))
         return self.lines[-1]
 
 
@@ -64,8 +65,8 @@ async def bot_with_health_lines(fake: FakeDiscord, url: str, interval: float) ->
     referee = RefereeBot(settings, health_interval=interval)
     task = asyncio.create_task(referee.start("fake-token"))
     try:
-        await asyncio.wait_for(fake.identified.wait(), 15)
-        await asyncio.wait_for(referee.wait_until_ready(), 15)
+        await asyncio.wait_for(fake.identified.wait(), scaled(15))
+        await asyncio.wait_for(referee.wait_until_ready(), scaled(15))
         yield lines
     finally:
         await referee.close()  # its last line covers the time since the one before

@@ -35,6 +35,7 @@ from tests.e2e.fake_discord import (
     final_answer,
     user,
 )
+from tests.waits import scaled
 
 EPHEMERAL = 64
 # Twenty stands a side that hit on 6s and save on 2+: no side is ever wiped out before the result roll, so the result
@@ -267,7 +268,7 @@ async def test_replay_and_verify_do_not_depend_on_todays_settings(
     env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'e2e.db'}"}
     for command, wanted in (("verify", "identical"), ("replay", "House rules: result dice: sum (its server's")):
         done = subprocess.run([sys.executable, "-m", "bot.cli", command, str(stored.id)], capture_output=True,
-                              text=True, env=env, check=False, timeout=120)  # fmt: skip
+                              text=True, env=env, check=False, timeout=scaled(120))  # fmt: skip
         assert done.returncode == 0, done.stderr
         assert wanted in done.stdout, done.stdout
         assert "/settings" not in done.stdout and "/replay" not in done.stdout  # terminal words

@@ -18,6 +18,7 @@ from typing import Any
 from bot.discord.app import RefereeBot
 from tests.e2e.fake_discord import CHANNEL_ID, GUILD_ID, Call, FakeDiscord
 from tests.e2e.test_leagues import ANN, BOB, CID, ORGANISER, admin, answer, click, league, option, report
+from tests.waits import scaled
 
 EPHEMERAL = 64
 
@@ -114,7 +115,7 @@ async def test_the_opponent_is_reminded_once_a_day_before_and_never_again_not_ev
     again = RefereeBot(bot.settings)
     task = asyncio.create_task(again.start("fake-token"))
     try:
-        await asyncio.wait_for(again.wait_until_ready(), 15)
+        await asyncio.wait_for(again.wait_until_ready(), scaled(15))
         await sweeper(again).sweep_once(at=start + timedelta(hours=30))
         assert len(channel_posts(fake)) == 1  # not after a restart either
         assert await sweeper(again).sweep_once(at=start + timedelta(hours=48, seconds=1)) == 1

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.discord.app import RefereeBot
 from tests.e2e.fake_discord import GUILD_ID, FakeDiscord, command_interaction, component_interaction, user
+from tests.waits import scaled
 
 EPHEMERAL = 64
 ORGANISER, ANN, BOB, CID = 900000000000000100, 900000000000000101, 900000000000000102, 900000000000000103
@@ -171,7 +172,7 @@ async def test_the_buttons_still_work_after_the_bot_restarts(bot: RefereeBot, fa
     again = RefereeBot(bot.settings)
     task = asyncio.create_task(again.start("fake-token"))
     try:
-        await asyncio.wait_for(again.wait_until_ready(), 15)
+        await asyncio.wait_for(again.wait_until_ready(), scaled(15))
         confirmed = await click(fake, "referee:league:confirm:1", data, BOB)
         assert confirmed["type"] == 7 and confirmed["data"]["embeds"][0]["title"] == "Match #1: confirmed"
     finally:

@@ -3,7 +3,6 @@ stored, audited, in the bot's cache at once and listed; a member without Manage 
 
 from __future__ import annotations
 
-import asyncio
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,6 +24,7 @@ from tests.e2e.fake_discord import (
     channel_of,
     command_interaction,
 )
+from tests.waits import eventually
 
 EPHEMERAL = 64
 GUILD = str(GUILD_ID)
@@ -278,11 +278,9 @@ async def test_the_bot_loads_settings_at_start_and_sees_another_processs_change_
         async with running_bot(fake, url) as referee:
             assert referee.server_settings.effective(GUILD, None).house_for("epic") == {"result_dice": "sum"}
             await other.settings.set(SERVER, GUILD, GUILD, VISIBILITY, "private", str(PLAYER_ID))
-            for _ in range(200):  # the poll runs once a second; waited for, never timed
-                if referee.server_settings.effective(GUILD, None).private:
-                    break
-                await asyncio.sleep(0.05)
-            assert referee.server_settings.effective(GUILD, None).private
+            await eventually(  # the poll runs once a second; waited for, never timed
+                lambda: referee.server_settings.effective(GUILD, None).private, "the poll saw the change", 10
+            )
             poll = referee._settings_poll
             assert poll is not None and not poll.done()
         assert poll.cancelled()  # stopped with the bot

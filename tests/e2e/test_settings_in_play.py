@@ -21,6 +21,7 @@ from tests.e2e.fake_discord import (
     command_interaction,
     final_answer,
 )
+from tests.waits import scaled
 
 EPHEMERAL = 64
 TACTICAL = "20x Tactical: CC6+ FF6+ Sv2+ INF"  # no side wiped out before the result roll: the result dice count
@@ -149,4 +150,4 @@ async def _replay(fake: FakeDiscord, record: int) -> dict[str, Any]:
 async def _settled(bot: RefereeBot) -> None:
     """Every result still being placed (its thread, its copy) is done."""
     if bot.in_flight:
-        await asyncio.wait(set(bot.in_flight), timeout=20)
+        await asyncio.wait(set(bot.in_flight), timeout=scaled(20))

@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import os
 import re
-import time
 from collections import Counter, defaultdict
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -36,6 +35,7 @@ from tests.e2e.fake_discord import (
     shard_of,
 )
 from tests.e2e.processes import BotProcess, bot_processes
+from tests.waits import eventually
 
 EPHEMERAL = 64
 DUEL = [
@@ -96,15 +96,6 @@ async def fake_discord(guilds: Sequence[int]) -> AsyncIterator[FakeDiscord]:
         yield fake
     finally:
         await fake.stop()
-
-
-async def eventually(check: Any, what: str, timeout: float = 20.0) -> None:
-    """Wait for ``check()`` to hold, polling, up to a deadline (a failure says what never happened)."""
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"never happened: {what}")
-        await asyncio.sleep(0.05)
 
 
 def commands_by_interaction(processes: Sequence[BotProcess]) -> dict[int, list[tuple[int, int]]]:

@@ -38,6 +38,7 @@ from tests.e2e.fake_discord import (
 )
 from tests.e2e.processes import BotProcess, bot_processes
 from tests.e2e.test_shards import DUEL, fake_discord, holding, option, query, record_id
+from tests.waits import scaled
 
 EPHEMERAL = 64
 MANAGER = "2147483647"
@@ -98,7 +99,7 @@ async def test_both_processes_sweeping_confirm_each_overdue_match_once(tmp_path:
             # Each sweep's first claim (SELECT ... FOR UPDATE) waits on the table lock held here: once both wait, the
             # lock goes, and both claim at the same moment. Without it, one process starting a second earlier could
             # sweep everything alone and the test would prove nothing about sharing.
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + scaled(30)
             while await query(url, CLAIMS_WAITING) != [(2,)]:
                 assert time.monotonic() < deadline, "the two sweeps never both waited for their first claim"
                 await asyncio.sleep(0.05)
@@ -181,7 +182,7 @@ async def test_what_one_process_recorded_is_used_from_the_other_after_a_reshard(
             # A preference set through the second process is obeyed by the first once its cache has polled.
             await ask(fake, command("preferences", [option("value", "on")], there, by=OPPONENT_ID,
                                     subcommand="private", permissions="0"))  # fmt: skip
-            deadline = time.monotonic() + 15
+            deadline = time.monotonic() + scaled(15)
             while True:  # /replay follows the player's preference and records nothing: ask until it is private
                 replayed = await ask(fake, command("replay", [option("record", duel_record, 4)], here, by=OPPONENT_ID))
                 if replayed.get("flags", 0) & EPHEMERAL or time.monotonic() > deadline:
@@ -264,7 +265,7 @@ async def test_a_server_setting_changed_through_one_process_is_obeyed_by_the_oth
                 changed = await ask(fake, command("settings", [option("value", value)], here, by=ORGANISER,
                                                   subcommand="web", permissions=MANAGER))  # fmt: skip
                 assert "web" in str(changed).lower(), changed
-                deadline = time.monotonic() + 15
+                deadline = time.monotonic() + scaled(15)
                 while (seen := await page_status(page)) != status and time.monotonic() < deadline:
                     await asyncio.sleep(0.2)
                 assert seen == status, f"the second process never saw web {value}"

@@ -15,7 +15,8 @@ from pathlib import Path
 from tests.bot.storage.conftest import migrated_postgresql
 from tests.e2e.fake_discord import FakeDiscord, command_interaction, final_answer, guild_on
 from tests.e2e.processes import BotProcess, bot_processes
-from tests.e2e.test_shards import DUEL, EPHEMERAL, eventually, fake_discord, query, record_id
+from tests.e2e.test_shards import DUEL, EPHEMERAL, fake_discord, query, record_id
+from tests.waits import eventually, scaled
 
 
 async def refused(fake: FakeDiscord, token: str, timeout: float = 20.0) -> None:
@@ -25,7 +26,7 @@ async def refused(fake: FakeDiscord, token: str, timeout: float = 20.0) -> None:
         async with fake.answered:
             await fake.answered.wait_for(lambda: len(fake.refused[token]) >= 1)
 
-    await asyncio.wait_for(seen(), timeout)
+    await asyncio.wait_for(seen(), scaled(timeout))
 
 
 async def test_two_processes_on_one_shard_answer_each_interaction_once_and_the_loser_warns(tmp_path: Path) -> None:

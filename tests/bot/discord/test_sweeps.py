@@ -9,6 +9,7 @@ import logging
 import pytest
 
 from bot.discord.sweeps import Sweeper
+from tests.waits import scaled
 
 
 async def test_a_failing_sweep_is_logged_and_the_next_run_tries_again(caplog: pytest.LogCaptureFixture) -> None:
@@ -22,10 +23,12 @@ async def test_a_failing_sweep_is_logged_and_the_next_run_tries_again(caplog: py
     sweeper = Sweeper("test sweep", work, seconds=0.01, grace=1.0)
     with caplog.at_level(logging.ERROR, logger="referee.bot"):
         sweeper.start()
-        for _ in range(500):
-            if len(runs) >= 3:
-                break
-            await asyncio.sleep(0.01)
+
+        async def three_runs() -> None:
+            while len(runs) < 3:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(three_runs(), scaled(5))
         await sweeper.stop()
     assert len(runs) >= 3  # went on after the failure
     assert [r.getMessage() for r in caplog.records] == ["the test sweep failed; retrying in 0.01 s"]
@@ -67,12 +70,12 @@ async def test_stop_waits_for_a_sweep_in_progress_and_starts_none_after() -> Non
 
     sweeper = Sweeper("test sweep", work, seconds=0.01, grace=5.0)
     sweeper.start()
-    await asyncio.wait_for(started.wait(), 5)
+    await asyncio.wait_for(started.wait(), scaled(5))
     stopping = asyncio.create_task(sweeper.stop())
     await asyncio.sleep(0.05)
     assert not stopping.done()  # waiting for the sweep in progress
     release.set()
-    await asyncio.wait_for(stopping, 5)
+    await asyncio.wait_for(stopping, scaled(5))
     assert finished == [True]
     await asyncio.sleep(0.05)
     assert finished == [True] and not sweeper.loop.is_running()
@@ -87,7 +90,7 @@ async def test_stop_gives_up_waiting_after_its_grace() -> None:
 
     sweeper = Sweeper("test sweep", work, seconds=0.01, grace=0.05)
     sweeper.start()
-    await asyncio.wait_for(started.wait(), 5)
-    await asyncio.wait_for(sweeper.stop(), 5)  # not the sweep's 60 s
+    await asyncio.wait_for(started.wait(), scaled(5))
+    await asyncio.wait_for(sweeper.stop(), min(scaled(5), 30))  # never the sweep's 60 s, however loaded
     await asyncio.sleep(0)
     assert not sweeper.loop.is_running()

@@ -26,10 +26,12 @@ from bot.storage.db import create_engine
 from bot.storage.models import Challenge
 from rules_core import get_game, resolve
 from tests.bot.storage.conftest import migrated_postgresql
+from tests.waits import scaled
 
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 GAME = get_game("40k")
-HANG_GUARD = 20.0  # seconds: a claim that waits on a held row fails the test instead of hanging it
+# seconds on an idle machine (scaled: tests/waits.py): a claim waiting on a held row fails the test, not hangs it
+HANG_GUARD = 20.0
 
 
 async def challenge(store: Store, expires_at: datetime, *, number: int = 0) -> StoredChallenge:
@@ -167,7 +169,7 @@ async def test_three_sweepers_on_postgresql_split_the_work_and_never_claim_one_t
         return edit
 
     sweeps = (sweep_expired(store, editor(n), at=T0) for n, store in enumerate(stores))
-    swept = await asyncio.wait_for(asyncio.gather(*sweeps), HANG_GUARD)
+    swept = await asyncio.wait_for(asyncio.gather(*sweeps), scaled(HANG_GUARD))
     assert all(count >= 50 for count in swept), swept  # a batch each at least
     assert sum(swept) == 200 and [sum(counted.values()) for counted in edits] == list(swept)
     assert sum(edits, Counter()) == Counter(dict.fromkeys(due, 1))  # every one, none twice
@@ -203,7 +205,7 @@ async def test_a_sweep_skips_a_held_challenge_instead_of_waiting_for_it(
         async with holder.connect() as connection:
             transaction = await connection.begin()
             await connection.execute(select(Challenge.id).where(Challenge.id == held).with_for_update())
-            assert await asyncio.wait_for(sweep_expired(store, edit, at=T0), HANG_GUARD) == 59
+            assert await asyncio.wait_for(sweep_expired(store, edit, at=T0), scaled(HANG_GUARD)) == 59
             assert edited == due[1:]
             await transaction.rollback()
         assert (await statuses(store))[held] == "open"

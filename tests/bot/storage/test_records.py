@@ -12,6 +12,7 @@ from bot.storage import Store
 from bot.storage.records import RecordNotFound
 from rules_core import resolve
 from rules_core.report import Report
+from tests.waits import scaled
 
 MARINES = "5x Marine: WS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
 ORKS = "6x Ork Boy: WS4 S3 T4 W1 I2 A2 Ld7 Sv6+"
@@ -146,8 +147,8 @@ async def test_the_writer_closing_writes_what_it_holds_rather_than_dropping_it(s
     waiting = [asyncio.ensure_future(writer.record(RecordRequest(a_report(seed), requested_by="late")))
                for seed in range(3)]  # fmt: skip
     await asyncio.sleep(0)  # handed over; the writer's turn has not come yet
-    await writer.close(timeout=10)
-    ids = await asyncio.wait_for(asyncio.gather(*waiting), 1)
+    await writer.close(timeout=scaled(10))
+    ids = await asyncio.wait_for(asyncio.gather(*waiting), scaled(1))
     assert len(set(ids)) == 3
     assert len(await store.records.history(actor=OPERATOR, requested_by="late", limit=10)) == 3
 

@@ -30,12 +30,14 @@ from bot.storage import Store
 from bot.storage.db import create_engine
 from bot.storage.models import LeagueEvent, LeagueMatch
 from tests.bot.storage.conftest import migrated_postgresql
+from tests.waits import scaled
 
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 GUILD = "g1"
 ORGANISER = Actor("org", guild=GUILD)
 MATCHES = 200
-HANG_GUARD = 20.0  # seconds: a sweep that waits on a locked row fails the test instead of hanging it
+# seconds on an idle machine (scaled: tests/waits.py): a sweep waiting on a locked row fails the test, not hangs it
+HANG_GUARD = 20.0
 
 
 async def overdue_matches(store: Store, count: int, *, confirm_hours: int) -> list[int]:
@@ -134,7 +136,7 @@ async def test_a_sweep_skips_a_locked_match_instead_of_waiting_for_it(
         async with holder.connect() as connection:
             transaction = await connection.begin()
             await connection.execute(select(LeagueMatch.id).where(LeagueMatch.id == held).with_for_update())
-            swept = await asyncio.wait_for(sweeper.matches.confirm_due(at=T0 + timedelta(hours=2)), HANG_GUARD)
+            swept = await asyncio.wait_for(sweeper.matches.confirm_due(at=T0 + timedelta(hours=2)), scaled(HANG_GUARD))
             assert sorted(match.id for match in swept) == sorted(ids[1:])
             await transaction.rollback()
         [late] = await sweeper.matches.confirm_due(at=T0 + timedelta(hours=2, minutes=1))
@@ -156,7 +158,9 @@ async def test_a_reminder_claim_skips_a_locked_match_instead_of_waiting_for_it(
         async with holder.connect() as connection:
             transaction = await connection.begin()
             await connection.execute(select(LeagueMatch.id).where(LeagueMatch.id == held).with_for_update())
-            claimed = await asyncio.wait_for(sweeper.matches.claim_reminders(at=T0 + timedelta(hours=24)), HANG_GUARD)
+            claimed = await asyncio.wait_for(
+                sweeper.matches.claim_reminders(at=T0 + timedelta(hours=24)), scaled(HANG_GUARD)
+            )
             assert sorted(reminder.match.id for reminder in claimed) == sorted(ids[1:])
             await transaction.rollback()
         [late] = await sweeper.matches.claim_reminders(at=T0 + timedelta(hours=24, minutes=1))

@@ -21,6 +21,7 @@ from bot.storage import Store
 from bot.web.app import serving
 from bot.web.config import WebConfig
 from tests.e2e.discord_view import Browser
+from tests.waits import scaled
 
 PHONE, DESKTOP = 390, 1280
 SERIOUS = ("serious", "critical")
@@ -67,14 +68,14 @@ def served(url: str, **config: Any) -> Iterator[str]:
 
     thread = threading.Thread(target=main, name="referee-web-under-test", daemon=True)
     thread.start()
-    ready.wait(30)
+    ready.wait(scaled(30))
     if failed:
         raise failed[0]
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
         loop.call_soon_threadsafe(stop[0].set)
-        thread.join(30)
+        thread.join(scaled(30))
 
 
 class WebBrowser:
@@ -88,6 +89,7 @@ class WebBrowser:
         self.browser.resize(width, 900)
         scheme = {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}
         self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [scheme]})
+        self.browser.pace()
         self.driver.get(address)
 
     def text(self) -> str:
@@ -107,6 +109,7 @@ class WebBrowser:
 
     def axe(self) -> list[dict[str, Any]]:
         """axe-core's serious and critical violations on the loaded page (WCAG 2 A and AA, and best practices)."""
+        self.browser.pace()  # the script timeout axe-core's run gets, from the load now
         axe = Axe(self.driver)
         axe.inject()
         # resultTypes: only the violations are read, so axe lists no passing node (a long fight's page has thousands)

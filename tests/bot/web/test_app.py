@@ -17,6 +17,7 @@ from bot.server_settings.model import SERVER, WEB, SettingRow, effective
 from bot.web.pages import environment
 from bot.web.security import ADDRESSES_KEPT, CSP, RateLimit
 from tests.bot.web.conftest import Serve
+from tests.waits import scaled
 
 
 async def test_every_answer_carries_the_security_headers(serve: Serve) -> None:
@@ -132,10 +133,10 @@ def test_referee_web_serves_the_pages_until_stopped(tmp_path: Path) -> None:
     process = subprocess.Popen([sys.executable, "-m", "bot.cli", "web", "--port", str(port)], env=env, cwd=tmp_path,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + scaled(30)
         while True:
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as answer:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=scaled(2)) as answer:
                     assert answer.read() == b"ok"
                     break
             except OSError:
@@ -144,7 +145,7 @@ def test_referee_web_serves_the_pages_until_stopped(tmp_path: Path) -> None:
                 time.sleep(0.2)
     finally:
         process.terminate()
-        out, _ = process.communicate(timeout=20)
+        out, _ = process.communicate(timeout=scaled(20))
     assert f"Serving the web pages on http://127.0.0.1:{port}" in out
 
 
@@ -155,7 +156,7 @@ def test_referee_web_on_a_port_in_use_says_so_in_one_line(tmp_path: Path) -> Non
         port = taken.getsockname()[1]
         env = os.environ | {"DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'web.db'}"}
         done = subprocess.run([sys.executable, "-m", "bot.cli", "web", "--port", str(port)], env=env, cwd=tmp_path,
-                              capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+                              capture_output=True, text=True, timeout=scaled(60), check=False)  # fmt: skip
     assert done.returncode != 0
     assert f"cannot listen on 127.0.0.1:{port}" in done.stderr and "--port" in done.stderr
     assert "Traceback" not in done.stderr
