@@ -96,27 +96,39 @@ def step_fields(report: Report) -> list[Field]:
 
 def _summary(
     report: Report, record_id: int | None, not_recorded: str | None, pending: bool, players: Players | None = None,
-    *, house_rules: Sequence[str] = (),
+    *, house_rules: Sequence[str] = (), room: int = DESCRIPTION,
 ) -> str:  # fmt: skip
     """Page 1's text: how each side was read, then the summary at table level (who won, by unit and player; what
-    each side removes; the moves; what comes next; the house rules it used), then the record line."""
-    table = [f"**{headline(report, players, escape)}**", *table_lines(report, escape)]
-    next_at = len(table)  # the next round's command goes with "Next:", above the house rules
-    if house := house_rules_text(report.inputs.options, house_rules):
-        table.append(f"*{escape(house)}*")
-    parts = [escape(read_line(report)), "\n".join(table)]
-    if pending:
-        parts.append("Recording this combat…")
-    elif not_recorded:
-        parts.append(f"⚠️ Not recorded ({escape(not_recorded)}): this result stands, but it is not in the history.")
-    elif record_id is not None:
+    each side removes; the moves; what comes next; the house rules it used), then the record line; at most ``room``
+    characters. A fight too long for it cuts the table's middle (the full steps are a page or a tap away), never the
+    lines after it: the next round's command, the house rules and whether it was recorded."""
+    first = f"**{headline(report, players, escape)}**"
+    after: list[str] = []  # below the table: the next round's command, then the house rules
+    if record_id is not None and not pending and not not_recorded:
         # The record's number is in the footer and Verify a button away (/replay and /verify take it); only the next
         # round's command is worth a line, one tap from being copied.
         game = _game(report)
         if game is not None and any(ev.kind == "continues" for step in report.steps for ev in step.events):
-            table.insert(next_at, f"Next round: `/{game.command} continue record:{record_id}`")
-            parts[1] = "\n".join(table)
-    return cut("\n\n".join(parts), DESCRIPTION)
+            after.append(f"Next round: `/{game.command} continue record:{record_id}`")
+    if house := house_rules_text(report.inputs.options, house_rules):
+        after.append(f"*{escape(house)}*")
+    status = ""
+    if pending:
+        status = "Recording this combat…"
+    elif not_recorded:
+        status = f"⚠️ Not recorded ({escape(not_recorded)}): this result stands, but it is not in the history."
+
+    def joined(read: str, table: str) -> str:
+        return "\n\n".join(part for part in (read, "\n".join(line for line in (first, table, *after) if line), status)
+                           if part)  # fmt: skip
+
+    read, table = escape(read_line(report)), "\n".join(table_lines(report, escape))
+    whole = joined(read, table)
+    if len(whole) <= room:
+        return whole
+    fixed = len(joined("", "")) + 2 + 1  # the read line's blank line and the table's line break, beside the rest
+    read = cut(read, max(1, min(len(read), (room - fixed) // 3)))  # the read line, cut between units, keeps a third
+    return cut(joined(read, cut(table, max(1, room - fixed - len(read)))), room)
 
 
 STEPS = "Steps"
@@ -220,9 +232,14 @@ def render_pages(
     prefers it to one line a step. ``summary_only``: the summary alone, no steps (a results channel's copy).
     """
     colour = WINNER_COLOURS.get(str(report.result.winner.value), WINNER_COLOURS["none"])
-    description = _summary(report, record_id, not_recorded, pending, players, house_rules=house_rules)
     if history:
-        description = cut(f"{cut(history, HISTORY)}\n\n{description}", DESCRIPTION)
+        opening = cut(history, HISTORY)
+        room = DESCRIPTION - len(opening) - 2
+        description = f"{opening}\n\n" + _summary(
+            report, record_id, not_recorded, pending, players, house_rules=house_rules, room=room
+        )
+    else:
+        description = _summary(report, record_id, not_recorded, pending, players, house_rules=house_rules)
     if pending or summary_only:
         fields: list[Field] = []
     else:

@@ -208,3 +208,30 @@ def test_a_reikhammer_headline_when_both_formations_are_wiped_out_says_why_the_d
     assert headline(report) == (
         "D beats A: both formations were wiped out; the defender wins (the both-wiped-out decision)"
     )
+
+
+@pytest.mark.parametrize("seed", range(1, 13))
+def test_a_long_summary_cuts_its_table_never_the_house_rules_the_next_round_or_the_record_line(seed: int) -> None:
+    """A fight of 50 units a side says more at table level than one description holds: the table (what each side
+    removes) is cut, never the lines after it: the next round's command, the house rules it used, and whether it was
+    recorded (before: cut at the end, those went first, as the seed decided)."""
+    attackers = " | ".join(f"4x Marine {n}: WS4 S4 T4 W1 I4 A2 Ld8 Sv3+ vs={n}" for n in range(1, 51))
+    defenders = " | ".join(
+        f"4x Ork Mob {n}: WS4 S3 T4 W1 I2 A3 Ld7 Sv6+ " + (f"vs={n}:3,{n + 1}:1" if n < 50 else f"vs={n}")
+        for n in range(1, 51)
+    )
+    report = resolve("40k", attackers, defenders, seed=seed, charge_distance=3, ws_majority="over_half")
+    house = "*House rules: ws majority: over half*"
+    for kwargs, last in (
+        ({"not_recorded": "database unavailable"}, "Not recorded (database unavailable)"),
+        ({"pending": True}, "Recording this combat…"),
+        ({"record_id": 7}, house),
+        ({"record_id": 7, "history": "Voided by <@1>: " + "a long reason " * 40}, house),
+    ):
+        pages = render_pages(report, house_rules=("ws_majority",), **kwargs)  # type: ignore[arg-type]
+        assert_within_limits(pages)
+        description = pages[0].description or ""
+        assert house in description and last in description, (kwargs, description[-300:])
+        assert description.startswith("Voided by") == ("history" in kwargs)
+        if "record_id" in kwargs and any(ev.kind == "continues" for step in report.steps for ev in step.events):
+            assert "/assault continue record:7" in description
