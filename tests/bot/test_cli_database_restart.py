@@ -9,10 +9,8 @@ carried to the server, so the test counts the referee's attempts and decides whi
 from __future__ import annotations
 
 import asyncio
-import socket
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 
 import pytest
 from sqlalchemy import text
@@ -20,6 +18,7 @@ from sqlalchemy import text
 from bot.storage.db import create_engine, upgrade
 from tests.bot.test_cli import referee
 from tests.bot.test_cli_records import DUEL
+from tests.e2e.db_ports import DroppingPort
 from tests.e2e.own_postgresql import Cluster, own_cluster
 
 
@@ -37,7 +36,7 @@ def migrated(monkeypatch: pytest.MonkeyPatch, *, forward_after: int | None) -> I
 
         asyncio.run(migrate())
         port = DroppingPort(cluster.port, forward_after=forward_after)
-        monkeypatch.setenv("DATABASE_URL", cluster.url.replace(f":{cluster.port}/", f":{port.port}/"))
+        monkeypatch.setenv("DATABASE_URL", port.url(cluster.url, cluster.port))
         try:
             yield cluster, port
         finally:
@@ -55,53 +54,6 @@ def rows(cluster: Cluster) -> list[tuple[int, str | None]]:
             await engine.dispose()
 
     return asyncio.run(read())
-
-
-class DroppingPort:
-    """A port in front of the server: its first ``forward_after`` connections are accepted and dropped at once (as
-    a server going down drops them), the later ones carried to the server; None drops every one. Counted."""
-
-    def __init__(self, server_port: int, *, forward_after: int | None) -> None:
-        self.server_port, self.forward_after = server_port, forward_after
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.listener.settimeout(0.2)
-        self.port = int(self.listener.getsockname()[1])
-        self.dropped = 0
-        self.done = threading.Event()
-        self.thread = threading.Thread(target=self.serve, daemon=True)
-        self.thread.start()
-
-    def serve(self) -> None:
-        with self.listener:
-            while not self.done.is_set():
-                try:
-                    connection, _ = self.listener.accept()
-                except TimeoutError:
-                    continue
-                if self.forward_after is None or self.dropped < self.forward_after:
-                    connection.close()
-                    self.dropped += 1
-                    continue
-                server = socket.create_connection(("127.0.0.1", self.server_port))
-                for source, sink in ((connection, server), (server, connection)):
-                    threading.Thread(target=carry, args=(source, sink), daemon=True).start()
-
-    def close(self) -> None:
-        self.done.set()
-        self.thread.join(30)
-
-
-def carry(source: socket.socket, sink: socket.socket) -> None:
-    """Bytes from one end to the other until either closes."""
-    try:
-        while data := source.recv(65536):
-            sink.sendall(data)
-    except OSError:
-        pass
-    finally:
-        for end in (source, sink):
-            with suppress(OSError):
-                end.shutdown(socket.SHUT_RDWR)
 
 
 def test_a_combat_whose_write_meets_a_dropped_connection_is_recorded_once_on_the_retry(

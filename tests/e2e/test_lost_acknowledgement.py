@@ -1,0 +1,53 @@
+"""A result's write that committed but whose acknowledgement was lost on its last attempt (issue 34): the player
+was told "not recorded", the row exists. The writer keeps looking for it by its write key once the database
+answers, and corrects the answer (record id, buttons) while its message is still editable.
+
+A real PostgreSQL server of the test's own, reached through a port the test holds (tests/e2e/db_ports.py) that
+carries the combat's COMMIT to the server and swallows the server's answer: the ambiguity is made, not waited for.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from tests.e2e.conftest import running_bot
+from tests.e2e.db_ports import LosingPort
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.own_postgresql import own_cluster
+from tests.e2e.test_database_restart import RECORD, burst, migrated, rows
+from tests.e2e.test_shards import eventually
+
+
+def buttons(payload: dict[str, object]) -> list[str]:
+    return [c.get("custom_id", "") for row in payload.get("components", []) for c in row["components"]]  # type: ignore[attr-defined]
+
+
+async def test_a_result_told_not_recorded_whose_commit_landed_is_corrected_with_its_record(
+    fake: FakeDiscord, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    with own_cluster() as cluster:
+        await migrated(cluster)
+        port = LosingPort(cluster.port, marker=b"INSERT INTO combat_records")
+        try:
+            # No retry: the attempt whose acknowledgement is lost is the last, and the player is told at once.
+            async with running_bot(fake, port.url(cluster.url, cluster.port), record_retry_seconds=0):
+                (token,) = await burst(fake, 1)
+                await eventually(lambda: len(fake.answers[token]) >= 2, "the player told it is not recorded", 60)
+                told = fake.answers[token][1].payload
+                await eventually(lambda: len(fake.answers[token]) >= 3, "the answer corrected", 60)
+        finally:
+            port.close()
+        stored = await rows(cluster)
+    assert port.lost == 1, "the commit's acknowledgement was lost once"
+    assert "Not recorded" in told["embeds"][0]["description"], told
+    corrected = fake.answers[token][2].payload
+    shown = RECORD.search(str(corrected["embeds"][0]["footer"]["text"]))
+    assert shown is not None, corrected["embeds"][0]
+    assert [record_id for record_id, _ in stored] == [int(shown[1])], (stored, shown[1])
+    assert f"referee:verify:{shown[1]}" in buttons(corrected) and f"referee:rolls:{shown[1]}" in buttons(corrected)
+    assert "Not recorded" not in corrected["embeds"][0].get("description", "")
+    assert len(fake.answers[token]) == 3, "answered, told, corrected: nothing more"
+    assert "had been written after all" in caplog.text
