@@ -9,6 +9,7 @@ carried to the server, so the test counts the referee's attempts and decides whi
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -18,7 +19,7 @@ from sqlalchemy import text
 from bot.storage.db import create_engine, upgrade
 from tests.bot.test_cli import referee
 from tests.bot.test_cli_records import DUEL
-from tests.e2e.db_ports import DroppingPort
+from tests.e2e.db_ports import DroppingPort, SilentPort
 from tests.e2e.own_postgresql import Cluster, own_cluster
 
 
@@ -79,3 +80,22 @@ def test_a_server_away_longer_than_a_few_seconds_gets_its_one_line(
     (line,) = err.strip().splitlines()  # ...then one line
     assert line.startswith("warning: not recorded, but the result above stands. Cannot reach the PostgreSQL"), line
     assert stored == []
+
+
+def test_a_host_that_never_answers_gets_its_one_line_within_seconds(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A host that accepts the connection and says nothing: each attempt ends at the connect timeout, not at
+    asyncpg's own 60 s, so the person at the prompt hears its one line within seconds."""
+    silent = SilentPort()
+    monkeypatch.setenv("DATABASE_URL", f"postgresql+asyncpg://referee@127.0.0.1:{silent.port}/referee")
+    began = time.monotonic()
+    try:
+        code, out, err = referee(*DUEL, "--seed", "1", capsys=capsys)
+    finally:
+        silent.close()
+    took = time.monotonic() - began
+    assert code == 0 and "Round 1" in out
+    (line,) = err.strip().splitlines()
+    assert line.startswith("warning: not recorded, but the result above stands. Cannot reach the PostgreSQL"), line
+    assert took < 30, f"{took:.0f} s at the prompt (asyncpg's own connect timeout is 60 s)"

@@ -15,10 +15,12 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from bot.discord.record_writer import RecordWriter
 from bot.storage import StorageError, Store
-from bot.storage.failures import Fault, is_transient, never_sent
+from bot.storage.db import create_engine
+from bot.storage.failures import Fault, is_storage_failure, is_transient, never_sent, storage_error
 from bot.storage.records import RecordRequest
 from rules_core import RefereeError
 from tests.bot.storage.test_records import a_report
+from tests.e2e.db_ports import SilentPort
 
 
 async def keyed_rows(store: Store) -> list[tuple[int, str | None]]:
@@ -205,3 +207,24 @@ async def test_a_clean_stop_that_cancels_a_write_in_flight_answers_it_with_its_r
     await asyncio.wait_for(stuck.wait(), 10)
     await writer.close(timeout=0.2)
     assert await asyncio.wait_for(answer, 5) == 1
+
+
+async def test_an_attempt_against_a_host_that_never_answers_is_given_up_within_the_bound() -> None:
+    """A host that accepts the connection and then says nothing (silently unreachable): asyncpg would wait its own
+    60 s for each attempt, well past RECORD_RETRY_SECONDS; the connect timeout ends each attempt first."""
+    silent = SilentPort()
+    url = f"postgresql+asyncpg://referee@127.0.0.1:{silent.port}/referee"
+    store = Store(create_engine(url), url)
+    writer = RecordWriter(store, retry_seconds=3)
+    try:
+        answer = asyncio.ensure_future(writer.record(RecordRequest(a_report(1), requested_by="u1")))
+        await asyncio.wait({answer}, timeout=30)  # half of asyncpg's own connect timeout
+        assert answer.done(), "still trying after 30 s, against a bound of 3"
+        error = answer.exception()
+        assert error is not None and is_storage_failure(error) and is_transient(error), repr(error)
+        said = str(storage_error(error, url))
+        assert said.startswith("Cannot reach the PostgreSQL database"), said
+    finally:
+        await writer.close()
+        await store.close()
+        silent.close()
