@@ -33,6 +33,7 @@ from bot.discord.collector import CollectorHold
 from bot.discord.errors import error_embed, new_error_id, referee_error_embed
 from bot.discord.interactions import guild_of, settings_channel
 from bot.discord.results import player_mentions, show_recorded
+from bot.discord.reveals import claim, players_of, release, reveal_again
 from bot.discord.sides import sides_and_options
 from bot.render.challenges import challenge_embed, continued, mention, reveal_text, state_of
 from bot.render.markdown import cut
@@ -187,9 +188,13 @@ async def edit(interaction: discord.Interaction[Any], **changes: Any) -> None:
         await interaction.response.edit_message(**changes)
 
 
-async def load(interaction: discord.Interaction[Any], challenge_id: int) -> StoredChallenge | None:
+async def load(
+    interaction: discord.Interaction[Any], challenge_id: int, *, on_its_message: bool = False
+) -> StoredChallenge | None:
     """The challenge, if it is this server's and the presser plays it; otherwise the presser is told privately
-    (None). One past its time but still open is marked expired and its message edited to say so."""
+    (None). One past its time but still open is marked expired and its message edited to say so. Pressed on its
+    message (deferred), one resolved whose reveal was never shown (the resolving press's acknowledgement lost)
+    gets it shown there (bot/discord/reveals.py)."""
     bot: BotServices = interaction.client
     challenge = await bot.store.challenges.get(challenge_id)
     if challenge is None or challenge.guild_id is None or challenge.guild_id != guild_of(interaction):
@@ -207,7 +212,8 @@ async def load(interaction: discord.Interaction[Any], challenge_id: int) -> Stor
         await tell(interaction, what_became(closed))
         return None
     if challenge.status != "open":
-        await tell(interaction, what_became(challenge))
+        if not (on_its_message and state_of(challenge) == "resolved" and await reveal_again(interaction, challenge)):
+            await tell(interaction, what_became(challenge))
         return None
     return challenge
 
@@ -235,7 +241,7 @@ class ChallengeButton(
         try:
             if self.action != "change":  # Change my side answers with its form, which must be the first answer
                 await interaction.response.defer()
-            challenge = await load(interaction, self.challenge_id)
+            challenge = await load(interaction, self.challenge_id, on_its_message=self.action != "change")
             if challenge is None:
                 return
             mine = "challenger" if str(interaction.user.id) == challenge.challenger_id else "opponent"
@@ -311,6 +317,9 @@ async def resolve_now(interaction: discord.Interaction[Any], challenge: StoredCh
     house = tuple(challenge.inputs.get("house_rules") or ())
     slug = new_slug()
     record = continued(challenge)
+    if not claim(challenge):  # another press of this process is resolving it: this one lost the race
+        await tell(interaction, f"Challenge #{challenge.id} was accepted by both: its result is being shown.")
+        return
     try:
         record_id = await bot.store.challenges.resolve(
             challenge, report, agreed=agreement(challenge, last=last, at=moment, by="discord"),
@@ -318,9 +327,14 @@ async def resolve_now(interaction: discord.Interaction[Any], challenge: StoredCh
             by=last, slug=slug, continues=record,
         )  # fmt: skip
     except AlreadyContinued as error:  # another round of the same record was recorded first: this one is moot
+        release(challenge)
         await tell(interaction, f"{error} Nothing was rolled for challenge #{challenge.id}.")
         return
+    except StorageError:  # maybe resolved after all (its acknowledgement lost): a later press shows its reveal
+        release(challenge)
+        raise
     except ChallengeClosed:
+        release(challenge)
         again = await bot.store.challenges.get(challenge.id)
         if again is not None and again.status == "open" and not again.expired():
             await tell(interaction, stale(again, challenge.inputs_version))
@@ -342,15 +356,6 @@ def fixed_sides(challenge: StoredChallenge, record: int) -> str:
     return (f"The next round's sides are the survivors of combat #{record}, as its record left them: there is no "
             f"side to change. Decline, then continue it yourself with your positions "
             f"(`/{get_game(challenge.game).command} continue record:{record}`).")  # fmt: skip
-
-
-def players_of(challenge: StoredChallenge) -> tuple[str, str | None]:
-    """Who plays the attacker and the defender: the challenger and the opponent, or for a next round the players
-    of the record it continues as they were (either of them may ask)."""
-    players = challenge.inputs.get("players")
-    if isinstance(players, list) and len(players) == 2:
-        return str(players[0]), None if players[1] is None else str(players[1])
-    return challenge.challenger_id, challenge.opponent_id
 
 
 async def post_next_round(

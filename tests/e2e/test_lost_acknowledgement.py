@@ -12,6 +12,7 @@ import logging
 
 import pytest
 
+from tests.e2e import test_challenges as challenges
 from tests.e2e.conftest import running_bot
 from tests.e2e.db_ports import LosingPort
 from tests.e2e.fake_discord import FakeDiscord
@@ -51,3 +52,29 @@ async def test_a_result_told_not_recorded_whose_commit_landed_is_corrected_with_
     assert "Not recorded" not in corrected["embeds"][0].get("description", "")
     assert len(fake.answers[token]) == 3, "answered, told, corrected: nothing more"
     assert "had been written after all" in caplog.text
+
+
+async def test_a_challenge_whose_resolution_committed_unacknowledged_shows_its_reveal_on_the_next_press(
+    fake: FakeDiscord,
+) -> None:
+    """The last Accept resolves the challenge, and the COMMIT's answer is lost: that press hears that the database
+    failed. The next press shows what the first would have: the result and its reveal in place of the challenge
+    (not just a line saying it was resolved, the challenge left on screen with its buttons)."""
+    with own_cluster() as cluster:
+        await migrated(cluster)
+        port = LosingPort(cluster.port, marker=b"INSERT INTO combat_records")
+        try:
+            async with running_bot(fake, port.url(cluster.url, cluster.port)) as referee:
+                posted = await challenges.challenge(referee, fake)
+                first = await challenges.press(fake, posted, "accept", challenges.OPPONENT_ID)
+                calls, record_id = await challenges.accepted(referee, fake, posted, challenges.OPPONENT_ID)
+        finally:
+            port.close()
+        stored = await rows(cluster)
+    assert port.lost == 1, "the resolution's acknowledgement was lost once"
+    assert "cannot use its database right now" in challenges.private_text(first[-1])
+    assert [record_id_ for record_id_, _ in stored] == [record_id]
+    revealed = calls[1].payload
+    assert str(revealed["content"]).startswith(f"**Challenge #{posted.challenge.id} accepted by"), revealed
+    assert f"`/verify record:{record_id}` checks it." in revealed["content"]
+    assert f"referee:verify:{record_id}" in buttons(revealed), "the result's buttons, not the challenge's"
