@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 import pytest
 from sqlalchemy import text
@@ -19,13 +20,25 @@ from sqlalchemy import text
 from bot.storage.db import create_engine, upgrade
 from tests.bot.test_cli import referee
 from tests.bot.test_cli_records import DUEL
-from tests.e2e.db_ports import DroppingPort, SilentPort
+from tests.e2e.db_ports import DroppingPort, HeldPort, SilentPort
 from tests.e2e.own_postgresql import Cluster, own_cluster
+
+P = TypeVar("P", bound=HeldPort)
 
 
 @contextmanager
 def migrated(monkeypatch: pytest.MonkeyPatch, *, forward_after: int | None) -> Iterator[tuple[Cluster, DroppingPort]]:
     """A migrated server of the test's own, reached by the referee only through a :class:`DroppingPort`."""
+    with behind(monkeypatch, lambda server_port: DroppingPort(server_port, forward_after=forward_after)) as made:
+        yield made
+
+
+@contextmanager
+def behind(
+    monkeypatch: pytest.MonkeyPatch, make_port: Callable[[int], P], prepare: Callable[[], object] | None = None
+) -> Iterator[tuple[Cluster, P]]:
+    """A migrated server of the test's own; ``prepare`` runs reaching it directly (DATABASE_URL set to it), then the
+    referee reaches it only through the port ``make_port`` holds in front of it."""
     with own_cluster() as cluster:
 
         async def migrate() -> None:
@@ -36,7 +49,10 @@ def migrated(monkeypatch: pytest.MonkeyPatch, *, forward_after: int | None) -> I
                 await engine.dispose()
 
         asyncio.run(migrate())
-        port = DroppingPort(cluster.port, forward_after=forward_after)
+        if prepare is not None:
+            monkeypatch.setenv("DATABASE_URL", cluster.url)
+            prepare()
+        port = make_port(cluster.port)
         monkeypatch.setenv("DATABASE_URL", port.url(cluster.url, cluster.port))
         try:
             yield cluster, port
