@@ -8,7 +8,10 @@ carries the combat's COMMIT to the server and swallows the server's answer: the 
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -16,31 +19,39 @@ from tests.e2e import test_challenges as challenges
 from tests.e2e.conftest import running_bot
 from tests.e2e.db_ports import LosingPort
 from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.own_postgresql import own_cluster
+from tests.e2e.own_postgresql import Cluster, own_cluster
 from tests.e2e.test_database_restart import RECORD, burst, migrated, rows
 from tests.e2e.test_shards import eventually
 
 
-def buttons(payload: dict[str, object]) -> list[str]:
-    return [c.get("custom_id", "") for row in payload.get("components", []) for c in row["components"]]  # type: ignore[attr-defined]
+def buttons(payload: dict[str, Any]) -> list[str]:
+    return [c.get("custom_id", "") for row in payload.get("components", []) for c in row["components"]]
+
+
+@contextlib.asynccontextmanager
+async def losing_a_commit() -> AsyncIterator[tuple[Cluster, LosingPort]]:
+    """A migrated server of the test's own behind a port that loses the answer to the first COMMIT of a
+    transaction that inserts a combat record; the bot is to reach it by ``port.url(...)``."""
+    with own_cluster() as cluster:
+        await migrated(cluster)
+        port = LosingPort(cluster.port, marker=b"INSERT INTO combat_records")
+        try:
+            yield cluster, port
+        finally:
+            port.close()
 
 
 async def test_a_result_told_not_recorded_whose_commit_landed_is_corrected_with_its_record(
     fake: FakeDiscord, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO)
-    with own_cluster() as cluster:
-        await migrated(cluster)
-        port = LosingPort(cluster.port, marker=b"INSERT INTO combat_records")
-        try:
-            # No retry: the attempt whose acknowledgement is lost is the last, and the player is told at once.
-            async with running_bot(fake, port.url(cluster.url, cluster.port), record_retry_seconds=0):
-                (token,) = await burst(fake, 1)
-                await eventually(lambda: len(fake.answers[token]) >= 2, "the player told it is not recorded", 60)
-                told = fake.answers[token][1].payload
-                await eventually(lambda: len(fake.answers[token]) >= 3, "the answer corrected", 60)
-        finally:
-            port.close()
+    async with losing_a_commit() as (cluster, port):
+        # No retry: the attempt whose acknowledgement is lost is the last, and the player is told at once.
+        async with running_bot(fake, port.url(cluster.url, cluster.port), record_retry_seconds=0):
+            (token,) = await burst(fake, 1)
+            await eventually(lambda: len(fake.answers[token]) >= 2, "the player told it is not recorded", 60)
+            told = fake.answers[token][1].payload
+            await eventually(lambda: len(fake.answers[token]) >= 3, "the answer corrected", 60)
         stored = await rows(cluster)
     assert port.lost == 1, "the commit's acknowledgement was lost once"
     assert "Not recorded" in told["embeds"][0]["description"], told
@@ -60,16 +71,11 @@ async def test_a_challenge_whose_resolution_committed_unacknowledged_shows_its_r
     """The last Accept resolves the challenge, and the COMMIT's answer is lost: that press hears that the database
     failed. The next press shows what the first would have: the result and its reveal in place of the challenge
     (not just a line saying it was resolved, the challenge left on screen with its buttons)."""
-    with own_cluster() as cluster:
-        await migrated(cluster)
-        port = LosingPort(cluster.port, marker=b"INSERT INTO combat_records")
-        try:
-            async with running_bot(fake, port.url(cluster.url, cluster.port)) as referee:
-                posted = await challenges.challenge(referee, fake)
-                first = await challenges.press(fake, posted, "accept", challenges.OPPONENT_ID)
-                calls, record_id = await challenges.accepted(referee, fake, posted, challenges.OPPONENT_ID)
-        finally:
-            port.close()
+    async with losing_a_commit() as (cluster, port):
+        async with running_bot(fake, port.url(cluster.url, cluster.port)) as referee:
+            posted = await challenges.challenge(referee, fake)
+            first = await challenges.press(fake, posted, "accept", challenges.OPPONENT_ID)
+            calls, record_id = await challenges.accepted(referee, fake, posted, challenges.OPPONENT_ID)
         stored = await rows(cluster)
     assert port.lost == 1, "the resolution's acknowledgement was lost once"
     assert "cannot use its database right now" in challenges.private_text(first[-1])
