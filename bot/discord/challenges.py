@@ -39,7 +39,7 @@ from bot.render.challenges import challenge_embed, continued, mention, reveal_te
 from bot.render.markdown import cut
 from bot.storage.challenges import ChallengeClosed, StoredChallenge
 from bot.storage.db import now
-from bot.storage.failures import StorageError
+from bot.storage.failures import StorageError, is_transient, never_sent
 from bot.storage.records import AlreadyContinued, StoredCombat, new_slug
 from rules_core import RefereeError, get_game, resolve
 from rules_core.registry import Game, command_path
@@ -173,11 +173,17 @@ async def tell(interaction: discord.Interaction[Any], text: str, embed: discord.
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-async def storage_failed(interaction: discord.Interaction[Any], error: StorageError) -> None:
-    """The database failed: one line to the presser, the traceback logged by error id; the challenge stays open."""
+STILL_OPEN = "The challenge is still open: try again."
+# The last Accept's write failed after it was sent (the connection dropped): it may have committed.
+MAYBE_RESOLVED = ("Press Accept again: if the combat was resolved all the same, that shows its result; if not, that "
+                  "resolves it.")  # fmt: skip
+
+
+async def storage_failed(interaction: discord.Interaction[Any], error: StorageError, then: str = STILL_OPEN) -> None:
+    """The database failed: one line to the presser (``then``: what now), the traceback logged by error id."""
     error_id = new_error_id()
     log.error("error %s in a challenge: %s", error_id, error, exc_info=error)
-    await tell(interaction, "", error_embed(error.for_player(error_id) + " The challenge is still open: try again."))
+    await tell(interaction, "", error_embed(f"{error.for_player(error_id)} {then}"))
 
 
 async def edit(interaction: discord.Interaction[Any], **changes: Any) -> None:
@@ -330,9 +336,12 @@ async def resolve_now(interaction: discord.Interaction[Any], challenge: StoredCh
         release(challenge)
         await tell(interaction, f"{error} Nothing was rolled for challenge #{challenge.id}.")
         return
-    except StorageError:  # maybe resolved after all (its acknowledgement lost): a later press shows its reveal
+    except StorageError as error:  # maybe resolved after all (its acknowledgement lost): a later press shows it
         release(challenge)
-        raise
+        if not (is_transient(error) and not never_sent(error)):
+            raise
+        await storage_failed(interaction, error, MAYBE_RESOLVED)
+        return
     except ChallengeClosed:
         release(challenge)
         again = await bot.store.challenges.get(challenge.id)

@@ -78,7 +78,8 @@ async def test_a_challenge_whose_resolution_committed_unacknowledged_shows_its_r
             calls, record_id = await challenges.accepted(referee, fake, posted, challenges.OPPONENT_ID)
         stored = await rows(cluster)
     assert port.lost == 1, "the resolution's acknowledgement was lost once"
-    assert "cannot use its database right now" in challenges.private_text(first[-1])
+    said = challenges.private_text(first[-1])
+    assert "cannot use its database right now" in said and "Press Accept again: if the combat was resolved" in said
     assert [record_id_ for record_id_, _ in stored] == [record_id]
     revealed = calls[1].payload
     assert str(revealed["content"]).startswith(f"**Challenge #{posted.challenge.id} accepted by"), revealed
