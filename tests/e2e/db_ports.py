@@ -3,7 +3,7 @@ fault happen exactly when the test wants it, never by timing luck.
 
 - :class:`DroppingPort`: its first connections are accepted and dropped at once (as a server going down drops them);
 - :class:`LosingPort`: carries everything, except that the server's answer to chosen COMMITs is swallowed and the
-  client's connection dropped: the row is committed, its acknowledgement lost;
+  client's connection dropped (or held, silent): the row is committed, its acknowledgement lost (or never coming);
 - :class:`SilentPort`: accepts connections and never says a word (a host that has gone silent).
 """
 
@@ -78,10 +78,11 @@ class DroppingPort(HeldPort):
 class LosingPort(HeldPort):
     """Carries every connection to the server; the first ``times`` transactions that send ``marker`` (an INSERT into
     a table) have their COMMIT carried to the server, the server's answer read and swallowed, and the client's
-    connection dropped: the row committed, and the client never hears it. ``lost`` counts them."""
+    connection dropped: the row committed, and the client never hears it. ``lost`` counts them. ``hold``: the
+    connection is kept open instead, silent (the answer still on its way, as long as the test lasts)."""
 
-    def __init__(self, server_port: int, *, marker: bytes, times: int = 1) -> None:
-        self.server_port, self.marker, self.left, self.lost = server_port, marker, times, 0
+    def __init__(self, server_port: int, *, marker: bytes, times: int = 1, hold: bool = False) -> None:
+        self.server_port, self.marker, self.left, self.lost, self.hold = server_port, marker, times, 0, hold
         self.lock = threading.Lock()
         super().__init__()
 
@@ -109,6 +110,8 @@ class LosingPort(HeldPort):
                 while data := server.recv(65536):
                     if state["swallow"]:  # the answer to the COMMIT: the server has committed
                         self.lost += 1
+                        if self.hold:
+                            self.done.wait()
                         break
                     connection.sendall(data)
             except OSError:

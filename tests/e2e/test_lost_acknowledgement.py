@@ -85,3 +85,27 @@ async def test_a_challenge_whose_resolution_committed_unacknowledged_shows_its_r
     assert str(revealed["content"]).startswith(f"**Challenge #{posted.challenge.id} accepted by"), revealed
     assert f"`/verify record:{record_id}` checks it." in revealed["content"]
     assert f"referee:verify:{record_id}" in buttons(revealed), "the result's buttons, not the challenge's"
+
+
+async def test_a_clean_stop_that_cancels_a_committed_write_answers_it_with_its_record(
+    fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot stops while a result's write is in flight: committed, its answer held back by the port. The stop's
+    grace runs out, the write is cancelled, and its key looked up: the player sees the record, not "not recorded"
+    (before, the answer was never edited at all)."""
+    monkeypatch.setattr("bot.discord.app.SHUTDOWN_GRACE", 3.0)
+    with own_cluster() as cluster:
+        await migrated(cluster)
+        port = LosingPort(cluster.port, marker=b"INSERT INTO combat_records", hold=True)
+        try:
+            async with running_bot(fake, port.url(cluster.url, cluster.port), record_retry_seconds=60):
+                (token,) = await burst(fake, 1)
+                await eventually(lambda: port.lost == 1, "the write committed, its answer held back")
+        finally:
+            port.close()
+        stored = await rows(cluster)
+    assert len(fake.answers[token]) == 2, [call.payload for call in fake.answers[token]]
+    edited = fake.answers[token][1].payload
+    shown = RECORD.search(str(edited["embeds"][0]["footer"]["text"]))
+    assert shown is not None, edited["embeds"][0]
+    assert [record_id for record_id, _ in stored] == [int(shown[1])]
