@@ -26,10 +26,11 @@ from bot.challenges.service import agreement, resolution
 from bot.cli.common import GameGroup, expand_references, opponent_name
 from bot.cli.games import input_params
 from bot.data import catalogue
-from bot.recording import with_store
+from bot.recording import with_store, with_store_retrying
 from bot.render.terminal import print_report
 from bot.storage.challenges import ChallengeClosed, StoredChallenge
 from bot.storage.db import now
+from bot.storage.records import new_slug
 from rules_core import RefereeError, all_games
 from rules_core.registry import Game
 
@@ -163,8 +164,11 @@ def accept_command(file: Path) -> None:
     seed and salt that prove it."""
     document = _read_file(file)
     number: int = document["challenge"]
+    write_key = new_slug()  # the record's, made before the first attempt: a retry finds what that one wrote
 
-    async def work(store: Any) -> tuple[StoredChallenge, int]:
+    async def work(store: Any, retried: bool) -> tuple[StoredChallenge, int]:
+        if retried and (written := await store.records.find_written([write_key])):
+            return await store.challenges.get(number), written[write_key]  # resolved, the acknowledgement lost
         stored: StoredChallenge | None = await store.challenges.get(number)
         if stored is None:
             raise RefereeError(f"There is no challenge #{number} in this database: accept it where it was made "
@@ -179,7 +183,8 @@ def accept_command(file: Path) -> None:
         agreed = agreement(stored, last="opponent", at=moment, by="terminal")
         try:
             record_id = await store.challenges.resolve(stored, report, agreed=agreed, requested_by=LOCAL_USER,
-                                                       opponent=stored.opponent_id, at=moment)  # fmt: skip
+                                                       opponent=stored.opponent_id, at=moment,
+                                                       write_key=write_key)  # fmt: skip
         except ChallengeClosed:
             again = await store.challenges.get(number)
             _refuse_closed(again or stored, file, moment)
@@ -187,7 +192,7 @@ def accept_command(file: Path) -> None:
                                f"{ACCEPT_EXAMPLE}") from None  # fmt: skip
         return stored, record_id
 
-    stored, record_id = with_store(work)
+    stored, record_id = with_store_retrying(work)  # a few seconds through a database restart
     report = resolution(stored.game, stored.inputs, stored.seed)
     print_report(report, Console(highlight=False))
     click.echo("")

@@ -16,9 +16,10 @@ from bot.cli.common import parse_seed, show_and_record
 from bot.cli.wrapping import print_wrapped
 from bot.continuing import POSITIONS_HELP, next_round
 from bot.data import catalogue
-from bot.recording import with_store
+from bot.recording import with_store, with_store_retrying
 from bot.render.summary import house_rules_text
 from bot.render.terminal import print_report
+from bot.storage.db import now
 from bot.verification import Verdict, verify
 from rules_core import RefereeError, get_game, resolve
 from rules_core.spec import reading_canonical
@@ -104,8 +105,18 @@ def _note(record_id: int, kind: str, reason: str) -> None:
     text = " ".join(reason.split())
     if not text:
         raise click.UsageError("Give a reason: what was wrong, or what the note says.")
-    # Whole or not at all: the store refuses a reason over its limit (and a second void) with the reason why.
-    with_store(lambda store: store.records.add_note(record_id, kind, actor=OPERATOR, reason=text))
+    moment = now()  # made before the first attempt: a retry finds the note that one wrote (its acknowledgement lost)
+
+    async def attempt(store: Any, retried: bool) -> None:
+        if retried:
+            history = (await store.records.get(record_id, actor=OPERATOR)).history
+            if any(n.kind == kind and n.actor == OPERATOR.user and n.reason == text and n.at == moment
+                   for n in history):  # fmt: skip
+                return
+        # Whole or not at all: the store refuses a reason over its limit (and a second void) with the reason why.
+        await store.records.add_note(record_id, kind, actor=OPERATOR, reason=text, at=moment)
+
+    with_store_retrying(attempt)  # a few seconds through a database restart, then its one line
 
 
 @click.command("void")

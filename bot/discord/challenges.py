@@ -34,12 +34,13 @@ from bot.discord.collector import CollectorHold
 from bot.discord.errors import error_embed, new_error_id, referee_error_embed
 from bot.discord.interactions import guild_of, settings_channel
 from bot.discord.results import player_mentions, show_recorded
+from bot.discord.reveals import claim, players_of, release, reveal_again
 from bot.discord.sides import sides_and_options
 from bot.render.challenges import challenge_embed, challenge_file, continued, mention, reveal_text, state_of
 from bot.render.markdown import cut
 from bot.storage.challenges import ChallengeClosed, StoredChallenge
 from bot.storage.db import now
-from bot.storage.failures import StorageError
+from bot.storage.failures import StorageError, is_transient, never_sent
 from bot.storage.records import AlreadyContinued, StoredCombat, new_slug
 from rules_core import RefereeError, get_game, resolve
 from rules_core.registry import Game, command_path
@@ -188,11 +189,17 @@ async def tell(interaction: discord.Interaction[Any], text: str, embed: discord.
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-async def storage_failed(interaction: discord.Interaction[Any], error: StorageError) -> None:
-    """The database failed: one line to the presser, the traceback logged by error id; the challenge stays open."""
+STILL_OPEN = "The challenge is still open: try again."
+# The last Accept's write failed after it was sent (the connection dropped): it may have committed.
+MAYBE_RESOLVED = ("Press Accept again: if the combat was resolved all the same, that shows its result; if not, that "
+                  "resolves it.")  # fmt: skip
+
+
+async def storage_failed(interaction: discord.Interaction[Any], error: StorageError, then: str = STILL_OPEN) -> None:
+    """The database failed: one line to the presser (``then``: what now), the traceback logged by error id."""
     error_id = new_error_id()
     log.error("error %s in a challenge: %s", error_id, error, exc_info=error)
-    await tell(interaction, "", error_embed(error.for_player(error_id) + " The challenge is still open: try again."))
+    await tell(interaction, "", error_embed(f"{error.for_player(error_id)} {then}"))
 
 
 async def show_challenge(
@@ -221,9 +228,13 @@ async def show_challenge(
                                         view=view or discord.utils.MISSING, allowed_mentions=mentions_of())  # fmt: skip
 
 
-async def load(interaction: discord.Interaction[Any], challenge_id: int) -> StoredChallenge | None:
+async def load(
+    interaction: discord.Interaction[Any], challenge_id: int, *, on_its_message: bool = False
+) -> StoredChallenge | None:
     """The challenge, if it is this server's and the presser plays it; otherwise the presser is told privately
-    (None). One past its time but still open is marked expired and its message edited to say so."""
+    (None). One past its time but still open is marked expired and its message edited to say so. Pressed on its
+    message (deferred), one resolved whose reveal was never shown (the resolving press's acknowledgement lost)
+    gets it shown there (bot/discord/reveals.py)."""
     bot: BotServices = interaction.client
     challenge = await bot.store.challenges.get(challenge_id)
     if challenge is None or challenge.guild_id is None or challenge.guild_id != guild_of(interaction):
@@ -241,8 +252,9 @@ async def load(interaction: discord.Interaction[Any], challenge_id: int) -> Stor
         await tell(interaction, what_became(closed))
         return None
     if challenge.status != "open":
-        newer = await bot.store.challenges.replaced_by(challenge) if challenge.status == "replaced" else None
-        await tell(interaction, what_became(challenge, newer))
+        if not (on_its_message and state_of(challenge) == "resolved" and await reveal_again(interaction, challenge)):
+            newer = await bot.store.challenges.replaced_by(challenge) if challenge.status == "replaced" else None
+            await tell(interaction, what_became(challenge, newer))
         return None
     return challenge
 
@@ -270,7 +282,7 @@ class ChallengeButton(
         try:
             if self.action != "change":  # Change my side answers with its form, which must be the first answer
                 await interaction.response.defer()
-            challenge = await load(interaction, self.challenge_id)
+            challenge = await load(interaction, self.challenge_id, on_its_message=self.action != "change")
             if challenge is None:
                 return
             mine = "challenger" if str(interaction.user.id) == challenge.challenger_id else "opponent"
@@ -347,6 +359,9 @@ async def resolve_now(interaction: discord.Interaction[Any], challenge: StoredCh
     slug = new_slug()
     record = continued(challenge)
     attacker_player, defender_player = players_of(challenge)  # a next round's: its record's, whoever asked
+    if not claim(challenge):  # another press of this process is resolving it: this one lost the race
+        await tell(interaction, f"Challenge #{challenge.id} was accepted by both: its result is being shown.")
+        return
     try:
         record_id = await bot.store.challenges.resolve(
             challenge, report, agreed=agreement(challenge, last=last, at=moment, by="discord"),
@@ -354,9 +369,17 @@ async def resolve_now(interaction: discord.Interaction[Any], challenge: StoredCh
             by=last, slug=slug, continues=record,
         )  # fmt: skip
     except AlreadyContinued as error:  # another round of the same record was recorded first: this one is moot
+        release(challenge)
         await tell(interaction, f"{error} Nothing was rolled for challenge #{challenge.id}.")
         return
+    except StorageError as error:  # maybe resolved after all (its acknowledgement lost): a later press shows it
+        release(challenge)
+        if not (is_transient(error) and not never_sent(error)):
+            raise
+        await storage_failed(interaction, error, MAYBE_RESOLVED)
+        return
     except ChallengeClosed:
+        release(challenge)
         again = await bot.store.challenges.get(challenge.id)
         if again is not None and again.status == "open" and not again.expired():
             await tell(interaction, stale(again, challenge.inputs_version))
@@ -378,15 +401,6 @@ def fixed_sides(challenge: StoredChallenge, record: int) -> str:
     return (f"The next round's sides are the survivors of combat #{record}, as its record left them: there is no "
             f"side to change. Decline, then continue it yourself with your positions "
             f"(`/{get_game(challenge.game).command} continue record:{record}`).")  # fmt: skip
-
-
-def players_of(challenge: StoredChallenge) -> tuple[str, str | None]:
-    """Who plays the attacker and the defender: the challenger and the opponent, or for a next round the players
-    of the record it continues as they were (either of them may ask)."""
-    players = challenge.inputs.get("players")
-    if isinstance(players, list) and len(players) == 2:
-        return str(players[0]), None if players[1] is None else str(players[1])
-    return challenge.challenger_id, challenge.opponent_id
 
 
 async def post_next_round(

@@ -11,9 +11,11 @@ memory. Show rolls and Why? answer privately, so the channel keeps the short res
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -286,11 +288,12 @@ async def record(
     bot: BotServices, report: Report, interaction: discord.Interaction[Any], *, opponent: str | None,
     private: bool, continues: int | None = None, house_rules: tuple[str, ...] = (), slug: str | None = None,
     sides: tuple[str, str | None] | None = None,
-) -> tuple[int | None, str | None]:  # fmt: skip
+) -> tuple[int | None, str | None, asyncio.Future[int | None] | None]:  # fmt: skip
     """Store the result; any storage failure is logged (traceback and error id) and returned as the reason it is
-    'not recorded' (what failed, in a player's words, and the error id), never raised. ``sides``: the attacker's
-    and the defender's players to record (a continued combat's, whichever of them asked); by default the asker and
-    the ``opponent``."""
+    'not recorded' (what failed, in a player's words, and the error id), never raised. Not recorded, the third is
+    the record id it may turn out to have after all (its last attempt's acknowledgement was lost), when it may.
+    ``sides``: the attacker's and the defender's players to record (a continued combat's, whichever of them asked);
+    by default the asker and the ``opponent``."""
     attacker_player, defender_player = sides or (str(interaction.user.id), opponent)
     request = RecordRequest(
         report,
@@ -306,7 +309,7 @@ async def record(
     try:
         record_id = await bot.writer.record(request)
     except AlreadyContinued as error:  # the player's doing, not a failure: the health line does not count it
-        return None, str(error)
+        return None, str(error), None
     except Exception as error:
         if not is_storage_failure(error):
             raise
@@ -316,9 +319,9 @@ async def record(
         # A failure that passes was held and tried for RECORD_RETRY_SECONDS: its cause is known, no traceback.
         log.error("error %s: combat not recorded: %s", error_id, failure,
                   exc_info=None if is_transient(error) else error)  # fmt: skip
-        return None, f"{failure.reason}; error id {error_id}"
+        return None, f"{failure.reason}; error id {error_id}", bot.writer.late(request.write_key)
     bot.health.record(recorded=True)
-    return record_id, None
+    return record_id, None, None
 
 
 async def send_result(
@@ -358,12 +361,36 @@ async def send_result(
     if hold is not None:
         hold.release()  # the first answer is out: the collector may catch up
     slug = new_slug()  # its web address, known before it is written
-    record_id, problem = await record(bot, report, interaction, opponent=opponent, private=private,
-                                      continues=continues, house_rules=house_rules, slug=slug,
-                                      sides=sides)  # fmt: skip
-    await show_recorded(interaction, report, record_id=record_id, problem=problem, players=players,
-                        house_rules=house_rules, private=private, message_id=sent.message_id, slug=slug)  # fmt: skip
+    record_id, problem, late = await record(bot, report, interaction, opponent=opponent, private=private,
+                                            continues=continues, house_rules=house_rules, slug=slug,
+                                            sides=sides)  # fmt: skip
+    shown = functools.partial(show_recorded, interaction, report, players=players, house_rules=house_rules,
+                              private=private, message_id=sent.message_id, slug=slug)  # fmt: skip
+    await shown(record_id=record_id, problem=problem)
+    if late is not None:  # told "not recorded", but its last attempt may have committed: corrected if it did
+        correcting = asyncio.create_task(correct_later(bot, late, shown), name="referee-correct-not-recorded")
+        CORRECTING.add(correcting)
+        correcting.add_done_callback(CORRECTING.discard)
     return record_id
+
+
+CORRECTING: set[asyncio.Task[None]] = set()  # corrections waiting for a result that may be written after all
+
+
+async def correct_later(
+    bot: BotServices, late: asyncio.Future[int | None], shown: Callable[..., Awaitable[None]]
+) -> None:
+    """Edit a result told "not recorded" into its record (id, buttons) if the writer finds it written after all
+    (looked for while its message can still be edited: bot/discord/record_writer.py)."""
+    record_id = await late
+    if record_id is None:
+        return
+    bot.health.record(recorded=True)  # its "not recorded" was counted when told; the log line says it was found
+    try:
+        await shown(record_id=record_id, problem=None)
+    except discord.HTTPException:  # the message is gone or no longer editable: the record stands, logged
+        log.warning("record #%d was found written after its answer said it was not, but the answer could not be "
+                    "corrected", record_id, exc_info=True)  # fmt: skip
 
 
 async def show_recorded(

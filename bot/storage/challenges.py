@@ -153,14 +153,15 @@ class Challenges:
     async def resolve(
         self, challenge: StoredChallenge, report: Report, *, agreed: dict[str, Any],
         requested_by: str, opponent: str | None = None, house_rules: Sequence[str] = (), at: datetime | None = None,
-        by: str = "opponent", slug: str | None = None, continues: int | None = None,
+        by: str = "opponent", slug: str | None = None, continues: int | None = None, write_key: str | None = None,
     ) -> int:  # fmt: skip
         """Accept ``challenge`` for ``by`` (the player accepting last: the opponent, or the challenger after the
         opponent changed their side) and resolve it into ``report`` (rolled with its seed), exactly once: the record
         id, or :class:`ChallengeClosed` when it was no longer open, unexpired, at the same inputs' version and
         accepted there by the other player (another process resolved it first, it was declined, cancelled or
         changed). ``continues``: the record whose combat this next round's challenge carries on; when another
-        record continued it first, :class:`AlreadyContinued` and the challenge stays as it was."""
+        record continued it first, :class:`AlreadyContinued` and the challenge stays as it was. ``write_key``: the
+        record's, made before a first attempt (a retry finds the record by it: Records.find_written)."""
         if report.seed != challenge.seed:
             raise ValueError("a challenge resolves with its committed seed only")
         if by not in SIDES:
@@ -168,7 +169,7 @@ class Challenges:
         moment = at or now()
         row = _record_row(report, requested_by=requested_by, opponent=opponent, guild_id=challenge.guild_id,
                           channel_id=challenge.channel_id, at=moment, continues=continues, private=False,
-                          house_rules=house_rules, slug=slug)  # fmt: skip
+                          house_rules=house_rules, slug=slug, write_key=write_key)  # fmt: skip
         row |= {"commitment": challenge.commitment, "salt": challenge.salt, "agreed_json": json.dumps(agreed)}
         try:
             return await self._resolve(challenge, row, by=by, moment=moment)

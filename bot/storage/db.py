@@ -108,10 +108,16 @@ def create_engine(url: str) -> AsyncEngine:
 
     add_postgresql_options()
     size, overflow = pool_limits()
-    return create_async_engine(url, pool_pre_ping=True, pool_size=size, max_overflow=overflow)
+    return create_async_engine(url, pool_pre_ping=True, pool_size=size, max_overflow=overflow,
+                               connect_args={"timeout": CONNECT_TIMEOUT})  # fmt: skip
 
 
 POOL_SIZE, MAX_OVERFLOW = 10, 20  # PostgreSQL connections a process keeps, and opens beyond them in a burst
+# Seconds a new PostgreSQL connection may take (asyncpg waits 60 by default): a host gone silent (a dropped route, a
+# firewall that swallows packets) must fail each attempt well within the time a result is held and retried
+# (RECORD_RETRY_SECONDS, 60 by default) and the terminal's few seconds; a server that answers at all does in
+# milliseconds. No timeout is set on statements: a long migration or report is legitimate.
+CONNECT_TIMEOUT = 5.0
 
 
 def pool_limits(environ: Mapping[str, str] | None = None) -> tuple[int, int]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import errno
 import os
+import socket
 import sys
 from enum import Enum
 from pathlib import Path
@@ -187,6 +188,25 @@ def is_transient(error: BaseException) -> bool:
     return False
 
 
+_UNSENT_ERRNOS = {errno.ECONNREFUSED, errno.EHOSTUNREACH, errno.ENETUNREACH}
+_UNSENT_STATES = ("57P03", "53300", "08001", "08004")  # starting up or shutting down, too many clients, refused
+
+
+def never_sent(error: BaseException) -> bool:
+    """Whether a failed write certainly never reached the server (no connection was made: refused, host unknown or
+    unroutable, the server refusing new sessions), so it cannot have committed. Anything else that fails after a
+    statement may have been sent (a connection dropped, a timeout) leaves it unknown whether it committed."""
+    for cause in _chain(error):
+        if isinstance(cause, socket.gaierror):
+            return True
+        if isinstance(cause, OSError) and cause.errno in _UNSENT_ERRNOS:
+            return True
+        state = getattr(cause, "sqlstate", None)
+        if isinstance(state, str) and state.startswith(_UNSENT_STATES):
+            return True
+    return False
+
+
 def _chain(error: BaseException) -> list[BaseException]:
     """The error, the driver's error SQLAlchemy wraps (``.orig``) and their causes, outermost first."""
     seen: list[BaseException] = []
@@ -268,6 +288,7 @@ __all__ = [
     "StorageError",
     "is_storage_failure",
     "is_transient",
+    "never_sent",
     "sqlite_path",
     "storage_error",
     "upper_first",

@@ -9,10 +9,10 @@ carried to the server, so the test counts the referee's attempts and decides whi
 from __future__ import annotations
 
 import asyncio
-import socket
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TypeVar
 
 import pytest
 from sqlalchemy import text
@@ -20,12 +20,25 @@ from sqlalchemy import text
 from bot.storage.db import create_engine, upgrade
 from tests.bot.test_cli import referee
 from tests.bot.test_cli_records import DUEL
+from tests.e2e.db_ports import DroppingPort, HeldPort, SilentPort
 from tests.e2e.own_postgresql import Cluster, own_cluster
+
+P = TypeVar("P", bound=HeldPort)
 
 
 @contextmanager
 def migrated(monkeypatch: pytest.MonkeyPatch, *, forward_after: int | None) -> Iterator[tuple[Cluster, DroppingPort]]:
     """A migrated server of the test's own, reached by the referee only through a :class:`DroppingPort`."""
+    with behind(monkeypatch, lambda server_port: DroppingPort(server_port, forward_after=forward_after)) as made:
+        yield made
+
+
+@contextmanager
+def behind(
+    monkeypatch: pytest.MonkeyPatch, make_port: Callable[[int], P], prepare: Callable[[], object] | None = None
+) -> Iterator[tuple[Cluster, P]]:
+    """A migrated server of the test's own; ``prepare`` runs reaching it directly (DATABASE_URL set to it), then the
+    referee reaches it only through the port ``make_port`` holds in front of it."""
     with own_cluster() as cluster:
 
         async def migrate() -> None:
@@ -36,8 +49,11 @@ def migrated(monkeypatch: pytest.MonkeyPatch, *, forward_after: int | None) -> I
                 await engine.dispose()
 
         asyncio.run(migrate())
-        port = DroppingPort(cluster.port, forward_after=forward_after)
-        monkeypatch.setenv("DATABASE_URL", cluster.url.replace(f":{cluster.port}/", f":{port.port}/"))
+        if prepare is not None:
+            monkeypatch.setenv("DATABASE_URL", cluster.url)
+            prepare()
+        port = make_port(cluster.port)
+        monkeypatch.setenv("DATABASE_URL", port.url(cluster.url, cluster.port))
         try:
             yield cluster, port
         finally:
@@ -55,53 +71,6 @@ def rows(cluster: Cluster) -> list[tuple[int, str | None]]:
             await engine.dispose()
 
     return asyncio.run(read())
-
-
-class DroppingPort:
-    """A port in front of the server: its first ``forward_after`` connections are accepted and dropped at once (as
-    a server going down drops them), the later ones carried to the server; None drops every one. Counted."""
-
-    def __init__(self, server_port: int, *, forward_after: int | None) -> None:
-        self.server_port, self.forward_after = server_port, forward_after
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.listener.settimeout(0.2)
-        self.port = int(self.listener.getsockname()[1])
-        self.dropped = 0
-        self.done = threading.Event()
-        self.thread = threading.Thread(target=self.serve, daemon=True)
-        self.thread.start()
-
-    def serve(self) -> None:
-        with self.listener:
-            while not self.done.is_set():
-                try:
-                    connection, _ = self.listener.accept()
-                except TimeoutError:
-                    continue
-                if self.forward_after is None or self.dropped < self.forward_after:
-                    connection.close()
-                    self.dropped += 1
-                    continue
-                server = socket.create_connection(("127.0.0.1", self.server_port))
-                for source, sink in ((connection, server), (server, connection)):
-                    threading.Thread(target=carry, args=(source, sink), daemon=True).start()
-
-    def close(self) -> None:
-        self.done.set()
-        self.thread.join(30)
-
-
-def carry(source: socket.socket, sink: socket.socket) -> None:
-    """Bytes from one end to the other until either closes."""
-    try:
-        while data := source.recv(65536):
-            sink.sendall(data)
-    except OSError:
-        pass
-    finally:
-        for end in (source, sink):
-            with suppress(OSError):
-                end.shutdown(socket.SHUT_RDWR)
 
 
 def test_a_combat_whose_write_meets_a_dropped_connection_is_recorded_once_on_the_retry(
@@ -127,3 +96,22 @@ def test_a_server_away_longer_than_a_few_seconds_gets_its_one_line(
     (line,) = err.strip().splitlines()  # ...then one line
     assert line.startswith("warning: not recorded, but the result above stands. Cannot reach the PostgreSQL"), line
     assert stored == []
+
+
+def test_a_host_that_never_answers_gets_its_one_line_within_seconds(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A host that accepts the connection and says nothing: each attempt ends at the connect timeout, not at
+    asyncpg's own 60 s, so the person at the prompt hears its one line within seconds."""
+    silent = SilentPort()
+    monkeypatch.setenv("DATABASE_URL", f"postgresql+asyncpg://referee@127.0.0.1:{silent.port}/referee")
+    began = time.monotonic()
+    try:
+        code, out, err = referee(*DUEL, "--seed", "1", capsys=capsys)
+    finally:
+        silent.close()
+    took = time.monotonic() - began
+    assert code == 0 and "Round 1" in out
+    (line,) = err.strip().splitlines()
+    assert line.startswith("warning: not recorded, but the result above stands. Cannot reach the PostgreSQL"), line
+    assert took < 30, f"{took:.0f} s at the prompt (asyncpg's own connect timeout is 60 s)"

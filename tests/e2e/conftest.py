@@ -69,13 +69,33 @@ async def running_bot(fake: FakeDiscord, url: str, **more: Any) -> AsyncIterator
     referee._connection.guild_ready_timeout = 0.1
     task = asyncio.create_task(referee.start("fake-token"))
     try:
-        await asyncio.wait_for(fake.identified.wait(), scaled(15))
-        await asyncio.wait_for(referee.wait_until_ready(), scaled(15))
+        await started(referee, fake, task)
         yield referee
     finally:
         await referee.close()
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
+
+
+async def started(referee: RefereeBot, fake: FakeDiscord, task: asyncio.Task[None], timeout: float = 15) -> None:
+    """Wait until ``referee`` (started as ``task``) is connected and ready; a start that ends first (its setup
+    failed: a schema mismatch, a bad setting) raises its own error at once, not a timeout."""
+
+    async def ready() -> None:
+        await fake.identified.wait()
+        await referee.wait_until_ready()
+
+    waiting = asyncio.create_task(ready())
+    try:
+        done, _ = await asyncio.wait({task, waiting}, timeout=scaled(timeout), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        waiting.cancel()
+    if waiting in done:
+        return
+    if task in done:
+        task.result()  # raises what stopped the start
+        raise AssertionError("the bot stopped before it was ready, without an error")
+    raise TimeoutError(f"the bot was not ready within {timeout:g} s")
 
 
 @pytest.fixture

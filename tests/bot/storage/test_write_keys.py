@@ -15,10 +15,12 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from bot.discord.record_writer import RecordWriter
 from bot.storage import StorageError, Store
-from bot.storage.failures import Fault, is_transient
+from bot.storage.db import create_engine
+from bot.storage.failures import Fault, is_storage_failure, is_transient, never_sent, storage_error
 from bot.storage.records import RecordRequest
 from rules_core import RefereeError
 from tests.bot.storage.test_records import a_report
+from tests.e2e.db_ports import SilentPort
 
 
 async def keyed_rows(store: Store) -> list[tuple[int, str | None]]:
@@ -142,3 +144,87 @@ def wrapped(cause: BaseException) -> OperationalError:
 )
 def test_which_failures_pass(error: BaseException, passes: bool) -> None:
     assert is_transient(error) is passes
+
+
+@pytest.mark.parametrize(
+    ("error", "unsent"),
+    [
+        (ConnectionRefusedError(111, "Connect call failed"), True),
+        (wrapped(socket.gaierror(-3, "Temporary failure in name resolution")), True),
+        (wrapped(_PostgresError("57P03")), True),  # starting up: no session was opened
+        (wrapped(ConnectionResetError(104, "Connection reset by peer")), False),  # dropped: it may have committed
+        (wrapped(AdminShutdownError("terminating connection due to administrator command")), False),
+        (TimeoutError(), False),
+    ],
+)
+def test_which_failures_certainly_wrote_nothing(error: BaseException, unsent: bool) -> None:
+    """Only a write that certainly never reached the server is not looked for after its player is told."""
+    assert never_sent(error) is unsent
+
+
+async def test_a_result_whose_last_attempt_may_have_committed_is_found_after_it_was_told(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The only attempt commits and loses its acknowledgement: the answer is told (the time is up), then the writer
+    finds the row by its key and hands its id to whoever waits for it; a refused attempt is never looked for."""
+    monkeypatch.setattr(store.records, "add", committed_then_dropped(store.records.add))
+    writer = RecordWriter(store, retry_seconds=0)
+    request = RecordRequest(a_report(1), requested_by="u1")
+    with pytest.raises(ConnectionResetError):
+        await asyncio.wait_for(writer.record(request), 10)
+    late = writer.late(request.write_key)
+    assert late is not None
+    assert await asyncio.wait_for(late, 30) == 1
+    assert writer.late(request.write_key) is None and writer.found_late == 1
+
+    async def refused(*_args: Any, **_kwargs: Any) -> int:
+        raise ConnectionRefusedError(111, "Connect call failed")
+
+    monkeypatch.setattr(store.records, "add", refused)
+    other = RecordRequest(a_report(2), requested_by="u1")
+    with pytest.raises(ConnectionRefusedError):
+        await asyncio.wait_for(writer.record(other), 10)
+    assert writer.late(other.write_key) is None
+    await writer.close()
+
+
+async def test_a_clean_stop_that_cancels_a_write_in_flight_answers_it_with_its_record_if_it_committed(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot stops while a write is in flight (committed, its acknowledgement not back): the stop cancels it,
+    looks its key up, and its answer gets the record id, never silence nor a wrong "not recorded"."""
+    real_add, stuck = store.records.add, asyncio.Event()
+
+    async def committed_then_stuck(*args: Any, **kwargs: Any) -> int:
+        await real_add(*args, **kwargs)
+        stuck.set()
+        await asyncio.Event().wait()  # the acknowledgement never comes
+        raise AssertionError("never reached")
+
+    monkeypatch.setattr(store.records, "add", committed_then_stuck)
+    writer = RecordWriter(store, retry_seconds=60)
+    answer = asyncio.ensure_future(writer.record(RecordRequest(a_report(1), requested_by="u1")))
+    await asyncio.wait_for(stuck.wait(), 10)
+    await writer.close(timeout=0.2)
+    assert await asyncio.wait_for(answer, 5) == 1
+
+
+async def test_an_attempt_against_a_host_that_never_answers_is_given_up_within_the_bound() -> None:
+    """A host that accepts the connection and then says nothing (silently unreachable): asyncpg would wait its own
+    60 s for each attempt, well past RECORD_RETRY_SECONDS; the connect timeout ends each attempt first."""
+    silent = SilentPort()
+    url = f"postgresql+asyncpg://referee@127.0.0.1:{silent.port}/referee"
+    store = Store(create_engine(url), url)
+    writer = RecordWriter(store, retry_seconds=3)
+    try:
+        answer = asyncio.ensure_future(writer.record(RecordRequest(a_report(1), requested_by="u1")))
+        await asyncio.wait({answer}, timeout=30)  # half of asyncpg's own connect timeout
+        assert answer.done(), "still trying after 30 s, against a bound of 3"
+        error = answer.exception()
+        assert error is not None and is_storage_failure(error) and is_transient(error), repr(error)
+        said = str(storage_error(error, url))
+        assert said.startswith("Cannot reach the PostgreSQL database"), said
+    finally:
+        await writer.close()
+        await store.close()
+        silent.close()
