@@ -21,6 +21,7 @@ from bot.storage.records import RecordRequest
 from rules_core import RefereeError
 from tests.bot.storage.test_records import a_report
 from tests.e2e.db_ports import SilentPort
+from tests.waits import scaled
 
 
 async def keyed_rows(store: Store) -> list[tuple[int, str | None]]:
@@ -55,7 +56,7 @@ async def test_a_write_whose_acknowledgement_was_lost_is_found_by_its_key_not_wr
     monkeypatch.setattr(store.records, "add_many", committed_then_dropped(store.records.add_many))
     writer = RecordWriter(store, retry_seconds=30)
     requests = [RecordRequest(a_report(seed), requested_by="u1") for seed in range(count)]
-    ids = await asyncio.wait_for(asyncio.gather(*(writer.record(request) for request in requests)), 30)
+    ids = await asyncio.wait_for(asyncio.gather(*(writer.record(request) for request in requests)), scaled(30))
     await writer.close()
     stored = await keyed_rows(store)
     assert stored == sorted(zip(ids, (r.write_key for r in requests), strict=True)), stored
@@ -85,7 +86,7 @@ async def test_a_result_held_past_its_time_fails_once_and_is_never_written_after
     monkeypatch.setattr(store.records, "add", refused)
     writer = RecordWriter(store, retry_seconds=0.5)
     with pytest.raises(ConnectionRefusedError):
-        await asyncio.wait_for(writer.record(RecordRequest(a_report(1), requested_by="u1")), 10)
+        await asyncio.wait_for(writer.record(RecordRequest(a_report(1), requested_by="u1")), scaled(10))
     assert len(tries) >= 2 and writer.holding == 0  # tried again, then let go
     monkeypatch.setattr(store.records, "add", real_add)  # the database is back
     await asyncio.sleep(0.5)
@@ -100,7 +101,7 @@ async def test_a_failure_that_does_not_pass_is_not_held(store: Store, monkeypatc
     monkeypatch.setattr(store.records, "add", locked)
     writer = RecordWriter(store, retry_seconds=60)
     with pytest.raises(OperationalError):
-        await asyncio.wait_for(writer.record(RecordRequest(a_report(1), requested_by="u1")), 5)
+        await asyncio.wait_for(writer.record(RecordRequest(a_report(1), requested_by="u1")), scaled(5))
     assert writer.holding == 0
     await writer.close()
 
@@ -171,10 +172,10 @@ async def test_a_result_whose_last_attempt_may_have_committed_is_found_after_it_
     writer = RecordWriter(store, retry_seconds=0)
     request = RecordRequest(a_report(1), requested_by="u1")
     with pytest.raises(ConnectionResetError):
-        await asyncio.wait_for(writer.record(request), 10)
+        await asyncio.wait_for(writer.record(request), scaled(10))
     late = writer.late(request.write_key)
     assert late is not None
-    assert await asyncio.wait_for(late, 30) == 1
+    assert await asyncio.wait_for(late, scaled(30)) == 1
     assert writer.late(request.write_key) is None and writer.found_late == 1
 
     async def refused(*_args: Any, **_kwargs: Any) -> int:
@@ -183,7 +184,7 @@ async def test_a_result_whose_last_attempt_may_have_committed_is_found_after_it_
     monkeypatch.setattr(store.records, "add", refused)
     other = RecordRequest(a_report(2), requested_by="u1")
     with pytest.raises(ConnectionRefusedError):
-        await asyncio.wait_for(writer.record(other), 10)
+        await asyncio.wait_for(writer.record(other), scaled(10))
     assert writer.late(other.write_key) is None
     await writer.close()
 
@@ -204,9 +205,9 @@ async def test_a_clean_stop_that_cancels_a_write_in_flight_answers_it_with_its_r
     monkeypatch.setattr(store.records, "add", committed_then_stuck)
     writer = RecordWriter(store, retry_seconds=60)
     answer = asyncio.ensure_future(writer.record(RecordRequest(a_report(1), requested_by="u1")))
-    await asyncio.wait_for(stuck.wait(), 10)
+    await asyncio.wait_for(stuck.wait(), scaled(10))
     await writer.close(timeout=0.2)
-    assert await asyncio.wait_for(answer, 5) == 1
+    assert await asyncio.wait_for(answer, scaled(5)) == 1
 
 
 async def test_an_attempt_against_a_host_that_never_answers_is_given_up_within_the_bound() -> None:
