@@ -35,7 +35,15 @@ from bot.discord.errors import error_embed, new_error_id, referee_error_embed
 from bot.discord.interactions import guild_of, settings_channel
 from bot.discord.results import player_mentions, show_recorded
 from bot.discord.sides import sides_and_options
-from bot.render.challenges import challenge_embed, challenge_file, continued, mention, reveal_text, state_of
+from bot.render.challenges import (
+    challenge_embed,
+    challenge_file,
+    continued,
+    mention,
+    players_of,
+    reveal_text,
+    state_of,
+)
 from bot.render.markdown import cut
 from bot.storage.challenges import ChallengeClosed, StoredChallenge
 from bot.storage.db import now
@@ -385,15 +393,6 @@ def fixed_sides(challenge: StoredChallenge, record: int) -> str:
     return (f"The next round's sides are the survivors of combat #{record}, as its record left them: there is no "
             f"side to change. Decline, then continue it yourself with your positions "
             f"(`/{get_game(challenge.game).command} continue record:{record}`).")  # fmt: skip
-
-
-def players_of(challenge: StoredChallenge) -> tuple[str, str | None]:
-    """Who plays the attacker and the defender: the challenger and the opponent, or for a next round the players
-    of the record it continues as they were (either of them may ask)."""
-    players = challenge.inputs.get("players")
-    if isinstance(players, list) and len(players) == 2:
-        return str(players[0]), None if players[1] is None else str(players[1])
-    return challenge.challenger_id, challenge.opponent_id
 
 
 async def post_next_round(
