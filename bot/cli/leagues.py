@@ -16,6 +16,7 @@ from bot.leagues.model import AuditEntry, LeagueInfo, MatchInfo, Standings
 from bot.leagues.standings import TIE_BREAKERS
 from bot.recording import with_store
 from bot.storage import Store
+from rules_core.compact import plural
 
 GUILD_HELP = "The guild id, when several guilds have a league of that name."
 
@@ -158,7 +159,8 @@ def league_export(league: str, season: int | None, output_dir: Path, guild: str 
     matches_file.write_text(matches_csv(matches, names, agreed=agreed), encoding="utf-8")
     standings_file.write_text(standings_csv(standings.rows, names), encoding="utf-8")
     settings_file.write_text(settings_csv(standings.league), encoding="utf-8")
-    click.echo(f"Wrote {len(matches)} matches to {matches_file}, {len(standings.rows)} players to "
+    click.echo(f"Wrote {plural(len(matches), 'match', 'matches')} to {matches_file}, "
+               f"{plural(len(standings.rows), 'player')} to "
                f"{standings_file} and the league's settings to {settings_file}.")  # fmt: skip
 
 

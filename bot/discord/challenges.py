@@ -34,9 +34,17 @@ from bot.discord.collector import CollectorHold
 from bot.discord.errors import error_embed, new_error_id, referee_error_embed
 from bot.discord.interactions import guild_of, settings_channel
 from bot.discord.results import player_mentions, show_recorded
-from bot.discord.reveals import claim, players_of, release, reveal_again
+from bot.discord.reveals import claim, release, reveal_again
 from bot.discord.sides import sides_and_options
-from bot.render.challenges import challenge_embed, challenge_file, continued, mention, reveal_text, state_of
+from bot.render.challenges import (
+    challenge_embed,
+    challenge_file,
+    continued,
+    mention,
+    players_of,
+    reveal_text,
+    state_of,
+)
 from bot.render.markdown import cut
 from bot.storage.challenges import ChallengeClosed, StoredChallenge
 from bot.storage.db import now
@@ -159,8 +167,9 @@ def attached(challenge: StoredChallenge) -> list[discord.File]:
     return [discord.File(io.BytesIO(text.encode("utf-8")), filename=name, description="The challenge in full")]
 
 
-def what_became(challenge: StoredChallenge, replaced_by: int | None = None) -> str:
-    """One line for a press on a challenge that is no longer open (``replaced_by``: the next round's newer one)."""
+def what_became(challenge: StoredChallenge, replaced_by: StoredChallenge | None = None, presser: str = "") -> str:
+    """One line for a press (by ``presser``) on a challenge that is no longer open (``replaced_by``: the next
+    round's newer one: its asker waits for the other player, who answers it)."""
     state = state_of(challenge)
     number = f"Challenge #{challenge.id}"
     if state == "resolved":
@@ -174,8 +183,13 @@ def what_became(challenge: StoredChallenge, replaced_by: int | None = None) -> s
     if state == "cancelled":
         return f"{number} was cancelled by {mention(challenge.challenger_id)}: nothing was rolled."
     if state == "replaced":
-        newer = "a newer challenge" if replaced_by is None else f"challenge #{replaced_by}"
-        return f"{number} was replaced by {newer}, for the same next round: answer that one. Nothing was rolled."
+        if replaced_by is None:
+            return f"{number} was replaced by a newer challenge, for the same next round. Nothing was rolled."
+        newer = f"{number} was replaced by challenge #{replaced_by.id}, for the same next round"
+        if presser == replaced_by.challenger_id:
+            return f"{newer}, which you asked: it waits for {mention(replaced_by.opponent_id)}. Nothing was rolled."
+        return (f"{newer}: {mention(replaced_by.challenger_id)} asked it, and you answer it (Accept or Decline on "
+                "its message). Nothing was rolled.")  # fmt: skip
     return (f"{number} expired <t:{int(challenge.expires_at.timestamp())}:R>, before both accepted: nothing was "
             "rolled. Challenge again with the same command.")  # fmt: skip
 
@@ -254,7 +268,8 @@ async def load(
     if challenge.status != "open":
         if not (on_its_message and state_of(challenge) == "resolved" and await reveal_again(interaction, challenge)):
             newer = await bot.store.challenges.replaced_by(challenge) if challenge.status == "replaced" else None
-            await tell(interaction, what_became(challenge, newer))
+            replacing = await bot.store.challenges.get(newer) if newer is not None else None
+            await tell(interaction, what_became(challenge, replacing, str(interaction.user.id)))
         return None
     return challenge
 

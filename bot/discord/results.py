@@ -27,7 +27,7 @@ from bot.discord.delivery import full_steps, post_copy, post_to_thread, shared, 
 from bot.discord.errors import error_embed, new_error_id, referee_error_embed
 from bot.discord.interactions import actor_of, guild_of, in_thread
 from bot.render.colours import ERROR_COLOUR, GREEN, YELLOW
-from bot.render.embeds import history_lines, render_pages, roll_pages, why_embed
+from bot.render.embeds import FOOTER, history_lines, render_pages, roll_pages, why_embed
 from bot.render.markdown import cut, report_markdown
 from bot.render.summary import Players
 from bot.storage.failures import StorageError, is_storage_failure, is_transient, storage_error
@@ -426,6 +426,9 @@ async def show_recorded(
                  for file in files if isinstance(file.fp, io.BytesIO)]  # fmt: skip
     web_url = None if record_id is None else web_page(bot, slug, guild_id=guild_of(interaction), private=private)
     view = result_view(record_id, 0, len(pages), report=report, web_url=web_url)
+    if record_id is None and len(pages) > 1:  # no record to turn its pages by: say where the other steps are
+        where_rest = "every page in the thread" if placed else "the other steps in the attached log"
+        pages[0].set_footer(text=cut(f"{str(pages[0].footer.text).rsplit(' · page ', 1)[0]} · {where_rest}", FOOTER))
     shown: Any = discord.utils.MISSING if content is None else content  # the message's text kept, unless given
     try:
         await interaction.edit_original_response(embed=pages[0], attachments=[] if placed else files, view=view,

@@ -16,7 +16,7 @@ import discord
 
 from bot.discord.interactions import actor_of
 from bot.discord.results import player_mentions, show_recorded
-from bot.render.challenges import reveal_text
+from bot.render.challenges import players_of, reveal_text
 from bot.storage.challenges import StoredChallenge
 
 REMEMBERED = 10_000  # challenges remembered as revealed by this process (the oldest forgotten first)
@@ -41,15 +41,6 @@ def release(challenge: StoredChallenge) -> None:
     _revealed.pop(challenge.commitment, None)
 
 
-def players_of(challenge: StoredChallenge) -> tuple[str, str | None]:
-    """Who plays the attacker and the defender: the challenger and the opponent, or for a next round the players
-    of the record it continues as they were (either of them may ask)."""
-    players = challenge.inputs.get("players")
-    if isinstance(players, list) and len(players) == 2:
-        return str(players[0]), None if players[1] is None else str(players[1])
-    return challenge.challenger_id, challenge.opponent_id
-
-
 async def reveal_again(interaction: discord.Interaction[Any], challenge: StoredChallenge) -> bool:
     """A press (deferred) on a challenge found resolved whose reveal no press of this process has shown: the
     message becomes its result and reveal, as the resolving press would have made it. Whether it was shown."""
@@ -70,4 +61,4 @@ async def reveal_again(interaction: discord.Interaction[Any], challenge: StoredC
     return True
 
 
-__all__ = ["claim", "players_of", "release", "reveal_again"]
+__all__ = ["claim", "release", "reveal_again"]

@@ -19,6 +19,7 @@ import discord
 from bot.render.colours import CHALLENGE_COLOURS
 from bot.render.embeds import EMBED_TOTAL, FIELD_VALUE
 from bot.render.markdown import cut, escape
+from bot.render.summary import cut_read
 from bot.server_settings.model import house_rules_line
 from rules_core.errors import RefereeError
 from rules_core.registry import Game
@@ -79,20 +80,51 @@ def unix(challenge: StoredChallenge) -> int:
     return int(challenge.expires_at.timestamp())
 
 
-def _side_field(text: str) -> str:
-    """A side's field: how it was read (counts and names), then its profile text in a code block, cut with a note
-    when the field would pass Discord's 1,024 characters."""
+def players_of(challenge: StoredChallenge) -> tuple[str, str | None]:
+    """Who plays the attacker and the defender: the challenger and the opponent, or for a next round the players
+    of the record it continues as they were (either of them may ask)."""
+    players = challenge.inputs.get("players")
+    if isinstance(players, list) and len(players) == 2:
+        return str(players[0]), None if players[1] is None else str(players[1])
+    return challenge.challenger_id, challenge.opponent_id
+
+
+def _kept_note(state: str) -> str:
+    """What became of a cut side, by the challenge's state (a closed one rolled nothing)."""
+    if state in ("open", "changed"):
+        return f"the whole side is kept and resolved; {ATTACHED}"
+    if state == "resolved":
+        return f"the whole side was resolved; {ATTACHED}"
+    return f"nothing was rolled; {ATTACHED}"
+
+
+def _side_field(text: str, player: str | None = None, state: str = "open") -> str:
+    """A side's field: who plays it, how it was read (counts and names, cut between units), then its profile text
+    in a code block, cut between units with a note (how many are shown) when the field would pass Discord's 1,024
+    characters."""
     try:
-        read = side_summary(text)
+        read = cut_read(side_summary(text), READ)
     except RefereeError:
         read = "as given"
-    head = f"Read: {escape(cut(read, READ))}\n```\n"
+    played = f"Played by {mention(player)}.\n" if player else ""
+    head = f"{played}Read: {escape(read)}\n```\n"
     profile = text.replace("```", "'''")
     room = FIELD_VALUE - len(head) - len("\n```")
     if len(profile) <= room:
         return f"{head}{profile}\n```"
-    note = f"\n… cut here: {len(profile):,} characters in all (the whole side is kept and resolved; {ATTACHED})"
-    kept = profile[: room - len(note) - 1] + "…"
+    units = profile.split(" | ")
+    note = f"\n… cut here: {len(units)} of {len(units)} units shown ({_kept_note(state)})"  # the longest it can be
+    shown: list[str] = []
+    for unit in units:
+        if len(" | ".join([*shown, unit])) + len(" | …") + len(note) > room:
+            break
+        shown.append(unit)
+    if shown:
+        kept = " | ".join(shown) + " | …"
+        note = f"\n… cut here: {len(shown)} of {len(units)} units shown ({_kept_note(state)})"
+    else:  # one unit too long on its own: cut it between words
+        note = f"\n… cut here: the first of {len(units)} units shown in part ({_kept_note(state)})"
+        kept = profile[: room - len(note) - 2].rsplit(" ", 1)[0] + " …"
     return f"{head}{kept}\n```{note}"
 
 
@@ -130,10 +162,12 @@ def challenge_embed(challenge: StoredChallenge, game: Game, *, replaced_by: int 
     if state == "open" and record is not None:
         title += " · waiting for the opponent"
         positions = _positions(challenge)
-        text = (f"{challenger} asks {opponent} to fight the next round of agreed combat #{record}: the survivors "
-                f"as the record left them, below. {positions}\n\nNothing is rolled until both accept: the dice are "
-                f"already drawn, and their commitment is below.\n\n**{opponent}**: **Accept** or **Decline** (to "
-                f"fight it with other positions, decline and continue it yourself).\n**{challenger}**: **Cancel**.\n"
+        attacker, defender = (mention(player) for player in players_of(challenge))
+        text = (f"{challenger} asks {opponent} to fight the next round of agreed combat #{record}, {attacker} "
+                f"(attacker) against {defender} (defender): the survivors as the record left them, below. "
+                f"{positions}\n\nNothing is rolled until both accept: the dice are already drawn, and their "
+                f"commitment is below.\n\n**{opponent}**: **Accept** or **Decline** (to fight it with other "
+                f"positions, decline and continue it yourself).\n**{challenger}**: **Cancel**.\n"
                 f"Expires {when}.")  # fmt: skip
     elif state == "open":
         title += " · waiting for the opponent"
@@ -168,9 +202,12 @@ def challenge_embed(challenge: StoredChallenge, game: Game, *, replaced_by: int 
                 "challenge again with the same command.")  # fmt: skip
     embed = discord.Embed(title=cut(title, 256), description=text, colour=CHALLENGE_COLOURS[state])
     inputs = challenge.inputs
-    embed.add_field(name="Attacker", value=_side_field(str(inputs.get("attacker", ""))), inline=False)
-    embed.add_field(name="Defender" + (" (changed)" if challenge.inputs_version > 1 else ""),
-                    value=_side_field(str(inputs.get("defender", ""))), inline=False)  # fmt: skip
+    attacker_player, defender_player = players_of(challenge)
+    embed.add_field(name="Attacker", value=_side_field(str(inputs.get("attacker", "")), attacker_player, state),
+                    inline=False)  # fmt: skip
+    defender_field = _side_field(str(inputs.get("defender", "")), defender_player, state)
+    embed.add_field(name="Defender" + (" (changed)" if challenge.inputs_version > 1 else ""), value=defender_field,
+                    inline=False)  # fmt: skip
     embed.add_field(name="Options", value=options_text(inputs, game), inline=False)
     embed.add_field(name="Dice committed in advance", value=commitment_text(challenge, state), inline=False)
     embed.set_footer(text=f"Challenge #{challenge.id} · sides version {challenge.inputs_version}")
@@ -184,7 +221,29 @@ def _positions(challenge: StoredChallenge) -> str:
     positions = str(challenge.inputs.get("positions") or "")
     if len(positions) <= POSITIONS:
         return escape(positions)
-    return escape(cut(positions, POSITIONS)) + f" ({len(positions):,} characters: {ATTACHED}.)"
+    # "Positions for round N: attacker: ...; defender: ...": each side keeps its opening, cut between units.
+    head, marker, defender = positions.partition("; defender: ")
+    if not marker:
+        return _cut_units(positions, POSITIONS) + f" ({ATTACHED}.)"
+    attacker_room = max(POSITIONS // 2, POSITIONS - len(marker) - len(defender))
+    return (_cut_units(head, attacker_room) + escape(marker) + _cut_units(defender, POSITIONS - attacker_room)
+            + f" ({ATTACHED}.)")  # fmt: skip
+
+
+def _cut_units(text: str, limit: int) -> str:
+    """``text`` (units joined by '; '), escaped, about ``limit`` characters at most: cut between units, saying how
+    many are not shown."""
+    if len(text) <= limit:
+        return escape(text)
+    units = text.split("; ")
+    shown: list[str] = []
+    for unit in units:
+        if len("; ".join([*shown, unit])) + len(f"; … (+{len(units)} more units)") > limit:
+            break
+        shown.append(unit)
+    if not shown:
+        return escape(text[: limit - 1].rsplit(" ", 1)[0]) + " …"
+    return escape("; ".join(shown)) + f"; … (+{len(units) - len(shown)} more units)"
 
 
 def cut_anything(challenge: StoredChallenge) -> bool:
@@ -245,6 +304,7 @@ __all__ = [
     "continued",
     "cut_anything",
     "options_text",
+    "players_of",
     "reveal_text",
     "state_of",
 ]

@@ -35,18 +35,23 @@ def _side_read(text: str) -> str:
     except RefereeError:
         # A record stored under an older spec grammar may not re-read: its inputs are still shown in full.
         return "as recorded (see the inputs)"
-    if len(summary) <= READ_LINE:
+    return cut_read(summary, READ_LINE)
+
+
+def cut_read(summary: str, limit: int) -> str:
+    """A side's read line (``side_summary``) at most ``limit`` characters long: cut between units, never inside a
+    name or a count, saying how many units are not shown."""
+    if len(summary) <= limit:
         return summary
-    # Cut between units, never inside a name or a count, and say how many units are not shown.
     units = summary.split(" | ")
     shown: list[str] = []
     for unit in units:
         more = f" | … (+{len(units) - len(shown)} more units)"
-        if len(" | ".join([*shown, unit])) + len(more) > READ_LINE:
+        if len(" | ".join([*shown, unit])) + len(more) > limit:
             break
         shown.append(unit)
     if not shown:  # one unit too long on its own: cut it at a group
-        return summary[: READ_LINE - 1].rsplit(", ", 1)[0] + ", …"
+        return summary[: limit - 1].rsplit(", ", 1)[0] + ", …"
     return " | ".join(shown) + f" | … (+{len(units) - len(shown)} more units)"
 
 

@@ -48,6 +48,7 @@ from cogs.leagues._ui import (
     who,
 )
 from rules_core import all_games
+from rules_core.compact import plural
 
 if TYPE_CHECKING:
     from bot.discord.app import RefereeBot
@@ -364,8 +365,8 @@ class LeagueCog(commands.Cog):
         names = await self.names.names(found.guild_id, players)  # beside the ids
         agreed = await self.bot.store.matches.agreements(c for m in matches for c in m.combats)
         await interaction.response.send_message(
-            f"**{escape(found.name)}**: {len(matches)} matches, season {table.season}'s standings and the league's "
-            "settings.",
+            f"**{escape(found.name)}**: {plural(len(matches), 'match', 'matches')}, season {table.season}'s "
+            "standings and the league's settings.",
             files=export_files(found, table, matches, names, agreed), ephemeral=True,
         )  # fmt: skip
 

@@ -109,3 +109,18 @@ def test_a_league_counting_only_agreed_combats_in_the_terminal(
     assert settings["require_agreed"] == "true" and settings["name"] == "Remote Crusade"
     [match] = list(csv.DictReader((tmp_path / f"league-{league_id}-matches.csv").open(encoding="utf-8")))
     assert (match["combats"], match["agreed_combats"]) == (f"#{agreed}", f"#{agreed}")
+
+
+def test_export_counts_in_the_right_number(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    async def fill(store: Store) -> int:
+        organiser = Actor("org", guild=GUILD)
+        league = await store.leagues.create("g1", "One Match", "40k", actor=organiser, at=T0)
+        for user in ("ann", "bob"):
+            await store.leagues.join(league.id, actor=Actor(user, guild=GUILD), at=T0)
+        await store.matches.enter(league.id, actor=organiser, player="ann", opponent="bob", result="win",
+                                  at=T0 + timedelta(hours=1))  # fmt: skip
+        return league.id
+
+    league_id = with_store(fill)
+    code, out, _ = referee("league", "export", str(league_id), "--output-dir", str(tmp_path), capsys=capsys)
+    assert code == 0 and out.startswith("Wrote 1 match to ") and ", 2 players to " in out, out

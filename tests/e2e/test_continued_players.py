@@ -103,3 +103,21 @@ async def test_a_second_next_round_challenge_closes_the_first(bot: RefereeBot, f
     _, record_id = await accepted(bot, fake, theirs, PLAYER_ID)
     assert (await bot.store.records.get(record_id, actor=OPERATOR)).continues_id == first
     assert len(await bot.store.records.history(actor=OPERATOR)) == 2
+
+
+async def test_a_press_on_a_replaced_next_round_says_who_answers_the_newer_one(
+    bot: RefereeBot, fake: FakeDiscord
+) -> None:
+    """Ann asked for the next round, then Bo did (his replaces hers): a press on hers tells Bo that his own waits for
+    Ann, and tells Ann to answer his; neither is told to answer a challenge only the other can."""
+    first = await agreed_combat_that_goes_on(bot, fake)
+    mine = await next_round_challenge(bot, fake, continue_command(first, PLAYER_ID))
+    await wait_for_message_id(bot, mine)
+    theirs = await next_round_challenge(bot, fake, continue_command(first, OPPONENT_ID))
+    await fake.wait_calls(lambda c: c.method == "PATCH" and c.path.endswith(f"/{mine.message_id}"))
+    asker = private_text((await press(fake, mine, "accept", OPPONENT_ID))[1])
+    assert f"challenge #{theirs.id}" in asker and "answer that one" not in asker, asker
+    assert f"waits for <@{PLAYER_ID}>" in asker, asker
+    other = private_text((await press(fake, mine, "cancel", PLAYER_ID))[1])
+    assert f"challenge #{theirs.id}" in other and f"<@{OPPONENT_ID}> asked" in other, other
+    assert "answer it" in other, other

@@ -18,7 +18,7 @@ from bot.access import OPERATOR
 from bot.discord.app import RefereeBot
 from bot.storage import Store
 from rules_core import resolve
-from tests.e2e.conftest import running_bot
+from tests.e2e.conftest import long_fight, running_bot
 from tests.e2e.fake_discord import PLAYER_ID, FakeDiscord, command_interaction, final_answer
 from tests.waits import scaled
 
@@ -77,6 +77,31 @@ async def test_with_the_database_down_the_result_is_still_shown_marked_not_recor
     assert "Not recorded" in embed["description"]
     assert "record #" not in embed["footer"]["text"]
     assert answer.files == ["combat.md"]  # the full log comes with it, since there is no record to page through
+
+
+async def test_a_long_result_not_recorded_claims_no_page_it_cannot_turn(
+    bot: RefereeBot, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its pages would need a record to turn: its footer says where the other steps are (the attached log) rather
+    than "page 1/2" with no Next button."""
+
+    async def down(*_args: object, **_kwargs: object) -> int:
+        raise OperationalError("INSERT", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(bot.store.records, "add", down)
+    attackers, defenders = long_fight()
+    options = [{"type": 3, "name": "attacker", "value": attackers}, {"type": 3, "name": "defender", "value": defenders},
+               {"type": 10, "name": "charge_distance", "value": 4.0}]  # fmt: skip
+    payload = command_interaction("assault", options, subcommand="40k")
+    await fake.interaction(payload)
+    answer = await final_answer(fake, payload["token"], scaled(60))
+    (embed,) = answer.data["embeds"]
+    assert "Not recorded" in embed["description"]
+    buttons = [c.get("custom_id", "") for row in answer.data.get("components") or [] for c in row["components"]]
+    assert not any(b.startswith("referee:page:") for b in buttons), buttons
+    footer = embed["footer"]["text"]
+    assert "page 1/" not in footer and "attached log" in footer, footer
+    assert answer.files == ["combat.md"]
 
 
 async def test_on_a_read_only_database_players_are_told_in_one_sentence_and_the_log_has_the_traceback(

@@ -3,6 +3,7 @@ sides and a next round's positions, and says where the whole text is (the attach
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 from typing import Any
 
@@ -13,6 +14,7 @@ from bot.render.embeds import DESCRIPTION, EMBED_TOTAL, FIELD_VALUE, FIELDS
 from bot.storage.challenges import StoredChallenge
 from bot.storage.db import now
 from rules_core.registry import get_game
+from rules_core.spec import side_summary
 from tests.e2e.conftest import long_fight
 
 
@@ -62,3 +64,60 @@ def test_a_short_challenge_has_nothing_attached() -> None:
                  positions="Positions for round 2: last round's.")  # fmt: skip
     assert challenge_file(short) is None
     assert "attached" not in challenge_embed(short, get_game("40k")).to_dict()["description"]
+
+
+def fields_of(challenge: StoredChallenge) -> dict[str, str]:
+    embed = challenge_embed(challenge, get_game("40k")).to_dict()
+    return {field["name"].split(" ")[0]: field["value"] for field in embed["fields"]}
+
+
+def test_a_next_round_names_each_sides_player_whoever_asked() -> None:
+    """The defender's player (2) asked: the challenge names the record's attacker (1) as the attacker, in the
+    description and in each side's field, so nobody takes the asker for the attacker."""
+    asked = made(positions="Positions for round 2: last round's.", players=["1", "2"])
+    asked = dataclasses.replace(asked, challenger_id="2", opponent_id="1")
+    embed = challenge_embed(asked, get_game("40k")).to_dict()
+    assert "<@1> (attacker)" in embed["description"] and "<@2> (defender)" in embed["description"], embed
+    fields = fields_of(asked)
+    assert "<@1>" in fields["Attacker"] and "<@2>" not in fields["Attacker"], fields["Attacker"]
+    assert "<@2>" in fields["Defender"] and "<@1>" not in fields["Defender"], fields["Defender"]
+
+
+def test_cut_positions_keep_each_sides_opening() -> None:
+    units = "; ".join(f'Marine {n}: 4 in base contact, 0 within 2"' for n in range(1, 60))
+    orks = "; ".join(f'Ork Mob {n}: 5 in base contact, 1 within 2"' for n in range(1, 60))
+    challenge = made(positions=f"Positions for round 2: attacker: as given, {units}; defender: as given, {orks}.")
+    description = challenge_embed(challenge, get_game("40k")).to_dict()["description"]
+    assert 'attacker: as given, Marine 1: 4 in base contact, 0 within 2"' in description, description
+    assert 'defender: as given, Ork Mob 1: 5 in base contact, 1 within 2"' in description, description
+    assert "Marine 59" not in description and "Ork Mob 59" not in description
+    assert len(description) <= DESCRIPTION
+
+
+@pytest.mark.parametrize("status", ["replaced", "declined", "cancelled", "expired", "resolved"])
+def test_a_closed_challenges_cut_note_follows_its_state(status: str) -> None:
+    fields = fields_of(made(status))
+    for side in ("Attacker", "Defender"):
+        assert "cut here" in fields[side] and "kept and resolved" not in fields[side], fields[side]
+        assert ("resolved" in fields[side]) == (status == "resolved"), fields[side]
+
+
+def test_an_open_challenges_cut_note_says_the_side_is_resolved_whole() -> None:
+    fields = fields_of(made("open"))
+    assert all("the whole side is kept and resolved" in fields[side] for side in ("Attacker", "Defender"))
+
+
+def test_cuts_land_between_units_and_say_what_they_count() -> None:
+    challenge = made()
+    for side in ("attacker", "defender"):
+        value = fields_of(challenge)[side.capitalize()]
+        read = next(line for line in value.splitlines() if line.startswith("Read: "))
+        shown = read.removeprefix("Read: ").replace("\\|", "|").split(" | ")
+        assert shown[-1].startswith("… (+") and shown[-1].endswith(" more units)"), read
+        every = side_summary(challenge.inputs[side]).split(" | ")
+        assert shown[:-1] == every[: len(shown) - 1], read  # whole units only, none cut in a word
+        profile = value.split("```\n", 1)[1].split("\n```", 1)[0]
+        whole = challenge.inputs[side].split(" | ")
+        kept = profile.removesuffix(" | …").split(" | ")
+        assert profile.endswith(" | …") and kept == whole[: len(kept)], profile[-80:]
+        assert f"{len(kept)} of {len(whole)} units shown" in value, value[-200:]

@@ -66,3 +66,25 @@ async def test_the_page_shows_the_standings_and_the_chart(
             DOCS.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(phone, DOCS / "league-phone.png")
             shutil.copyfile(desktop, tmp_path.parent / "league-desktop.png")
+
+
+async def test_a_crumb_keeps_the_spaces_of_a_name_with_underscores_visible(
+    store: Store, web_browser: WebBrowser
+) -> None:
+    """``__Big__ _tilt_ League``: an underline on the crumb merges its underscores and spaces into one line (the
+    spaces vanish), so the breadcrumb's links are not underlined (the page's other links still are)."""
+    seeded = await seed_league(store, name="__Big__ _tilt_ League")
+    with served(store.url) as site:
+        for path in (f"/l/{seeded.league}", f"/l/{seeded.league}/players/{ANN}"):
+            for width in (PHONE, DESKTOP):
+                web_browser.visit(site + path, width)
+                crumbs = web_browser.driver.execute_script(
+                    "return [...document.querySelectorAll('nav.crumbs a')]"
+                    ".map(a => [a.innerText, getComputedStyle(a).textDecorationLine])"
+                )
+                named = [line for text, line in crumbs if text == "__Big__ _tilt_ League"]
+                assert named and all(line == "none" for line in named), (path, width, crumbs)
+                others = web_browser.driver.execute_script(
+                    "return [...document.querySelectorAll('main a')].map(a => getComputedStyle(a).textDecorationLine)"
+                )
+                assert "underline" in others, (path, others)
