@@ -65,7 +65,7 @@ def _children(element: ET.Element, *path: str) -> Iterator[ET.Element]:
 
 def _profile(element: ET.Element) -> Profile:
     characteristics = tuple(
-        (item.get("name", ""), item.get("value") if "value" in item.attrib else (item.text or ""))
+        (item.get("name", ""), item.get("value", "") if "value" in item.attrib else (item.text or ""))
         for item in _children(element, "characteristics", "characteristic")
     )
     type_name = element.get("typeName", element.get("type", ""))
