@@ -59,8 +59,8 @@ def read_list_file(data: bytes) -> ListFile:
     body = _body(data)
     if body.startswith(b"<"):
         return read_xml(data, BATTLESCRIBE_ROS)
-    if body.startswith(b"{"):
+    if body.startswith((b"{", b"[")):
         return read_json(data.removeprefix(_BOM))
     if not body:
         raise ListFileError(f"The file is empty; send {_WHAT}.")
-    raise ListFileError(f"This file is not {_WHAT}: it starts with {shown(body[:12])}.")
+    raise ListFileError(f"This file is not {_WHAT}: it starts with {shown(body[:12].decode('utf-8', 'replace'))}.")

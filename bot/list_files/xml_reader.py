@@ -36,9 +36,11 @@ def _parse(data: bytes) -> ET.Element:
                     )
             else:
                 open_tags.pop()
-    except DefusedXmlException as error:
+    except ListFileError:
+        raise
+    except DefusedXmlException:
         raise ListFileError(
-            f"The XML declares a DTD or entities ({type(error).__name__}); a roster never does, and they are not read."
+            "The XML declares a DTD or entities, which a roster never does; they are not read. Export it again from the app."
         ) from None
     except ET.ParseError as error:
         line, column = error.position
