@@ -40,7 +40,8 @@ def _parse(data: bytes) -> ET.Element:
         raise
     except DefusedXmlException:
         raise ListFileError(
-            "The XML declares a DTD or entities, which a roster never does; they are not read. Export it again from the app."
+            "The XML declares a DTD or entities, which a roster never does; they are not read. "
+            "Export it again from the app."
         ) from None
     except ET.ParseError as error:
         line, column = error.position
