@@ -3,6 +3,8 @@ file's own profiles say: facts found by reading the files, per file."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bot.list_files import BATTLESCRIBE_ROS, BATTLESCRIBE_ROSZ, NEW_RECRUIT_JSON, ListFile, Selection, read_list_file
@@ -153,3 +155,21 @@ def test_the_hand_made_lists_read_their_counts_and_joined_cells() -> None:
     assert captain.profiles[0].characteristics[:3] == (("Unit Type", "Captain"), ("M", "4"), ("WS", "7"))
     armour = [p for s in captain.walk() for p in s.profiles if p.type_name == "Armour"]
     assert armour and armour[0].name == "Power Armour"
+
+
+@pytest.mark.parametrize("name", HAND_MADE)
+def test_the_hand_made_lists_hold_the_stats_their_expected_json_names(name: str) -> None:
+    """expected.json (written beside the hand-made files, checked there by verify.py) names, for every group of
+    every unit, the profile and the raw characteristics it comes from: the tree holds each of them exactly."""
+    expected = json.loads((rosters_folder() / "hand-made" / "expected.json").read_text(encoding="utf-8"))
+    roster = read(name)
+    profiles = [p for s in roster.selections() for p in s.profiles]
+    groups = [group for unit in expected["files"][name.removeprefix("hand-made/")]["units"] for group in unit["groups"]]
+    assert groups
+    for group in groups:
+        stats = {key: value for key, value in group["stats"].items() if key != "Saving Throw"}  # the Armour profile's
+        found = [p for p in profiles if p.name == group["profile"] and all(p.value(k) == v for k, v in stats.items())]
+        assert found, (group["profile"], stats)
+        if "Saving Throw" in group["stats"]:
+            armour = [p.value("Saving Throw") for p in profiles if p.type_name == "Armour"]
+            assert group["stats"]["Saving Throw"] in armour
