@@ -56,6 +56,8 @@ def read_list_file(data: bytes) -> ListFile:
         raise ListFileError(f"The file is {len(data) / 1024 / 1024:.1f} MB; the referee reads lists up to {_SIZE}.")
     if data.startswith(_ZIP_MAGIC):
         return read_xml(_member(data), BATTLESCRIBE_ROSZ)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise ListFileError("This file is saved as UTF-16; the apps write UTF-8: export the list again from the app.")
     body = _body(data)
     if body.startswith(b"<"):
         return read_xml(data, BATTLESCRIBE_ROS)

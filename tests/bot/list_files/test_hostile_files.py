@@ -81,6 +81,9 @@ def test_what_is_neither_zip_nor_xml_nor_json_is_named() -> None:
         == "The file is empty; send a BattleScribe roster (.ros or .rosz) or a New Recruit list (.json)."
     )
     assert refused(b" " * (MAX_FILE_BYTES + 1)) == "The file is 2.0 MB; the referee reads lists up to 2 MB."
+    assert refused('<roster name="x"/>'.encode("utf-16")) == (
+        "This file is saved as UTF-16; the apps write UTF-8: export the list again from the app."
+    )
     assert "not a <roster>" in refused(b'<?xml version="1.0"?><catalogue name="Orks"/>')
 
 
