@@ -12,8 +12,9 @@ Every file becomes a ListFile: forces, nested selections (name, type and number 
 rules, categories and costs. Nothing here knows a game: the game layer maps the tree to units.
 
 A list is an upload from anyone, so it is read under bounds (errors.py, each with its reason): the file and a
-.rosz's unpacked member at most 2 MB (the member counted as it inflates, since a zip's header can lie), 64 levels
-of nesting, 10,000 selections, 1,000 units, 10,000 models, a number of at most 1,000 per selection. XML goes
+.rosz's unpacked member at most 2 MB (the member read with a cap as it inflates, and checked against its CRC,
+since a zip's header can lie), 64 levels of XML elements and 32 of selections (Python's own limit bounds JSON's
+nesting), 10,000 selections, 1,000 units, 10,000 models, and a number of at most 1,000 per selection. XML goes
 through defusedxml with DTDs refused, so no entity is expanded and no external reference fetched. Anything
 malformed or past a bound raises ListFileError (a ValueError) whose message is one line naming the problem.
 """

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.list_files.errors import MAX_DEPTH, Budget, ListFileError, shown, whole_number
+from bot.list_files.errors import Budget, ListFileError, shown, whole_number
 from bot.list_files.tree import NEW_RECRUIT_JSON, Cost, Force, ListFile, Profile, Selection
 
 _SHAPE = 'a New Recruit list is {"roster": {"name": ..., "forces": [...]}}'
@@ -61,7 +61,7 @@ def read_json(data: bytes) -> ListFile:
     try:
         document = json.loads(data)
     except RecursionError:
-        raise ListFileError(f"The JSON nests more than {MAX_DEPTH} levels deep; {_SHAPE}.") from None
+        raise ListFileError(f"The JSON nests arrays and objects too deep to read; {_SHAPE}.") from None
     except json.JSONDecodeError as error:
         raise ListFileError(f"Line {error.lineno}: the JSON is not well-formed ({error.msg}).") from None
     except ValueError as error:  # not UTF-8/16/32, or a number too long to read

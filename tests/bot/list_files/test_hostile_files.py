@@ -123,7 +123,7 @@ def test_over_deep_nesting_is_refused() -> None:
     assert read_list_file(roster(nested(8)).encode()).forces[0].selections[0].name == "Level 7"
     message = refused(roster(nested(MAX_DEPTH)).encode())
     assert message.startswith(f"The XML nests elements more than {MAX_DEPTH} deep")
-    assert "nests more than 64 levels deep" in refused(b"[" * 100_000)
+    assert "nests arrays and objects too deep to read" in refused(b"[" * 100_000)
     deep: dict[str, object] = {"name": "Bottom", "number": 1}
     for _ in range(MAX_DEPTH):
         deep = {"name": "Wrapper", "number": 1, "selections": [deep]}
