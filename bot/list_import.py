@@ -336,7 +336,7 @@ def _read_unit(top: Selection, name: str, force: str, mapping: GameMapping) -> I
     unit.needs = list(dict.fromkeys(unit.needs))
     costs = sorted({c.name.strip() for s in top.walk() for c in s.costs if c.value.strip() not in ("0", "0.0", "")})
     if costs:
-        unit.ignored.append(Note(", ".join(costs), top.name, "the list's costs: not part of a fight"))
+        unit.ignored.append(Note(f"points ({', '.join(costs)})", top.name, "the list's costs: not part of a fight"))
     return unit
 
 
