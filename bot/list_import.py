@@ -34,7 +34,7 @@ def _key(name: str) -> str:
 
 def slug(name: str) -> str:
     """A unit's name as addressed in ``@list/unit`` and a list's name as a roster name: lower case, '-' between."""
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:60] or "unit"
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:56].strip("-") or "unit"  # room for "-NNN"
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,7 +48,7 @@ def import_list_path(path: Path, *, game: str | None, name: str | None, dry_run:
                           "saved. Write the units by hand with 'referee roster save'.", token=path.name)  # fmt: skip
     description = f"Imported from {imported.name or path.name} ({imported.system})"
     spec = " | ".join(unit.spec for unit in written if unit.spec is not None)
-    roster = check_roster(imported.game, roster_name, spec, description)
+    roster = check_roster(imported.game, roster_name, spec, description, [unit.slug for unit in written])
     if dry_run:
         say(f"Dry run: nothing was saved. Without --dry-run this saves the {imported.game} roster '{roster_name}' "
             f"with {len(written)} unit{'s' if len(written) != 1 else ''}.")  # fmt: skip

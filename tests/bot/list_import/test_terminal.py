@@ -37,10 +37,15 @@ def test_a_list_imports_then_fights_shows_exports_and_re_imports(
     code, out, err = referee("roster", "import", hand_made(), capsys=capsys)
     assert code == 0, err
     assert "Saved the 40k roster 'marines-vs-orks' with 5 units" in " ".join(out.split())
-    code, out, err = referee("assault", "40k", "--attacker", "@marines-vs-orks/1", "--defender", ORKS, "--seed", "3",
-                             "--json", capsys=capsys)  # fmt: skip
+    for unit in ("space-marine-tactical-squad", "1", "Space Marine Tactical Squad"):  # the list's name, as a position
+        code, out, err = referee("assault", "40k", "--attacker", f"@marines-vs-orks/{unit}", "--defender", ORKS,
+                                 "--seed", "3", "--json", capsys=capsys)  # fmt: skip
+        assert code == 0, err
+        assert json.loads(out)["inputs"]["attacker"].startswith("1x Veteran Space Marine Sergeant:")
+    code, out, err = referee("assault", "40k", "--attacker", "@marines-vs-orks/slugga-boyz", "--defender",
+                             "@marines-vs-orks/librarian", "--seed", "3", "--json", capsys=capsys)  # fmt: skip
     assert code == 0, err
-    assert json.loads(out)["inputs"]["attacker"].startswith("1x Veteran Space Marine Sergeant:")
+    assert json.loads(out)["inputs"]["defender"].startswith("1x Librarian:")
     _, out, _ = referee("roster", "show", "marines-vs-orks", capsys=capsys)
     assert "Imported from Marines vs Orks" in out and "5. 1x Warboss" in out
     exported = tmp_path / "mine.yaml"
@@ -50,6 +55,13 @@ def test_a_list_imports_then_fights_shows_exports_and_re_imports(
     assert referee("roster", "import", str(exported), "--replace", capsys=capsys)[0] == 0
     (again,) = parse_roster_file(exported.read_text(encoding="utf-8"))
     assert again.name == "marines-vs-orks" and again.spec.count("|") == 4
+    assert again.unit_names == ("space-marine-tactical-squad", "assault-squad", "librarian", "slugga-boyz", "warboss")
+    code, out, err = referee("assault", "40k", "--attacker", "@marines-vs-orks/warboss", "--defender", ORKS, "--seed",
+                             "3", "--json", capsys=capsys)  # fmt: skip
+    assert code == 0 and json.loads(out)["inputs"]["attacker"].startswith("1x Warboss:"), err
+    code, _, err = referee("assault", "40k", "--attacker", "@marines-vs-orks/dreadnought", "--defender", ORKS,
+                           capsys=capsys)  # fmt: skip
+    assert code == 2 and "1: space-marine-tactical-squad" in err and "5: warboss" in err
 
 
 def test_a_list_of_another_system_is_refused_then_read_with_game_and_a_warning(
