@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.list_files import read_list_file
+from bot.list_files import Force, ListFile, Profile, Selection, read_list_file
 from bot.list_import import ListImportError, import_list, mapping_for
 from bot.rosters import check_roster, dump_roster_file, parse_roster_file
 from bot.storage.rosters import SavedRoster
@@ -112,3 +112,30 @@ def test_every_spec_written_parses_and_survives_export_and_re_import(name):
         saved = SavedRoster("local", roster.game, roster.name, roster.spec, roster.description, None, now, now)
         (again,) = parse_roster_file(dump_roster_file([saved]))
         assert again.spec == spec
+
+
+def _marine(name: str = "Space Marine", number: int = 5, save: str = "3+", *wargear: Selection) -> Selection:
+    stats = (("WS", "4"), ("BS", "4"), ("S", "4"), ("T", "4"), ("W", "1"), ("I", "4"), ("A", "1"), ("Ld", "8"))
+    return Selection(name, "model", number, (Profile(name, "Unit", (*stats, ("Sv", save))),), selections=wargear)
+
+
+def _list(*units: Selection) -> ListFile:
+    system = mapping_for("40k").systems[0]
+    force = Force("Standard", "Space Marines (1999)", units)
+    return ListFile("Made", system[0], system[1], "12", "battlescribe-ros", "2.03", "", (force,))
+
+
+def test_a_default_the_player_turned_off_is_not_written_and_unknowns_need_the_player():
+    warscythe = Profile("Warscythe", "Weapon", (("Range", "Melee"), ("S", "+2"), ("AP", "1")))
+    squad = Selection("Assault Squad", "unit", 1, rules=("Jump Packs",), selections=(
+        Selection("Remove Jump Packs", "upgrade", 1),
+        _marine("Veteran Sergeant", 1, "3+", Selection("Warscythe", "upgrade", 1, (warscythe,))),
+        _marine(),
+    ))  # fmt: skip
+    odd = Selection("Odd Squad", "unit", 1, selections=(_marine("Odd Marine", 5, "3"),))
+    imported = import_list(_list(squad, odd))
+    assault, odd_unit = imported.units
+    assert assault.spec is not None and "jump-pack" not in assault.spec
+    assert [note.item for note in assault.needs] == ["Warscythe"]
+    assert odd_unit.spec is None
+    assert odd_unit.needs[0].item == "Sv of Odd Marine" and "'3', not a save such as 3+" in odd_unit.needs[0].why
