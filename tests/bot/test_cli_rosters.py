@@ -81,11 +81,11 @@ def test_export_then_import_round_trips(tmp_path: Path, capsys: pytest.CaptureFi
         (
             f"schema: {ROSTER_SCHEMA}\nrosters: [{{name: x, game: 40k, spec: '{ORKS}', units: [a, b]}}]",
             "2 unit names for 1 units",
-        ),  # fmt: skip
+        ),
         (
             f"schema: {ROSTER_SCHEMA}\nrosters: [{{name: x, game: 40k, spec: '{ORKS}', units: [Big Orks]}}]",
             "'Big Orks' is not a unit name",
-        ),  # fmt: skip
+        ),
         ("x" * 300_000, "over 256 KiB"),
     ],
 )
