@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.list_files import ListFile, Selection, read_list_file
 from bot.rosters import parse_roster_file
 from tests.bot.list_files.shared_rosters import rosters_folder
 from tests.bot.test_cli import referee
@@ -88,3 +89,42 @@ def test_a_broken_list_is_one_line_naming_the_problem(tmp_path: Path, capsys: py
     yaml_flags.write_text(f"schema: referee-rosters/1\nrosters: [{{name: x, game: 40k, spec: '{ORKS}'}}]\n")
     code, _, err = referee("roster", "import", str(yaml_flags), "--dry-run", capsys=capsys)
     assert code == 2 and "for army lists" in err
+
+
+def as_new_recruit_json(list_file: ListFile) -> bytes:
+    """The list as New Recruit's JSON writes it ({"roster": ...}, values under "$text", JSON numbers): no 40K list
+    of that format exists, so the hand-made one is written in it."""
+
+    def selection(item: Selection) -> dict[str, object]:
+        return {
+            "name": item.name, "type": item.type, "number": item.number, "from": "entry",
+            "profiles": [{"name": p.name, "typeName": p.type_name, "characteristics": [
+                {"name": key, "$text": value} for key, value in p.characteristics]} for p in item.profiles],
+            "rules": [{"name": rule} for rule in item.rules],
+            "categories": [{"name": category} for category in item.categories],
+            "costs": [{"name": cost.name, "value": float(cost.value)} for cost in item.costs],
+            "selections": [selection(child) for child in item.selections],
+        }  # fmt: skip
+
+    roster = {
+        "name": list_file.name, "battleScribeVersion": 2.03, "generatedBy": "https://newrecruit.eu",
+        "gameSystemId": list_file.game_system_id, "gameSystemName": list_file.game_system_name,
+        "gameSystemRevision": int(list_file.game_system_revision),
+        "forces": [{"name": force.name, "catalogueName": force.catalogue_name,
+                    "selections": [selection(item) for item in force.selections]} for force in list_file.forces],
+    }  # fmt: skip
+    return json.dumps({"roster": roster}).encode("utf-8")
+
+
+def test_a_new_recruit_json_list_imports_to_the_same_roster_as_the_ros(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    as_json = tmp_path / "Marines vs Orks.json"
+    as_json.write_bytes(as_new_recruit_json(read_list_file(Path(hand_made()).read_bytes())))
+    assert referee("roster", "import", str(as_json), "--name", "from-json", capsys=capsys)[0] == 0
+    assert referee("roster", "import", hand_made(), capsys=capsys)[0] == 0
+    exported = tmp_path / "both.yaml"
+    assert referee("roster", "export", "--output", str(exported), capsys=capsys)[0] == 0
+    from_json, from_ros = sorted(parse_roster_file(exported.read_text(encoding="utf-8")), key=lambda r: r.name)
+    assert from_json.name == "from-json"
+    assert (from_json.spec, from_json.unit_names) == (from_ros.spec, from_ros.unit_names)
