@@ -45,8 +45,9 @@ def check_name(name: str) -> str:
     return name
 
 
-def check_roster(game: str, name: str, spec: str, description: str = "") -> RosterInput:
-    """A roster ready to store: a known game, a valid name, and units its game's parser accepts one by one."""
+def check_roster(game: str, name: str, spec: str, description: str = "", unit_names: Sequence[str] = ()) -> RosterInput:
+    """A roster ready to store: a known game, a valid name, and units its game's parser accepts one by one (with
+    ``unit_names``, one name each, unique, written like a roster name)."""
     chosen = catalogue().game(game)
     check_name(name)
     text = " ".join(str(spec).split())
@@ -70,9 +71,26 @@ def check_roster(game: str, name: str, spec: str, description: str = "") -> Rost
         parse_units(text)
     except RosterError as error:  # the spec shown back, marked, and corrected where the fix is certain
         raise given_in(error, "spec", text, parse_units) from None
+    names = tuple(str(unit_name) for unit_name in unit_names)
+    if names:
+        problem = _unit_names_problem(names, len(split_units(text)))
+        if problem:
+            raise RosterError(f"The roster's units: {problem}; give one name per unit, each unique, in lower-case "
+                              "letters, digits, '-' or '_'.", token=name,
+                              example="units: [tactical-squad, librarian]")  # fmt: skip
     from bot.storage.rosters import RosterInput  # noqa: PLC0415 (see the imports)
 
-    return RosterInput(chosen.id, name, text, " ".join(str(description).split())[:500])
+    return RosterInput(chosen.id, name, text, " ".join(str(description).split())[:500], names)
+
+
+def _unit_names_problem(names: Sequence[str], count: int) -> str:
+    """What is wrong with a roster's unit names ('' when nothing is)."""
+    bad = next((n for n in names if not _NAME.match(n)), None)
+    if bad is not None:
+        return f"'{bad[:40]}' is not a unit name"
+    if len(names) != count:
+        return f"{len(names)} unit names for {count} units"
+    return "a unit name is given twice" if len(set(names)) != len(names) else ""
 
 
 def parse_roster_file(text: str, *, source: str = "the file") -> list[RosterInput]:
@@ -103,13 +121,14 @@ def parse_roster_file(text: str, *, source: str = "the file") -> list[RosterInpu
     seen: set[tuple[str, str]] = set()
     for position, entry in enumerate(entries, start=1):
         if not isinstance(entry, dict) or not {"name", "game", "spec"} <= set(entry) or not set(entry) <= {
-            "name", "game", "spec", "description"
-        }:  # fmt: skip
-            raise RosterError(f"Roster {position} of {source} needs name, game and spec (and may add description).",
-                              token=f"roster {position}", example=_FILE_EXAMPLE)  # fmt: skip
+            "name", "game", "spec", "description", "units"
+        } or not isinstance(entry.get("units", []), list):  # fmt: skip
+            raise RosterError(f"Roster {position} of {source} needs name, game and spec (and may add description, "
+                              "and units: a list of its units' names).", token=f"roster {position}",
+                              example=_FILE_EXAMPLE)  # fmt: skip
         try:
             roster = check_roster(str(entry["game"]), str(entry["name"]), str(entry["spec"]),
-                                  str(entry.get("description", "")))  # fmt: skip
+                                  str(entry.get("description", "")), entry.get("units", []))  # fmt: skip
         except RefereeError as error:
             raise RosterError(f"Roster {position} ('{entry['name']}') of {source}: {error.message}",
                               token=error.token, example=error.example, hint=error.hint) from None  # fmt: skip
@@ -166,11 +185,15 @@ def fighting_pair(game: str, attacker: RosterInput, defender: RosterInput) -> tu
 
 
 def dump_roster_file(rosters: Sequence[SavedRoster]) -> str:
-    entries = [
-        {"name": r.name, "game": r.game, "description": r.description, "spec": r.spec} if r.description
-        else {"name": r.name, "game": r.game, "spec": r.spec}
-        for r in rosters
-    ]  # fmt: skip
+    entries: list[dict[str, Any]] = []
+    for r in rosters:
+        entry: dict[str, Any] = {"name": r.name, "game": r.game}
+        if r.description:
+            entry["description"] = r.description
+        entry["spec"] = r.spec
+        if r.unit_names:
+            entry["units"] = list(r.unit_names)
+        entries.append(entry)
     import yaml  # noqa: PLC0415 (see the imports)
 
     return yaml.safe_dump({"schema": ROSTER_SCHEMA, "rosters": entries}, sort_keys=False, allow_unicode=True, width=120)
@@ -203,10 +226,15 @@ def pick_unit(roster: SavedRoster, unit: str) -> str:
     if unit.isdigit() and 1 <= int(unit) <= len(units):
         return units[int(unit) - 1]
     wanted = unit.lower().replace("-", " ").strip()
+    own = roster.unit_names if len(roster.unit_names) == len(units) else ()
+    for name, candidate in zip(own, units, strict=False):  # the units' own names (an imported list's) first
+        if name.replace("-", " ") == " ".join(wanted.replace("_", " ").split()):
+            return candidate
     for candidate in units:
         if _unit_name(candidate).lower().replace("-", " ") == wanted:
             return candidate
-    names = ", ".join(f"{n}: {_unit_name(u)}" for n, u in enumerate(units, start=1))
+    shown = own or tuple(_unit_name(u) for u in units)
+    names = ", ".join(f"{n}: {name}" for n, name in enumerate(shown, start=1))
     raise RosterError(f"The roster '{roster.name}' has no unit '{unit}'. Its units: {names}.",
                       token=f"@{roster.name}/{unit}", example=f"@{roster.name}/1")  # fmt: skip
 

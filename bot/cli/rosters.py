@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from bot.cli.roster_lists import import_list_path, is_list_file
 from bot.cli.wrapping import print_wrapped
 from bot.recording import with_store
 from bot.rosters import (
@@ -92,12 +93,29 @@ def roster_delete(name: str, game: str) -> None:
 @click.option("--samples", "samples_of", default=None, metavar="GAME",
               help="Import the sample rosters shipped for GAME ('all' for every game) instead of a file.")  # fmt: skip
 @click.option("--replace", is_flag=True, help="Overwrite rosters of the same name instead of refusing.")
-def roster_import(path: str | None, samples_of: str | None, replace: bool) -> None:
-    """Import a roster file (schema referee-rosters/1): every roster in it, or none."""
+@click.option("--game", default=None, help="An army list only: read it as this game's list (for a list of another "
+              "game system with the same stat line, e.g. a later edition).")  # fmt: skip
+@click.option("--name", "roster_name", default=None, help="An army list only: the roster's name (default: the "
+              "list's name).")  # fmt: skip
+@click.option("--dry-run", is_flag=True, help="An army list only: show how it reads, save nothing.")
+def roster_import(  # noqa: PLR0917 (click passes every option by name)
+    path: str | None, samples_of: str | None, replace: bool, game: str | None, roster_name: str | None, dry_run: bool
+) -> None:
+    """Import a roster file (schema referee-rosters/1) or a BattleScribe / New Recruit army list (.ros, .rosz,
+    .json): every roster in it, or none."""
     if (path is None) == (samples_of is None):
-        raise click.UsageError("Give a roster file, or --samples GAME (or --samples all).")
+        raise click.UsageError("Give a roster file or an army list, or --samples GAME (or --samples all).")
     if path is not None:
         file = Path(path)
+        with file.open("rb") as opened:
+            head = opened.read(64)
+        if is_list_file(head):
+            import_list_path(file, game=game, name=roster_name, dry_run=dry_run, replace=replace)
+            return
+        if game is not None or roster_name is not None or dry_run:
+            raise click.UsageError(f"{file.name} is a roster file: --game, --name and --dry-run are for army "
+                                   "lists (.ros, .rosz, New Recruit .json); its rosters say their own game and "
+                                   "name.")  # fmt: skip
         if file.stat().st_size > MAX_ROSTER_FILE_BYTES:
             raise RosterError(f"{file.name} is over {MAX_ROSTER_FILE_BYTES // 1024} KiB.", token=file.name)
         rosters = parse_roster_file(file.read_text(encoding="utf-8", errors="replace"), source=file.name)

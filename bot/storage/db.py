@@ -39,7 +39,7 @@ except ImportError:  # pragma: no cover - not POSIX: the upgrade is retried once
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 SUPPORTED = ("sqlite+aiosqlite", "postgresql+asyncpg")
-HEAD_REVISION = "0012"  # the newest migration; tests/bot/test_cli_imports.py checks it is Alembic's head
+HEAD_REVISION = "0013"  # the newest migration; tests/bot/test_cli_imports.py checks it is Alembic's head
 UPGRADE_LOCK = 0x5245_4645_5245_4531  # pg_advisory_xact_lock's key for the schema upgrade ("REFEREE1")
 LOCK_WAIT = 120.0  # seconds a process waits for another's SQLite upgrade before giving up
 

@@ -155,6 +155,8 @@ class Roster(Base):
     name: Mapped[str] = mapped_column(String(NAME))
     spec: Mapped[str] = mapped_column(Text)
     description: Mapped[str] = mapped_column(Text, default="")
+    # The units' own names (an imported army list's), space-separated in the spec's order; '' for none.
+    unit_names: Mapped[str] = mapped_column(Text, default="", server_default="")
     guild_id: Mapped[str | None] = mapped_column(String(NAME))  # shared with this guild; None: private
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -31,6 +31,7 @@ class RosterInput:
     name: str
     spec: str
     description: str = ""
+    unit_names: tuple[str, ...] = ()  # the units' own names, in order (an imported list's), or none
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,7 @@ class SavedRoster:
     guild_id: str | None
     created_at: datetime
     updated_at: datetime
+    unit_names: tuple[str, ...] = ()
 
 
 def _saved(row: Roster) -> SavedRoster:
@@ -55,6 +57,7 @@ def _saved(row: Roster) -> SavedRoster:
         row.guild_id,
         aware(row.created_at),
         aware(row.updated_at),
+        tuple(row.unit_names.split()),
     )
 
 
@@ -85,6 +88,7 @@ async def _save_in(
             guild_id,
             at,
         )
+        existing.unit_names = " ".join(roster.unit_names)
         return existing
     row = Roster(
         owner=owner,
@@ -92,6 +96,7 @@ async def _save_in(
         name=roster.name,
         spec=roster.spec,
         description=roster.description,
+        unit_names=" ".join(roster.unit_names),
         guild_id=guild_id,
         created_at=at,
         updated_at=at,

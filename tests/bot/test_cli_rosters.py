@@ -78,6 +78,14 @@ def test_export_then_import_round_trips(tmp_path: Path, capsys: pytest.CaptureFi
             f" - {{name: x, game: 40k, spec: '{ORKS}'}}",
             "twice",
         ),
+        (
+            f"schema: {ROSTER_SCHEMA}\nrosters: [{{name: x, game: 40k, spec: '{ORKS}', units: [a, b]}}]",
+            "2 unit names for 1 units",
+        ),
+        (
+            f"schema: {ROSTER_SCHEMA}\nrosters: [{{name: x, game: 40k, spec: '{ORKS}', units: [Big Orks]}}]",
+            "'Big Orks' is not a unit name",
+        ),
         ("x" * 300_000, "over 256 KiB"),
     ],
 )
