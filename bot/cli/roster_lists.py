@@ -81,8 +81,12 @@ def show_unit(unit: ImportedUnit, position: int | None) -> None:
         say(f"  left out: {unit.name} - {unit.left_out}")
         return
     head = f"  {position}. {unit.slug}" if position is not None else f"  not saved: {unit.slug}"
-    say(f"{head} ({unit.models} model{'s' if unit.models != 1 else ''}): "
-        f"{unit.spec if unit.spec is not None else '(cannot be written: see needs you)'}")  # fmt: skip
+    if unit.spec is None:
+        say(f"{head} ({unit.models} model{'s' if unit.models != 1 else ''}): (cannot be written: see needs you)")
+    else:
+        say(f"{head} ({unit.models} model{'s' if unit.models != 1 else ''}):")
+        # The spec on a line of its own, never wrapped: a player copies it whole (as `referee samples` prints them).
+        Console(highlight=False).print(Text(f"    {unit.spec}", style="cyan"), soft_wrap=True)
     for note in unit.needs:
         say(f"      needs you: {note}")
     ignored = dict.fromkeys(f"{note.item} ({note.why})" for note in unit.ignored)  # once each, in the list's order

@@ -128,3 +128,19 @@ def test_a_new_recruit_json_list_imports_to_the_same_roster_as_the_ros(
     from_json, from_ros = sorted(parse_roster_file(exported.read_text(encoding="utf-8")), key=lambda r: r.name)
     assert from_json.name == "from-json"
     assert (from_json.spec, from_json.unit_names) == (from_ros.spec, from_ros.unit_names)
+
+
+def test_the_preview_prints_each_spec_whole_on_its_own_line_in_80_columns(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A spec is what a player copies: like `referee samples`, the preview never breaks one across lines (an
+    80-column terminal used to wrap the tactical squad's between 'A2' and 'Ld9')."""
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, err = referee("roster", "import", hand_made(), "--dry-run", capsys=capsys)
+    assert code == 0, err
+    lines = [line.strip() for line in out.splitlines()]
+    assert "1. space-marine-tactical-squad (10 models):" in lines
+    assert (
+        "1x Veteran Space Marine Sergeant: WS4 S4 T4 W1 I4 A2 Ld9 Sv3+ power-fist frag-grenades ; 9x Space Marine: "
+        "WS4 S4 T4 W1 I4 A1 Ld8 Sv3+ frag-grenades"
+    ) in lines
