@@ -15,10 +15,10 @@ from dataclasses import dataclass, replace
 from rules_core.charts import to_hit_by_weapon_skill, to_wound
 from rules_core.games.wh40k.majorities import choose_save_type, snapshot
 from rules_core.games.wh40k.spec import LIGHTNING_CLAW, TWO_WEAPONS, WEAPONS, Group, Unit
-from rules_core.games.wh40k.state import Fight, GroupState, UnitState
+from rules_core.games.wh40k.state import Fight, GroupState, UnitState, unit_policy
 from rules_core.games.wh40k.weapons import AttackProfile, SaveType, candidates, effective_save, engaged_profile
 from rules_core.odds.laws import p_at_least
-from rules_core.report import Event, SideName, event
+from rules_core.report import Event, SideName
 
 WEAPON_SET = frozenset(WEAPONS)
 # Each weapon keyword in words, for the report ("counting the rending weapon as an additional ...").
@@ -118,12 +118,10 @@ def lone_claw_event(fight: Fight, state: UnitState, group_state: GroupState) -> 
         or id(group_state) in fight.weapon_choices
     ):
         return None
-    return event(
-        "policy",
-        choice="lone_claw",
-        side=state.side.value,
-        unit=state.label,
-        note=f"{group.name} strikes with the {_words(group.strike_with)}, with no extra attack for the lightning "
+    return unit_policy(
+        "lone_claw",
+        state,
+        f"{group.name} strikes with the {_words(group.strike_with)}, with no extra attack for the lightning "
         'claw: "the only weapon that can provide an additional close combat weapon attack bonus for a model with a '
         'Lightning Claw is another Lightning Claw" (decision 11).',
     )

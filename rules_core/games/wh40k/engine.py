@@ -57,7 +57,7 @@ from rules_core.games.wh40k.kinds import CHARGE_MOVE
 from rules_core.games.wh40k.positions import describe
 from rules_core.games.wh40k.psychic import used_power_event
 from rules_core.games.wh40k.spec import GAME_ID, Side
-from rules_core.games.wh40k.state import Fight, Pool, Role, UnitState
+from rules_core.games.wh40k.state import Fight, Pool, Role, UnitState, unit_policy
 from rules_core.games.wh40k.strike import strike_step
 from rules_core.games.wh40k.weapons import engaged_profile, supporting_profile
 from rules_core.options import OptionValue
@@ -361,15 +361,7 @@ class Assault(Fight):
                             note = choice_note(group_state, choice)
                             if engaged_pool is not None:
                                 fist_notes.append((len(events), engaged_pool))
-                            events.append(
-                                event(
-                                    "policy",
-                                    choice="strike_with",
-                                    side=side.value,
-                                    unit=state.label,
-                                    note=note,
-                                )
-                            )
+                            events.append(unit_policy("strike_with", state, note))
                 dividing = dividing_note(state, enemies)
                 fighting_notes.append((len(events), state, charged, dividing, targets_text(state, instead)))
                 events.append(

@@ -4,7 +4,7 @@ outright, and may suffer Perils of the Warp (decision 13)."""
 from __future__ import annotations
 
 from rules_core.games.wh40k.spec import FORCE_WEAPON, USED_PSYCHIC_POWER
-from rules_core.games.wh40k.state import Fight, GroupState, Pool, Role, UnitState
+from rules_core.games.wh40k.state import Fight, GroupState, Pool, Role, UnitState, unit_policy
 from rules_core.games.wh40k.weapons import active_weapons
 from rules_core.report import Event, Op, Roll, Target, event
 from rules_core.roll_kinds import INVULNERABLE_SAVE, PSYCHIC_TEST
@@ -16,12 +16,10 @@ def used_power_event(state: UnitState, group_state: GroupState, *, traits: bool)
     group = group_state.group
     if USED_PSYCHIC_POWER not in group.keywords or FORCE_WEAPON not in active_weapons(group, traits):
         return None
-    return event(
-        "policy",
-        choice="psychic_power_used",
-        side=state.side.value,
-        unit=state.label,
-        note=f"{group.name} already used a psychic power this turn: its force weapon strikes as a power weapon, "
+    return unit_policy(
+        "psychic_power_used",
+        state,
+        f"{group.name} already used a psychic power this turn: its force weapon strikes as a power weapon, "
         'with no psychic test ("you may not use another psychic power in the same turn").',
     )
 

@@ -16,7 +16,7 @@ from rules_core.games.wh40k.combats import enemies_named
 from rules_core.games.wh40k.spec import EXAMPLE_SPLIT, Group, Side, Unit, format_side
 from rules_core.games.wh40k.weapons import AttackProfile
 from rules_core.options import OptionValue
-from rules_core.report import Combine, FrozenMap, Inputs, Json, Op, Roll, SideName, Step, Target
+from rules_core.report import Combine, Event, FrozenMap, Inputs, Json, Op, Roll, SideName, Step, Target, event
 from rules_core.rolling import roll_combined_test, roll_each, roll_unchecked
 
 
@@ -258,6 +258,11 @@ class Fight:
         """The enemy units ``state`` is engaged with: those it fights and those that fight it."""
         enemies = self.units[state.side.other]
         return [e for e in enemies if e in state.targets or state in e.targets]
+
+
+def unit_policy(choice: str, state: UnitState, note: str) -> Event:
+    """The report's ``policy`` event about one unit: ``choice`` names the decision taken for it, ``note`` says it."""
+    return event("policy", choice=choice, side=state.side.value, unit=state.label, note=note)
 
 
 def fights_in_contact(enemy: UnitState, group: Group, character: UnitState) -> bool:
